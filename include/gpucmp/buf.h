@@ -1,0 +1,40 @@
+/* buf.h - growable byte buffer with an optional size cap (after curl's dynbuf).
+ *
+ * The buffer owns its memory; `ptr` is always NUL-terminated once anything
+ * has been added.  A cap of 0 means unlimited.  Appends past the cap fail
+ * with GC_EDATA and leave the buffer unchanged, so a hostile or runaway
+ * response cannot grow memory without bound.
+ */
+#ifndef GPUCMP_BUF_H
+#define GPUCMP_BUF_H
+
+#include <stddef.h>
+
+#include "gpucmp/err.h"
+
+struct buf {
+	char *ptr;
+	size_t len;
+	size_t cap;   /* allocated bytes */
+	size_t limit; /* maximum len, 0 = none */
+};
+
+void buf_init(struct buf *b, size_t limit);
+void buf_free(struct buf *b);
+void buf_reset(struct buf *b); /* len = 0, keeps memory */
+
+/* Append n bytes; GC_ENOMEM or GC_EDATA (cap reached). */
+enum gc_status buf_add(struct buf *b, const void *data, size_t n);
+enum gc_status buf_addstr(struct buf *b, const char *s);
+enum gc_status buf_addc(struct buf *b, char c);
+enum gc_status buf_printf(struct buf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
+/* Hand the contents to the caller (a new NUL-terminated string, never
+ * NULL unless allocation fails) and reset the buffer to empty. */
+char *buf_steal(struct buf *b);
+
+#endif

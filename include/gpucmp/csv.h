@@ -1,0 +1,43 @@
+/* csv.h - RFC 4180 CSV reading over a memory buffer, and field quoting.
+ *
+ * Handles quoted fields with doubled quotes and embedded commas or line
+ * breaks, LF and CRLF line endings and a UTF-8 byte-order mark.  Fields are
+ * returned as NUL-terminated strings owned by the reader and valid until the
+ * next csv_next() or csv_release().
+ */
+#ifndef GPUCMP_CSV_H
+#define GPUCMP_CSV_H
+
+#include <stddef.h>
+
+#include "gpucmp/buf.h"
+#include "gpucmp/err.h"
+
+struct csv_reader {
+	const char *p, *end;
+	size_t line;        /* 1-based line number where the current record starts */
+	size_t next_line;
+	struct buf store;   /* field bytes, NUL-separated */
+	size_t *offsets;    /* field start offsets into store */
+	size_t nfields;
+	size_t cap;
+	char **fields;      /* pointers into store, rebuilt per record */
+	size_t fields_cap;
+};
+
+/* Borrow `len` bytes of `data`; they must outlive the reader. */
+void csv_init(struct csv_reader *r, const char *data, size_t len);
+void csv_release(struct csv_reader *r);
+
+/* Read the next record.  Returns 1 and sets r->fields / r->nfields, 0 at the
+ * end of input, or -1 with *err set (unterminated quote, allocation). */
+int csv_next(struct csv_reader *r, char **err);
+
+/* Index of column `name` in a header record, or -1. */
+int csv_column(const struct csv_reader *r, const char *name);
+
+/* Append `s` to `out` as one CSV field, quoted when it holds a comma, quote,
+ * CR or LF (or leading/trailing space). */
+enum gc_status csv_quote(struct buf *out, const char *s);
+
+#endif

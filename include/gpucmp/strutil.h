@@ -1,0 +1,42 @@
+/* strutil.h - small string helpers: folding, parsing, "did you mean". */
+#ifndef GPUCMP_STRUTIL_H
+#define GPUCMP_STRUTIL_H
+
+#include <stddef.h>
+
+/* Write the lowercase ASCII letters and digits of `in` to `out` (at most
+ * outsz-1 bytes, always NUL-terminated).  Returns the folded length. */
+size_t str_fold(const char *in, char *out, size_t outsz);
+
+/* Strict number parsing: the whole string (surrounding spaces allowed) must
+ * be a finite number.  Return 0 on success, -1 otherwise. */
+int str_to_double(const char *s, double *out);
+int str_to_long(const char *s, long *out);
+
+/* Case-insensitive ASCII comparison. */
+int str_ieq(const char *a, const char *b);
+
+/* Case-insensitive edit distance (insert, delete, substitute, transpose). */
+unsigned str_distance(const char *a, const char *b);
+
+/* "did you mean": feed candidates with suggest_try(), then suggest_best()
+ * returns the closest one that is close enough (borrowed from the last
+ * candidate pointer passed in), or NULL. */
+struct suggest {
+	const char *input;
+	const char *best;
+	unsigned best_d;
+};
+void suggest_init(struct suggest *s, const char *input);
+void suggest_try(struct suggest *s, const char *candidate);
+const char *suggest_best(const struct suggest *s);
+
+/* Copy at most n-1 bytes of `s` so that the copy is valid UTF-8 and has no
+ * control characters (each replaced by '?'); for echoing untrusted text in
+ * messages.  Returns dst. */
+char *str_sanitize(char *dst, size_t n, const char *s);
+
+/* Days since 1970-01-01 for a "YYYY-MM-DD" prefix; -1 if malformed. */
+long str_date_days(const char *s);
+
+#endif

@@ -1,0 +1,162 @@
+/* csv.c - RFC 4180 CSV reader and field quoting. */
+#include "gpucmp/csv.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void csv_init(struct csv_reader *r, const char *data, size_t len)
+{
+	memset(r, 0, sizeof *r);
+	r->p = data;
+	r->end = data + len;
+	if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)
+		r->p += 3;
+	r->next_line = 1;
+	buf_init(&r->store, 0);
+}
+
+void csv_release(struct csv_reader *r)
+{
+	buf_free(&r->store);
+	free(r->offsets);
+	free(r->fields);
+	r->offsets = NULL;
+	r->fields = NULL;
+}
+
+static int start_field(struct csv_reader *r)
+{
+	if (r->nfields == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 16;
+		size_t *o = realloc(r->offsets, cap * sizeof *o);
+		if (!o)
+			return -1;
+		r->offsets = o;
+		r->cap = cap;
+	}
+	r->offsets[r->nfields++] = r->store.len;
+	return 0;
+}
+
+static int finish_record(struct csv_reader *r)
+{
+	if (r->nfields > r->fields_cap) {
+		char **f = realloc(r->fields, r->nfields * sizeof *f);
+		if (!f)
+			return -1;
+		r->fields = f;
+		r->fields_cap = r->nfields;
+	}
+	for (size_t i = 0; i < r->nfields; i++)
+		r->fields[i] = r->store.ptr + r->offsets[i];
+	return 0;
+}
+
+/* Consume one line ending at r->p if present; returns 1 if one was eaten. */
+static int eat_eol(struct csv_reader *r)
+{
+	if (r->p < r->end && *r->p == '\r') {
+		r->p++;
+		if (r->p < r->end && *r->p == '\n')
+			r->p++;
+		r->next_line++;
+		return 1;
+	}
+	if (r->p < r->end && *r->p == '\n') {
+		r->p++;
+		r->next_line++;
+		return 1;
+	}
+	return 0;
+}
+
+/* Returns 0, -1 (unterminated, *err set) or -2 (out of memory). */
+static int read_quoted(struct csv_reader *r, char **err)
+{
+	size_t open_line = r->next_line;
+	r->p++; /* opening quote */
+	for (;;) {
+		if (r->p >= r->end) {
+			err_set(err, GC_EDATA, "line %zu: unterminated quoted field",
+				open_line);
+			return -1;
+		}
+		char c = *r->p++;
+		if (c == '"') {
+			if (r->p < r->end && *r->p == '"') {
+				r->p++;
+			} else {
+				return 0;
+			}
+		} else if (c == '\n') {
+			r->next_line++;
+		}
+		if (buf_addc(&r->store, c) != GC_OK)
+			return -2;
+	}
+}
+
+int csv_next(struct csv_reader *r, char **err)
+{
+	buf_reset(&r->store);
+	r->nfields = 0;
+	if (r->p >= r->end)
+		return 0;
+	r->line = r->next_line;
+	for (;;) {
+		if (start_field(r) != 0)
+			goto nomem;
+		if (r->p < r->end && *r->p == '"') {
+			int q = read_quoted(r, err);
+			if (q == -1)
+				return -1;
+			if (q == -2)
+				goto nomem;
+		}
+		/* unquoted bytes (or stray bytes after a closing quote) */
+		while (r->p < r->end && *r->p != ',' && *r->p != '\n' && *r->p != '\r') {
+			if (buf_addc(&r->store, *r->p++) != GC_OK)
+				goto nomem;
+		}
+		if (buf_addc(&r->store, '\0') != GC_OK)
+			goto nomem;
+		if (r->p < r->end && *r->p == ',') {
+			r->p++;
+			continue;
+		}
+		eat_eol(r);
+		break;
+	}
+	if (finish_record(r) != 0)
+		goto nomem;
+	return 1;
+nomem:
+	err_set(err, GC_ENOMEM, "out of memory reading CSV");
+	return -1;
+}
+
+int csv_column(const struct csv_reader *r, const char *name)
+{
+	for (size_t i = 0; i < r->nfields; i++)
+		if (strcmp(r->fields[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+enum gc_status csv_quote(struct buf *out, const char *s)
+{
+	size_t n = strlen(s);
+	int need = n && (s[0] == ' ' || s[n - 1] == ' ');
+	for (const char *p = s; *p && !need; p++)
+		need = *p == ',' || *p == '"' || *p == '\n' || *p == '\r';
+	if (!need)
+		return buf_add(out, s, n);
+	enum gc_status st = buf_addc(out, '"');
+	for (const char *p = s; *p && st == GC_OK; p++) {
+		if (*p == '"')
+			st = buf_addc(out, '"');
+		if (st == GC_OK)
+			st = buf_addc(out, *p);
+	}
+	return st == GC_OK ? buf_addc(out, '"') : st;
+}

@@ -1,0 +1,217 @@
+/* strutil.c - string folding, strict number parsing, "did you mean". */
+#include "gpucmp/strutil.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+size_t str_fold(const char *in, char *out, size_t outsz)
+{
+	size_t n = 0;
+	if (!outsz)
+		return 0;
+	for (; *in && n + 1 < outsz; in++) {
+		unsigned char c = (unsigned char)*in;
+		if (isalnum(c) && c < 128)
+			out[n++] = (char)tolower(c);
+	}
+	out[n] = '\0';
+	return n;
+}
+
+int str_to_double(const char *s, double *out)
+{
+	if (!s)
+		return -1;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (!*s)
+		return -1;
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (end == s || errno == ERANGE || !isfinite(v))
+		return -1;
+	while (*end == ' ' || *end == '\t' || *end == '\r')
+		end++;
+	if (*end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int str_to_long(const char *s, long *out)
+{
+	if (!s)
+		return -1;
+	while (*s == ' ')
+		s++;
+	if (!*s)
+		return -1;
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (end == s || errno == ERANGE)
+		return -1;
+	while (*end == ' ')
+		end++;
+	if (*end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int str_ieq(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+			return 0;
+	return *a == *b;
+}
+
+unsigned str_distance(const char *a, const char *b)
+{
+	size_t n = strlen(a), m = strlen(b);
+	if (n > 64 || m > 64)
+		return 1000;
+	unsigned d[65][65];
+	for (size_t i = 0; i <= n; i++)
+		d[i][0] = (unsigned)i;
+	for (size_t j = 0; j <= m; j++)
+		d[0][j] = (unsigned)j;
+	for (size_t i = 1; i <= n; i++)
+		for (size_t j = 1; j <= m; j++) {
+			int ca = tolower((unsigned char)a[i - 1]);
+			int cb = tolower((unsigned char)b[j - 1]);
+			unsigned cost = ca != cb;
+			unsigned v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (d[i - 1][j - 1] + cost < v)
+				v = d[i - 1][j - 1] + cost;
+			if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
+			    tolower((unsigned char)a[i - 2]) == cb &&
+			    d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+		}
+	return d[n][m];
+}
+
+void suggest_init(struct suggest *s, const char *input)
+{
+	s->input = input;
+	s->best = NULL;
+	s->best_d = 1000;
+}
+
+void suggest_try(struct suggest *s, const char *candidate)
+{
+	if (!candidate || !*candidate)
+		return;
+	unsigned d = str_distance(s->input, candidate);
+	size_t len = strlen(s->input);
+	/* a unique-looking prefix ("lamb" -> "lambda") counts as close */
+	if (len >= 3 && strncmp(candidate, s->input, len) == 0 && d > 1)
+		d = 1;
+	/* ties: a candidate that extends the input, then the shorter one */
+	int ext = strncmp(candidate, s->input, len) == 0;
+	int best_ext = s->best && strncmp(s->best, s->input, len) == 0;
+	if (d < s->best_d ||
+	    (d == s->best_d && s->best &&
+	     (ext > best_ext || (ext == best_ext && strlen(candidate) < strlen(s->best))))) {
+		s->best_d = d;
+		s->best = candidate;
+	}
+}
+
+const char *suggest_best(const struct suggest *s)
+{
+	size_t len = strlen(s->input);
+	unsigned limit = len <= 4 ? 1 : (unsigned)(len / 3 + 1);
+	return s->best && s->best_d > 0 && s->best_d <= limit ? s->best : NULL;
+}
+
+/* Length of the valid UTF-8 sequence at p (1..4), or 0 if invalid. */
+static size_t utf8_len(const unsigned char *p)
+{
+	if (p[0] < 0x80)
+		return 1;
+	size_t n;
+	unsigned min;
+	if ((p[0] & 0xE0) == 0xC0) {
+		n = 2;
+		min = 0x80;
+	} else if ((p[0] & 0xF0) == 0xE0) {
+		n = 3;
+		min = 0x800;
+	} else if ((p[0] & 0xF8) == 0xF0 && p[0] <= 0xF4) {
+		n = 4;
+		min = 0x10000;
+	} else {
+		return 0;
+	}
+	unsigned cp = p[0] & (0x7F >> n);
+	for (size_t i = 1; i < n; i++) {
+		if ((p[i] & 0xC0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (p[i] & 0x3F);
+	}
+	if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+		return 0;
+	return n;
+}
+
+char *str_sanitize(char *dst, size_t n, const char *s)
+{
+	size_t o = 0;
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p && o + 1 < n) {
+		size_t l = utf8_len(p);
+		if (l == 0 || (l == 1 && (*p < 0x20 || *p == 0x7F)) ||
+		    (l == 2 && p[0] == 0xC2 && p[1] < 0xA0)) {
+			dst[o++] = '?';
+			p += l ? l : 1;
+			continue;
+		}
+		if (o + l >= n)
+			break;
+		memcpy(dst + o, p, l);
+		o += l;
+		p += l;
+	}
+	if (n)
+		dst[o] = '\0';
+	return dst;
+}
+
+long str_date_days(const char *s)
+{
+	int y, m, d;
+	for (int i = 0; i < 10; i++) {
+		if (i == 4 || i == 7) {
+			if (s[i] != '-')
+				return -1;
+		} else if (!isdigit((unsigned char)s[i])) {
+			return -1;
+		}
+	}
+	y = (s[0] - '0') * 1000 + (s[1] - '0') * 100 + (s[2] - '0') * 10 + (s[3] - '0');
+	m = (s[5] - '0') * 10 + (s[6] - '0');
+	d = (s[8] - '0') * 10 + (s[9] - '0');
+	static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	if (m < 1 || m > 12 || d < 1 || d > mdays[m - 1])
+		return -1;
+	int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+	if (m == 2 && d == 29 && !leap)
+		return -1;
+	/* days from civil (Howard Hinnant's algorithm) */
+	y -= m <= 2;
+	long era = (y >= 0 ? y : y - 399) / 400;
+	long yoe = y - era * 400;
+	long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}

@@ -1,0 +1,137 @@
+/* yamldoc.c - helpers over libyaml's document API with file:line errors. */
+#include "gpucmp/yamldoc.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gpucmp/strutil.h"
+
+enum gc_status ydoc_load(struct ydoc *d, const char *file, const char *data,
+			 size_t len, char **err)
+{
+	yaml_parser_t p;
+	memset(d, 0, sizeof *d);
+	d->file = file;
+	if (!yaml_parser_initialize(&p))
+		return err_set(err, GC_ENOMEM, "%s: cannot initialise YAML parser", file);
+	yaml_parser_set_input_string(&p, (const unsigned char *)data, len);
+	if (!yaml_parser_load(&p, &d->doc)) {
+		enum gc_status st = p.error == YAML_MEMORY_ERROR ? GC_ENOMEM : GC_EDATA;
+		err_set(err, st, "%s:%zu: %s%s%s", file, p.problem_mark.line + 1,
+			p.problem ? p.problem : "invalid YAML",
+			p.context ? " " : "", p.context ? p.context : "");
+		yaml_parser_delete(&p);
+		return st;
+	}
+	yaml_parser_delete(&p);
+	d->loaded = 1;
+	if (!yaml_document_get_root_node(&d->doc)) {
+		ydoc_free(d);
+		return err_set(err, GC_EDATA, "%s: empty document", file);
+	}
+	return GC_OK;
+}
+
+void ydoc_free(struct ydoc *d)
+{
+	if (d->loaded)
+		yaml_document_delete(&d->doc);
+	d->loaded = 0;
+}
+
+yaml_node_t *ydoc_root(struct ydoc *d)
+{
+	return yaml_document_get_root_node(&d->doc);
+}
+
+yaml_node_t *ydoc_node(struct ydoc *d, int index)
+{
+	return yaml_document_get_node(&d->doc, index);
+}
+
+size_t ydoc_line(const yaml_node_t *n)
+{
+	return n ? n->start_mark.line + 1 : 0;
+}
+
+const char *ydoc_str(const yaml_node_t *n)
+{
+	if (!n || n->type != YAML_SCALAR_NODE)
+		return NULL;
+	return (const char *)n->data.scalar.value;
+}
+
+int ydoc_is_null(const yaml_node_t *n)
+{
+	const char *s = ydoc_str(n);
+	if (!s || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return 0;
+	return !*s || strcmp(s, "~") == 0 || strcmp(s, "null") == 0 ||
+	       strcmp(s, "Null") == 0 || strcmp(s, "NULL") == 0;
+}
+
+yaml_node_t *ydoc_get(struct ydoc *d, yaml_node_t *map, const char *key)
+{
+	if (!map || map->type != YAML_MAPPING_NODE)
+		return NULL;
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
+	     p < map->data.mapping.pairs.top; p++) {
+		const char *k = ydoc_str(ydoc_node(d, p->key));
+		if (k && strcmp(k, key) == 0)
+			return ydoc_node(d, p->value);
+	}
+	return NULL;
+}
+
+enum gc_status ydoc_error(struct ydoc *d, const yaml_node_t *n, char **err,
+			  const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	return err_set(err, GC_EDATA, "%s:%zu: %s", d->file, ydoc_line(n), msg);
+}
+
+enum gc_status ydoc_check_keys(struct ydoc *d, yaml_node_t *map,
+			       const char *const *allowed, char **err)
+{
+	if (!map || map->type != YAML_MAPPING_NODE)
+		return ydoc_error(d, map, err, "expected a mapping");
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
+	     p < map->data.mapping.pairs.top; p++) {
+		yaml_node_t *kn = ydoc_node(d, p->key);
+		const char *k = ydoc_str(kn);
+		if (!k)
+			return ydoc_error(d, kn, err, "keys must be plain strings");
+		for (yaml_node_pair_t *q = map->data.mapping.pairs.start; q < p; q++) {
+			const char *k2 = ydoc_str(ydoc_node(d, q->key));
+			if (k2 && strcmp(k, k2) == 0)
+				return ydoc_error(d, kn, err, "duplicate key '%s'", k);
+		}
+		if (!allowed)
+			continue;
+		int ok = 0;
+		struct suggest sg;
+		suggest_init(&sg, k);
+		for (const char *const *a = allowed; *a; a++) {
+			if (strcmp(*a, k) == 0) {
+				ok = 1;
+				break;
+			}
+			suggest_try(&sg, *a);
+		}
+		if (!ok) {
+			char safe[128];
+			str_sanitize(safe, sizeof safe, k);
+			const char *best = suggest_best(&sg);
+			if (best)
+				return ydoc_error(d, kn, err, "unknown key '%s'; did you mean '%s'?",
+						  safe, best);
+			return ydoc_error(d, kn, err, "unknown key '%s'", safe);
+		}
+	}
+	return GC_OK;
+}
