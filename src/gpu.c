@@ -1,0 +1,615 @@
+/* gpu.c - GPU model table and the one GPU name normalization function. */
+#include "gpucmp/gpu.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpucmp/strutil.h"
+#include "gpucmp/yamldoc.h"
+
+#define KEY_MAX 96
+
+struct alias_ent {
+	char *key;    /* folded */
+	size_t model; /* index into models */
+};
+
+struct gpu_table {
+	struct gpu_model *models;
+	size_t n;
+	struct alias_ent *index; /* sorted by key */
+	size_t nindex;
+};
+
+/* Vendor and brand words that providers add or leave out at will. */
+static const char *const stopwords[] = {"nvidia", "amd", "tesla", "geforce",
+					"quadro", "instinct", "intel", NULL};
+
+static int is_stopword(const char *w, size_t n)
+{
+	for (const char *const *s = stopwords; *s; s++)
+		if (strlen(*s) == n && strncmp(*s, w, n) == 0)
+			return 1;
+	return 0;
+}
+
+/* Fold a GPU name: lowercase alphanumeric tokens without brand words,
+ * concatenated.  "NVIDIA GeForce RTX 4090" and "RTX_4090" -> "rtx4090". */
+static void fold_name(const char *in, char *out, size_t outsz)
+{
+	size_t o = 0;
+	while (*in) {
+		while (*in && !isalnum((unsigned char)*in))
+			in++;
+		char tok[KEY_MAX];
+		size_t n = 0;
+		while (*in && isalnum((unsigned char)*in)) {
+			if (n + 1 < sizeof tok)
+				tok[n++] = (char)tolower((unsigned char)*in);
+			in++;
+		}
+		if (n == 0 || is_stopword(tok, n))
+			continue;
+		for (size_t i = 0; i < n && o + 1 < outsz; i++)
+			out[o++] = tok[i];
+	}
+	out[o] = '\0';
+}
+
+static void model_free(struct gpu_model *m)
+{
+	free(m->id);
+	free(m->family);
+	free(m->vendor);
+	free(m->name);
+	free(m->architecture);
+	free(m->form_factor);
+	free(m->nvlink);
+	free(m->source);
+	for (size_t i = 0; i < m->naliases; i++)
+		free(m->aliases[i]);
+	free(m->aliases);
+}
+
+void gpu_table_free(struct gpu_table *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->n; i++)
+		model_free(&t->models[i]);
+	for (size_t i = 0; i < t->nindex; i++)
+		free(t->index[i].key);
+	free(t->models);
+	free(t->index);
+	free(t);
+}
+
+static const char *const entry_keys[] = {
+	"id", "family", "default", "vendor", "name", "architecture", "memory_gb",
+	"form_factor", "mig", "nvlink", "bf16_tflops", "source", "aliases",
+	"note", NULL};
+
+static int in_list(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (strcmp(s, *list) == 0)
+			return 1;
+	return 0;
+}
+
+static int valid_id(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!(islower((unsigned char)*s) || isdigit((unsigned char)*s) || *s == '-'))
+			return 0;
+	return 1;
+}
+
+/* Required string field; *out becomes a new copy. */
+static enum gc_status get_str(struct ydoc *d, yaml_node_t *m, const char *key,
+			      const char *const *choices, char **out, char **err)
+{
+	yaml_node_t *n = ydoc_get(d, m, key);
+	const char *s = ydoc_str(n);
+	if (!n)
+		return ydoc_error(d, m, err, "missing '%s'", key);
+	if (!s || ydoc_is_null(n) || !*s)
+		return ydoc_error(d, n, err, "'%s' must be a non-empty string", key);
+	if (choices && !in_list(s, choices)) {
+		char safe[64];
+		return ydoc_error(d, n, err, "bad %s '%s'", key,
+				  str_sanitize(safe, sizeof safe, s));
+	}
+	*out = strdup(s);
+	return *out ? GC_OK : err_set(err, GC_ENOMEM, "out of memory");
+}
+
+static enum gc_status get_num(struct ydoc *d, yaml_node_t *m, const char *key,
+			      int nullable, double *out, char **err)
+{
+	yaml_node_t *n = ydoc_get(d, m, key);
+	if (!n)
+		return ydoc_error(d, m, err, "missing '%s'", key);
+	if (nullable && ydoc_is_null(n)) {
+		*out = NAN;
+		return GC_OK;
+	}
+	if (str_to_double(ydoc_str(n), out) != 0 || *out < 0)
+		return ydoc_error(d, n, err, "'%s' must be a non-negative number%s", key,
+				  nullable ? " or null" : "");
+	return GC_OK;
+}
+
+static enum gc_status load_aliases(struct ydoc *d, yaml_node_t *m,
+				   struct gpu_model *g, char **err)
+{
+	yaml_node_t *n = ydoc_get(d, m, "aliases");
+	if (!n)
+		return GC_OK;
+	if (n->type != YAML_SEQUENCE_NODE)
+		return ydoc_error(d, n, err, "'aliases' must be a list");
+	size_t cnt = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
+	g->aliases = calloc(cnt ? cnt : 1, sizeof *g->aliases);
+	if (!g->aliases)
+		return err_set(err, GC_ENOMEM, "out of memory");
+	for (size_t i = 0; i < cnt; i++) {
+		yaml_node_t *a = ydoc_node(d, n->data.sequence.items.start[i]);
+		const char *s = ydoc_str(a);
+		if (!s || !*s)
+			return ydoc_error(d, a, err, "aliases must be non-empty strings");
+		if (!(g->aliases[g->naliases++] = strdup(s)))
+			return err_set(err, GC_ENOMEM, "out of memory");
+	}
+	return GC_OK;
+}
+
+static const char *const vendors[] = {"nvidia", "amd", "intel", "google", "other", NULL};
+static const char *const forms[] = {"sxm", "pcie", "superchip", "oam", "other", NULL};
+static const char *const nvlinks[] = {"yes", "bridge", "no", NULL};
+
+static enum gc_status load_model(struct ydoc *d, yaml_node_t *m,
+				 struct gpu_model *g, char **err)
+{
+	enum gc_status st = ydoc_check_keys(d, m, entry_keys, err);
+	double mig;
+	if (st == GC_OK)
+		st = get_str(d, m, "id", NULL, &g->id, err);
+	if (st == GC_OK && !valid_id(g->id))
+		st = ydoc_error(d, ydoc_get(d, m, "id"), err,
+				"id '%s' must be lowercase letters, digits and '-'", g->id);
+	if (st == GC_OK)
+		st = get_str(d, m, "family", NULL, &g->family, err);
+	if (st == GC_OK)
+		st = get_str(d, m, "vendor", vendors, &g->vendor, err);
+	if (st == GC_OK)
+		st = get_str(d, m, "name", NULL, &g->name, err);
+	if (st == GC_OK)
+		st = get_str(d, m, "architecture", NULL, &g->architecture, err);
+	if (st == GC_OK)
+		st = get_str(d, m, "form_factor", forms, &g->form_factor, err);
+	if (st == GC_OK)
+		st = get_str(d, m, "nvlink", nvlinks, &g->nvlink, err);
+	if (st == GC_OK)
+		st = get_str(d, m, "source", NULL, &g->source, err);
+	if (st == GC_OK && strncmp(g->source, "https://", 8) != 0 &&
+	    strncmp(g->source, "http://", 7) != 0)
+		st = ydoc_error(d, ydoc_get(d, m, "source"), err, "source must be a URL");
+	if (st == GC_OK)
+		st = get_num(d, m, "memory_gb", 0, &g->memory_gb, err);
+	if (st == GC_OK)
+		st = get_num(d, m, "bf16_tflops", 1, &g->bf16_tflops, err);
+	if (st == GC_OK)
+		st = get_num(d, m, "mig", 0, &mig, err);
+	if (st == GC_OK && (mig != floor(mig) || mig > 7))
+		st = ydoc_error(d, ydoc_get(d, m, "mig"), err,
+				"'mig' must be a whole number of instances from 0 to 7");
+	g->mig = (int)mig;
+	yaml_node_t *def = ydoc_get(d, m, "default");
+	if (st == GC_OK && def) {
+		const char *s = ydoc_str(def);
+		if (s && (strcmp(s, "true") == 0 || strcmp(s, "yes") == 0))
+			g->is_default = 1;
+		else if (!s || (strcmp(s, "false") != 0 && strcmp(s, "no") != 0))
+			st = ydoc_error(d, def, err, "'default' must be true or false");
+	}
+	if (st == GC_OK)
+		st = load_aliases(d, m, g, err);
+	return st;
+}
+
+static int ent_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct alias_ent *)a)->key,
+		      ((const struct alias_ent *)b)->key);
+}
+
+static enum gc_status index_add(struct gpu_table *t, const char *name, size_t model,
+				size_t cap, char **err)
+{
+	char key[KEY_MAX];
+	fold_name(name, key, sizeof key);
+	if (!*key)
+		return err_set(err, GC_EDATA, "GPU name '%s' has no letters or digits", name);
+	/* the same key twice for one model is harmless ("H100 SXM" and "H100_SXM") */
+	for (size_t i = 0; i < t->nindex; i++)
+		if (strcmp(t->index[i].key, key) == 0) {
+			if (t->index[i].model == model)
+				return GC_OK;
+			return err_set(err, GC_EDATA,
+				       "GPU name '%s' of '%s' folds to '%s', already used by '%s'",
+				       name, t->models[model].id, key,
+				       t->models[t->index[i].model].id);
+		}
+	if (t->nindex >= cap)
+		return err_set(err, GC_EDATA, "alias index overflow");
+	t->index[t->nindex].key = strdup(key);
+	if (!t->index[t->nindex].key)
+		return err_set(err, GC_ENOMEM, "out of memory");
+	t->index[t->nindex++].model = model;
+	return GC_OK;
+}
+
+static size_t family_size(const struct gpu_table *t, const char *family)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < t->n; i++)
+		n += strcmp(t->models[i].family, family) == 0;
+	return n;
+}
+
+/* Family rules: one default per multi-model family; a folded alias may not
+ * equal the name of a family with several models (it would be ambiguous). */
+static enum gc_status check_families(struct gpu_table *t, const char *file, char **err)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const char *fam = t->models[i].family;
+		size_t size = family_size(t, fam), defaults = 0;
+		for (size_t j = 0; j < t->n; j++)
+			if (strcmp(t->models[j].family, fam) == 0)
+				defaults += (size_t)t->models[j].is_default;
+		if (size > 1 && defaults != 1)
+			return err_set(err, GC_EDATA,
+				       "%s: family '%s' needs exactly one 'default: true' model, has %zu",
+				       file, fam, defaults);
+		char fkey[KEY_MAX];
+		fold_name(fam, fkey, sizeof fkey);
+		for (size_t k = 0; k < t->nindex && size > 1; k++)
+			if (strcmp(t->index[k].key, fkey) == 0 &&
+			    !t->models[t->index[k].model].is_default)
+				return err_set(err, GC_EDATA,
+					       "%s: a name of '%s' folds to the family name '%s'; only the family default may carry it",
+					       file, t->models[t->index[k].model].id, fam);
+	}
+	return GC_OK;
+}
+
+static enum gc_status build_index(struct gpu_table *t, const char *file, char **err)
+{
+	size_t cap = 0;
+	for (size_t i = 0; i < t->n; i++)
+		cap += 2 + t->models[i].naliases;
+	t->index = calloc(cap, sizeof *t->index);
+	if (!t->index)
+		return err_set(err, GC_ENOMEM, "out of memory");
+	enum gc_status st = GC_OK;
+	for (size_t i = 0; i < t->n && st == GC_OK; i++) {
+		struct gpu_model *m = &t->models[i];
+		st = index_add(t, m->id, i, cap, err);
+		if (st == GC_OK)
+			st = index_add(t, m->name, i, cap, err);
+		for (size_t a = 0; a < m->naliases && st == GC_OK; a++)
+			st = index_add(t, m->aliases[a], i, cap, err);
+	}
+	if (st != GC_OK) {
+		err_prefix(err, "%s", file);
+		return st;
+	}
+	qsort(t->index, t->nindex, sizeof *t->index, ent_cmp);
+	return check_families(t, file, err);
+}
+
+static enum gc_status load_models(struct gpu_table *t, struct ydoc *d, char **err)
+{
+	static const char *const top_keys[] = {"version", "sources", "gpus", NULL};
+	yaml_node_t *root = ydoc_root(d);
+	enum gc_status st = ydoc_check_keys(d, root, top_keys, err);
+	if (st != GC_OK)
+		return st;
+	yaml_node_t *list = ydoc_get(d, root, "gpus");
+	if (!list || list->type != YAML_SEQUENCE_NODE)
+		return ydoc_error(d, list ? list : root, err, "'gpus' must be a list");
+	size_t cnt = (size_t)(list->data.sequence.items.top - list->data.sequence.items.start);
+	t->models = calloc(cnt ? cnt : 1, sizeof *t->models);
+	if (!t->models)
+		return err_set(err, GC_ENOMEM, "out of memory");
+	for (size_t i = 0; i < cnt; i++) {
+		yaml_node_t *m = ydoc_node(d, list->data.sequence.items.start[i]);
+		t->n++;
+		st = load_model(d, m, &t->models[i], err);
+		if (st != GC_OK)
+			return st;
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(t->models[j].id, t->models[i].id) == 0)
+				return ydoc_error(d, m, err, "duplicate GPU id '%s'",
+						  t->models[i].id);
+	}
+	return GC_OK;
+}
+
+enum gc_status gpu_table_load(struct gpu_table **out, const char *file,
+			      const char *data, size_t len, char **err)
+{
+	struct ydoc d;
+	*out = NULL;
+	enum gc_status st = ydoc_load(&d, file, data, len, err);
+	if (st != GC_OK)
+		return st;
+	struct gpu_table *t = calloc(1, sizeof *t);
+	if (!t) {
+		ydoc_free(&d);
+		return err_set(err, GC_ENOMEM, "out of memory");
+	}
+	st = load_models(t, &d, err);
+	ydoc_free(&d);
+	if (st == GC_OK)
+		st = build_index(t, file, err);
+	if (st != GC_OK) {
+		gpu_table_free(t);
+		return st;
+	}
+	*out = t;
+	return GC_OK;
+}
+
+size_t gpu_table_count(const struct gpu_table *t)
+{
+	return t->n;
+}
+
+const struct gpu_model *gpu_table_at(const struct gpu_table *t, size_t i)
+{
+	return i < t->n ? &t->models[i] : NULL;
+}
+
+const struct gpu_model *gpu_find(const struct gpu_table *t, const char *id)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (strcmp(t->models[i].id, id) == 0)
+			return &t->models[i];
+	return NULL;
+}
+
+static const struct gpu_model *lookup_key(const struct gpu_table *t, const char *key)
+{
+	struct alias_ent probe = {(char *)key, 0};
+	const struct alias_ent *e =
+		bsearch(&probe, t->index, t->nindex, sizeof *t->index, ent_cmp);
+	return e ? &t->models[e->model] : NULL;
+}
+
+static const char *lookup_family(const struct gpu_table *t, const char *key)
+{
+	char fkey[KEY_MAX];
+	for (size_t i = 0; i < t->n; i++) {
+		fold_name(t->models[i].family, fkey, sizeof fkey);
+		if (strcmp(fkey, key) == 0)
+			return t->models[i].family;
+	}
+	return NULL;
+}
+
+static int mem_matches(const struct gpu_model *m, double mem_gb)
+{
+	double tol = m->memory_gb * 0.08;
+	if (tol < 2)
+		tol = 2;
+	return fabs(m->memory_gb - mem_gb) <= tol;
+}
+
+/* Hints from the SKU: form factor words and an "80gb"-style memory size. */
+struct hints {
+	const char *form; /* "pcie", "sxm" or NULL */
+	int nvl;
+	double mem_gb;
+};
+
+static void sku_hints(const char *sku, struct hints *h)
+{
+	while (sku && *sku) {
+		while (*sku && !isalnum((unsigned char)*sku))
+			sku++;
+		char tok[32];
+		size_t n = 0;
+		while (*sku && isalnum((unsigned char)*sku)) {
+			if (n + 1 < sizeof tok)
+				tok[n++] = (char)tolower((unsigned char)*sku);
+			sku++;
+		}
+		tok[n] = '\0';
+		if (strcmp(tok, "pcie") == 0)
+			h->form = "pcie";
+		else if (strncmp(tok, "sxm", 3) == 0)
+			h->form = "sxm";
+		else if (strcmp(tok, "nvl") == 0)
+			h->nvl = 1;
+		else if (n > 2 && strcmp(tok + n - 2, "gb") == 0 && h->mem_gb <= 0) {
+			double v;
+			tok[n - 2] = '\0';
+			if (str_to_double(tok, &v) == 0 && v > 0 && v < 1024)
+				h->mem_gb = v;
+		}
+	}
+}
+
+static int fits(const struct gpu_model *m, const struct hints *h)
+{
+	if (h->form && strcmp(m->form_factor, h->form) != 0)
+		return 0;
+	if (h->nvl != (strstr(m->id, "nvl") != NULL) && h->nvl)
+		return 0;
+	if (h->mem_gb > 0 && !mem_matches(m, h->mem_gb))
+		return 0;
+	return 1;
+}
+
+/* Pick within a family: the default if it fits the hints, else the first
+ * model that fits, else (no model fits every hint) the default. */
+static const struct gpu_model *pick_in_family(const struct gpu_table *t,
+					      const char *family,
+					      const struct hints *h)
+{
+	const struct gpu_model *def = NULL, *first = NULL;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct gpu_model *m = &t->models[i];
+		if (strcmp(m->family, family) != 0)
+			continue;
+		if (!def || m->is_default)
+			def = m;
+		if (!first && fits(m, h))
+			first = m;
+		if (m->is_default && fits(m, h))
+			return m;
+	}
+	if (first)
+		return first;
+	/* relax: memory alone (the SKU words may not apply) */
+	struct hints mem_only = {NULL, 0, h->mem_gb};
+	for (size_t i = 0; i < t->n && h->mem_gb > 0; i++)
+		if (strcmp(t->models[i].family, family) == 0 &&
+		    fits(&t->models[i], &mem_only))
+			return &t->models[i];
+	return def;
+}
+
+/* 1 if the folded token is only a form-factor or memory word. */
+static int hint_token(const char *tok, struct hints *h)
+{
+	size_t n = strlen(tok), d = 0;
+	while (d < n && isdigit((unsigned char)tok[d]))
+		d++;
+	if (strcmp(tok, "pcie") == 0) {
+		h->form = "pcie";
+	} else if (strncmp(tok, "sxm", 3) == 0 && strspn(tok + 3, "0123456789") == n - 3) {
+		h->form = "sxm";
+	} else if (strcmp(tok, "nvl") == 0) {
+		h->nvl = 1;
+	} else if (d > 0 && (strcmp(tok + d, "gb") == 0 || strcmp(tok + d, "g") == 0)) {
+		if (h->mem_gb <= 0)
+			h->mem_gb = strtod(tok, NULL);
+	} else if (strncmp(tok, "hbm", 3) == 0) {
+		/* memory type: says nothing the size does not */
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/* "A100 SXM4", "A100_PCIE 80GB": a family name followed only by form-factor
+ * and memory words.  Returns the family (hints added to *h) or NULL. */
+static const char *family_with_hints(const struct gpu_table *t, const char *name,
+				     struct hints *h)
+{
+	char toks[8][32], key[KEY_MAX] = "";
+	size_t nt = 0;
+	while (*name && nt < 8) {
+		while (*name && !isalnum((unsigned char)*name))
+			name++;
+		size_t n = 0;
+		while (*name && isalnum((unsigned char)*name)) {
+			if (n + 1 < sizeof toks[0])
+				toks[nt][n++] = (char)tolower((unsigned char)*name);
+			name++;
+		}
+		toks[nt][n] = '\0';
+		if (n && !is_stopword(toks[nt], n))
+			nt++;
+	}
+	for (size_t split = 1; split < nt; split++) {
+		size_t o = 0;
+		for (size_t i = 0; i < split; i++)
+			o += (size_t)snprintf(key + o, sizeof key - o, "%s", toks[i]);
+		const char *family = lookup_family(t, key);
+		if (!family)
+			continue;
+		struct hints extra = *h;
+		size_t i = split;
+		while (i < nt && hint_token(toks[i], &extra))
+			i++;
+		if (i == nt) {
+			*h = extra;
+			return family;
+		}
+	}
+	return NULL;
+}
+
+const struct gpu_model *gpu_normalize(const struct gpu_table *t, const char *name,
+				      double mem_gb, const char *sku)
+{
+	char key[KEY_MAX];
+	if (!name)
+		return NULL;
+	fold_name(name, key, sizeof key);
+	if (!*key)
+		return NULL;
+	struct hints h = {NULL, 0, mem_gb > 0 ? mem_gb : 0};
+	sku_hints(sku, &h);
+	/* a family name of several models: the default, unless hints say otherwise */
+	const char *family = lookup_family(t, key);
+	if (family && family_size(t, family) > 1)
+		return pick_in_family(t, family, &h);
+	const struct gpu_model *m = lookup_key(t, key);
+	if (m) {
+		/* an alias several memory sizes share ("A100 SXM4") */
+		if (h.mem_gb <= 0 || mem_matches(m, h.mem_gb))
+			return m;
+		for (size_t i = 0; i < t->n; i++) {
+			const struct gpu_model *c = &t->models[i];
+			if (strcmp(c->family, m->family) == 0 &&
+			    strcmp(c->form_factor, m->form_factor) == 0 &&
+			    mem_matches(c, h.mem_gb))
+				return c;
+		}
+		return m;
+	}
+	if (!family)
+		family = family_with_hints(t, name, &h);
+	return family ? pick_in_family(t, family, &h) : NULL;
+}
+
+size_t gpu_match(const struct gpu_table *t, const char *word, const char **ids,
+		 size_t max)
+{
+	char key[KEY_MAX];
+	fold_name(word, key, sizeof key);
+	size_t n = 0;
+	const char *family = *key ? lookup_family(t, key) : NULL;
+	if (family) {
+		for (size_t i = 0; i < t->n && n < max; i++)
+			if (strcmp(t->models[i].family, family) == 0)
+				ids[n++] = t->models[i].id;
+		return n;
+	}
+	const struct gpu_model *m = gpu_normalize(t, word, 0, NULL);
+	if (m && max > 0) {
+		ids[0] = m->id;
+		return 1;
+	}
+	return 0;
+}
+
+const char *gpu_suggest(const struct gpu_table *t, const char *word)
+{
+	struct suggest s;
+	suggest_init(&s, word);
+	for (size_t i = 0; i < t->n; i++) {
+		suggest_try(&s, t->models[i].id);
+		suggest_try(&s, t->models[i].family);
+	}
+	return suggest_best(&s);
+}
