@@ -1,0 +1,40 @@
+/* catalog.h - everything the binary knows without a network: the GPU model
+ * table, the instance-type table, every provider profile and the offer
+ * snapshot, all embedded at build time.
+ */
+#ifndef GPUCMP_CATALOG_H
+#define GPUCMP_CATALOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpucmp/err.h"
+#include "gpucmp/gpu.h"
+#include "gpucmp/insttype.h"
+#include "gpucmp/profile.h"
+
+struct catalog {
+	struct gpu_table *gpus;
+	struct insttype_table *types;
+	struct profile_set profiles;
+	const char *snapshot; /* borrowed, static */
+	size_t snapshot_len;
+	uint64_t catalog_hash;  /* of gpus.yaml, instance-types.yaml and profiles */
+	uint64_t snapshot_hash; /* of snapshot.csv */
+	long today;             /* days since 1970-01-01 (UTC) */
+};
+
+/* Load and validate the embedded catalog.  `today` is days since the epoch
+ * (catalog_today() for the real clock).  Release with catalog_release(). */
+enum gc_status catalog_load(struct catalog *c, long today, char **err);
+void catalog_release(struct catalog *c);
+
+/* Today's date in days since the epoch; honours GPUCMP_TODAY=YYYY-MM-DD so
+ * tests of "days ago" output are reproducible. */
+long catalog_today(void);
+
+/* FNV-1a, 64-bit, continued from `h` (start with CATALOG_HASH_INIT). */
+#define CATALOG_HASH_INIT 0xcbf29ce484222325ULL
+uint64_t catalog_hash(uint64_t h, const void *data, size_t len);
+
+#endif

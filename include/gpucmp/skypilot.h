@@ -1,0 +1,42 @@
+/* skypilot.h - reader for SkyPilot-format price catalogs (vms.csv).
+ *
+ * The format's quirks (columns in any order, GpuInfo as a Python literal or
+ * JSON, GCP accelerators priced apart from their host VMs, fractional vGPU
+ * counts, memory given per GPU in some catalogs and per instance in others)
+ * are handled here; see docs/SNAPSHOT.md.  Offers go to a callback, so the
+ * same code builds the snapshot and imports catalogs into the cache.
+ */
+#ifndef GPUCMP_SKYPILOT_H
+#define GPUCMP_SKYPILOT_H
+
+#include <stddef.h>
+
+#include "gpucmp/gpu.h"
+#include "gpucmp/insttype.h"
+#include "gpucmp/offer.h"
+
+struct skypilot_opts {
+	const char *provider;               /* provider id given to every offer */
+	const struct gpu_table *gpus;       /* required */
+	const struct insttype_table *types; /* may be NULL */
+	const char *source;                 /* "import" or "snapshot" */
+	const char *origin;                 /* recorded in every offer */
+	const char *fetched_at;             /* RFC 3339 UTC */
+};
+
+struct skypilot_stats {
+	size_t rows;          /* data rows read */
+	size_t offers;        /* offers emitted */
+	size_t cpu_only;      /* rows without a GPU */
+	size_t tpu;           /* TPU accelerator rows (not GPUs) */
+	size_t no_price;      /* GPU rows with neither price nor spot price */
+	size_t unpaired;      /* GCP accelerator rows with no host VM in the zone */
+	size_t duplicates;    /* same sku and region seen again (other zone) */
+	size_t unknown_gpu;   /* offers whose GPU the model table does not know */
+};
+
+enum gc_status skypilot_parse(const char *data, size_t len,
+			      const struct skypilot_opts *opts, offer_cb cb, void *ctx,
+			      struct skypilot_stats *stats, char **err);
+
+#endif

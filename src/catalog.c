@@ -1,0 +1,77 @@
+/* catalog.c - load the embedded GPU table, instance types and profiles. */
+#include "gpucmp/catalog.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gpucmp/embedded.h"
+#include "gpucmp/strutil.h"
+
+uint64_t catalog_hash(uint64_t h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	for (size_t i = 0; i < len; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+long catalog_today(void)
+{
+	const char *env = getenv("GPUCMP_TODAY");
+	if (env && *env) {
+		long d = str_date_days(env);
+		if (d >= 0)
+			return d;
+	}
+	return (long)(time(NULL) / 86400);
+}
+
+static const struct embedded_file *need(const char *name, char **err)
+{
+	const struct embedded_file *f = embedded_find(name);
+	if (!f)
+		err_set(err, GC_EDATA, "%s is missing from this build", name);
+	return f;
+}
+
+enum gc_status catalog_load(struct catalog *c, long today, char **err)
+{
+	memset(c, 0, sizeof *c);
+	c->today = today;
+	const struct embedded_file *g = need("data/gpus.yaml", err);
+	const struct embedded_file *t = g ? need("data/instance-types.yaml", err) : NULL;
+	const struct embedded_file *s = t ? need("data/snapshot.csv", err) : NULL;
+	if (!s)
+		return GC_EDATA;
+	enum gc_status st = gpu_table_load(&c->gpus, g->name, (const char *)g->data,
+					   g->len, err);
+	if (st == GC_OK)
+		st = insttype_load(&c->types, t->name, (const char *)t->data, t->len, err);
+	if (st == GC_OK)
+		st = profile_set_load_embedded(&c->profiles, today, err);
+	if (st != GC_OK) {
+		catalog_release(c);
+		return st;
+	}
+	c->snapshot = (const char *)s->data;
+	c->snapshot_len = s->len;
+	uint64_t h = catalog_hash(CATALOG_HASH_INIT, g->data, g->len);
+	h = catalog_hash(h, t->data, t->len);
+	for (size_t i = 0; i < embedded_profiles_count; i++)
+		h = catalog_hash(h, embedded_profiles[i].data, embedded_profiles[i].len);
+	c->catalog_hash = h;
+	c->snapshot_hash = catalog_hash(CATALOG_HASH_INIT, s->data, s->len);
+	return GC_OK;
+}
+
+void catalog_release(struct catalog *c)
+{
+	gpu_table_free(c->gpus);
+	insttype_free(c->types);
+	profile_set_release(&c->profiles);
+	c->gpus = NULL;
+	c->types = NULL;
+}

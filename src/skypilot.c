@@ -1,0 +1,490 @@
+/* skypilot.c - SkyPilot vms.csv catalogs -> normalized offers. */
+#include "gpucmp/skypilot.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpucmp/csv.h"
+#include "gpucmp/strutil.h"
+
+struct cols {
+	int type, acc, cnt, vcpus, mem, info, price, spot, region, zone, storage;
+};
+
+struct row {
+	const char *type, *acc, *region, *zone;
+	double count, vcpus, mem, price, spot, storage;
+	double info_mib; /* MemoryInfo.SizeInMiB, NAN if absent */
+	char info_name[96];
+};
+
+/* GCP prices an accelerator apart from the VM it is attached to: the
+ * accelerator-only rows (empty InstanceType) are paired here with the host
+ * machine type that carries them.  Fixed pairings follow GCP's GPU machine
+ * types page (https://cloud.google.com/compute/docs/gpus); N1 accelerators
+ * (T4, V100, P100, P4) attach to any N1 VM, and the snapshot pairs them with
+ * an n1-standard VM of 8 vCPUs per GPU. */
+static const struct host_rule {
+	const char *type, *acc;
+	int count;
+} gcp_hosts[] = {
+	{"a2-highgpu-1g", "A100", 1}, {"a2-highgpu-2g", "A100", 2},
+	{"a2-highgpu-4g", "A100", 4}, {"a2-highgpu-8g", "A100", 8},
+	{"a2-megagpu-16g", "A100", 16}, {"a2-ultragpu-1g", "A100-80GB", 1},
+	{"a2-ultragpu-2g", "A100-80GB", 2}, {"a2-ultragpu-4g", "A100-80GB", 4},
+	{"a2-ultragpu-8g", "A100-80GB", 8}, {"a3-highgpu-1g", "H100", 1},
+	{"a3-highgpu-2g", "H100", 2}, {"a3-highgpu-4g", "H100", 4},
+	{"a3-highgpu-8g", "H100", 8}, {"a3-edgegpu-8g", "H100", 8},
+	{"a3-edgegpu-8g-nolssd", "H100", 8}, {"a3-megagpu-8g", "H100-MEGA", 8},
+	{"a3-ultragpu-8g", "H200", 8}, {"a3-ultragpu-8g-nolssd", "H200", 8},
+	{"a4-highgpu-8g", "B200", 8}, {"g2-standard-4", "L4", 1},
+	{"g2-standard-8", "L4", 1}, {"g2-standard-12", "L4", 1},
+	{"g2-standard-16", "L4", 1}, {"g2-standard-32", "L4", 1},
+	{"g2-standard-24", "L4", 2}, {"g2-standard-48", "L4", 4},
+	{"g2-standard-96", "L4", 8},
+};
+static const char *const n1_accels[] = {"T4", "V100", "P100", "P4", NULL};
+
+struct host {
+	char *key; /* "type|zone" */
+	double vcpus, mem, price, spot;
+};
+
+struct state {
+	const struct skypilot_opts *o;
+	struct skypilot_stats *st;
+	offer_cb cb;
+	void *ctx;
+	struct cols c;
+	int mem_is_total;     /* the catalog gives memory per instance, not per GPU */
+	int votes_total, votes_per_gpu;
+	int has_accel_rows;   /* accelerator-only rows (GCP) */
+	struct host *hosts;
+	size_t nhosts, hosts_cap;
+	char **seen;          /* "sku|region" already emitted (zone catalogs) */
+	size_t nseen, seen_cap;
+};
+
+static int col(const struct csv_reader *r, const char *name)
+{
+	return csv_column(r, name);
+}
+
+static enum gc_status find_cols(const struct csv_reader *r, struct cols *c, char **err)
+{
+	c->type = col(r, "InstanceType");
+	c->acc = col(r, "AcceleratorName");
+	c->cnt = col(r, "AcceleratorCount");
+	c->vcpus = col(r, "vCPUs");
+	c->mem = col(r, "MemoryGiB");
+	c->info = col(r, "GpuInfo");
+	c->price = col(r, "Price");
+	c->spot = col(r, "SpotPrice");
+	c->region = col(r, "Region");
+	c->zone = col(r, "AvailabilityZone");
+	c->storage = col(r, "StorageGiB");
+	const char *missing = c->type < 0 ? "InstanceType" : c->acc < 0 ? "AcceleratorName"
+			    : c->cnt < 0 ? "AcceleratorCount" : c->price < 0 ? "Price"
+			    : c->region < 0 ? "Region" : NULL;
+	if (missing)
+		return err_set(err, GC_EDATA, "not a SkyPilot catalog: no '%s' column", missing);
+	return GC_OK;
+}
+
+static const char *field(char **f, size_t n, int i)
+{
+	return i >= 0 && (size_t)i < n ? f[i] : "";
+}
+
+static double number_or_nan(const char *s)
+{
+	double v;
+	return *s && str_to_double(s, &v) == 0 ? v : NAN;
+}
+
+/* Pull 'Name' and 'SizeInMiB' out of GpuInfo, written either as a Python
+ * dict literal or as JSON; a bare name ("A10") carries neither. */
+static void parse_info(const char *s, struct row *r)
+{
+	r->info_mib = NAN;
+	r->info_name[0] = '\0';
+	const char *p = strstr(s, "SizeInMiB");
+	if (p) {
+		p += 9;
+		while (*p && !isdigit((unsigned char)*p) && *p != ',' && *p != '}')
+			p++;
+		if (isdigit((unsigned char)*p))
+			r->info_mib = strtod(p, NULL);
+	}
+	p = strstr(s, "Name");
+	if (!p)
+		return;
+	p += 4;
+	while (*p == '\'' || *p == '"' || *p == ':' || *p == ' ')
+		if (*p++ == ':')
+			break;
+	while (*p == ' ')
+		p++;
+	if (*p != '\'' && *p != '"')
+		return;
+	char q = *p++;
+	size_t n = 0;
+	while (*p && *p != q && n + 1 < sizeof r->info_name)
+		r->info_name[n++] = *p++;
+	r->info_name[n] = '\0';
+}
+
+static void read_row(char **f, size_t n, const struct cols *c, struct row *r)
+{
+	r->type = field(f, n, c->type);
+	r->acc = field(f, n, c->acc);
+	r->region = field(f, n, c->region);
+	r->zone = field(f, n, c->zone);
+	/* vast writes ", CA, NA" when the city is unknown */
+	while (*r->region == ',' || *r->region == ' ')
+		r->region++;
+	r->count = number_or_nan(field(f, n, c->cnt));
+	r->vcpus = number_or_nan(field(f, n, c->vcpus));
+	r->mem = number_or_nan(field(f, n, c->mem));
+	r->price = number_or_nan(field(f, n, c->price));
+	r->spot = number_or_nan(field(f, n, c->spot));
+	r->storage = number_or_nan(field(f, n, c->storage));
+	if (r->price < 0)
+		r->price = NAN;
+	if (!(r->spot > 0)) /* empty or 0 means no spot price */
+		r->spot = NAN;
+	parse_info(field(f, n, c->info), r);
+}
+
+static int mem_close(double a, double b)
+{
+	double tol = a * 0.08;
+	return fabs(a - b) <= (tol < 2 ? 2 : tol);
+}
+
+static const char *gpu_name_of(const struct row *r)
+{
+	return *r->acc ? r->acc : r->info_name;
+}
+
+/* Does the catalog give GPU memory per GPU or per instance?  Vote on the
+ * multi-GPU rows whose memory only fits one reading. */
+static void vote_memory(struct state *s, const struct row *r)
+{
+	if (!(r->count > 1) || isnan(r->info_mib) || !*gpu_name_of(r))
+		return;
+	const char *name = *r->info_name ? r->info_name : r->acc;
+	double as_is = r->info_mib / 1024.0, split = as_is / r->count;
+	const struct gpu_model *a = gpu_normalize(s->o->gpus, name, as_is, r->type);
+	const struct gpu_model *b = gpu_normalize(s->o->gpus, name, split, r->type);
+	int fits_as_is = a && mem_close(a->memory_gb, as_is);
+	int fits_split = b && mem_close(b->memory_gb, split);
+	if (fits_split && !fits_as_is)
+		s->votes_total++;
+	else if (fits_as_is && !fits_split)
+		s->votes_per_gpu++;
+}
+
+static const struct host_rule *host_rule_for_type(const char *type)
+{
+	for (size_t i = 0; i < sizeof gcp_hosts / sizeof gcp_hosts[0]; i++)
+		if (strcmp(gcp_hosts[i].type, type) == 0)
+			return &gcp_hosts[i];
+	return NULL;
+}
+
+static int is_n1(const char *type)
+{
+	return strncmp(type, "n1-standard-", 12) == 0;
+}
+
+static enum gc_status add_host(struct state *s, const struct row *r, char **err)
+{
+	if (s->nhosts == s->hosts_cap) {
+		size_t cap = s->hosts_cap ? s->hosts_cap * 2 : 256;
+		struct host *h = realloc(s->hosts, cap * sizeof *h);
+		if (!h)
+			return err_set(err, GC_ENOMEM, "out of memory");
+		s->hosts = h;
+		s->hosts_cap = cap;
+	}
+	size_t klen = strlen(r->type) + strlen(r->zone) + 2;
+	struct host *h = &s->hosts[s->nhosts];
+	if (!(h->key = malloc(klen)))
+		return err_set(err, GC_ENOMEM, "out of memory");
+	snprintf(h->key, klen, "%s|%s", r->type, r->zone);
+	h->vcpus = r->vcpus;
+	h->mem = r->mem;
+	h->price = r->price;
+	h->spot = r->spot;
+	s->nhosts++;
+	return GC_OK;
+}
+
+static int host_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct host *)a)->key, ((const struct host *)b)->key);
+}
+
+static const struct host *find_host(const struct state *s, const char *type,
+				    const char *zone)
+{
+	char key[256];
+	snprintf(key, sizeof key, "%s|%s", type, zone);
+	struct host probe = {key, 0, 0, 0, 0};
+	return bsearch(&probe, s->hosts, s->nhosts, sizeof *s->hosts, host_cmp);
+}
+
+/* 1 if "sku|region" was already emitted (the same offer in another zone). */
+static int seen_before(struct state *s, const char *sku, const char *region, int *oom)
+{
+	char key[256];
+	snprintf(key, sizeof key, "%s|%s", sku, region);
+	for (size_t i = s->nseen; i-- > 0;)
+		if (strcmp(s->seen[i], key) == 0)
+			return 1;
+	if (s->nseen == s->seen_cap) {
+		size_t cap = s->seen_cap ? s->seen_cap * 2 : 256;
+		char **v = realloc(s->seen, cap * sizeof *v);
+		if (!v) {
+			*oom = 1;
+			return 0;
+		}
+		s->seen = v;
+		s->seen_cap = cap;
+	}
+	if (!(s->seen[s->nseen] = strdup(key))) {
+		*oom = 1;
+		return 0;
+	}
+	s->nseen++;
+	return 0;
+}
+
+static double per_gpu_mem(const struct state *s, const struct row *r)
+{
+	if (isnan(r->info_mib))
+		return NAN;
+	double gb = r->info_mib / 1024.0;
+	return s->mem_is_total && r->count > 0 ? gb / r->count : gb;
+}
+
+/* Fill the GPU fields of `o` from the row (and the instance-type table). */
+static void resolve_gpu(struct state *s, const struct row *r, const char *sku,
+			struct offer *o)
+{
+	const struct insttype *it = insttype_lookup(s->o->types, s->o->provider, sku);
+	double mem = per_gpu_mem(s, r);
+	const struct gpu_model *m = NULL;
+	if (it && it->gpu)
+		m = gpu_find(s->o->gpus, it->gpu);
+	if (!m && *r->info_name)
+		m = gpu_normalize(s->o->gpus, r->info_name, mem, sku);
+	if (!m)
+		m = gpu_normalize(s->o->gpus, gpu_name_of(r), mem, sku);
+	o->gpu = m ? m->id : NULL;
+	o->gpu_name = *gpu_name_of(r) ? gpu_name_of(r) : (it && it->gpu ? it->gpu : "");
+	/* the curated table wins: catalogs list partial GPUs as whole ones */
+	o->gpu_count = it && it->gpu_count > 0 ? it->gpu_count : r->count > 0 ? r->count : NAN;
+	if (m && o->gpu_count < 1)
+		o->gpu_mem_gb = m->memory_gb * o->gpu_count; /* a vGPU slice */
+	else if (m)
+		o->gpu_mem_gb = m->memory_gb;
+	else
+		o->gpu_mem_gb = mem;
+	if (it) {
+		o->infiniband = it->infiniband;
+		o->nvlink = it->nvlink;
+		o->rdma = it->rdma;
+		o->node_bandwidth_gbps = it->node_bandwidth_gbps > 0 ? it->node_bandwidth_gbps : NAN;
+	}
+}
+
+static enum gc_status emit(struct state *s, struct offer *o)
+{
+	if (isnan(o->price_hr) && isnan(o->spot_price_hr)) {
+		s->st->no_price++;
+		return GC_OK;
+	}
+	if (*s->o->provider && s->c.zone >= 0) {
+		int oom = 0;
+		if (seen_before(s, o->sku, o->region, &oom)) {
+			s->st->duplicates++;
+			return GC_OK;
+		}
+		if (oom)
+			return GC_ENOMEM;
+	}
+	if (!o->gpu)
+		s->st->unknown_gpu++;
+	s->st->offers++;
+	return s->cb ? s->cb(s->ctx, o, NULL) : GC_OK;
+}
+
+static void base_offer(const struct state *s, const struct row *r, struct offer *o)
+{
+	offer_init(o);
+	o->provider = s->o->provider;
+	o->source = s->o->source;
+	o->origin = s->o->origin;
+	o->fetched_at = s->o->fetched_at;
+	o->region = *r->region ? r->region : "unknown";
+	o->disk_gb = r->storage;
+}
+
+/* An accelerator-only GCP row: one offer per host VM that carries it. */
+static enum gc_status emit_paired(struct state *s, const struct row *r, char **err)
+{
+	int paired = 0;
+	enum gc_status st = GC_OK;
+	char sku[128];
+	for (size_t i = 0; i < sizeof gcp_hosts / sizeof gcp_hosts[0] && st == GC_OK; i++) {
+		const struct host_rule *h = &gcp_hosts[i];
+		if (strcmp(h->acc, r->acc) != 0 || h->count != (int)r->count)
+			continue;
+		const struct host *vm = find_host(s, h->type, r->zone);
+		if (!vm)
+			continue;
+		struct offer o;
+		base_offer(s, r, &o);
+		snprintf(sku, sizeof sku, "%s", h->type);
+		o.sku = sku;
+		resolve_gpu(s, r, sku, &o);
+		o.vcpus = vm->vcpus;
+		o.ram_gb = vm->mem;
+		o.price_hr = vm->price + r->price;
+		o.spot_price_hr = vm->spot + r->spot; /* NAN if either is missing */
+		paired = 1;
+		st = emit(s, &o);
+	}
+	for (const char *const *a = n1_accels; *a && st == GC_OK && !paired; a++) {
+		if (strcmp(*a, r->acc) != 0)
+			continue;
+		char type[32];
+		snprintf(type, sizeof type, "n1-standard-%d", 8 * (int)r->count);
+		const struct host *vm = find_host(s, type, r->zone);
+		if (!vm)
+			break;
+		struct offer o;
+		base_offer(s, r, &o);
+		snprintf(sku, sizeof sku, "%s+%dx%s", type, (int)r->count, r->acc);
+		o.sku = sku;
+		resolve_gpu(s, r, sku, &o);
+		o.vcpus = vm->vcpus;
+		o.ram_gb = vm->mem;
+		o.price_hr = vm->price + r->price;
+		o.spot_price_hr = vm->spot + r->spot;
+		paired = 1;
+		st = emit(s, &o);
+	}
+	if (!paired)
+		s->st->unpaired++;
+	if (st == GC_ENOMEM)
+		err_set(err, st, "out of memory");
+	return st;
+}
+
+static enum gc_status emit_row(struct state *s, const struct row *r, char **err)
+{
+	if (strncmp(r->acc, "tpu-", 4) == 0) {
+		s->st->tpu++;
+		return GC_OK;
+	}
+	if (!*r->type && *r->acc)
+		return emit_paired(s, r, err);
+	const struct insttype *it = insttype_lookup(s->o->types, s->o->provider, r->type);
+	int gpu_row = *r->acc && r->count > 0;
+	if (!gpu_row && !(it && it->gpu && it->gpu_count > 0)) {
+		s->st->cpu_only++;
+		return GC_OK;
+	}
+	struct offer o;
+	base_offer(s, r, &o);
+	o.sku = r->type;
+	resolve_gpu(s, r, r->type, &o);
+	o.vcpus = r->vcpus;
+	o.ram_gb = r->mem;
+	o.price_hr = r->price;
+	o.spot_price_hr = r->spot;
+	enum gc_status st = emit(s, &o);
+	if (st == GC_ENOMEM)
+		err_set(err, st, "out of memory");
+	return st;
+}
+
+/* First pass: memory convention votes and (GCP) the host VM rows. */
+static enum gc_status first_pass(struct state *s, const char *data, size_t len, char **err)
+{
+	struct csv_reader rd;
+	enum gc_status st = GC_OK;
+	int rc;
+	csv_init(&rd, data, len);
+	rc = csv_next(&rd, err); /* header, checked by the caller */
+	while (rc > 0 && (rc = csv_next(&rd, err)) > 0) {
+		struct row r;
+		read_row(rd.fields, rd.nfields, &s->c, &r);
+		if (!*r.type && *r.acc)
+			s->has_accel_rows = 1;
+		else if (*r.acc)
+			vote_memory(s, &r);
+		else if (s->c.zone >= 0 && (host_rule_for_type(r.type) || is_n1(r.type)) &&
+			 !isnan(r.price) && (st = add_host(s, &r, err)) != GC_OK)
+			break;
+	}
+	if (rc < 0 && st == GC_OK)
+		st = GC_EDATA;
+	csv_release(&rd);
+	if (st == GC_OK && s->nhosts)
+		qsort(s->hosts, s->nhosts, sizeof *s->hosts, host_cmp);
+	s->mem_is_total = s->votes_total > s->votes_per_gpu;
+	return st;
+}
+
+static void state_release(struct state *s)
+{
+	for (size_t i = 0; i < s->nhosts; i++)
+		free(s->hosts[i].key);
+	free(s->hosts);
+	for (size_t i = 0; i < s->nseen; i++)
+		free(s->seen[i]);
+	free(s->seen);
+}
+
+enum gc_status skypilot_parse(const char *data, size_t len,
+			      const struct skypilot_opts *opts, offer_cb cb, void *ctx,
+			      struct skypilot_stats *stats, char **err)
+{
+	struct skypilot_stats local;
+	struct state s;
+	memset(&s, 0, sizeof s);
+	s.o = opts;
+	s.st = stats ? stats : &local;
+	memset(s.st, 0, sizeof *s.st);
+	s.cb = cb;
+	s.ctx = ctx;
+
+	struct csv_reader rd;
+	csv_init(&rd, data, len);
+	int rc = csv_next(&rd, err);
+	enum gc_status st = rc < 0 ? GC_EDATA
+			  : rc == 0 ? err_set(err, GC_EDATA, "empty catalog")
+				    : find_cols(&rd, &s.c, err);
+	if (st == GC_OK)
+		st = first_pass(&s, data, len, err);
+	while (st == GC_OK && (rc = csv_next(&rd, err)) > 0) {
+		struct row r;
+		s.st->rows++;
+		read_row(rd.fields, rd.nfields, &s.c, &r);
+		st = emit_row(&s, &r, err);
+		if (st != GC_OK)
+			err_prefix(err, "line %zu", rd.line);
+	}
+	if (rc < 0 && st == GC_OK)
+		st = GC_EDATA;
+	csv_release(&rd);
+	state_release(&s);
+	return st;
+}
