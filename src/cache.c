@@ -1,0 +1,775 @@
+/* cache.c - SQLite offer cache: open, migrate, catalog sync, snapshot seed. */
+#include "gpucmp/cache.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gpucmp/buf.h"
+#include "gpucmp/snapshot.h"
+
+struct cache {
+	sqlite3 *db;
+	char *path;
+	sqlite3_stmt *insert;
+};
+
+/* Schema migrations: entry i brings user_version i to i+1.  Never edit a
+ * released entry; append a new one. */
+static const char *const migrations[] = {
+	/* 0 -> 1 */
+	"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+	"CREATE TABLE offer("
+	" id INTEGER PRIMARY KEY,"
+	" provider TEXT NOT NULL, sku TEXT NOT NULL, gpu TEXT, gpu_name TEXT NOT NULL,"
+	" gpu_count REAL NOT NULL, gpu_mem_gb REAL, vcpus REAL, ram_gb REAL, disk_gb REAL,"
+	" region TEXT NOT NULL, price_hr REAL, spot_price_hr REAL,"
+	" currency TEXT NOT NULL DEFAULT 'USD', price_native REAL, spot_native REAL,"
+	" available INTEGER, infiniband INTEGER, rdma TEXT, nvlink INTEGER,"
+	" node_bandwidth_gbps REAL, driver_version TEXT, max_cuda TEXT,"
+	" source TEXT NOT NULL, origin TEXT, fetched_at TEXT NOT NULL,"
+	" stale INTEGER NOT NULL DEFAULT 0);"
+	"CREATE INDEX offer_price ON offer(price_hr);"
+	"CREATE INDEX offer_gpu ON offer(gpu, price_hr);"
+	"CREATE INDEX offer_provider ON offer(provider, source);"
+	"CREATE TABLE provider_state("
+	" provider TEXT PRIMARY KEY, source TEXT, fetched_at TEXT,"
+	" stale INTEGER NOT NULL DEFAULT 0, last_error TEXT,"
+	" etag TEXT, last_modified TEXT);",
+};
+#define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
+
+/* The view every query reads: offers joined with the provider profile and
+ * the GPU model.  Capability columns follow docs/OUTPUT.md. */
+static const char view_sql[] =
+	"DROP VIEW IF EXISTS offer_v;"
+	"CREATE VIEW offer_v AS SELECT"
+	" o.id AS id, o.provider AS provider, o.sku AS sku,"
+	" COALESCE(o.gpu, o.gpu_name) AS gpu, o.gpu_name AS gpu_name,"
+	" (g.id IS NOT NULL) AS gpu_known,"
+	" o.gpu_count AS gpu_count, o.gpu_mem_gb AS gpu_mem_gb,"
+	" o.gpu_mem_gb * o.gpu_count AS total_gpu_mem_gb,"
+	" o.vcpus AS vcpus, o.ram_gb AS ram_gb, o.disk_gb AS disk_gb, o.region AS region,"
+	" o.price_hr AS price_hr, o.spot_price_hr AS spot_price_hr,"
+	" ROUND(o.price_hr / o.gpu_count, 6) AS price_per_gpu_hr,"
+	" o.currency AS currency, o.available AS available,"
+	" COALESCE(p.kubernetes_mode, 'unknown') AS k8s,"
+	" CASE p.docker_custom_image WHEN 'yes' THEN 1 WHEN 'no' THEN 0 END"
+	"  AS docker_custom_image,"
+	" COALESCE(p.docker_daemon, 'unknown') AS docker_daemon,"
+	" CASE p.docker_base_images_only WHEN 'yes' THEN 1 WHEN 'no' THEN 0 END"
+	"  AS docker_base_images_only,"
+	" CASE WHEN o.gpu_count < 1 OR g.mig = 0 THEN 'no'"
+	"  WHEN p.sharing_mig IS NULL THEN 'unknown'"
+	"  WHEN g.id IS NULL AND p.sharing_mig <> 'no' THEN 'unknown'"
+	"  ELSE p.sharing_mig END AS mig,"
+	" COALESCE(p.sharing_mps, 'unknown') AS mps,"
+	" COALESCE(p.sharing_time_slicing, 'unknown') AS time_slicing,"
+	" CASE WHEN o.infiniband IS NOT NULL THEN o.infiniband"
+	"  WHEN p.interconnect_infiniband = 'no' THEN 0"
+	"  WHEN p.interconnect_infiniband = 'yes' THEN 1 END AS infiniband,"
+	" CASE WHEN o.rdma IS NOT NULL THEN o.rdma"
+	"  WHEN o.infiniband = 1 THEN 'ib'"
+	"  WHEN p.interconnect_rdma = 'no' THEN 'no'"
+	"  WHEN p.interconnect_infiniband = 'yes' THEN COALESCE(p.interconnect_rdma, 'unknown')"
+	"  ELSE 'unknown' END AS rdma,"
+	" CASE WHEN o.nvlink IS NOT NULL THEN o.nvlink"
+	"  WHEN o.gpu_count < 2 OR g.nvlink = 'no' THEN 0"
+	"  WHEN g.nvlink = 'yes' AND p.interconnect_nvlink = 'yes' THEN 1 END AS nvlink,"
+	" o.source AS source, o.fetched_at AS fetched_at, o.stale AS stale"
+	" FROM offer o LEFT JOIN provider p ON p.id = o.provider"
+	" LEFT JOIN gpu g ON g.id = o.gpu;";
+
+static const char insert_sql[] =
+	"INSERT INTO offer(provider, sku, gpu, gpu_name, gpu_count, gpu_mem_gb, vcpus,"
+	" ram_gb, disk_gb, region, price_hr, spot_price_hr, currency, price_native,"
+	" spot_native, available, infiniband, rdma, nvlink, node_bandwidth_gbps,"
+	" driver_version, max_cuda, source, origin, fetched_at)"
+	" VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
+	" ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)";
+
+static enum gc_status db_error(struct cache *c, char **err, const char *what)
+{
+	int code = sqlite3_errcode(c->db);
+	enum gc_status st = code == SQLITE_NOMEM ? GC_ENOMEM : GC_EIO;
+	return err_set(err, st, "cache %s: %s: %s", c->path, what, sqlite3_errmsg(c->db));
+}
+
+static int is_corrupt(int code)
+{
+	code &= 0xff;
+	return code == SQLITE_NOTADB || code == SQLITE_CORRUPT;
+}
+
+static enum gc_status exec(struct cache *c, const char *sql, char **err)
+{
+	if (sqlite3_exec(c->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return db_error(c, err, "cannot update");
+	return GC_OK;
+}
+
+static void rollback(struct cache *c)
+{
+	if (!sqlite3_get_autocommit(c->db))
+		sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+/* --- paths -------------------------------------------------------------- */
+
+static char *join2(const char *a, const char *b)
+{
+	size_t n = strlen(a) + strlen(b) + 1;
+	char *s = malloc(n);
+	if (s)
+		snprintf(s, n, "%s%s", a, b);
+	return s;
+}
+
+char *cache_default_path(const char *override, char **err)
+{
+	const char *env;
+	char *p = NULL;
+	if (override && *override)
+		p = strdup(override);
+	else if ((env = getenv("GPUCMP_CACHE")) && *env)
+		p = strdup(env);
+	else if ((env = getenv("XDG_CACHE_HOME")) && *env == '/')
+		p = join2(env, "/gpucmp/cache.db");
+	else if ((env = getenv("HOME")) && *env)
+		p = join2(env, "/.cache/gpucmp/cache.db");
+	else {
+		err_set(err, GC_EUSAGE, "cannot find a cache location: set HOME, "
+			"XDG_CACHE_HOME or GPUCMP_CACHE, or pass --cache PATH");
+		return NULL;
+	}
+	if (!p)
+		err_set(err, GC_ENOMEM, "out of memory");
+	return p;
+}
+
+/* mkdir -p for the parent directory of `path`, mode 0700 for new ones. */
+static enum gc_status make_parents(const char *path, char **err)
+{
+	char *dir = strdup(path);
+	if (!dir)
+		return err_set(err, GC_ENOMEM, "out of memory");
+	char *slash = strrchr(dir, '/');
+	enum gc_status st = GC_OK;
+	if (slash && slash != dir) {
+		*slash = '\0';
+		for (char *p = dir + 1; st == GC_OK; p++) {
+			if (*p != '/' && *p != '\0')
+				continue;
+			char saved = *p;
+			*p = '\0';
+			if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+				st = err_set(err, GC_EIO, "cannot create cache directory %s: %s",
+					     dir, strerror(errno));
+			*p = saved;
+			if (!saved)
+				break;
+		}
+	}
+	free(dir);
+	return st;
+}
+
+/* --- meta --------------------------------------------------------------- */
+
+static char *meta_get(struct cache *c, const char *key)
+{
+	sqlite3_stmt *s;
+	char *v = NULL;
+	if (sqlite3_prepare_v2(c->db, "SELECT value FROM meta WHERE key = ?1", -1, &s,
+			       NULL) != SQLITE_OK)
+		return NULL;
+	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
+		v = strdup((const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	return v;
+}
+
+static enum gc_status meta_set(struct cache *c, const char *key, const char *value,
+			       char **err)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(c->db,
+			       "INSERT INTO meta(key, value) VALUES(?1, ?2)"
+			       " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+			       -1, &s, NULL) != SQLITE_OK)
+		return db_error(c, err, "cannot write metadata");
+	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, value, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? GC_OK : db_error(c, err, "cannot write metadata");
+}
+
+static int meta_matches(struct cache *c, const char *key, uint64_t hash)
+{
+	char want[24];
+	snprintf(want, sizeof want, "%016" PRIx64, hash);
+	char *have = meta_get(c, key);
+	int same = have && strcmp(have, want) == 0;
+	free(have);
+	return same;
+}
+
+static enum gc_status meta_set_hash(struct cache *c, const char *key, uint64_t hash,
+				    char **err)
+{
+	char v[24];
+	snprintf(v, sizeof v, "%016" PRIx64, hash);
+	return meta_set(c, key, v, err);
+}
+
+/* --- schema ------------------------------------------------------------- */
+
+static enum gc_status user_version(struct cache *c, int *v, char **err)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(c->db, "PRAGMA user_version", -1, &s, NULL) != SQLITE_OK)
+		return db_error(c, err, "cannot read schema version");
+	int rc = sqlite3_step(s);
+	*v = rc == SQLITE_ROW ? sqlite3_column_int(s, 0) : -1;
+	sqlite3_finalize(s);
+	return rc == SQLITE_ROW ? GC_OK : db_error(c, err, "cannot read schema version");
+}
+
+/* A database with tables but no schema version belongs to someone else. */
+static int has_tables(struct cache *c)
+{
+	sqlite3_stmt *s;
+	int any = 0;
+	if (sqlite3_prepare_v2(c->db, "SELECT 1 FROM sqlite_master LIMIT 1", -1, &s, NULL) ==
+	    SQLITE_OK) {
+		any = sqlite3_step(s) == SQLITE_ROW;
+		sqlite3_finalize(s);
+	}
+	return any;
+}
+
+static enum gc_status migrate(struct cache *c, int *created, char **err)
+{
+	int v;
+	enum gc_status st = user_version(c, &v, err);
+	if (st != GC_OK)
+		return st;
+	if (v > (int)NMIGRATIONS)
+		return err_set(err, GC_EIO,
+			       "cache %s has schema version %d, newer than this gpucmp knows (%d); "
+			       "upgrade gpucmp or use another --cache",
+			       c->path, v, (int)NMIGRATIONS);
+	if (v == (int)NMIGRATIONS)
+		return GC_OK;
+	if (v == 0 && has_tables(c))
+		return err_set(err, GC_EIO,
+			       "%s is a SQLite database but not a gpucmp cache; "
+			       "refusing to change it (use another --cache)", c->path);
+	if ((st = exec(c, "BEGIN IMMEDIATE", err)) != GC_OK)
+		return st;
+	/* re-read inside the write lock: another process may have migrated */
+	if ((st = user_version(c, &v, err)) == GC_OK) {
+		*created = v == 0;
+		for (int i = v; i < (int)NMIGRATIONS && st == GC_OK; i++)
+			st = exec(c, migrations[i], err);
+	}
+	char pragma[48];
+	snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d", (int)NMIGRATIONS);
+	if (st == GC_OK)
+		st = exec(c, pragma, err);
+	if (st == GC_OK)
+		st = exec(c, "COMMIT", err);
+	if (st != GC_OK)
+		rollback(c);
+	return st;
+}
+
+/* --- catalog tables ----------------------------------------------------- */
+
+static void column_name(const struct pfield_def *f, char *out, size_t n)
+{
+	snprintf(out, n, "%s%s%s", f->group, *f->group ? "_" : "", f->key);
+}
+
+static enum gc_status create_provider_table(struct cache *c, char **err)
+{
+	struct buf b;
+	buf_init(&b, 0);
+	enum gc_status st = buf_addstr(&b, "DROP TABLE IF EXISTS provider;"
+				       "CREATE TABLE provider(id TEXT PRIMARY KEY, name TEXT NOT NULL,"
+				       " site TEXT, kind TEXT NOT NULL, verified TEXT NOT NULL");
+	for (size_t i = 0; i < profile_field_count && st == GC_OK; i++) {
+		char col[64];
+		column_name(&profile_fields[i], col, sizeof col);
+		st = buf_printf(&b, ", %s %s", col,
+				profile_fields[i].kind == PF_NUMBER ? "REAL" : "TEXT");
+	}
+	if (st == GC_OK)
+		st = buf_addstr(&b, ");");
+	if (st == GC_OK)
+		st = exec(c, b.ptr, err);
+	else
+		err_set(err, st, "out of memory");
+	buf_free(&b);
+	return st;
+}
+
+static void bind_pvalue(sqlite3_stmt *s, int idx, const struct pfield_def *f,
+			const struct pvalue *v, struct buf *scratch)
+{
+	if (f->kind == PF_NUMBER) {
+		if (v->known)
+			sqlite3_bind_double(s, idx, v->number);
+		else
+			sqlite3_bind_null(s, idx);
+	} else if (f->kind == PF_LIST) {
+		if (!v->known) {
+			sqlite3_bind_text(s, idx, "unknown", -1, SQLITE_STATIC);
+			return;
+		}
+		buf_reset(scratch);
+		for (size_t i = 0; i < v->nlist; i++)
+			buf_printf(scratch, "%s%s", i ? "," : "", v->list[i]);
+		sqlite3_bind_text(s, idx, scratch->ptr ? scratch->ptr : "", -1, SQLITE_TRANSIENT);
+	} else {
+		sqlite3_bind_text(s, idx, v->known ? v->text : "unknown", -1, SQLITE_STATIC);
+	}
+}
+
+static enum gc_status fill_provider_table(struct cache *c, const struct catalog *cat,
+					  char **err)
+{
+	struct buf sql, scratch;
+	buf_init(&sql, 0);
+	buf_init(&scratch, 0);
+	enum gc_status st = buf_addstr(&sql, "INSERT INTO provider VALUES(?,?,?,?,?");
+	for (size_t i = 0; i < profile_field_count && st == GC_OK; i++)
+		st = buf_addstr(&sql, ",?");
+	if (st == GC_OK)
+		st = buf_addc(&sql, ')');
+	sqlite3_stmt *s = NULL;
+	if (st != GC_OK || sqlite3_prepare_v2(c->db, sql.ptr, -1, &s, NULL) != SQLITE_OK)
+		st = st != GC_OK ? err_set(err, st, "out of memory")
+				 : db_error(c, err, "cannot fill providers");
+	for (size_t p = 0; p < cat->profiles.n && st == GC_OK; p++) {
+		const struct profile *pr = cat->profiles.items[p];
+		sqlite3_reset(s);
+		sqlite3_bind_text(s, 1, pr->id, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 2, pr->name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 3, pr->site, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 4, pr->kind, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 5, pr->verified, -1, SQLITE_STATIC);
+		for (size_t i = 0; i < profile_field_count; i++)
+			bind_pvalue(s, (int)i + 6, &profile_fields[i], &pr->values[i], &scratch);
+		if (sqlite3_step(s) != SQLITE_DONE)
+			st = db_error(c, err, "cannot fill providers");
+	}
+	sqlite3_finalize(s);
+	buf_free(&sql);
+	buf_free(&scratch);
+	return st;
+}
+
+static enum gc_status fill_gpu_table(struct cache *c, const struct catalog *cat,
+				     char **err)
+{
+	enum gc_status st = exec(c,
+		"DROP TABLE IF EXISTS gpu;"
+		"CREATE TABLE gpu(id TEXT PRIMARY KEY, family TEXT NOT NULL, vendor TEXT NOT NULL,"
+		" name TEXT NOT NULL, architecture TEXT, memory_gb REAL, form_factor TEXT,"
+		" mig INTEGER NOT NULL, nvlink TEXT NOT NULL, bf16_tflops REAL);", err);
+	sqlite3_stmt *s = NULL;
+	if (st == GC_OK &&
+	    sqlite3_prepare_v2(c->db, "INSERT INTO gpu VALUES(?,?,?,?,?,?,?,?,?,?)", -1, &s,
+			       NULL) != SQLITE_OK)
+		st = db_error(c, err, "cannot fill GPU models");
+	for (size_t i = 0; st == GC_OK && i < gpu_table_count(cat->gpus); i++) {
+		const struct gpu_model *m = gpu_table_at(cat->gpus, i);
+		sqlite3_reset(s);
+		sqlite3_bind_text(s, 1, m->id, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 2, m->family, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 3, m->vendor, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 4, m->name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 5, m->architecture, -1, SQLITE_STATIC);
+		sqlite3_bind_double(s, 6, m->memory_gb);
+		sqlite3_bind_text(s, 7, m->form_factor, -1, SQLITE_STATIC);
+		sqlite3_bind_int(s, 8, m->mig);
+		sqlite3_bind_text(s, 9, m->nvlink, -1, SQLITE_STATIC);
+		if (isnan(m->bf16_tflops))
+			sqlite3_bind_null(s, 10);
+		else
+			sqlite3_bind_double(s, 10, m->bf16_tflops);
+		if (sqlite3_step(s) != SQLITE_DONE)
+			st = db_error(c, err, "cannot fill GPU models");
+	}
+	sqlite3_finalize(s);
+	return st;
+}
+
+/* Rebuild provider, gpu and offer_v when the embedded catalog changed. */
+static enum gc_status sync_catalog(struct cache *c, const struct catalog *cat, char **err)
+{
+	if (meta_matches(c, "catalog_hash", cat->catalog_hash))
+		return GC_OK;
+	enum gc_status st = exec(c, "BEGIN IMMEDIATE", err);
+	if (st != GC_OK)
+		return st;
+	if (!meta_matches(c, "catalog_hash", cat->catalog_hash)) {
+		st = create_provider_table(c, err);
+		if (st == GC_OK)
+			st = fill_provider_table(c, cat, err);
+		if (st == GC_OK)
+			st = fill_gpu_table(c, cat, err);
+		if (st == GC_OK)
+			st = exec(c, view_sql, err);
+		if (st == GC_OK)
+			st = meta_set_hash(c, "catalog_hash", cat->catalog_hash, err);
+	}
+	if (st == GC_OK)
+		st = exec(c, "COMMIT", err);
+	if (st != GC_OK)
+		rollback(c);
+	return st;
+}
+
+/* --- inserting offers --------------------------------------------------- */
+
+static void bind_text(sqlite3_stmt *s, int i, const char *v)
+{
+	if (v)
+		sqlite3_bind_text(s, i, v, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(s, i);
+}
+
+static void bind_num(sqlite3_stmt *s, int i, double v)
+{
+	if (isnan(v))
+		sqlite3_bind_null(s, i);
+	else
+		sqlite3_bind_double(s, i, v);
+}
+
+static void bind_tri(sqlite3_stmt *s, int i, int v)
+{
+	if (v < 0)
+		sqlite3_bind_null(s, i);
+	else
+		sqlite3_bind_int(s, i, v ? 1 : 0);
+}
+
+static enum gc_status insert_offer(struct cache *c, const struct offer *o, char **err)
+{
+	sqlite3_stmt *s = c->insert;
+	sqlite3_reset(s);
+	bind_text(s, 1, o->provider);
+	bind_text(s, 2, o->sku);
+	bind_text(s, 3, o->gpu);
+	bind_text(s, 4, o->gpu_name);
+	bind_num(s, 5, o->gpu_count);
+	bind_num(s, 6, o->gpu_mem_gb);
+	bind_num(s, 7, o->vcpus);
+	bind_num(s, 8, o->ram_gb);
+	bind_num(s, 9, o->disk_gb);
+	bind_text(s, 10, o->region);
+	bind_num(s, 11, o->price_hr);
+	bind_num(s, 12, o->spot_price_hr);
+	bind_text(s, 13, o->currency ? o->currency : "USD");
+	bind_num(s, 14, o->price_native);
+	bind_num(s, 15, o->spot_native);
+	bind_tri(s, 16, o->available);
+	bind_tri(s, 17, o->infiniband);
+	bind_text(s, 18, o->rdma);
+	bind_tri(s, 19, o->nvlink);
+	bind_num(s, 20, o->node_bandwidth_gbps);
+	bind_text(s, 21, o->driver_version);
+	bind_text(s, 22, o->max_cuda);
+	bind_text(s, 23, o->source);
+	bind_text(s, 24, o->origin);
+	bind_text(s, 25, o->fetched_at);
+	if (sqlite3_step(s) != SQLITE_DONE)
+		return db_error(c, err, "cannot insert an offer");
+	return GC_OK;
+}
+
+static enum gc_status prepare_insert(struct cache *c, char **err)
+{
+	if (c->insert)
+		return GC_OK;
+	if (sqlite3_prepare_v2(c->db, insert_sql, -1, &c->insert, NULL) != SQLITE_OK)
+		return db_error(c, err, "cannot prepare insert");
+	return GC_OK;
+}
+
+struct seed_ctx {
+	struct cache *c;
+	char **skip; /* providers with live or imported offers */
+	size_t nskip;
+	size_t inserted;
+};
+
+static enum gc_status seed_one(void *arg, const struct offer *o, char **err)
+{
+	struct seed_ctx *sc = arg;
+	for (size_t i = 0; i < sc->nskip; i++)
+		if (strcmp(sc->skip[i], o->provider) == 0)
+			return GC_OK;
+	enum gc_status st = insert_offer(sc->c, o, err);
+	if (st == GC_OK)
+		sc->inserted++;
+	return st;
+}
+
+static enum gc_status load_skip_list(struct cache *c, struct seed_ctx *sc, char **err)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(c->db,
+			       "SELECT DISTINCT provider FROM offer WHERE source <> 'snapshot'",
+			       -1, &s, NULL) != SQLITE_OK)
+		return db_error(c, err, "cannot read providers");
+	enum gc_status st = GC_OK;
+	while (st == GC_OK && sqlite3_step(s) == SQLITE_ROW) {
+		char **v = realloc(sc->skip, (sc->nskip + 1) * sizeof *v);
+		char *p = strdup((const char *)sqlite3_column_text(s, 0));
+		if (!v || !p) {
+			free(p);
+			if (v)
+				sc->skip = v;
+			st = err_set(err, GC_ENOMEM, "out of memory");
+			break;
+		}
+		sc->skip = v;
+		sc->skip[sc->nskip++] = p;
+	}
+	sqlite3_finalize(s);
+	return st;
+}
+
+/* Insert (or, for a newer build, replace) the snapshot rows.  Providers that
+ * already have live or imported offers keep them. */
+static enum gc_status sync_snapshot(struct cache *c, const struct catalog *cat,
+				    struct cache_open_info *info, char **err)
+{
+	if (meta_matches(c, "snapshot_hash", cat->snapshot_hash))
+		return GC_OK;
+	struct seed_ctx sc = {c, NULL, 0, 0};
+	struct snapshot_info si;
+	enum gc_status st = exec(c, "BEGIN IMMEDIATE", err);
+	if (st != GC_OK)
+		return st;
+	int had = 0;
+	if (!meta_matches(c, "snapshot_hash", cat->snapshot_hash)) {
+		char *old = meta_get(c, "snapshot_hash");
+		had = old != NULL;
+		free(old);
+		st = prepare_insert(c, err);
+		if (st == GC_OK)
+			st = load_skip_list(c, &sc, err);
+		if (st == GC_OK)
+			st = exec(c, "DELETE FROM offer WHERE source = 'snapshot'", err);
+		if (st == GC_OK)
+			st = snapshot_parse(cat->snapshot, cat->snapshot_len, seed_one, &sc, &si, err);
+		if (st == GC_OK)
+			st = meta_set_hash(c, "snapshot_hash", cat->snapshot_hash, err);
+		if (st == GC_OK)
+			st = meta_set(c, "snapshot_date", si.newest, err);
+		if (st == GC_OK) {
+			info->seeded = !had;
+			info->snapshot_updated = had;
+			info->snapshot_rows = sc.inserted;
+			snprintf(info->snapshot_date, sizeof info->snapshot_date, "%s", si.newest);
+		}
+	}
+	if (st == GC_OK)
+		st = exec(c, "COMMIT", err);
+	if (st != GC_OK) {
+		rollback(c);
+		info->seeded = info->snapshot_updated = 0;
+	}
+	for (size_t i = 0; i < sc.nskip; i++)
+		free(sc.skip[i]);
+	free(sc.skip);
+	return st;
+}
+
+/* --- open / close ------------------------------------------------------- */
+
+void cache_close(struct cache *c)
+{
+	if (!c)
+		return;
+	sqlite3_finalize(c->insert);
+	sqlite3_close(c->db);
+	free(c->path);
+	free(c);
+}
+
+void cache_open_info_release(struct cache_open_info *info)
+{
+	free(info->moved_aside);
+	info->moved_aside = NULL;
+}
+
+static enum gc_status connect(struct cache *c, int memory, char **err)
+{
+	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	if (sqlite3_open_v2(c->path, &c->db, flags, NULL) != SQLITE_OK) {
+		enum gc_status st = err_set(err, GC_EIO, "cannot open cache %s: %s", c->path,
+					    c->db ? sqlite3_errmsg(c->db) : "out of memory");
+		sqlite3_close(c->db);
+		c->db = NULL;
+		return st;
+	}
+	sqlite3_busy_timeout(c->db, 10000);
+	sqlite3_extended_result_codes(c->db, 0);
+	if (memory)
+		return GC_OK;
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(c->db, "PRAGMA journal_mode=WAL", -1, &s, NULL) != SQLITE_OK)
+		return db_error(c, err, "cannot open");
+	int rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return db_error(c, err, "cannot open");
+	return exec(c, "PRAGMA synchronous=NORMAL", err);
+}
+
+static enum gc_status prepare(struct cache *c, const struct catalog *cat,
+			      struct cache_open_info *info, char **err)
+{
+	int memory = strcmp(c->path, ":memory:") == 0;
+	enum gc_status st = connect(c, memory, err);
+	if (st == GC_OK)
+		st = migrate(c, &info->created, err);
+	if (st == GC_OK)
+		st = sync_catalog(c, cat, err);
+	if (st == GC_OK)
+		st = sync_snapshot(c, cat, info, err);
+	return st;
+}
+
+/* Rename a corrupt cache (and its -wal/-shm) aside, keeping it for a post mortem. */
+static enum gc_status move_aside(const char *path, struct cache_open_info *info,
+				 char **err)
+{
+	char stamp[32], *dst;
+	time_t now = time(NULL);
+	struct tm tm;
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof stamp, ".corrupt-%Y%m%dT%H%M%SZ", &tm);
+	if (!(dst = join2(path, stamp)))
+		return err_set(err, GC_ENOMEM, "out of memory");
+	if (rename(path, dst) != 0) {
+		enum gc_status st = err_set(err, GC_EIO, "cache %s is corrupt and cannot be moved aside: %s",
+					    path, strerror(errno));
+		free(dst);
+		return st;
+	}
+	static const char *const sides[] = {"-wal", "-shm"};
+	for (size_t i = 0; i < 2; i++) {
+		char *a = join2(path, sides[i]), *b = join2(dst, sides[i]);
+		if (a && b)
+			rename(a, b); /* absent is fine */
+		free(a);
+		free(b);
+	}
+	free(info->moved_aside);
+	info->moved_aside = dst;
+	return GC_OK;
+}
+
+enum gc_status cache_open(struct cache **out, const char *path,
+			  const struct catalog *cat, struct cache_open_info *info,
+			  char **err)
+{
+	struct cache *c = calloc(1, sizeof *c);
+	*out = NULL;
+	memset(info, 0, sizeof *info);
+	if (!c || !(c->path = strdup(path ? path : ":memory:"))) {
+		free(c);
+		return err_set(err, GC_ENOMEM, "out of memory");
+	}
+	enum gc_status st = path ? make_parents(path, err) : GC_OK;
+	if (st == GC_OK)
+		st = prepare(c, cat, info, err);
+	if (st != GC_OK && path && c->db && is_corrupt(sqlite3_errcode(c->db))) {
+		sqlite3_finalize(c->insert);
+		c->insert = NULL;
+		sqlite3_close(c->db);
+		c->db = NULL;
+		st = move_aside(path, info, err);
+		if (st == GC_OK) {
+			free(*err);
+			*err = NULL;
+			st = prepare(c, cat, info, err);
+		}
+	}
+	if (st != GC_OK) {
+		cache_close(c);
+		return st;
+	}
+	*out = c;
+	return GC_OK;
+}
+
+sqlite3 *cache_db(struct cache *c)
+{
+	return c->db;
+}
+
+const char *cache_path(const struct cache *c)
+{
+	return c->path;
+}
+
+enum gc_status cache_replace(struct cache *c, const char *provider, const char *source,
+			     cache_fill_fn fill, void *arg, size_t *inserted, char **err)
+{
+	enum gc_status st = prepare_insert(c, err);
+	struct seed_ctx sc = {c, NULL, 0, 0};
+	sqlite3_stmt *del = NULL;
+	if (st == GC_OK)
+		st = exec(c, "BEGIN IMMEDIATE", err);
+	if (st != GC_OK)
+		return st;
+	const char *sql = source ? "DELETE FROM offer WHERE provider = ?1 AND source = ?2"
+				 : "DELETE FROM offer WHERE provider = ?1";
+	if (sqlite3_prepare_v2(c->db, sql, -1, &del, NULL) != SQLITE_OK)
+		st = db_error(c, err, "cannot replace offers");
+	if (st == GC_OK) {
+		sqlite3_bind_text(del, 1, provider, -1, SQLITE_STATIC);
+		if (source)
+			sqlite3_bind_text(del, 2, source, -1, SQLITE_STATIC);
+		if (sqlite3_step(del) != SQLITE_DONE)
+			st = db_error(c, err, "cannot replace offers");
+	}
+	sqlite3_finalize(del);
+	if (st == GC_OK)
+		st = fill(arg, seed_one, &sc, err);
+	if (st == GC_OK)
+		st = exec(c, "COMMIT", err);
+	if (st != GC_OK)
+		rollback(c);
+	else if (inserted)
+		*inserted = sc.inserted;
+	return st;
+}
+
+enum gc_status cache_count(struct cache *c, long long *n, char **err)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(c->db, "SELECT count(*) FROM offer", -1, &s, NULL) != SQLITE_OK)
+		return db_error(c, err, "cannot count offers");
+	int rc = sqlite3_step(s);
+	*n = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
+	sqlite3_finalize(s);
+	return rc == SQLITE_ROW ? GC_OK : db_error(c, err, "cannot count offers");
+}
