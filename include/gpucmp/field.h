@@ -1,0 +1,39 @@
+/* field.h - the one registry of offer fields.
+ *
+ * Every key of an offer in JSON output is a field here, and the same names
+ * drive --columns, --sort (and, later, --where).  Each field names the
+ * expression that computes it from the view offer_v (src/cache.c).
+ * docs/OUTPUT.md lists them; a test checks the two agree.
+ */
+#ifndef GPUCMP_FIELD_H
+#define GPUCMP_FIELD_H
+
+#include <stddef.h>
+
+enum field_type {
+	FT_TEXT,  /* string or null */
+	FT_NUM,   /* number or null */
+	FT_PRICE, /* number or null; shown as money in tables */
+	FT_BOOL,  /* true, false or null */
+	FT_ENUM   /* string from a fixed set ("unknown" allowed) */
+};
+
+struct field {
+	const char *key;    /* JSON key, --columns / --sort name */
+	const char *header; /* table header */
+	enum field_type type;
+	const char *sql;    /* expression over offer_v */
+	int table_rank;     /* default table column: 1 (keep longest) .. 9; 0 = not shown */
+	const char *help;
+};
+
+extern const struct field offer_fields[];
+extern const size_t offer_field_count;
+
+/* Field by key or alias ("price" -> price_hr); NULL if unknown. */
+const struct field *field_find(const char *key);
+
+/* Closest key for "did you mean"; NULL if none is close. */
+const char *field_suggest(const char *key);
+
+#endif

@@ -1,0 +1,72 @@
+/* render.h - offers out: table for people, JSON / CSV / NDJSON for scripts.
+ *
+ * One spec, one renderer: rows come straight from a prepared statement whose
+ * columns are spec->cols in order.  Formats are documented in docs/OUTPUT.md;
+ * JSON output is an array (`[]` when empty), NDJSON one object per line.
+ */
+#ifndef GPUCMP_RENDER_H
+#define GPUCMP_RENDER_H
+
+#include <sqlite3.h>
+#include <stdio.h>
+
+#include "gpucmp/buf.h"
+#include "gpucmp/err.h"
+#include "gpucmp/field.h"
+
+enum render_format { RF_TABLE, RF_JSON, RF_CSV, RF_NDJSON };
+
+struct render_spec {
+	enum render_format format;
+	const struct field *const *cols; /* borrowed */
+	size_t ncols;
+	FILE *out;
+	int color;      /* ANSI styling in tables */
+	int width;      /* terminal width for tables; 0 = do not fit */
+	int keep_cols;  /* the user chose the columns: shrink, never drop */
+};
+
+struct renderer; /* opaque */
+
+enum gc_status render_begin(struct renderer **out, const struct render_spec *spec,
+			    char **err);
+/* Render the current row of `stmt`. */
+enum gc_status render_row(struct renderer *r, sqlite3_stmt *stmt, char **err);
+/* Finish (tables are laid out and printed here), flush and free `r`.
+ * Returns GC_EIO if writing failed. */
+enum gc_status render_end(struct renderer *r, size_t *rows, char **err);
+/* Free without output (after an error). */
+void render_abort(struct renderer *r);
+
+/* Append `s` as a JSON string literal (quotes included); invalid UTF-8
+ * becomes U+FFFD, control characters are escaped. */
+enum gc_status render_json_string(struct buf *b, const char *s);
+/* Append a finite number in the shortest form that reads back the same
+ * for prices ("8", "2.35"). */
+enum gc_status render_json_number(struct buf *b, double v);
+
+/* Display width of a UTF-8 string in terminal cells (1 per code point). */
+size_t render_width(const char *s);
+/* Copy `s` into `out` cut to at most `width` cells, ending in an ellipsis
+ * when cut. */
+enum gc_status render_fit(struct buf *out, const char *s, size_t width);
+
+/* A table of strings for people (gpus, providers, show, compare).  Cells
+ * are row-major, ncols per row; `dim` (may be NULL) marks cells to show
+ * faint.  Columns with rank > 1 are dropped, highest rank first, when the
+ * table is wider than `width` (0: no limit); then the widest text column is
+ * shortened with an ellipsis. */
+struct grid_col {
+	const char *header;
+	int right; /* right-align (numbers) */
+	int rank;  /* 1 = never drop */
+};
+enum gc_status render_grid(FILE *out, const struct grid_col *cols, size_t ncols,
+			   const char *const *cells, const unsigned char *dim,
+			   size_t nrows, int width, int color, char **err);
+
+/* Terminal width of `f`: $COLUMNS, else the tty size, else 0 when `f` is
+ * not a terminal. */
+int render_term_width(FILE *f);
+
+#endif

@@ -1,0 +1,71 @@
+/* field.c - the offer field registry. */
+#include "gpucmp/field.h"
+
+#include <string.h>
+
+#include "gpucmp/strutil.h"
+
+/* Order is the JSON key order of an offer; append new fields at the end of
+ * their group so scripts that read CSV by position keep working. */
+const struct field offer_fields[] = {
+	{"provider", "PROVIDER", FT_TEXT, "provider", 1, "provider id"},
+	{"sku", "SKU", FT_TEXT, "sku", 5, "provider's instance type or plan"},
+	{"gpu", "GPU", FT_TEXT, "gpu", 1, "canonical GPU id (the source's name when unknown)"},
+	{"gpu_name", "GPU NAME", FT_TEXT, "gpu_name", 0, "GPU name as the source wrote it"},
+	{"gpu_known", "KNOWN", FT_BOOL, "gpu_known", 0, "the GPU model table knows this GPU"},
+	{"gpu_count", "GPUS", FT_NUM, "gpu_count", 1, "GPUs in the offer (fractional for vGPU slices)"},
+	{"gpu_mem_gb", "VRAM", FT_NUM, "gpu_mem_gb", 2, "memory per GPU, GB"},
+	{"total_gpu_mem_gb", "TOTAL VRAM", FT_NUM, "total_gpu_mem_gb", 0, "GPU memory of the whole offer, GB"},
+	{"vcpus", "VCPUS", FT_NUM, "vcpus", 6, "virtual CPUs"},
+	{"ram_gb", "RAM", FT_NUM, "ram_gb", 6, "system memory, GB"},
+	{"disk_gb", "DISK", FT_NUM, "disk_gb", 0, "local disk, GB"},
+	{"region", "REGION", FT_TEXT, "region", 3, "provider region"},
+	{"price_hr", "$/H", FT_PRICE, "price_hr", 1, "on-demand USD per hour, whole offer"},
+	{"spot_price_hr", "SPOT $/H", FT_PRICE, "spot_price_hr", 4, "spot/interruptible USD per hour"},
+	{"price_per_gpu_hr", "$/GPU/H", FT_PRICE, "price_per_gpu_hr", 0, "on-demand USD per GPU-hour"},
+	{"currency", "CUR", FT_TEXT, "currency", 0, "currency the source priced in"},
+	{"available", "AVAIL", FT_BOOL, "available", 7, "in stock now (null: unknown)"},
+	{"k8s", "K8S", FT_ENUM, "k8s", 3, "managed | join | both | none | unknown"},
+	{"docker_custom_image", "IMAGE", FT_BOOL, "docker_custom_image", 0, "boots any registry image"},
+	{"docker_daemon", "DOCKERD", FT_ENUM, "docker_daemon", 0, "root | rootless | no | unknown"},
+	{"mig", "MIG", FT_ENUM, "mig", 4, "managed | self | no | unknown"},
+	{"mps", "MPS", FT_ENUM, "mps", 0, "managed | self | no | unknown"},
+	{"time_slicing", "TSLICE", FT_ENUM, "time_slicing", 0, "managed | self | no | unknown"},
+	{"infiniband", "IB", FT_BOOL, "infiniband", 5, "InfiniBand between nodes"},
+	{"rdma", "RDMA", FT_ENUM, "rdma", 0, "ib | roce | no | unknown"},
+	{"nvlink", "NVLINK", FT_BOOL, "nvlink", 0, "NVLink between the offer's GPUs"},
+	{"source", "SOURCE", FT_ENUM, "source", 0, "snapshot | live | import"},
+	{"fetched_at", "FETCHED", FT_TEXT, "fetched_at", 0, "when the price was fetched (RFC 3339 UTC)"},
+	{"stale", "STALE", FT_BOOL, "stale", 0, "the provider's last refresh failed"},
+};
+const size_t offer_field_count = sizeof offer_fields / sizeof offer_fields[0];
+
+static const struct {
+	const char *alias, *key;
+} aliases[] = {
+	{"price", "price_hr"},     {"spot", "spot_price_hr"}, {"vram", "gpu_mem_gb"},
+	{"gpus", "gpu_count"},     {"ram", "ram_gb"},         {"cpus", "vcpus"},
+	{"ib", "infiniband"},      {"disk", "disk_gb"},
+};
+
+const struct field *field_find(const char *key)
+{
+	for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+		if (strcmp(aliases[i].alias, key) == 0)
+			key = aliases[i].key;
+	for (size_t i = 0; i < offer_field_count; i++)
+		if (strcmp(offer_fields[i].key, key) == 0)
+			return &offer_fields[i];
+	return NULL;
+}
+
+const char *field_suggest(const char *key)
+{
+	struct suggest s;
+	suggest_init(&s, key);
+	for (size_t i = 0; i < offer_field_count; i++)
+		suggest_try(&s, offer_fields[i].key);
+	for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+		suggest_try(&s, aliases[i].alias);
+	return suggest_best(&s);
+}

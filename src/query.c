@@ -1,0 +1,223 @@
+/* query.c - compile list filters and sort keys to parameterized SQL. */
+#include "gpucmp/query.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void query_init(struct query *q)
+{
+	memset(q, 0, sizeof *q);
+	q->min_gpus = NAN;
+	q->min_vram = NAN;
+	q->max_price = NAN;
+	q->limit = -1;
+}
+
+struct builder {
+	struct query_sql *qs;
+	int nclauses;
+	enum gc_status st;
+};
+
+static void add(struct builder *b, const char *s)
+{
+	if (b->st == GC_OK)
+		b->st = buf_addstr(&b->qs->sql, s);
+}
+
+static void bind_text(struct builder *b, const char *v)
+{
+	if (b->qs->nbinds >= QUERY_MAX_BINDS) {
+		b->st = GC_EUSAGE;
+		return;
+	}
+	struct query_bind *x = &b->qs->binds[b->qs->nbinds++];
+	x->is_text = 1;
+	x->text = v;
+	add(b, "?");
+}
+
+static void bind_num(struct builder *b, double v)
+{
+	if (b->qs->nbinds >= QUERY_MAX_BINDS) {
+		b->st = GC_EUSAGE;
+		return;
+	}
+	struct query_bind *x = &b->qs->binds[b->qs->nbinds++];
+	x->is_text = 0;
+	x->num = v;
+	add(b, "?");
+}
+
+static void clause(struct builder *b, const char *s)
+{
+	add(b, b->nclauses++ ? " AND " : " WHERE ");
+	add(b, s);
+}
+
+static void in_list(struct builder *b, const char *col, const char *const *vals, size_t n)
+{
+	if (!n)
+		return;
+	clause(b, col);
+	add(b, " IN (");
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			add(b, ", ");
+		bind_text(b, vals[i]);
+	}
+	add(b, ")");
+}
+
+static const char *price_col(const struct query *q)
+{
+	return q->spot ? "spot_price_hr" : "price_hr";
+}
+
+static void filters(struct builder *b, const struct query *q)
+{
+	in_list(b, "gpu", q->gpus, q->ngpus);
+	in_list(b, "provider", q->providers, q->nproviders);
+	if (q->region_glob) {
+		clause(b, "lower(region) GLOB lower(");
+		bind_text(b, q->region_glob);
+		add(b, ")");
+	}
+	if (!isnan(q->min_gpus)) {
+		clause(b, "gpu_count >= ");
+		bind_num(b, q->min_gpus);
+	}
+	if (!isnan(q->min_vram)) {
+		clause(b, "gpu_mem_gb >= ");
+		bind_num(b, q->min_vram);
+	}
+	if (q->spot)
+		clause(b, "spot_price_hr IS NOT NULL");
+	if (!isnan(q->max_price)) {
+		clause(b, price_col(q));
+		add(b, " <= ");
+		bind_num(b, q->max_price);
+	}
+	if (q->available)
+		clause(b, "available = 1");
+	static const char *const k8s_sql[] = {
+		NULL, "k8s IN ('managed', 'both')", "k8s IN ('join', 'both')",
+		"k8s IN ('managed', 'join', 'both')", "k8s = 'none'"};
+	if (q->k8s)
+		clause(b, k8s_sql[q->k8s]);
+	static const char *const docker_sql[] = {
+		NULL, "docker_custom_image = 1", "docker_daemon IN ('root', 'rootless')",
+		"(docker_custom_image = 1 OR docker_base_images_only = 1)"};
+	if (q->docker)
+		clause(b, docker_sql[q->docker]);
+	if (q->mig)
+		clause(b, "mig IN ('managed', 'self')");
+	if (q->mps)
+		clause(b, "mps IN ('managed', 'self')");
+	if (q->time_slicing)
+		clause(b, "time_slicing IN ('managed', 'self')");
+	if (q->ib)
+		clause(b, "infiniband = 1");
+	if (q->rdma)
+		clause(b, "rdma IN ('ib', 'roce')");
+	if (q->nvlink)
+		clause(b, "nvlink = 1");
+}
+
+/* NULLs last in either direction, then a fixed tie-break so the same data
+ * always lists in the same order. */
+static void order_by(struct builder *b, const struct query *q)
+{
+	char term[160];
+	add(b, " ORDER BY ");
+	size_t n = q->nsort ? q->nsort : 1;
+	for (size_t i = 0; i < n; i++) {
+		const struct sort_key *k = q->nsort ? &q->sort[i] : NULL;
+		const char *col = k && k->field ? k->field->sql : price_col(q);
+		int desc = k ? k->desc : 0;
+		snprintf(term, sizeof term, "%s%s IS NULL, %s%s", i ? ", " : "", col, col,
+			 desc ? " DESC" : "");
+		add(b, term);
+	}
+	add(b, ", provider, sku, region, gpu_count, id");
+}
+
+enum gc_status query_build(const struct query *q, const struct field *const *cols,
+			   size_t ncols, struct query_sql *out, char **err)
+{
+	struct builder b = {out, 0, GC_OK};
+	buf_init(&out->sql, 0);
+	out->nbinds = 0;
+	add(&b, "SELECT ");
+	for (size_t i = 0; i < ncols; i++) {
+		if (i)
+			add(&b, ", ");
+		add(&b, cols[i]->sql);
+	}
+	add(&b, " FROM offer_v");
+	filters(&b, q);
+	order_by(&b, q);
+	if (q->limit >= 0) {
+		add(&b, " LIMIT ");
+		bind_num(&b, (double)q->limit);
+	}
+	if (b.st == GC_EUSAGE)
+		return err_set(err, GC_EUSAGE, "too many filter values");
+	if (b.st != GC_OK)
+		return err_set(err, b.st, "out of memory");
+	return GC_OK;
+}
+
+void query_sql_release(struct query_sql *qs)
+{
+	buf_free(&qs->sql);
+}
+
+enum gc_status query_prepare(sqlite3 *db, const struct query_sql *qs,
+			     sqlite3_stmt **stmt, char **err)
+{
+	if (sqlite3_prepare_v2(db, qs->sql.ptr, -1, stmt, NULL) != SQLITE_OK)
+		return err_set(err, GC_EIO, "cannot query the cache: %s", sqlite3_errmsg(db));
+	for (int i = 0; i < qs->nbinds; i++) {
+		const struct query_bind *x = &qs->binds[i];
+		int rc = x->is_text ? sqlite3_bind_text(*stmt, i + 1, x->text, -1, SQLITE_STATIC)
+			 : x->num == floor(x->num) && fabs(x->num) < 9e15
+				 ? sqlite3_bind_int64(*stmt, i + 1, (sqlite3_int64)x->num)
+				 : sqlite3_bind_double(*stmt, i + 1, x->num);
+		if (rc != SQLITE_OK) {
+			sqlite3_finalize(*stmt);
+			*stmt = NULL;
+			return err_set(err, GC_EIO, "cannot bind a query value");
+		}
+	}
+	return GC_OK;
+}
+
+char *query_inline(const struct query_sql *qs)
+{
+	struct buf out;
+	buf_init(&out, 0);
+	int bi = 0;
+	for (const char *p = qs->sql.ptr; p && *p; p++) {
+		/* '?' only appears as a placeholder: literals in our SQL use no '?' */
+		if (*p != '?' || bi >= qs->nbinds) {
+			buf_addc(&out, *p);
+			continue;
+		}
+		const struct query_bind *x = &qs->binds[bi++];
+		if (!x->is_text) {
+			buf_printf(&out, "%.15g", x->num);
+			continue;
+		}
+		buf_addc(&out, '\'');
+		for (const char *t = x->text; *t; t++) {
+			if (*t == '\'')
+				buf_addc(&out, '\'');
+			buf_addc(&out, *t);
+		}
+		buf_addc(&out, '\'');
+	}
+	return buf_steal(&out);
+}

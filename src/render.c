@@ -1,0 +1,557 @@
+/* render.c - table, JSON, CSV and NDJSON output of offers. */
+#include "gpucmp/render.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "gpucmp/csv.h"
+#include "gpucmp/strutil.h"
+
+#define FLUSH_AT (64 * 1024)
+
+struct renderer {
+	struct render_spec spec;
+	struct buf out;    /* pending output */
+	size_t rows;
+	int io_error;
+	/* table: every cell, NUL-separated, row-major */
+	struct buf cells;
+	size_t *offsets;
+	size_t noffsets, cap;
+	unsigned char *dim; /* per cell: render dimmed (unknown / null) */
+};
+
+/* --- helpers ------------------------------------------------------------- */
+
+static void flush(struct renderer *r, int force)
+{
+	if (r->out.len && (force || r->out.len >= FLUSH_AT)) {
+		if (fwrite(r->out.ptr, 1, r->out.len, r->spec.out) != r->out.len)
+			r->io_error = 1;
+		buf_reset(&r->out);
+	}
+}
+
+static size_t utf8_seq(const unsigned char *p)
+{
+	if (p[0] < 0x80)
+		return 1;
+	size_t n = (p[0] & 0xE0) == 0xC0 ? 2 : (p[0] & 0xF0) == 0xE0 ? 3
+		 : (p[0] & 0xF8) == 0xF0 && p[0] <= 0xF4 ? 4 : 0;
+	if (n == 0 || (n == 2 && p[0] < 0xC2))
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if ((p[i] & 0xC0) != 0x80)
+			return 0;
+	if (n == 3 && ((p[0] == 0xE0 && p[1] < 0xA0) || (p[0] == 0xED && p[1] >= 0xA0)))
+		return 0;
+	if (n == 4 && ((p[0] == 0xF0 && p[1] < 0x90) || (p[0] == 0xF4 && p[1] >= 0x90)))
+		return 0;
+	return n;
+}
+
+enum gc_status render_json_string(struct buf *b, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	enum gc_status st = buf_addc(b, '"');
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p && st == GC_OK) {
+		const unsigned char *run = p;
+		while (*p >= 0x20 && *p < 0x7F && *p != '"' && *p != '\\')
+			p++;
+		if (p > run)
+			st = buf_add(b, run, (size_t)(p - run));
+		if (!*p || st != GC_OK)
+			break;
+		if (*p == '"' || *p == '\\') {
+			char esc[2] = {'\\', (char)*p++};
+			st = buf_add(b, esc, 2);
+		} else if (*p < 0x20 || *p == 0x7F) {
+			char esc[6] = {'\\', 'u', '0', '0', hex[*p >> 4], hex[*p & 15]};
+			st = buf_add(b, esc, 6);
+			p++;
+		} else {
+			size_t n = utf8_seq(p);
+			if (n) {
+				st = buf_add(b, p, n);
+				p += n;
+			} else {
+				st = buf_addstr(b, "\xEF\xBF\xBD");
+				p++;
+			}
+		}
+	}
+	return st == GC_OK ? buf_addc(b, '"') : st;
+}
+
+/* Integers print without a fraction; everything else with 15 significant
+ * digits, which reads back prices exactly as the source wrote them. */
+static void format_number(char *out, size_t n, double v)
+{
+	if (v == floor(v) && fabs(v) < 1e15)
+		snprintf(out, n, "%.0f", v);
+	else
+		snprintf(out, n, "%.15g", v);
+}
+
+enum gc_status render_json_number(struct buf *b, double v)
+{
+	char tmp[40];
+	if (!isfinite(v))
+		return buf_addstr(b, "null");
+	format_number(tmp, sizeof tmp, v);
+	return buf_addstr(b, tmp);
+}
+
+size_t render_width(const char *s)
+{
+	size_t w = 0;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		w += (*p & 0xC0) != 0x80;
+	return w;
+}
+
+enum gc_status render_fit(struct buf *out, const char *s, size_t width)
+{
+	if (render_width(s) <= width)
+		return buf_addstr(out, s);
+	if (width == 0)
+		return GC_OK;
+	size_t cells = 0;
+	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *cut = p;
+	while (*p && cells < width - 1) {
+		p++;
+		while ((*p & 0xC0) == 0x80)
+			p++;
+		cells++;
+		cut = p;
+	}
+	enum gc_status st = buf_add(out, s, (size_t)(cut - (const unsigned char *)s));
+	return st == GC_OK ? buf_addstr(out, "\xE2\x80\xA6") : st;
+}
+
+int render_term_width(FILE *f)
+{
+	const char *env = getenv("COLUMNS");
+	long v;
+	if (env && str_to_long(env, &v) == 0 && v > 0 && v < 10000)
+		return (int)v;
+	struct winsize ws;
+	if (isatty(fileno(f)) && ioctl(fileno(f), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return 0;
+}
+
+/* --- JSON / NDJSON / CSV ------------------------------------------------- */
+
+static enum gc_status json_value(struct buf *b, const struct field *f, sqlite3_stmt *s,
+				 int i)
+{
+	if (sqlite3_column_type(s, i) == SQLITE_NULL)
+		return buf_addstr(b, "null");
+	switch (f->type) {
+	case FT_BOOL:
+		return buf_addstr(b, sqlite3_column_int(s, i) ? "true" : "false");
+	case FT_NUM:
+	case FT_PRICE:
+		return render_json_number(b, sqlite3_column_double(s, i));
+	default:
+		return render_json_string(b, (const char *)sqlite3_column_text(s, i));
+	}
+}
+
+static enum gc_status json_object(struct renderer *r, sqlite3_stmt *s)
+{
+	enum gc_status st = buf_addc(&r->out, '{');
+	for (size_t i = 0; i < r->spec.ncols && st == GC_OK; i++) {
+		const struct field *f = r->spec.cols[i];
+		if (i)
+			st = buf_addc(&r->out, ',');
+		if (st == GC_OK)
+			st = render_json_string(&r->out, f->key);
+		if (st == GC_OK)
+			st = buf_addc(&r->out, ':');
+		if (st == GC_OK)
+			st = json_value(&r->out, f, s, (int)i);
+	}
+	return st == GC_OK ? buf_addc(&r->out, '}') : st;
+}
+
+/* CSV cells: control characters become '?' so that a terminal never sees
+ * escape sequences from provider data. */
+static enum gc_status csv_text(struct buf *b, const char *s)
+{
+	char tmp[512];
+	if (strlen(s) < sizeof tmp) {
+		str_sanitize(tmp, sizeof tmp, s);
+		return csv_quote(b, tmp);
+	}
+	char *big = malloc(strlen(s) + 1);
+	if (!big)
+		return GC_ENOMEM;
+	str_sanitize(big, strlen(s) + 1, s);
+	enum gc_status st = csv_quote(b, big);
+	free(big);
+	return st;
+}
+
+static enum gc_status csv_row(struct renderer *r, sqlite3_stmt *s)
+{
+	enum gc_status st = GC_OK;
+	char tmp[40];
+	for (size_t i = 0; i < r->spec.ncols && st == GC_OK; i++) {
+		const struct field *f = r->spec.cols[i];
+		if (i)
+			st = buf_addc(&r->out, ',');
+		if (st != GC_OK || sqlite3_column_type(s, (int)i) == SQLITE_NULL)
+			continue;
+		if (f->type == FT_BOOL) {
+			st = buf_addstr(&r->out, sqlite3_column_int(s, (int)i) ? "true" : "false");
+		} else if (f->type == FT_NUM || f->type == FT_PRICE) {
+			format_number(tmp, sizeof tmp, sqlite3_column_double(s, (int)i));
+			st = buf_addstr(&r->out, tmp);
+		} else {
+			st = csv_text(&r->out, (const char *)sqlite3_column_text(s, (int)i));
+		}
+	}
+	return st == GC_OK ? buf_addc(&r->out, '\n') : st;
+}
+
+/* --- table ---------------------------------------------------------------- */
+
+static int numeric(const struct field *f)
+{
+	return f->type == FT_NUM || f->type == FT_PRICE;
+}
+
+static void table_cell_text(const struct field *f, sqlite3_stmt *s, int i, char *out,
+			    size_t n, int *dim)
+{
+	*dim = 0;
+	if (sqlite3_column_type(s, i) == SQLITE_NULL) {
+		*dim = 1;
+		snprintf(out, n, "%s", f->type == FT_BOOL ? "?" : "-");
+		return;
+	}
+	double v;
+	switch (f->type) {
+	case FT_BOOL:
+		snprintf(out, n, "%s", sqlite3_column_int(s, i) ? "yes" : "no");
+		return;
+	case FT_PRICE:
+		v = sqlite3_column_double(s, i);
+		snprintf(out, n, v >= 1 || v == 0 ? "$%.2f" : "$%.3f", v);
+		return;
+	case FT_NUM:
+		v = sqlite3_column_double(s, i);
+		if (v == floor(v) && fabs(v) < 1e12)
+			snprintf(out, n, "%.0f", v);
+		else
+			snprintf(out, n, fabs(v) < 10 ? "%.3g" : "%.1f", v);
+		return;
+	case FT_ENUM: {
+		const char *t = (const char *)sqlite3_column_text(s, i);
+		*dim = strcmp(t, "unknown") == 0;
+		snprintf(out, n, "%s", *dim ? "?" : t);
+		return;
+	}
+	default:
+		str_sanitize(out, n, (const char *)sqlite3_column_text(s, i));
+	}
+}
+
+static enum gc_status table_add_cell(struct renderer *r, const char *text, int dim)
+{
+	if (r->noffsets == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 1024;
+		size_t *o = realloc(r->offsets, cap * sizeof *o);
+		if (!o)
+			return GC_ENOMEM;
+		r->offsets = o;
+		unsigned char *d = realloc(r->dim, cap);
+		if (!d)
+			return GC_ENOMEM;
+		r->dim = d;
+		r->cap = cap;
+	}
+	r->dim[r->noffsets] = (unsigned char)dim;
+	r->offsets[r->noffsets++] = r->cells.len;
+	return buf_add(&r->cells, text, strlen(text) + 1);
+}
+
+static enum gc_status table_row(struct renderer *r, sqlite3_stmt *s)
+{
+	char text[512];
+	enum gc_status st = GC_OK;
+	for (size_t i = 0; i < r->spec.ncols && st == GC_OK; i++) {
+		int dim;
+		table_cell_text(r->spec.cols[i], s, (int)i, text, sizeof text, &dim);
+		st = table_add_cell(r, text, dim);
+	}
+	return st;
+}
+
+/* Grid layout shared by offer tables and the other people-facing tables. */
+struct grid {
+	FILE *out;
+	struct buf *buf;
+	const struct grid_col *cols;
+	size_t ncols;
+	const char *const *cells;
+	const unsigned char *dim;
+	size_t nrows;
+	int width, color;
+};
+
+static size_t total_width(const struct grid *g, const size_t *w)
+{
+	size_t t = 0, shown = 0;
+	for (size_t c = 0; c < g->ncols; c++)
+		if (w[c]) {
+			t += w[c];
+			shown++;
+		}
+	return t + (shown ? 2 * (shown - 1) : 0);
+}
+
+/* Fit the table into the terminal: drop the least important columns
+ * first, then shorten the widest text column, never below 6 cells. */
+static void fit_columns(const struct grid *g, size_t *w)
+{
+	size_t limit = (size_t)g->width;
+	if (!limit)
+		return;
+	while (total_width(g, w) > limit) {
+		size_t drop = (size_t)-1;
+		int worst = 1;
+		for (size_t c = 0; c < g->ncols; c++)
+			if (w[c] && g->cols[c].rank > worst) {
+				worst = g->cols[c].rank;
+				drop = c;
+			}
+		if (drop == (size_t)-1)
+			break;
+		w[drop] = 0;
+	}
+	while (total_width(g, w) > limit) {
+		size_t widest = (size_t)-1;
+		for (size_t c = 0; c < g->ncols; c++)
+			if (w[c] > 6 && !g->cols[c].right &&
+			    (widest == (size_t)-1 || w[c] > w[widest]))
+				widest = c;
+		if (widest == (size_t)-1)
+			break;
+		w[widest]--;
+	}
+}
+
+static void put_cell(const struct grid *g, const char *text, size_t w, int right,
+		     int style, int last)
+{
+	static const char *const on[] = {"", "\033[1m", "\033[2m"};
+	struct buf fitted;
+	buf_init(&fitted, 0);
+	render_fit(&fitted, text, w);
+	const char *t = fitted.ptr ? fitted.ptr : "";
+	size_t pad = w - render_width(t);
+	if (right)
+		for (size_t i = 0; i < pad; i++)
+			buf_addc(g->buf, ' ');
+	if (g->color && style)
+		buf_addstr(g->buf, on[style]);
+	buf_addstr(g->buf, t);
+	if (g->color && style)
+		buf_addstr(g->buf, "\033[0m");
+	if (!right && !last)
+		for (size_t i = 0; i < pad; i++)
+			buf_addc(g->buf, ' ');
+	buf_free(&fitted);
+}
+
+static int grid_line(const struct grid *g, const size_t *w, size_t row, int header)
+{
+	size_t lastcol = 0;
+	for (size_t c = 0; c < g->ncols; c++)
+		if (w[c])
+			lastcol = c;
+	int first = 1;
+	for (size_t c = 0; c < g->ncols; c++) {
+		if (!w[c])
+			continue;
+		if (!first)
+			buf_addstr(g->buf, "  ");
+		first = 0;
+		size_t i = row * g->ncols + c;
+		if (header)
+			put_cell(g, g->cols[c].header, w[c], g->cols[c].right, 1, c == lastcol);
+		else
+			put_cell(g, g->cells[i], w[c], g->cols[c].right,
+				 g->dim && g->dim[i] ? 2 : 0, c == lastcol);
+	}
+	buf_addc(g->buf, '\n');
+	if (g->buf->len >= FLUSH_AT) {
+		if (fwrite(g->buf->ptr, 1, g->buf->len, g->out) != g->buf->len)
+			return -1;
+		buf_reset(g->buf);
+	}
+	return 0;
+}
+
+static enum gc_status grid_print(const struct grid *g)
+{
+	size_t *w = calloc(g->ncols ? g->ncols : 1, sizeof *w);
+	if (!w)
+		return GC_ENOMEM;
+	for (size_t c = 0; c < g->ncols; c++) {
+		w[c] = render_width(g->cols[c].header);
+		for (size_t row = 0; row < g->nrows; row++) {
+			size_t cw = render_width(g->cells[row * g->ncols + c]);
+			if (cw > w[c])
+				w[c] = cw;
+		}
+	}
+	fit_columns(g, w);
+	int bad = grid_line(g, w, 0, 1);
+	for (size_t row = 0; row < g->nrows && !bad; row++)
+		bad = grid_line(g, w, row, 0);
+	free(w);
+	return bad ? GC_EIO : GC_OK;
+}
+
+enum gc_status render_grid(FILE *out, const struct grid_col *cols, size_t ncols,
+			   const char *const *cells, const unsigned char *dim,
+			   size_t nrows, int width, int color, char **err)
+{
+	struct buf b;
+	buf_init(&b, 0);
+	struct grid g = {out, &b, cols, ncols, cells, dim, nrows, width, color};
+	enum gc_status st = grid_print(&g);
+	if (st == GC_OK && b.len && fwrite(b.ptr, 1, b.len, out) != b.len)
+		st = GC_EIO;
+	buf_free(&b);
+	if (st == GC_ENOMEM)
+		return err_set(err, st, "out of memory");
+	if (st != GC_OK)
+		return err_set(err, st, "cannot write output");
+	return GC_OK;
+}
+
+static enum gc_status table_print(struct renderer *r)
+{
+	if (r->rows == 0)
+		return GC_OK; /* the caller says "no offers match" on stderr */
+	size_t n = r->spec.ncols;
+	struct grid_col *cols = calloc(n ? n : 1, sizeof *cols);
+	const char **cells = calloc(r->noffsets ? r->noffsets : 1, sizeof *cells);
+	enum gc_status st = GC_ENOMEM;
+	if (cols && cells) {
+		for (size_t c = 0; c < n; c++) {
+			cols[c].header = r->spec.cols[c]->header;
+			cols[c].right = numeric(r->spec.cols[c]);
+			cols[c].rank = r->spec.keep_cols ? 1 : r->spec.cols[c]->table_rank;
+		}
+		for (size_t i = 0; i < r->noffsets; i++)
+			cells[i] = r->cells.ptr + r->offsets[i];
+		flush(r, 1);
+		struct grid g = {r->spec.out, &r->out, cols, n, cells, r->dim, r->rows,
+				 r->spec.width, r->spec.color};
+		st = grid_print(&g);
+		if (st == GC_EIO) {
+			r->io_error = 1;
+			st = GC_OK;
+		}
+	}
+	free(cols);
+	free(cells);
+	return st;
+}
+
+/* --- lifecycle ------------------------------------------------------------ */
+
+enum gc_status render_begin(struct renderer **out, const struct render_spec *spec,
+			    char **err)
+{
+	struct renderer *r = calloc(1, sizeof *r);
+	if (!r)
+		return err_set(err, GC_ENOMEM, "out of memory");
+	r->spec = *spec;
+	buf_init(&r->out, 0);
+	buf_init(&r->cells, 0);
+	enum gc_status st = GC_OK;
+	if (spec->format == RF_JSON) {
+		st = buf_addc(&r->out, '[');
+	} else if (spec->format == RF_CSV) {
+		for (size_t i = 0; i < spec->ncols && st == GC_OK; i++)
+			st = buf_printf(&r->out, "%s%s", i ? "," : "", spec->cols[i]->key);
+		if (st == GC_OK)
+			st = buf_addc(&r->out, '\n');
+	}
+	if (st != GC_OK) {
+		render_abort(r);
+		return err_set(err, st, "out of memory");
+	}
+	*out = r;
+	return GC_OK;
+}
+
+enum gc_status render_row(struct renderer *r, sqlite3_stmt *stmt, char **err)
+{
+	enum gc_status st;
+	switch (r->spec.format) {
+	case RF_JSON:
+		st = buf_addstr(&r->out, r->rows ? ",\n" : "\n");
+		if (st == GC_OK)
+			st = json_object(r, stmt);
+		break;
+	case RF_NDJSON:
+		st = json_object(r, stmt);
+		if (st == GC_OK)
+			st = buf_addc(&r->out, '\n');
+		break;
+	case RF_CSV:
+		st = csv_row(r, stmt);
+		break;
+	default:
+		st = table_row(r, stmt);
+	}
+	if (st != GC_OK)
+		return err_set(err, st, "out of memory rendering output");
+	r->rows++;
+	flush(r, 0);
+	return GC_OK;
+}
+
+void render_abort(struct renderer *r)
+{
+	if (!r)
+		return;
+	buf_free(&r->out);
+	buf_free(&r->cells);
+	free(r->offsets);
+	free(r->dim);
+	free(r);
+}
+
+enum gc_status render_end(struct renderer *r, size_t *rows, char **err)
+{
+	enum gc_status st = GC_OK;
+	if (r->spec.format == RF_JSON)
+		st = buf_addstr(&r->out, r->rows ? "\n]\n" : "]\n");
+	else if (r->spec.format == RF_TABLE)
+		st = table_print(r);
+	flush(r, 1);
+	if (fflush(r->spec.out) != 0)
+		r->io_error = 1;
+	if (rows)
+		*rows = r->rows;
+	if (st != GC_OK)
+		err_set(err, st, "out of memory rendering output");
+	else if (r->io_error)
+		st = err_set(err, GC_EIO, "cannot write output");
+	render_abort(r);
+	return st;
+}
