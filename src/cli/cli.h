@@ -1,0 +1,151 @@
+/* cli.h - the command-line front: option table, messages, shared helpers.
+ *
+ * The front only parses, calls the library and renders; every subcommand
+ * lives in its own cmd_<name>.c and is found through the table in main.c.
+ */
+#ifndef GPUCMP_CLI_H
+#define GPUCMP_CLI_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "gpucmp/cache.h"
+#include "gpucmp/catalog.h"
+#include "gpucmp/err.h"
+#include "gpucmp/profile.h"
+#include "gpucmp/render.h"
+
+/* Subcommand bits for the option table. */
+enum {
+	CMD_LIST = 1 << 0,
+	CMD_GPUS = 1 << 1,
+	CMD_PROVIDERS = 1 << 2,
+	CMD_SHOW = 1 << 3,
+	CMD_GLOBAL = 1 << 15, /* accepted before the command name */
+	CMD_ALL = 0xffff
+};
+
+enum opt_id {
+	O_HELP, O_VERSION, O_CACHE, O_QUIET, O_COLOR,
+	O_GPU, O_GPUS, O_VRAM, O_MAX_PRICE, O_SPOT, O_REGION, O_PROVIDER,
+	O_K8S, O_DOCKER, O_MIG, O_MPS, O_TIME_SLICING, O_IB, O_RDMA, O_NVLINK,
+	O_AVAILABLE, O_SORT, O_LIMIT, O_COLUMNS, O_FORMAT, O_JSON, O_EXPLAIN,
+	O_COUNT
+};
+
+struct opt_def {
+	enum opt_id id;
+	const char *name;            /* long name without "--" */
+	char short_name;             /* 0 = none */
+	const char *arg;             /* metavar, NULL for a flag */
+	const char *const *choices;  /* allowed values, NULL = free */
+	unsigned cmds;               /* CMD_* bits */
+	const char *help;
+};
+
+extern const struct opt_def cli_options[];
+extern const size_t cli_option_count;
+
+struct cmd_def;
+
+/* Parsed command line of one subcommand. */
+struct cli_args {
+	const struct cmd_def *cmd;
+	const char *values[O_COUNT][16]; /* every occurrence, in order (borrowed argv) */
+	int nvalues[O_COUNT];
+	const char *pos[32];
+	int npos;
+};
+
+struct cmd_def {
+	const char *name;
+	int (*run)(struct cli_args *a);
+	unsigned bit;
+	const char *usage;   /* "list [options]" */
+	const char *summary; /* one line */
+	const char *detail;  /* paragraphs for --help, may be NULL */
+};
+
+/* Last value of an option, or NULL. */
+const char *cli_opt(const struct cli_args *a, enum opt_id id);
+int cli_flag(const struct cli_args *a, enum opt_id id);
+
+/* Parse argv[first..argc) for `cmd` into *a; on a usage error prints the
+ * message and returns 64. */
+int cli_parse(const struct cmd_def *cmd, int argc, char **argv, int first,
+	      struct cli_args *a);
+/* Parse the one option at argv[*i] (advancing *i past its value). */
+int cli_parse_one(const struct cmd_def *cmd, int argc, char **argv, int *i,
+		  struct cli_args *a);
+void cli_print_help(const struct cmd_def *cmd, FILE *out);
+
+/* Messages (stderr, "gpucmp: " prefix, one line). */
+void msg_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void msg_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void msg_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void msg_set_quiet(int quiet);
+/* Print a library error (falls back to `fallback` if err is NULL). */
+void msg_status(enum gc_status st, const char *err, const char *fallback);
+
+/* Exit codes (docs/EXIT-CODES.md): one table, used only by main and the commands. */
+enum {
+	EXIT_OK = 0,
+	EXIT_USAGE = 64,
+	EXIT_DATAERR = 65,
+	EXIT_UNAVAILABLE = 69,
+	EXIT_SOFTWARE = 70,
+	EXIT_OSERR = 71,
+	EXIT_IOERR = 74,
+	EXIT_TEMPFAIL = 75
+};
+int exit_code_for(enum gc_status st);
+
+/* Shared state of one run. */
+struct cli_env {
+	struct catalog cat;
+	int cat_loaded;
+	struct cache *cache;
+	int color;       /* for stdout tables */
+	int width;       /* of stdout, 0 when not a terminal */
+};
+
+/* Load the embedded catalog (once); prints errors; returns an exit code. */
+int cli_catalog(struct cli_env *env);
+/* Open the cache the options name (loading the catalog); prints notes and
+ * errors; returns an exit code. */
+int cli_open_cache(struct cli_env *env, const struct cli_args *a);
+void cli_env_release(struct cli_env *env);
+
+/* Decide colour for stdout: --color, NO_COLOR, TERM=dumb, isatty. */
+int cli_use_color(const struct cli_args *a, FILE *f);
+
+/* Output format from --format / --json; table when neither. */
+enum render_format cli_format(const struct cli_args *a);
+
+/* Split a comma list option into `out` (pointers into a copy kept in
+ * `store`, which the caller frees); returns the count, or -1 if more than
+ * `max`. */
+int cli_split(const struct cli_args *a, enum opt_id id, char **store, const char **out,
+	      int max);
+
+/* Capability views shared by providers, show (src/cli/profile_view.c). */
+struct json_t;
+/* A new JSON number (integer when whole), or null for NAN. */
+struct json_t *cli_json_number(double v);
+/* Display text of a profile value ("yes", "managed", "0.10", "kueue, volcano",
+ * "?" when unknown) written into buf. */
+const char *pv_text(const struct pfield_def *f, const struct pvalue *v, char *buf,
+		    size_t n);
+/* JSON of a profile value: booleans true/false, enums as strings
+ * ("unknown" kept), numbers, lists; null when an unknown bool/number/text/list. */
+struct json_t *pv_json(const struct pfield_def *f, const struct pvalue *v);
+/* Does the provider qualify for the capability filters in `a`? */
+int provider_matches(const struct profile *p, const struct cli_args *a);
+
+/* The commands. */
+int cmd_list(struct cli_args *a);
+int cmd_gpus(struct cli_args *a);
+int cmd_providers(struct cli_args *a);
+int cmd_show(struct cli_args *a);
+
+#endif

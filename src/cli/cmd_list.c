@@ -1,0 +1,282 @@
+/* cmd_list.c - gpucmp list: filter, sort and print offers. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "gpucmp/field.h"
+#include "gpucmp/query.h"
+#include "gpucmp/strutil.h"
+
+struct list_state {
+	struct cli_env env;
+	struct query q;
+	const struct field *cols[64];
+	size_t ncols;
+	char *gpu_store, *prov_store, *col_store, *sort_store;
+};
+
+static int bad_number(const char *opt, const char *v, const char *want)
+{
+	char safe[64];
+	msg_error("bad value '%s' for --%s (expected %s)", str_sanitize(safe, sizeof safe, v),
+		  opt, want);
+	return EXIT_USAGE;
+}
+
+/* A non-negative number option; `whole` requires an integer. */
+static int number_opt(const struct cli_args *a, enum opt_id id, const char *name,
+		      int whole, double *out)
+{
+	const char *v = cli_opt(a, id);
+	if (!v)
+		return 0;
+	double d;
+	if (str_to_double(v, &d) != 0 || d < 0 || (whole && d != floor(d)) || d > 1e12)
+		return bad_number(name, v, whole ? "a whole number >= 0" : "a number >= 0");
+	*out = d;
+	return 0;
+}
+
+static int gpu_filter(struct list_state *s, const struct cli_args *a)
+{
+	const char *words[QUERY_MAX_LIST];
+	int n = cli_split(a, O_GPU, &s->gpu_store, words, QUERY_MAX_LIST);
+	if (n < 0) {
+		msg_error("too many --gpu values (at most %d)", QUERY_MAX_LIST);
+		return EXIT_USAGE;
+	}
+	for (int i = 0; i < n; i++) {
+		size_t room = QUERY_MAX_LIST - s->q.ngpus;
+		size_t got = gpu_match(s->env.cat.gpus, words[i], s->q.gpus + s->q.ngpus, room);
+		if (got == 0) {
+			char safe[64];
+			const char *best = gpu_suggest(s->env.cat.gpus, words[i]);
+			str_sanitize(safe, sizeof safe, words[i]);
+			if (best)
+				msg_error("unknown GPU '%s'; did you mean '%s'?", safe, best);
+			else
+				msg_error("unknown GPU '%s'; 'gpucmp gpus' lists the known ones", safe);
+			return EXIT_USAGE;
+		}
+		s->q.ngpus += got;
+	}
+	return 0;
+}
+
+static int provider_filter(struct list_state *s, const struct cli_args *a)
+{
+	int n = cli_split(a, O_PROVIDER, &s->prov_store, s->q.providers, QUERY_MAX_LIST);
+	if (n < 0) {
+		msg_error("too many --provider values (at most %d)", QUERY_MAX_LIST);
+		return EXIT_USAGE;
+	}
+	s->q.nproviders = (size_t)n;
+	for (int i = 0; i < n; i++) {
+		if (profile_set_find(&s->env.cat.profiles, s->q.providers[i]))
+			continue;
+		char safe[64];
+		const char *best = profile_set_suggest(&s->env.cat.profiles, s->q.providers[i]);
+		str_sanitize(safe, sizeof safe, s->q.providers[i]);
+		if (best)
+			msg_error("unknown provider '%s'; did you mean '%s'?", safe, best);
+		else
+			msg_error("unknown provider '%s'; 'gpucmp providers' lists them", safe);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int unknown_field(const char *opt, const char *key)
+{
+	char safe[64];
+	const char *best = field_suggest(key);
+	str_sanitize(safe, sizeof safe, key);
+	if (best)
+		msg_error("unknown field '%s' in --%s; did you mean '%s'?", safe, opt, best);
+	else
+		msg_error("unknown field '%s' in --%s; 'gpucmp help fields' lists them", safe, opt);
+	return EXIT_USAGE;
+}
+
+static int sort_keys(struct list_state *s, const struct cli_args *a)
+{
+	const char *keys[QUERY_MAX_SORT];
+	int n = cli_split(a, O_SORT, &s->sort_store, keys, QUERY_MAX_SORT);
+	if (n < 0) {
+		msg_error("too many --sort keys (at most %d)", QUERY_MAX_SORT);
+		return EXIT_USAGE;
+	}
+	for (int i = 0; i < n; i++) {
+		const char *k = keys[i];
+		int desc = 0;
+		if (*k == '-' || *k == '+')
+			desc = *k++ == '-';
+		const struct field *f = field_find(k);
+		if (!f)
+			return unknown_field("sort", k);
+		/* "price" means the price the user is shopping for: spot with --spot */
+		if (strcmp(k, "price") == 0)
+			f = NULL;
+		s->q.sort[s->q.nsort].field = f;
+		s->q.sort[s->q.nsort++].desc = desc;
+	}
+	return 0;
+}
+
+static int columns(struct list_state *s, const struct cli_args *a, enum render_format fmt)
+{
+	const char *keys[64];
+	int n = cli_split(a, O_COLUMNS, &s->col_store, keys, 64);
+	if (n < 0) {
+		msg_error("too many --columns (at most 64)");
+		return EXIT_USAGE;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct field *f = field_find(keys[i]);
+		if (!f)
+			return unknown_field("columns", keys[i]);
+		s->cols[s->ncols++] = f;
+	}
+	for (size_t i = 0; n == 0 && i < offer_field_count; i++)
+		if (fmt != RF_TABLE || offer_fields[i].table_rank > 0)
+			s->cols[s->ncols++] = &offer_fields[i];
+	return 0;
+}
+
+static const char *last_choice(const struct cli_args *a, enum opt_id id)
+{
+	return cli_opt(a, id);
+}
+
+static int build_query(struct list_state *s, const struct cli_args *a,
+		       enum render_format fmt)
+{
+	struct query *q = &s->q;
+	query_init(q);
+	double limit = -1;
+	int rc = number_opt(a, O_GPUS, "gpus", 1, &q->min_gpus);
+	if (!rc)
+		rc = number_opt(a, O_VRAM, "vram", 0, &q->min_vram);
+	if (!rc)
+		rc = number_opt(a, O_MAX_PRICE, "max-price", 0, &q->max_price);
+	if (!rc)
+		rc = number_opt(a, O_LIMIT, "limit", 1, &limit);
+	if (rc)
+		return rc;
+	q->limit = (long)limit;
+	q->region_glob = cli_opt(a, O_REGION);
+	if (q->region_glob && !*q->region_glob)
+		return bad_number("region", "", "a glob such as 'us-*'");
+	q->spot = cli_flag(a, O_SPOT);
+	q->available = cli_flag(a, O_AVAILABLE);
+	q->mig = cli_flag(a, O_MIG);
+	q->mps = cli_flag(a, O_MPS);
+	q->time_slicing = cli_flag(a, O_TIME_SLICING);
+	q->ib = cli_flag(a, O_IB);
+	q->rdma = cli_flag(a, O_RDMA);
+	q->nvlink = cli_flag(a, O_NVLINK);
+	const char *k8s = last_choice(a, O_K8S), *docker = last_choice(a, O_DOCKER);
+	if (k8s)
+		q->k8s = strcmp(k8s, "managed") == 0 ? Q_K8S_MANAGED
+		       : strcmp(k8s, "join") == 0    ? Q_K8S_JOIN
+		       : strcmp(k8s, "any") == 0     ? Q_K8S_ANY
+						     : Q_K8S_NONE;
+	if (docker)
+		q->docker = strcmp(docker, "custom") == 0   ? Q_DOCKER_CUSTOM
+			  : strcmp(docker, "daemon") == 0 ? Q_DOCKER_DAEMON
+							  : Q_DOCKER_BASE;
+	if ((rc = gpu_filter(s, a)) || (rc = provider_filter(s, a)) || (rc = sort_keys(s, a)))
+		return rc;
+	return columns(s, a, fmt);
+}
+
+static void footer(struct list_state *s, size_t rows)
+{
+	sqlite3_stmt *st;
+	if (rows == 0) {
+		msg_note("no offers match");
+		return;
+	}
+	if (sqlite3_prepare_v2(cache_db(s->env.cache),
+			       "SELECT value FROM meta WHERE key = 'snapshot_date'", -1, &st,
+			       NULL) != SQLITE_OK)
+		return;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		const char *d = (const char *)sqlite3_column_text(st, 0);
+		long days = d ? str_date_days(d) : -1;
+		if (days >= 0)
+			msg_note("%zu offer%s; built-in snapshot prices are from %s (%ld days ago)",
+				 rows, rows == 1 ? "" : "s", d, s->env.cat.today - days);
+	}
+	sqlite3_finalize(st);
+}
+
+static int run_query(struct list_state *s, const struct cli_args *a, enum render_format fmt)
+{
+	struct query_sql qs;
+	char *err = NULL;
+	enum gc_status st = query_build(&s->q, s->cols, s->ncols, &qs, &err);
+	if (st == GC_OK && cli_flag(a, O_EXPLAIN)) {
+		char *sql = query_inline(&qs);
+		printf("%s;\n", sql ? sql : "");
+		free(sql);
+		query_sql_release(&qs);
+		return EXIT_OK;
+	}
+	sqlite3_stmt *stmt = NULL;
+	if (st == GC_OK)
+		st = query_prepare(cache_db(s->env.cache), &qs, &stmt, &err);
+	struct render_spec spec = {fmt, s->cols, s->ncols, stdout, cli_use_color(a, stdout),
+				   render_term_width(stdout), cli_flag(a, O_COLUMNS)};
+	struct renderer *r = NULL;
+	if (st == GC_OK)
+		st = render_begin(&r, &spec, &err);
+	int rc = SQLITE_DONE;
+	while (st == GC_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW)
+		st = render_row(r, stmt, &err);
+	if (st == GC_OK && rc != SQLITE_DONE)
+		st = err_set(&err, GC_EIO, "cannot read the cache: %s",
+			     sqlite3_errmsg(cache_db(s->env.cache)));
+	size_t rows = 0;
+	if (r && st == GC_OK)
+		st = render_end(r, &rows, &err);
+	else
+		render_abort(r);
+	sqlite3_finalize(stmt);
+	query_sql_release(&qs);
+	if (st != GC_OK) {
+		msg_status(st, err, "cannot list offers");
+		free(err);
+		return exit_code_for(st);
+	}
+	if (fmt == RF_TABLE)
+		footer(s, rows);
+	return EXIT_OK;
+}
+
+int cmd_list(struct cli_args *a)
+{
+	if (a->npos) {
+		char safe[64];
+		msg_error("unexpected argument '%s' for 'list'; filters are options such as --gpu h100",
+			  str_sanitize(safe, sizeof safe, a->pos[0]));
+		return EXIT_USAGE;
+	}
+	struct list_state s;
+	memset(&s, 0, sizeof s);
+	enum render_format fmt = cli_format(a);
+	int rc = cli_catalog(&s.env);
+	if (!rc)
+		rc = build_query(&s, a, fmt);
+	if (!rc && !cli_flag(a, O_EXPLAIN))
+		rc = cli_open_cache(&s.env, a);
+	if (!rc)
+		rc = run_query(&s, a, fmt);
+	free(s.gpu_store);
+	free(s.prov_store);
+	free(s.col_store);
+	free(s.sort_store);
+	cli_env_release(&s.env);
+	return rc;
+}

@@ -1,0 +1,154 @@
+/* env.c - what every subcommand needs: catalog, cache, colour, format. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "gpucmp/strutil.h"
+
+int cli_catalog(struct cli_env *env)
+{
+	if (env->cat_loaded)
+		return EXIT_OK;
+	char *err = NULL;
+	enum gc_status st = catalog_load(&env->cat, catalog_today(), &err);
+	if (st != GC_OK) {
+		msg_status(st, err, "cannot load the built-in catalog");
+		free(err);
+		return exit_code_for(st);
+	}
+	env->cat_loaded = 1;
+	return EXIT_OK;
+}
+
+static long age_days(const struct cli_env *env, const char *date)
+{
+	long d = str_date_days(date);
+	return d < 0 ? 0 : env->cat.today - d;
+}
+
+static void open_notes(const struct cli_env *env, const char *path,
+		       const struct cache_open_info *info, int memory)
+{
+	if (info->moved_aside)
+		msg_warn("cache %s was not a usable database; moved it to %s and rebuilt it "
+			 "from the built-in snapshot", path, info->moved_aside);
+	if (memory && info->seeded)
+		msg_note("answering from the built-in snapshot of %s (%ld days old)",
+			 info->snapshot_date, age_days(env, info->snapshot_date));
+	else if (info->seeded)
+		msg_note("created cache %s from the built-in snapshot of %s (%zu offers, %ld days old)",
+			 path, info->snapshot_date, info->snapshot_rows,
+			 age_days(env, info->snapshot_date));
+	else if (info->snapshot_updated)
+		msg_note("updated the built-in snapshot offers in %s to %s", path,
+			 info->snapshot_date);
+}
+
+int cli_open_cache(struct cli_env *env, const struct cli_args *a)
+{
+	int rc = cli_catalog(env);
+	if (rc)
+		return rc;
+	char *err = NULL;
+	char *path = cache_default_path(cli_opt(a, O_CACHE), &err);
+	if (!path) {
+		msg_status(GC_EUSAGE, err, "no cache location");
+		free(err);
+		return EXIT_USAGE;
+	}
+	struct cache_open_info info;
+	enum gc_status st = cache_open(&env->cache, path, &env->cat, &info, &err);
+	int memory = 0;
+	if (st == GC_EIO && access(path, F_OK) != 0 &&
+	    (errno == ENOENT || errno == ENOTDIR || errno == EACCES)) {
+		/* cannot create the cache (read-only home, say): still answer */
+		msg_warn("%s; answering from the built-in snapshot", err ? err : "cannot create cache");
+		free(err);
+		err = NULL;
+		cache_open_info_release(&info);
+		st = cache_open(&env->cache, NULL, &env->cat, &info, &err);
+		memory = 1;
+	}
+	if (st != GC_OK) {
+		msg_status(st, err, "cannot open the cache");
+		free(err);
+		free(path);
+		cache_open_info_release(&info);
+		return exit_code_for(st);
+	}
+	open_notes(env, path, &info, memory);
+	cache_open_info_release(&info);
+	free(path);
+	return EXIT_OK;
+}
+
+void cli_env_release(struct cli_env *env)
+{
+	cache_close(env->cache);
+	env->cache = NULL;
+	if (env->cat_loaded)
+		catalog_release(&env->cat);
+	env->cat_loaded = 0;
+}
+
+int cli_use_color(const struct cli_args *a, FILE *f)
+{
+	const char *when = cli_opt(a, O_COLOR);
+	if (when && strcmp(when, "always") == 0)
+		return 1;
+	if (when && strcmp(when, "never") == 0)
+		return 0;
+	const char *no = getenv("NO_COLOR");
+	const char *term = getenv("TERM");
+	if ((no && *no) || (term && strcmp(term, "dumb") == 0))
+		return 0;
+	return isatty(fileno(f));
+}
+
+enum render_format cli_format(const struct cli_args *a)
+{
+	const char *f = cli_opt(a, O_FORMAT);
+	if (cli_flag(a, O_JSON) && !f)
+		return RF_JSON;
+	if (!f || strcmp(f, "table") == 0)
+		return cli_flag(a, O_JSON) ? RF_JSON : RF_TABLE;
+	if (strcmp(f, "json") == 0)
+		return RF_JSON;
+	if (strcmp(f, "csv") == 0)
+		return RF_CSV;
+	return RF_NDJSON;
+}
+
+int cli_split(const struct cli_args *a, enum opt_id id, char **store, const char **out,
+	      int max)
+{
+	size_t total = 0;
+	for (int i = 0; i < a->nvalues[id]; i++)
+		total += strlen(a->values[id][i]) + 1;
+	*store = malloc(total + 1);
+	if (!*store)
+		return -1;
+	char *p = *store;
+	int n = 0;
+	for (int i = 0; i < a->nvalues[id]; i++) {
+		size_t len = strlen(a->values[id][i]);
+		memcpy(p, a->values[id][i], len + 1);
+		char *save = NULL;
+		for (char *tok = strtok_r(p, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			while (*tok == ' ')
+				tok++;
+			size_t tl = strlen(tok);
+			while (tl && tok[tl - 1] == ' ')
+				tok[--tl] = '\0';
+			if (!*tok)
+				continue;
+			if (n >= max)
+				return -1;
+			out[n++] = tok;
+		}
+		p += len + 1;
+	}
+	return n;
+}

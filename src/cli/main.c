@@ -1,0 +1,167 @@
+/* main.c - gpucmp entry point: global options and the command table. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "gpucmp/field.h"
+#include "gpucmp/snapshot.h"
+#include "gpucmp/strutil.h"
+
+static const struct cmd_def commands[] = {
+	{"list", cmd_list, CMD_LIST, "list [options]",
+	 "List GPU offers, cheapest first, with what each provider gives you.",
+	 "Offers come from the cache (seeded from the built-in snapshot on first run).\n"
+	 "Capability columns join each offer with its provider's profile and GPU model:\n"
+	 "--mig keeps offers where the provider allows MIG and the GPU supports it.\n\n"
+	 "examples:\n"
+	 "  gpucmp list --k8s managed --mig\n"
+	 "  gpucmp list --gpu h100 --gpus 8 --max-price 40 --sort price --json\n"
+	 "  gpucmp list --provider lambda,azure --region 'us-*' --spot --format csv"},
+	{"gpus", cmd_gpus, CMD_GPUS, "gpus [options]",
+	 "List the GPU models gpucmp knows, with memory, MIG support and BF16 TFLOP/s.", NULL},
+	{"providers", cmd_providers, CMD_PROVIDERS, "providers [options]",
+	 "One line per provider with its capability summary and cheapest known offer.",
+	 "Capability filters (--k8s, --docker, --mig, --mps, --time-slicing, --ib,\n"
+	 "--rdma, --nvlink) select providers that qualify, with or without prices."},
+	{"show", cmd_show, CMD_SHOW, "show ID [--json]",
+	 "One provider's capability sheet, with sources and the date it was verified.", NULL},
+};
+static const size_t ncommands = sizeof commands / sizeof commands[0];
+
+static void print_usage(FILE *out)
+{
+	fprintf(out, "usage: gpucmp [--cache PATH] [--quiet] COMMAND [options]\n\n"
+		     "Compare rented GPU offers: price, and how much orchestration you get.\n\n"
+		     "commands:\n");
+	for (size_t i = 0; i < ncommands; i++)
+		fprintf(out, "  %-10s  %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "  %-10s  %s\n", "help", "help [COMMAND | fields]: a command's options, or the offer fields");
+	fprintf(out, "\n'gpucmp COMMAND --help' shows a command's options.\n"
+		     "exit codes: 0 ok, 64 usage, 65 bad data, 74 cache I/O (see gpucmp(1))\n");
+}
+
+static void print_version(void)
+{
+	struct snapshot_info si;
+	size_t len;
+	const char *snap = snapshot_embedded(&len);
+	if (snapshot_scan(snap, len, &si, NULL) != GC_OK)
+		si.newest[0] = '\0';
+	printf("gpucmp %s (snapshot %s)\n", GPUCMP_VERSION, si.newest[0] ? si.newest : "none");
+}
+
+/* Exact name, else a unique prefix ("li" -> list). */
+static const struct cmd_def *find_command(const char *name, int *ambiguous)
+{
+	const struct cmd_def *hit = NULL;
+	size_t len = strlen(name);
+	*ambiguous = 0;
+	for (size_t i = 0; i < ncommands; i++) {
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+		if (len && strncmp(commands[i].name, name, len) == 0) {
+			if (hit)
+				*ambiguous = 1;
+			hit = &commands[i];
+		}
+	}
+	return *ambiguous ? NULL : hit;
+}
+
+static int unknown_command(const char *name, int ambiguous)
+{
+	char safe[64];
+	str_sanitize(safe, sizeof safe, name);
+	if (ambiguous) {
+		msg_error("ambiguous command '%s'; see 'gpucmp --help'", safe);
+		return EXIT_USAGE;
+	}
+	struct suggest s;
+	suggest_init(&s, name);
+	for (size_t i = 0; i < ncommands; i++)
+		suggest_try(&s, commands[i].name);
+	const char *best = suggest_best(&s);
+	if (best)
+		msg_error("unknown command '%s'; did you mean '%s'?", safe, best);
+	else
+		msg_error("unknown command '%s'; see 'gpucmp --help'", safe);
+	return EXIT_USAGE;
+}
+
+/* gpucmp help fields: the field registry, for --columns and --sort. */
+static void print_fields(void)
+{
+	static const char *const types[] = {"text", "number", "price", "bool", "enum"};
+	printf("Fields of an offer: JSON keys, --columns and --sort names.\n"
+	       "Aliases: price, spot, vram, gpus, ram, cpus, ib, disk.\n\n");
+	for (size_t i = 0; i < offer_field_count; i++)
+		printf("  %-20s %-7s %s\n", offer_fields[i].key, types[offer_fields[i].type],
+		       offer_fields[i].help);
+}
+
+static int run_help(int argc, char **argv, int i)
+{
+	if (i >= argc) {
+		print_usage(stdout);
+		return EXIT_OK;
+	}
+	if (strcmp(argv[i], "fields") == 0) {
+		print_fields();
+		return EXIT_OK;
+	}
+	int amb;
+	const struct cmd_def *c = find_command(argv[i], &amb);
+	if (!c)
+		return unknown_command(argv[i], amb);
+	cli_print_help(c, stdout);
+	return EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	/* global options before the command: --cache, --quiet, --color, --help, --version */
+	static const struct cmd_def global = {"gpucmp", NULL, CMD_GLOBAL, "", "", NULL};
+	struct cli_args g;
+	memset(&g, 0, sizeof g);
+	g.cmd = &global;
+	int i = 1;
+	for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			i++;
+			break;
+		}
+		int rc = cli_parse_one(&global, argc, argv, &i, &g);
+		if (rc)
+			return rc;
+	}
+	if (cli_flag(&g, O_VERSION)) {
+		print_version();
+		return EXIT_OK;
+	}
+	if (cli_flag(&g, O_HELP) || i >= argc) {
+		print_usage(i >= argc && !cli_flag(&g, O_HELP) ? stderr : stdout);
+		return i >= argc && !cli_flag(&g, O_HELP) ? EXIT_USAGE : EXIT_OK;
+	}
+	if (strcmp(argv[i], "help") == 0)
+		return run_help(argc, argv, i + 1);
+	int amb;
+	const struct cmd_def *cmd = find_command(argv[i], &amb);
+	if (!cmd)
+		return unknown_command(argv[i], amb);
+	struct cli_args a = g;
+	a.npos = 0;
+	int rc = cli_parse(cmd, argc, argv, i + 1, &a);
+	if (rc)
+		return rc;
+	if (cli_flag(&a, O_HELP)) {
+		cli_print_help(cmd, stdout);
+		return EXIT_OK;
+	}
+	if (cli_flag(&a, O_VERSION)) {
+		print_version();
+		return EXIT_OK;
+	}
+	msg_set_quiet(cli_flag(&a, O_QUIET));
+	return cmd->run(&a);
+}

@@ -1,0 +1,262 @@
+/* opts.c - the one option table: parsing and --help come from it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "gpucmp/strutil.h"
+
+static const char *const k8s_choices[] = {"managed", "join", "any", "none", NULL};
+static const char *const docker_choices[] = {"custom", "daemon", "base", NULL};
+static const char *const format_choices[] = {"table", "json", "csv", "ndjson", NULL};
+static const char *const color_choices[] = {"auto", "always", "never", NULL};
+
+#define LISTLIKE (CMD_LIST | CMD_PROVIDERS)
+
+/* Sorted by long name within each group; `cmds` says which subcommands
+ * accept the option.  Help text: lowercase, no full stop. */
+const struct opt_def cli_options[] = {
+	{O_HELP, "help", 'h', NULL, NULL, CMD_ALL, "show help for the command and exit"},
+	{O_VERSION, "version", 'V', NULL, NULL, CMD_ALL, "print the version and the snapshot date"},
+	{O_CACHE, "cache", 0, "PATH", NULL, CMD_ALL, "cache database (default $GPUCMP_CACHE, $XDG_CACHE_HOME/gpucmp/cache.db)"},
+	{O_COLOR, "color", 0, "WHEN", color_choices, CMD_ALL, "colour in tables: auto, always, never (NO_COLOR is honoured)"},
+	{O_QUIET, "quiet", 'q', NULL, NULL, CMD_ALL, "no notes on stderr, only errors"},
+	{O_GPU, "gpu", 0, "NAME[,NAME]", NULL, CMD_LIST, "GPU model or family (h100 = every H100; h100-sxm = that one)"},
+	{O_GPUS, "gpus", 0, "N", NULL, CMD_LIST, "at least N GPUs in the offer"},
+	{O_VRAM, "vram", 0, "GB", NULL, CMD_LIST, "at least GB of memory per GPU"},
+	{O_MAX_PRICE, "max-price", 0, "USD", NULL, CMD_LIST, "at most USD per hour for the whole offer (spot price with --spot)"},
+	{O_SPOT, "spot", 0, NULL, NULL, CMD_LIST, "only offers with a spot price; prices, --max-price and the default sort use it"},
+	{O_REGION, "region", 0, "GLOB", NULL, CMD_LIST, "region matches GLOB, case-insensitive ('us-*', '*europe*')"},
+	{O_PROVIDER, "provider", 0, "ID[,ID]", NULL, CMD_LIST, "only these providers"},
+	{O_K8S, "k8s", 0, "MODE", k8s_choices, LISTLIKE, "Kubernetes: managed (or both), join (or both), any, none"},
+	{O_DOCKER, "docker", 0, "LEVEL", docker_choices, LISTLIKE, "containers: custom (any image), daemon (real docker), base (vendor images or better)"},
+	{O_MIG, "mig", 0, NULL, NULL, LISTLIKE, "MIG possible (provider allows it and the GPU supports it)"},
+	{O_MPS, "mps", 0, NULL, NULL, LISTLIKE, "CUDA MPS possible"},
+	{O_TIME_SLICING, "time-slicing", 0, NULL, NULL, LISTLIKE, "GPU time-slicing possible"},
+	{O_IB, "ib", 0, NULL, NULL, LISTLIKE, "InfiniBand between nodes"},
+	{O_RDMA, "rdma", 0, NULL, NULL, LISTLIKE, "RDMA between nodes (InfiniBand or RoCE)"},
+	{O_NVLINK, "nvlink", 0, NULL, NULL, LISTLIKE, "NVLink between the offer's GPUs"},
+	{O_AVAILABLE, "available", 0, NULL, NULL, CMD_LIST, "only offers known to be in stock"},
+	{O_SORT, "sort", 0, "FIELD[,-FIELD]", NULL, CMD_LIST, "sort keys, '-' for descending (default: price)"},
+	{O_LIMIT, "limit", 0, "N", NULL, CMD_LIST, "at most N offers"},
+	{O_COLUMNS, "columns", 0, "FIELD[,FIELD]", NULL, CMD_LIST, "fields to print (see 'gpucmp help fields')"},
+	{O_FORMAT, "format", 0, "FMT", format_choices, CMD_LIST | CMD_GPUS | CMD_PROVIDERS, "output: table, json, csv, ndjson"},
+	{O_JSON, "json", 0, NULL, NULL, CMD_LIST | CMD_GPUS | CMD_PROVIDERS | CMD_SHOW, "same as --format json"},
+	{O_EXPLAIN, "explain", 0, NULL, NULL, CMD_LIST, "print the SQL the query runs (parameters inlined) and exit"},
+};
+const size_t cli_option_count = sizeof cli_options / sizeof cli_options[0];
+
+const char *cli_opt(const struct cli_args *a, enum opt_id id)
+{
+	return a->nvalues[id] ? a->values[id][a->nvalues[id] - 1] : NULL;
+}
+
+int cli_flag(const struct cli_args *a, enum opt_id id)
+{
+	return a->nvalues[id] > 0;
+}
+
+static const struct opt_def *find_long(const char *name, size_t len)
+{
+	for (size_t i = 0; i < cli_option_count; i++)
+		if (strlen(cli_options[i].name) == len &&
+		    strncmp(cli_options[i].name, name, len) == 0)
+			return &cli_options[i];
+	return NULL;
+}
+
+static const struct opt_def *find_short(char c)
+{
+	for (size_t i = 0; i < cli_option_count; i++)
+		if (cli_options[i].short_name == c)
+			return &cli_options[i];
+	return NULL;
+}
+
+static int unknown_option(const struct cmd_def *cmd, const char *arg, size_t len)
+{
+	char name[64];
+	snprintf(name, sizeof name, "%.*s", (int)(len < 60 ? len : 60), arg);
+	struct suggest s;
+	suggest_init(&s, name);
+	for (size_t i = 0; i < cli_option_count; i++)
+		if (cli_options[i].cmds & cmd->bit)
+			suggest_try(&s, cli_options[i].name);
+	char safe[80];
+	str_sanitize(safe, sizeof safe, name);
+	const char *best = suggest_best(&s);
+	if (best)
+		msg_error("unknown option '--%s' for '%s'; did you mean '--%s'?", safe, cmd->name, best);
+	else
+		msg_error("unknown option '--%s' for '%s'; see 'gpucmp %s --help'", safe, cmd->name,
+			  cmd->name);
+	return EXIT_USAGE;
+}
+
+static int check_choice(const struct opt_def *o, const char *v)
+{
+	if (!o->choices)
+		return 0;
+	struct suggest s;
+	suggest_init(&s, v);
+	for (const char *const *c = o->choices; *c; c++) {
+		if (strcmp(*c, v) == 0)
+			return 0;
+		suggest_try(&s, *c);
+	}
+	char safe[64], list[128] = "";
+	size_t n = 0;
+	for (const char *const *c = o->choices; *c; c++)
+		n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", n ? ", " : "", *c);
+	str_sanitize(safe, sizeof safe, v);
+	const char *best = suggest_best(&s);
+	if (best)
+		msg_error("bad value '%s' for --%s (expected %s); did you mean '%s'?", safe, o->name,
+			  list, best);
+	else
+		msg_error("bad value '%s' for --%s (expected %s)", safe, o->name, list);
+	return EXIT_USAGE;
+}
+
+static int store(const struct cmd_def *cmd, const struct opt_def *o, const char *v,
+		 struct cli_args *a)
+{
+	if (!(o->cmds & cmd->bit) && cmd->bit == CMD_GLOBAL) {
+		msg_error("option '--%s' belongs after the command, as in 'gpucmp list --%s'",
+			  o->name, o->name);
+		return EXIT_USAGE;
+	}
+	if (!(o->cmds & cmd->bit)) {
+		msg_error("option '--%s' does not apply to '%s'", o->name, cmd->name);
+		return EXIT_USAGE;
+	}
+	if (v && check_choice(o, v))
+		return EXIT_USAGE;
+	if (a->nvalues[o->id] >= 16) {
+		msg_error("option '--%s' given too many times", o->name);
+		return EXIT_USAGE;
+	}
+	a->values[o->id][a->nvalues[o->id]++] = v ? v : "";
+	return 0;
+}
+
+static int parse_long(const struct cmd_def *cmd, int argc, char **argv, int *i,
+		      struct cli_args *a)
+{
+	const char *arg = argv[*i] + 2;
+	const char *eq = strchr(arg, '=');
+	size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+	const struct opt_def *o = find_long(arg, len);
+	if (!o)
+		return unknown_option(cmd, arg, len);
+	const char *v = NULL;
+	if (o->arg) {
+		if (eq)
+			v = eq + 1;
+		else if (*i + 1 < argc)
+			v = argv[++*i];
+		else {
+			msg_error("option '--%s' needs a value (%s)", o->name, o->arg);
+			return EXIT_USAGE;
+		}
+	} else if (eq) {
+		msg_error("option '--%s' takes no value", o->name);
+		return EXIT_USAGE;
+	}
+	return store(cmd, o, v, a);
+}
+
+static int parse_short(const struct cmd_def *cmd, int argc, char **argv, int *i,
+		       struct cli_args *a)
+{
+	for (const char *p = argv[*i] + 1; *p; p++) {
+		const struct opt_def *o = find_short(*p);
+		if (!o) {
+			char safe[8];
+			char c[2] = {*p, 0};
+			msg_error("unknown option '-%s' for '%s'; see 'gpucmp %s --help'",
+				  str_sanitize(safe, sizeof safe, c), cmd->name, cmd->name);
+			return EXIT_USAGE;
+		}
+		const char *v = NULL;
+		if (o->arg) {
+			if (p[1])
+				v = p + 1;
+			else if (*i + 1 < argc)
+				v = argv[++*i];
+			else {
+				msg_error("option '-%c' needs a value (%s)", *p, o->arg);
+				return EXIT_USAGE;
+			}
+			int rc = store(cmd, o, v, a);
+			return rc;
+		}
+		int rc = store(cmd, o, NULL, a);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int cli_parse_one(const struct cmd_def *cmd, int argc, char **argv, int *i,
+		  struct cli_args *a)
+{
+	const char *arg = argv[*i];
+	if (arg[0] == '-' && arg[1] == '-')
+		return parse_long(cmd, argc, argv, i, a);
+	return parse_short(cmd, argc, argv, i, a);
+}
+
+int cli_parse(const struct cmd_def *cmd, int argc, char **argv, int first,
+	      struct cli_args *a)
+{
+	int only_pos = 0;
+	a->cmd = cmd;
+	for (int i = first; i < argc; i++) {
+		const char *arg = argv[i];
+		int rc = 0;
+		if (!only_pos && strcmp(arg, "--") == 0) {
+			only_pos = 1;
+		} else if (!only_pos && arg[0] == '-' && arg[1]) {
+			rc = cli_parse_one(cmd, argc, argv, &i, a);
+		} else if (a->npos < (int)(sizeof a->pos / sizeof a->pos[0])) {
+			a->pos[a->npos++] = arg;
+		} else {
+			msg_error("too many arguments for '%s'", cmd->name);
+			rc = EXIT_USAGE;
+		}
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static void print_wrapped(FILE *out, const char *text, int indent)
+{
+	fprintf(out, "%*s%s\n", indent, "", text);
+}
+
+void cli_print_help(const struct cmd_def *cmd, FILE *out)
+{
+	fprintf(out, "usage: gpucmp %s\n\n%s\n", cmd->usage, cmd->summary);
+	if (cmd->detail)
+		fprintf(out, "\n%s\n", cmd->detail);
+	fprintf(out, "\noptions:\n");
+	for (size_t i = 0; i < cli_option_count; i++) {
+		const struct opt_def *o = &cli_options[i];
+		if (!(o->cmds & cmd->bit))
+			continue;
+		char left[64];
+		int n = 0;
+		if (o->short_name)
+			n = snprintf(left, sizeof left, "-%c, ", o->short_name);
+		snprintf(left + n, sizeof left - (size_t)n, "--%s%s%s", o->name, o->arg ? " " : "",
+			 o->arg ? o->arg : "");
+		if (strlen(left) > 24) {
+			fprintf(out, "  %s\n", left);
+			print_wrapped(out, o->help, 28);
+		} else {
+			fprintf(out, "  %-24s  %s\n", left, o->help);
+		}
+	}
+}

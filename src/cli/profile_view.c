@@ -1,0 +1,100 @@
+/* profile_view.c - how profile values look in tables and JSON, and the
+ * provider-level capability filters. */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+json_t *cli_json_number(double v)
+{
+	if (isnan(v))
+		return json_null();
+	if (v == floor(v) && fabs(v) < 9e15)
+		return json_integer((json_int_t)v);
+	return json_real(v);
+}
+
+const char *pv_text(const struct pfield_def *f, const struct pvalue *v, char *buf,
+		    size_t n)
+{
+	if (!v->known) {
+		snprintf(buf, n, "?");
+	} else if (f->kind == PF_NUMBER) {
+		snprintf(buf, n, v->number == floor(v->number) ? "%.0f" : "%.2f", v->number);
+	} else if (f->kind == PF_LIST) {
+		size_t o = 0;
+		buf[0] = '\0';
+		for (size_t i = 0; i < v->nlist && o < n; i++)
+			o += (size_t)snprintf(buf + o, n - o, "%s%s", i ? ", " : "", v->list[i]);
+		if (!v->nlist)
+			snprintf(buf, n, "none");
+	} else {
+		snprintf(buf, n, "%s", v->text);
+	}
+	return buf;
+}
+
+json_t *pv_json(const struct pfield_def *f, const struct pvalue *v)
+{
+	if (!v->known)
+		return f->kind == PF_ENUM ? json_string("unknown") : json_null();
+	switch (f->kind) {
+	case PF_BOOL:
+		return json_boolean(strcmp(v->text, "yes") == 0);
+	case PF_NUMBER:
+		return cli_json_number(v->number);
+	case PF_LIST: {
+		json_t *a = json_array();
+		for (size_t i = 0; i < v->nlist; i++)
+			json_array_append_new(a, json_string(v->list[i]));
+		return a;
+	}
+	default:
+		return json_string(v->text);
+	}
+}
+
+static int is_one_of(const char *v, const char *a, const char *b, const char *c)
+{
+	return (a && strcmp(v, a) == 0) || (b && strcmp(v, b) == 0) || (c && strcmp(v, c) == 0);
+}
+
+int provider_matches(const struct profile *p, const struct cli_args *a)
+{
+	const char *k8s = cli_opt(a, O_K8S), *docker = cli_opt(a, O_DOCKER);
+	const char *mode = profile_text(p, "kubernetes.mode");
+	if (k8s) {
+		int ok = strcmp(k8s, "managed") == 0 ? is_one_of(mode, "managed", "both", NULL)
+		       : strcmp(k8s, "join") == 0    ? is_one_of(mode, "join", "both", NULL)
+		       : strcmp(k8s, "any") == 0     ? is_one_of(mode, "managed", "join", "both")
+						     : strcmp(mode, "none") == 0;
+		if (!ok)
+			return 0;
+	}
+	if (docker) {
+		int custom = strcmp(profile_text(p, "docker.custom_image"), "yes") == 0;
+		int base = strcmp(profile_text(p, "docker.base_images_only"), "yes") == 0;
+		const char *d = profile_text(p, "docker.daemon");
+		int ok = strcmp(docker, "custom") == 0   ? custom
+		       : strcmp(docker, "daemon") == 0 ? is_one_of(d, "root", "rootless", NULL)
+						       : custom || base;
+		if (!ok)
+			return 0;
+	}
+	if (cli_flag(a, O_MIG) && !is_one_of(profile_text(p, "sharing.mig"), "managed", "self", NULL))
+		return 0;
+	if (cli_flag(a, O_MPS) && !is_one_of(profile_text(p, "sharing.mps"), "managed", "self", NULL))
+		return 0;
+	if (cli_flag(a, O_TIME_SLICING) &&
+	    !is_one_of(profile_text(p, "sharing.time_slicing"), "managed", "self", NULL))
+		return 0;
+	if (cli_flag(a, O_IB) && !is_one_of(profile_text(p, "interconnect.infiniband"), "yes", "some", NULL))
+		return 0;
+	if (cli_flag(a, O_RDMA) && !is_one_of(profile_text(p, "interconnect.rdma"), "ib", "roce", NULL))
+		return 0;
+	if (cli_flag(a, O_NVLINK) && !is_one_of(profile_text(p, "interconnect.nvlink"), "yes", "some", NULL))
+		return 0;
+	return 1;
+}
