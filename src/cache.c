@@ -35,8 +35,11 @@ static const char *const migrations[] = {
 	" node_bandwidth_gbps REAL, driver_version TEXT, max_cuda TEXT,"
 	" source TEXT NOT NULL, origin TEXT, fetched_at TEXT NOT NULL,"
 	" stale INTEGER NOT NULL DEFAULT 0);"
-	"CREATE INDEX offer_price ON offer(price_hr);"
-	"CREATE INDEX offer_gpu ON offer(gpu, price_hr);"
+	/* sort keys put NULL prices last: index the same expressions, so that
+	 * 'list --limit 20' reads 20 rows instead of sorting them all */
+	"CREATE INDEX offer_price ON offer(price_hr IS NULL, price_hr);"
+	"CREATE INDEX offer_spot ON offer(spot_price_hr IS NULL, spot_price_hr);"
+	"CREATE INDEX offer_gpu ON offer(gpu, price_hr IS NULL, price_hr);"
 	"CREATE INDEX offer_provider ON offer(provider, source);"
 	"CREATE TABLE provider_state("
 	" provider TEXT PRIMARY KEY, source TEXT, fetched_at TEXT,"
@@ -51,7 +54,7 @@ static const char view_sql[] =
 	"DROP VIEW IF EXISTS offer_v;"
 	"CREATE VIEW offer_v AS SELECT"
 	" o.id AS id, o.provider AS provider, o.sku AS sku,"
-	" COALESCE(o.gpu, o.gpu_name) AS gpu, o.gpu_name AS gpu_name,"
+	" COALESCE(o.gpu, o.gpu_name) AS gpu, o.gpu AS gpu_id, o.gpu_name AS gpu_name,"
 	" (g.id IS NOT NULL) AS gpu_known,"
 	" o.gpu_count AS gpu_count, o.gpu_mem_gb AS gpu_mem_gb,"
 	" o.gpu_mem_gb * o.gpu_count AS total_gpu_mem_gb,"
@@ -415,11 +418,13 @@ static enum gc_status fill_gpu_table(struct cache *c, const struct catalog *cat,
 }
 
 /* Rebuild provider, gpu and offer_v when the embedded catalog changed. */
-static enum gc_status sync_catalog(struct cache *c, const struct catalog *cat, char **err)
+static enum gc_status sync_catalog(struct cache *c, struct catalog *cat, char **err)
 {
 	if (meta_matches(c, "catalog_hash", cat->catalog_hash))
 		return GC_OK;
-	enum gc_status st = exec(c, "BEGIN IMMEDIATE", err);
+	enum gc_status st = catalog_need(cat, CATALOG_GPUS | CATALOG_PROFILES, err);
+	if (st == GC_OK)
+		st = exec(c, "BEGIN IMMEDIATE", err);
 	if (st != GC_OK)
 		return st;
 	if (!meta_matches(c, "catalog_hash", cat->catalog_hash)) {
@@ -441,6 +446,15 @@ static enum gc_status sync_catalog(struct cache *c, const struct catalog *cat, c
 }
 
 /* --- inserting offers --------------------------------------------------- */
+
+/* Bulk writes get a 32 MiB page cache so a big replace does not spill to
+ * the WAL page by page; reads keep SQLite's default, since every page of a
+ * bigger cache is fresh memory the kernel has to fault in. */
+static void bulk_cache(struct cache *c, int on)
+{
+	sqlite3_exec(c->db, on ? "PRAGMA cache_size=-32768" : "PRAGMA cache_size=-2000",
+		     NULL, NULL, NULL);
+}
 
 static void bind_text(sqlite3_stmt *s, int i, const char *v)
 {
@@ -620,7 +634,8 @@ void cache_open_info_release(struct cache_open_info *info)
 
 static enum gc_status connect(struct cache *c, int memory, char **err)
 {
-	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	/* one connection per thread: no need for SQLite's own mutexes */
+	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
 	if (sqlite3_open_v2(c->path, &c->db, flags, NULL) != SQLITE_OK) {
 		enum gc_status st = err_set(err, GC_EIO, "cannot open cache %s: %s", c->path,
 					    c->db ? sqlite3_errmsg(c->db) : "out of memory");
@@ -642,7 +657,7 @@ static enum gc_status connect(struct cache *c, int memory, char **err)
 	return exec(c, "PRAGMA synchronous=NORMAL", err);
 }
 
-static enum gc_status prepare(struct cache *c, const struct catalog *cat,
+static enum gc_status prepare(struct cache *c, struct catalog *cat,
 			      struct cache_open_info *info, char **err)
 {
 	int memory = strcmp(c->path, ":memory:") == 0;
@@ -687,7 +702,7 @@ static enum gc_status move_aside(const char *path, struct cache_open_info *info,
 }
 
 enum gc_status cache_open(struct cache **out, const char *path,
-			  const struct catalog *cat, struct cache_open_info *info,
+			  struct catalog *cat, struct cache_open_info *info,
 			  char **err)
 {
 	struct cache *c = calloc(1, sizeof *c);
@@ -752,6 +767,7 @@ enum gc_status cache_replace(struct cache *c, const char *provider, const char *
 			st = db_error(c, err, "cannot replace offers");
 	}
 	sqlite3_finalize(del);
+	bulk_cache(c, 1);
 	if (st == GC_OK)
 		st = fill(arg, seed_one, &sc, err);
 	if (st == GC_OK)
@@ -760,6 +776,7 @@ enum gc_status cache_replace(struct cache *c, const char *provider, const char *
 		rollback(c);
 	else if (inserted)
 		*inserted = sc.inserted;
+	bulk_cache(c, 0);
 	return st;
 }
 

@@ -37,7 +37,7 @@ static const struct embedded_file *need(const char *name, char **err)
 	return f;
 }
 
-enum gc_status catalog_load(struct catalog *c, long today, char **err)
+enum gc_status catalog_init(struct catalog *c, long today, char **err)
 {
 	memset(c, 0, sizeof *c);
 	c->today = today;
@@ -46,16 +46,8 @@ enum gc_status catalog_load(struct catalog *c, long today, char **err)
 	const struct embedded_file *s = t ? need("data/snapshot.csv", err) : NULL;
 	if (!s)
 		return GC_EDATA;
-	enum gc_status st = gpu_table_load(&c->gpus, g->name, (const char *)g->data,
-					   g->len, err);
-	if (st == GC_OK)
-		st = insttype_load(&c->types, t->name, (const char *)t->data, t->len, err);
-	if (st == GC_OK)
-		st = profile_set_load_embedded(&c->profiles, today, err);
-	if (st != GC_OK) {
-		catalog_release(c);
-		return st;
-	}
+	c->gpus_file = g;
+	c->types_file = t;
 	c->snapshot = (const char *)s->data;
 	c->snapshot_len = s->len;
 	uint64_t h = catalog_hash(CATALOG_HASH_INIT, g->data, g->len);
@@ -67,6 +59,40 @@ enum gc_status catalog_load(struct catalog *c, long today, char **err)
 	return GC_OK;
 }
 
+enum gc_status catalog_need(struct catalog *c, unsigned parts, char **err)
+{
+	enum gc_status st = GC_OK;
+	unsigned todo = parts & ~c->loaded;
+	if (st == GC_OK && (todo & CATALOG_GPUS)) {
+		st = gpu_table_load(&c->gpus, c->gpus_file->name, (const char *)c->gpus_file->data,
+				    c->gpus_file->len, err);
+		if (st == GC_OK)
+			c->loaded |= CATALOG_GPUS;
+	}
+	if (st == GC_OK && (todo & CATALOG_TYPES)) {
+		st = insttype_load(&c->types, c->types_file->name,
+				   (const char *)c->types_file->data, c->types_file->len, err);
+		if (st == GC_OK)
+			c->loaded |= CATALOG_TYPES;
+	}
+	if (st == GC_OK && (todo & CATALOG_PROFILES)) {
+		st = profile_set_load_embedded(&c->profiles, c->today, err);
+		if (st == GC_OK)
+			c->loaded |= CATALOG_PROFILES;
+	}
+	return st;
+}
+
+enum gc_status catalog_load(struct catalog *c, long today, char **err)
+{
+	enum gc_status st = catalog_init(c, today, err);
+	if (st == GC_OK)
+		st = catalog_need(c, CATALOG_ALL, err);
+	if (st != GC_OK)
+		catalog_release(c);
+	return st;
+}
+
 void catalog_release(struct catalog *c)
 {
 	gpu_table_free(c->gpus);
@@ -74,4 +100,5 @@ void catalog_release(struct catalog *c)
 	profile_set_release(&c->profiles);
 	c->gpus = NULL;
 	c->types = NULL;
+	c->loaded = 0;
 }

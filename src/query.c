@@ -78,7 +78,9 @@ static const char *price_col(const struct query *q)
 
 static void filters(struct builder *b, const struct query *q)
 {
-	in_list(b, "gpu", q->gpus, q->ngpus);
+	/* canonical ids live in the indexed column gpu_id (gpu falls back to
+	 * the source's name for unknown GPUs) */
+	in_list(b, "gpu_id", q->gpus, q->ngpus);
 	in_list(b, "provider", q->providers, q->nproviders);
 	if (q->region_glob) {
 		clause(b, "lower(region) GLOB lower(");

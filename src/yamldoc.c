@@ -114,16 +114,13 @@ enum gc_status ydoc_check_keys(struct ydoc *d, yaml_node_t *map,
 		if (!allowed)
 			continue;
 		int ok = 0;
-		struct suggest sg;
-		suggest_init(&sg, k);
-		for (const char *const *a = allowed; *a; a++) {
-			if (strcmp(*a, k) == 0) {
-				ok = 1;
-				break;
-			}
-			suggest_try(&sg, *a);
-		}
+		for (const char *const *a = allowed; *a && !ok; a++)
+			ok = strcmp(*a, k) == 0;
 		if (!ok) {
+			struct suggest sg;
+			suggest_init(&sg, k);
+			for (const char *const *a = allowed; *a; a++)
+				suggest_try(&sg, *a);
 			char safe[128];
 			str_sanitize(safe, sizeof safe, k);
 			const char *best = suggest_best(&sg);

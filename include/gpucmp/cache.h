@@ -37,13 +37,14 @@ struct cache_open_info {
 char *cache_default_path(const char *override, char **err);
 
 /* Open (creating parent directories and the file as needed), migrate, sync
- * the catalog tables and seed the snapshot.  `path` NULL opens a private
+ * the catalog tables (parsing the catalog parts that needs) and seed the
+ * snapshot.  `path` NULL opens a private
  * in-memory cache seeded from the snapshot.  A file that is not a SQLite
  * database (or is corrupt) is renamed aside and rebuilt; info->moved_aside
  * says where it went.  Errors: GC_EIO (cannot create/read/write, newer
  * schema), GC_EDATA (bad snapshot). */
 enum gc_status cache_open(struct cache **out, const char *path,
-			  const struct catalog *cat, struct cache_open_info *info,
+			  struct catalog *cat, struct cache_open_info *info,
 			  char **err);
 void cache_close(struct cache *c);
 void cache_open_info_release(struct cache_open_info *info);

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gpucmp/embedded.h"
 #include "gpucmp/err.h"
 #include "gpucmp/gpu.h"
 #include "gpucmp/insttype.h"
@@ -22,10 +23,25 @@ struct catalog {
 	uint64_t catalog_hash;  /* of gpus.yaml, instance-types.yaml and profiles */
 	uint64_t snapshot_hash; /* of snapshot.csv */
 	long today;             /* days since 1970-01-01 (UTC) */
+	unsigned loaded;        /* CATALOG_* parts parsed so far */
+	const struct embedded_file *gpus_file, *types_file;
 };
 
-/* Load and validate the embedded catalog.  `today` is days since the epoch
- * (catalog_today() for the real clock).  Release with catalog_release(). */
+enum {
+	CATALOG_GPUS = 1,     /* data/gpus.yaml */
+	CATALOG_TYPES = 2,    /* data/instance-types.yaml */
+	CATALOG_PROFILES = 4, /* providers/<id>.yaml */
+	CATALOG_ALL = 7
+};
+
+/* Find the embedded files and hash them, without parsing anything (cheap:
+ * a small `list` parses nothing when the cache is current).  `today` is
+ * days since the epoch (catalog_today() for the real clock).  Release with
+ * catalog_release(). */
+enum gc_status catalog_init(struct catalog *c, long today, char **err);
+/* Parse and validate the parts (CATALOG_* bits) not loaded yet. */
+enum gc_status catalog_need(struct catalog *c, unsigned parts, char **err);
+/* catalog_init() + catalog_need(CATALOG_ALL). */
 enum gc_status catalog_load(struct catalog *c, long today, char **err);
 void catalog_release(struct catalog *c);
 

@@ -109,8 +109,11 @@ struct cli_env {
 	int width;       /* of stdout, 0 when not a terminal */
 };
 
-/* Load the embedded catalog (once); prints errors; returns an exit code. */
+/* Find the embedded catalog (once, without parsing); prints errors;
+ * returns an exit code. */
 int cli_catalog(struct cli_env *env);
+/* ... and parse the CATALOG_* parts a command needs. */
+int cli_catalog_need(struct cli_env *env, unsigned parts);
 /* Open the cache the options name (loading the catalog); prints notes and
  * errors; returns an exit code. */
 int cli_open_cache(struct cli_env *env, const struct cli_args *a);

@@ -120,7 +120,7 @@ int cmd_gpus(struct cli_args *a)
 	}
 	struct cli_env env;
 	memset(&env, 0, sizeof env);
-	int rc = cli_catalog(&env);
+	int rc = cli_catalog_need(&env, CATALOG_GPUS);
 	if (!rc) {
 		enum render_format fmt = cli_format(a);
 		if (fmt == RF_JSON || fmt == RF_NDJSON)

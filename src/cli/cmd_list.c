@@ -186,7 +186,10 @@ static int build_query(struct list_state *s, const struct cli_args *a,
 		q->docker = strcmp(docker, "custom") == 0   ? Q_DOCKER_CUSTOM
 			  : strcmp(docker, "daemon") == 0 ? Q_DOCKER_DAEMON
 							  : Q_DOCKER_BASE;
-	if ((rc = gpu_filter(s, a)) || (rc = provider_filter(s, a)) || (rc = sort_keys(s, a)))
+	unsigned parts = (cli_flag(a, O_GPU) ? CATALOG_GPUS : 0) |
+			 (cli_flag(a, O_PROVIDER) ? CATALOG_PROFILES : 0);
+	if ((rc = cli_catalog_need(&s->env, parts)) || (rc = gpu_filter(s, a)) ||
+	    (rc = provider_filter(s, a)) || (rc = sort_keys(s, a)))
 		return rc;
 	return columns(s, a, fmt);
 }

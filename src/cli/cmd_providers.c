@@ -179,7 +179,9 @@ int cmd_providers(struct cli_args *a)
 	}
 	struct cli_env env;
 	memset(&env, 0, sizeof env);
-	int rc = cli_open_cache(&env, a);
+	int rc = cli_catalog_need(&env, CATALOG_PROFILES);
+	if (!rc)
+		rc = cli_open_cache(&env, a);
 	if (rc) {
 		cli_env_release(&env);
 		return rc;

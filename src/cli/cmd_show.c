@@ -156,7 +156,7 @@ int cmd_show(struct cli_args *a)
 	}
 	struct cli_env env;
 	memset(&env, 0, sizeof env);
-	int rc = cli_catalog(&env);
+	int rc = cli_catalog_need(&env, CATALOG_PROFILES);
 	if (rc)
 		return rc;
 	const struct profile *p = profile_set_find(&env.cat.profiles, a->pos[0]);

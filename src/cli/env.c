@@ -12,13 +12,28 @@ int cli_catalog(struct cli_env *env)
 	if (env->cat_loaded)
 		return EXIT_OK;
 	char *err = NULL;
-	enum gc_status st = catalog_load(&env->cat, catalog_today(), &err);
+	enum gc_status st = catalog_init(&env->cat, catalog_today(), &err);
 	if (st != GC_OK) {
 		msg_status(st, err, "cannot load the built-in catalog");
 		free(err);
 		return exit_code_for(st);
 	}
 	env->cat_loaded = 1;
+	return EXIT_OK;
+}
+
+int cli_catalog_need(struct cli_env *env, unsigned parts)
+{
+	int rc = cli_catalog(env);
+	if (rc)
+		return rc;
+	char *err = NULL;
+	enum gc_status st = catalog_need(&env->cat, parts, &err);
+	if (st != GC_OK) {
+		msg_status(st, err, "cannot load the built-in catalog");
+		free(err);
+		return exit_code_for(st);
+	}
 	return EXIT_OK;
 }
 
