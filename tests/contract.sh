@@ -1,0 +1,29 @@
+#!/bin/sh
+# Output contract: every documented field exists, every JSON output matches
+# its schema in docs/, for every provider and every snapshot offer.
+# usage: contract.sh GPUCMP SCHEMACHECK SOURCE_DIR
+set -eu
+bin=$1 check=$2 src=$3
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpucmp-contract.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+export GPUCMP_CACHE="$tmp/cache.db" HOME="$tmp" GPUCMP_TODAY=2026-12-02
+fail=0
+# 1. the registry and docs/OUTPUT.md and the schema agree
+for key in $("$bin" help fields | awk 'NR > 3 && NF { print $1 }'); do
+	grep -q "^| \`$key\` |" "$src/docs/OUTPUT.md" || { echo "docs/OUTPUT.md lacks field '$key'"; fail=1; }
+	grep -q "\"$key\":" "$src/docs/offer.schema.json" || { echo "offer.schema.json lacks '$key'"; fail=1; }
+done
+# 2. every snapshot offer, as JSON and NDJSON, matches the offer schema
+"$bin" --quiet list --json >"$tmp/all.json"
+"$check" --array "$src/docs/offer.schema.json" <"$tmp/all.json" || fail=1
+"$bin" --quiet list --format ndjson --spot >"$tmp/spot.ndjson"
+"$check" --lines "$src/docs/offer.schema.json" <"$tmp/spot.ndjson" || fail=1
+# 3. every provider's sheet matches the show schema
+for id in $("$bin" --quiet providers --format csv | awk -F, 'NR > 1 { print $1 }'); do
+	"$bin" show "$id" --json >"$tmp/show.json"
+	"$check" "$src/docs/show.schema.json" <"$tmp/show.json" >/dev/null || { echo "show $id"; fail=1; }
+done
+# 4. the JSON of providers and gpus parses
+"$bin" --quiet providers --json | "$check" --array "$src/docs/provider-summary.schema.json" || fail=1
+if [ $fail -eq 0 ]; then echo "contract: 1 passed, 0 failed"; else echo "contract: 0 passed, 1 failed"; fi
+exit $fail

@@ -1,0 +1,125 @@
+#!/bin/sh
+# End-to-end tests: run the built gpucmp on declarative cases and compare
+# stdout, stderr and the exit code with what each case file expects.
+#
+# usage: run.sh GPUCMP CASES_DIR [CASE...]
+#   GPUCMP_WRAPPER="valgrind ..."  run every command under a wrapper
+#   UPDATE=1                       rewrite the expected sections from this run
+#
+# A case file (CASES_DIR/NAME.case):
+#   # free text: what the case checks
+#   args: list --gpu h100 --json        (words split by the shell; quotes allowed)
+#   exit: 0
+#   env: COLUMNS=100                    (any number of env: lines)
+#   setup: seeded | fresh | corrupt | newer-schema | foreign | unwritable
+#   --- stdout
+#   ...expected stdout...
+#   --- stderr
+#   ...expected stderr...  (@CACHE@ stands for the cache path)
+#
+# Every case gets its own temporary HOME and cache; GPUCMP_TODAY pins "today"
+# so ages in messages do not change from day to day.
+set -u
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+cases=$(cd "$2" && pwd)
+shift 2
+wrapper=${GPUCMP_WRAPPER:-}
+root=$(mktemp -d "${TMPDIR:-/tmp}/gpucmp-e2e.XXXXXX")
+trap 'rm -rf "$root"' EXIT INT TERM
+
+run_bin() {
+	# shellcheck disable=SC2086
+	$wrapper "$bin" "$@"
+}
+
+# One seeded cache, copied into each case that wants one.
+template="$root/template.db"
+GPUCMP_CACHE=$template GPUCMP_TODAY=2026-12-02 HOME=$root \
+	run_bin --quiet list --limit 0 >/dev/null 2>"$root/template.err" || {
+	echo "cannot create the template cache:"; cat "$root/template.err"; exit 1; }
+
+section() { # file name -> the lines of section `name`
+	awk -v want="--- $2" '
+		/^--- (stdout|stderr)$/ { on = ($0 == want); next }
+		on { print }' "$1"
+}
+
+header() { # file key -> value of the first "key:" header line
+	awk -v key="$2:" '/^--- / { exit } $1 == key { sub(/^[^:]*: ?/, ""); print; exit }' "$1"
+}
+
+pass=0
+fail=0
+failed=""
+if [ $# -gt 0 ]; then
+	list=""
+	for c in "$@"; do list="$list $cases/$c.case"; done
+else
+	list=$(ls "$cases"/*.case)
+fi
+for file in $list; do
+	name=$(basename "$file" .case)
+	dir="$root/$name"
+	mkdir -p "$dir/home"
+	cache="$dir/cache/cache.db"
+	mkdir -p "$dir/cache"
+	setup=$(header "$file" setup)
+	case "${setup:-seeded}" in
+	seeded) cp "$template" "$cache" ;;
+	fresh) ;;
+	corrupt) head -c 4096 /dev/urandom >"$cache" ;;
+	newer-schema) cp "$template" "$cache"; sqlite3 "$cache" "PRAGMA user_version = 99" ;;
+	foreign) sqlite3 "$cache" "CREATE TABLE notes(x)" ;;
+	unwritable) : >"$dir/plainfile"; cache="$dir/plainfile/cache.db" ;;
+	*) echo "$name: unknown setup '$setup'"; fail=$((fail + 1)); continue ;;
+	esac
+	args=$(header "$file" args)
+	want_exit=$(header "$file" exit)
+	envs=$(awk '/^--- / { exit } $1 == "env:" { sub(/^env: ?/, ""); print }' "$file")
+	(
+		cd "$dir" || exit 1
+		unset XDG_CACHE_HOME XDG_CONFIG_HOME NO_COLOR COLUMNS GPUCMP_CACHE
+		export HOME="$dir/home" GPUCMP_CACHE="$cache" GPUCMP_TODAY=2026-12-02 LC_ALL=C TERM=dumb
+		for e in $envs; do export "$e"; done
+		eval "set -- $args"
+		run_bin "$@" >"$dir/stdout" 2>"$dir/stderr.raw"
+		echo $? >"$dir/exit"
+	)
+	# stable paths in messages
+	sed -e "s|$cache|@CACHE@|g" -e "s|$dir|@DIR@|g" -e "s|corrupt-[0-9]*T[0-9]*Z|corrupt-@STAMP@|g" "$dir/stderr.raw" >"$dir/stderr"
+	got_exit=$(cat "$dir/exit")
+	if [ "${UPDATE:-}" = 1 ]; then
+		{
+			awk '/^--- (stdout|stderr)$/ { exit } /^exit:/ { next } { print }' "$file"
+			echo "exit: $got_exit"
+			echo "--- stdout"
+			cat "$dir/stdout"
+			echo "--- stderr"
+			cat "$dir/stderr"
+		} >"$file.new" && mv "$file.new" "$file"
+		continue
+	fi
+	ok=1
+	if [ "$got_exit" != "$want_exit" ]; then
+		echo "FAIL $name: exit $got_exit, want $want_exit"
+		ok=0
+	fi
+	section "$file" stdout >"$dir/want.stdout"
+	section "$file" stderr >"$dir/want.stderr"
+	for s in stdout stderr; do
+		if ! cmp -s "$dir/want.$s" "$dir/$s"; then
+			echo "FAIL $name: $s differs"
+			diff -u "$dir/want.$s" "$dir/$s" | head -40
+			ok=0
+		fi
+	done
+	if [ $ok = 1 ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		failed="$failed $name"
+	fi
+done
+[ "${UPDATE:-}" = 1 ] && { echo "updated the expected output of the cases"; exit 0; }
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ] || { echo "failed:$failed"; exit 1; }

@@ -1,0 +1,316 @@
+/* test_cache.c - the SQLite cache: creation and seeding, schema versions,
+ * corrupt and foreign files, atomic per-provider replacement. */
+#include <math.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+#include "gpucmp/cache.h"
+#include "gpucmp/snapshot.h"
+
+static struct catalog cat;
+static size_t snapshot_rows;
+
+static int setup(void **state)
+{
+	(void)state;
+	char *err = NULL;
+	enum gc_status st = catalog_load(&cat, catalog_today(), &err);
+	struct snapshot_info si;
+	if (st == GC_OK)
+		st = snapshot_scan(cat.snapshot, cat.snapshot_len, &si, &err);
+	snapshot_rows = si.rows;
+	free(err);
+	return st == GC_OK ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	catalog_release(&cat);
+	return 0;
+}
+
+static long long scalar(struct cache *c, const char *sql)
+{
+	sqlite3_stmt *s;
+	assert_int_equal(sqlite3_prepare_v2(cache_db(c), sql, -1, &s, NULL), SQLITE_OK);
+	long long v = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int64(s, 0) : -1;
+	sqlite3_finalize(s);
+	return v;
+}
+
+static struct cache *open_ok(const char *path, struct cache_open_info *info)
+{
+	struct cache *c = NULL;
+	char *err = NULL;
+	if (cache_open(&c, path, &cat, info, &err) != GC_OK)
+		fail_msg("open %s: %s", path ? path : "memory", err ? err : "?");
+	return c;
+}
+
+static void test_create_and_seed_once(void **state)
+{
+	(void)state;
+	const char *path = scratch_path("seed/sub/cache.db");
+	struct cache_open_info info;
+	struct cache *c = open_ok(path, &info);
+	assert_true(info.created);
+	assert_true(info.seeded);
+	assert_false(info.snapshot_updated);
+	assert_int_equal(info.snapshot_rows, snapshot_rows);
+	assert_string_equal(info.snapshot_date, "2026-05-20");
+	long long n;
+	assert_int_equal(cache_count(c, &n, NULL), GC_OK);
+	assert_int_equal(n, (long long)snapshot_rows);
+	assert_int_equal(scalar(c, "PRAGMA user_version"), CACHE_SCHEMA_VERSION);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM provider"), (long long)cat.profiles.n);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM gpu"), (long long)gpu_table_count(cat.gpus));
+	/* every snapshot offer joins a provider profile */
+	assert_int_equal(scalar(c, "SELECT count(*) FROM offer o LEFT JOIN provider p"
+				   " ON p.id = o.provider WHERE p.id IS NULL"), 0);
+	sqlite3_stmt *s;
+	sqlite3_prepare_v2(cache_db(c), "PRAGMA journal_mode", -1, &s, NULL);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(s, 0), "wal");
+	sqlite3_finalize(s);
+	cache_close(c);
+	struct stat sb;
+	assert_int_equal(stat(path, &sb), 0);
+	/* the second open seeds nothing */
+	c = open_ok(path, &info);
+	assert_false(info.created);
+	assert_false(info.seeded);
+	assert_false(info.snapshot_updated);
+	cache_close(c);
+}
+
+struct fill {
+	int n;
+	int fail_after; /* < 0: never */
+};
+
+static enum gc_status fill_offers(void *arg, offer_cb cb, void *ctx, char **err)
+{
+	struct fill *f = arg;
+	for (int i = 0; i < f->n; i++) {
+		if (i == f->fail_after)
+			return err_set(err, GC_EDATA, "truncated response");
+		struct offer o;
+		char sku[32];
+		offer_init(&o);
+		snprintf(sku, sizeof sku, "live-%d", i);
+		o.provider = "lambda";
+		o.sku = sku;
+		o.gpu = "h100-sxm";
+		o.gpu_name = "H100";
+		o.gpu_count = 8;
+		o.region = "us-east-1";
+		o.price_hr = 20 + i;
+		o.available = 1;
+		o.source = "live";
+		o.fetched_at = "2026-12-02T10:00:00Z";
+		enum gc_status st = cb(ctx, &o, err);
+		if (st != GC_OK)
+			return st;
+	}
+	return GC_OK;
+}
+
+static void test_replace_is_atomic(void **state)
+{
+	(void)state;
+	const char *path = scratch_path("replace.db");
+	struct cache_open_info info;
+	struct cache *c = open_ok(path, &info);
+	long long lambda = scalar(c, "SELECT count(*) FROM offer WHERE provider = 'lambda'");
+	assert_true(lambda > 0);
+	struct fill f = {3, -1};
+	size_t inserted = 0;
+	char *err = NULL;
+	assert_int_equal(cache_replace(c, "lambda", NULL, fill_offers, &f, &inserted, &err), GC_OK);
+	assert_int_equal(inserted, 3);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM offer WHERE provider = 'lambda'"), 3);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM offer_v WHERE provider = 'lambda'"
+				   " AND available = 1 AND source = 'live'"), 3);
+	/* a fill that fails half-way changes nothing */
+	struct fill bad = {5, 2};
+	assert_int_equal(cache_replace(c, "lambda", NULL, fill_offers, &bad, NULL, &err), GC_EDATA);
+	assert_string_equal(err, "truncated response");
+	free(err);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM offer WHERE provider = 'lambda'"), 3);
+	assert_int_equal(scalar(c, "SELECT min(price_hr) FROM offer WHERE provider = 'lambda'"), 20);
+	/* other providers untouched */
+	assert_true(scalar(c, "SELECT count(*) FROM offer WHERE provider = 'azure'") > 0);
+	cache_close(c);
+}
+
+/* A newer build's snapshot replaces snapshot rows, but not a provider that
+ * already has live offers. */
+static void test_snapshot_update_keeps_live_rows(void **state)
+{
+	(void)state;
+	const char *path = scratch_path("update.db");
+	struct cache_open_info info;
+	struct cache *c = open_ok(path, &info);
+	struct fill f = {2, -1};
+	assert_int_equal(cache_replace(c, "lambda", NULL, fill_offers, &f, NULL, NULL), GC_OK);
+	assert_int_equal(sqlite3_exec(cache_db(c), "UPDATE meta SET value = 'old' WHERE key = "
+				      "'snapshot_hash'", NULL, NULL, NULL), SQLITE_OK);
+	cache_close(c);
+	c = open_ok(path, &info);
+	assert_true(info.snapshot_updated);
+	assert_false(info.seeded);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM offer WHERE provider = 'lambda'"), 2);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM offer WHERE provider = 'lambda'"
+				   " AND source = 'snapshot'"), 0);
+	assert_true(scalar(c, "SELECT count(*) FROM offer WHERE provider = 'gcp'") > 0);
+	cache_close(c);
+}
+
+static void test_newer_schema_is_refused(void **state)
+{
+	(void)state;
+	const char *path = scratch_path("newer.db");
+	struct cache_open_info info;
+	struct cache *c = open_ok(path, &info);
+	assert_int_equal(sqlite3_exec(cache_db(c), "PRAGMA user_version = 99", NULL, NULL, NULL),
+			 SQLITE_OK);
+	cache_close(c);
+	char *err = NULL;
+	assert_int_equal(cache_open(&c, path, &cat, &info, &err), GC_EIO);
+	assert_null(c);
+	assert_non_null(strstr(err, "schema version 99, newer than this gpucmp knows"));
+	free(err);
+	cache_open_info_release(&info);
+}
+
+static void test_foreign_database_is_left_alone(void **state)
+{
+	(void)state;
+	const char *path = scratch_path("foreign.db");
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "CREATE TABLE notes(x); INSERT INTO notes VALUES(1)",
+				      NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	struct cache *c = NULL;
+	struct cache_open_info info;
+	char *err = NULL;
+	assert_int_equal(cache_open(&c, path, &cat, &info, &err), GC_EIO);
+	assert_non_null(strstr(err, "not a gpucmp cache"));
+	free(err);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	sqlite3_stmt *s;
+	sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master", -1, &s, NULL);
+	sqlite3_step(s);
+	assert_int_equal(sqlite3_column_int(s, 0), 1);
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+}
+
+static void test_corrupt_file_is_moved_aside(void **state)
+{
+	(void)state;
+	const char *path = scratch_path("corrupt.db");
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	for (int i = 0; i < 8192; i++)
+		fputc((i * 7919) & 0xff, f);
+	fclose(f);
+	struct cache_open_info info;
+	struct cache *c = open_ok(path, &info);
+	assert_non_null(info.moved_aside);
+	assert_non_null(strstr(info.moved_aside, "corrupt.db.corrupt-"));
+	struct stat sb;
+	assert_int_equal(stat(info.moved_aside, &sb), 0);
+	assert_int_equal(sb.st_size, 8192); /* kept, not deleted */
+	assert_true(info.seeded);
+	long long n;
+	assert_int_equal(cache_count(c, &n, NULL), GC_OK);
+	assert_int_equal(n, (long long)snapshot_rows);
+	remove(info.moved_aside);
+	cache_open_info_release(&info);
+	cache_close(c);
+}
+
+static void test_memory_and_paths(void **state)
+{
+	(void)state;
+	struct cache_open_info info;
+	struct cache *c = open_ok(NULL, &info);
+	assert_string_equal(cache_path(c), ":memory:");
+	assert_true(info.seeded);
+	cache_close(c);
+
+	char *p;
+	setenv("GPUCMP_CACHE", "/tmp/env.db", 1);
+	setenv("XDG_CACHE_HOME", "/xdg", 1);
+	setenv("HOME", "/home/u", 1);
+	p = cache_default_path("/flag.db", NULL);
+	assert_string_equal(p, "/flag.db");
+	free(p);
+	p = cache_default_path(NULL, NULL);
+	assert_string_equal(p, "/tmp/env.db");
+	free(p);
+	unsetenv("GPUCMP_CACHE");
+	p = cache_default_path(NULL, NULL);
+	assert_string_equal(p, "/xdg/gpucmp/cache.db");
+	free(p);
+	setenv("XDG_CACHE_HOME", "relative", 1); /* XDG says: ignore relative paths */
+	p = cache_default_path(NULL, NULL);
+	assert_string_equal(p, "/home/u/.cache/gpucmp/cache.db");
+	free(p);
+	unsetenv("XDG_CACHE_HOME");
+	unsetenv("HOME");
+	char *err = NULL;
+	assert_null(cache_default_path(NULL, &err));
+	assert_non_null(strstr(err, "--cache PATH"));
+	free(err);
+}
+
+static void test_unwritable_location(void **state)
+{
+	(void)state;
+	if (geteuid() == 0) {
+		/* root ignores directory permissions: use a path under a regular file */
+		const char *file = scratch_path("plainfile");
+		FILE *f = fopen(file, "w");
+		fclose(f);
+		char path[4200];
+		snprintf(path, sizeof path, "%s/cache.db", file);
+		struct cache *c = NULL;
+		struct cache_open_info info;
+		char *err = NULL;
+		assert_int_equal(cache_open(&c, path, &cat, &info, &err), GC_EIO);
+		assert_non_null(strstr(err, "cannot"));
+		free(err);
+		return;
+	}
+	const char *dir = scratch_path("ro");
+	mkdir(dir, 0500);
+	char path[4200];
+	snprintf(path, sizeof path, "%s/x/cache.db", dir);
+	struct cache *c = NULL;
+	struct cache_open_info info;
+	char *err = NULL;
+	assert_int_equal(cache_open(&c, path, &cat, &info, &err), GC_EIO);
+	assert_non_null(strstr(err, "cannot create cache directory"));
+	free(err);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_create_and_seed_once),
+		cmocka_unit_test(test_replace_is_atomic),
+		cmocka_unit_test(test_snapshot_update_keeps_live_rows),
+		cmocka_unit_test(test_newer_schema_is_refused),
+		cmocka_unit_test(test_foreign_database_is_left_alone),
+		cmocka_unit_test(test_corrupt_file_is_moved_aside),
+		cmocka_unit_test(test_memory_and_paths),
+		cmocka_unit_test(test_unwritable_location),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

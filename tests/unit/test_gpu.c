@@ -1,0 +1,242 @@
+/* test_gpu.c - the GPU model table and name normalization. */
+#include "testutil.h"
+
+#include "gpucmp/gpu.h"
+
+static struct gpu_table *table;
+
+static int setup(void **state)
+{
+	(void)state;
+	size_t len;
+	char *data = read_source_file("data/gpus.yaml", &len);
+	char *err = NULL;
+	enum gc_status st = gpu_table_load(&table, "data/gpus.yaml", data, len, &err);
+	free(data);
+	if (st != GC_OK)
+		fprintf(stderr, "%s\n", err ? err : "load failed");
+	free(err);
+	return st == GC_OK ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	gpu_table_free(table);
+	return 0;
+}
+
+static void test_table_size(void **state)
+{
+	(void)state;
+	assert_true(gpu_table_count(table) >= 40);
+	size_t amd = 0, mig = 0;
+	for (size_t i = 0; i < gpu_table_count(table); i++) {
+		amd += strcmp(gpu_table_at(table, i)->vendor, "amd") == 0;
+		mig += gpu_table_at(table, i)->mig > 0;
+	}
+	assert_true(amd >= 4);
+	assert_true(mig >= 8);
+}
+
+/* Every id, name and alias in the table resolves to its own model. */
+static void test_every_alias(void **state)
+{
+	(void)state;
+	size_t checked = 0;
+	for (size_t i = 0; i < gpu_table_count(table); i++) {
+		const struct gpu_model *m = gpu_table_at(table, i);
+		const struct gpu_model *got = gpu_normalize(table, m->id, 0, NULL);
+		if (got != m)
+			fail_msg("id %s -> %s", m->id, got ? got->id : "NULL");
+		got = gpu_normalize(table, m->name, 0, NULL);
+		if (got != m)
+			fail_msg("name '%s' -> %s, want %s", m->name, got ? got->id : "NULL", m->id);
+		for (size_t a = 0; a < m->naliases; a++) {
+			got = gpu_normalize(table, m->aliases[a], 0, NULL);
+			if (got != m)
+				fail_msg("alias '%s' -> %s, want %s", m->aliases[a],
+					 got ? got->id : "NULL", m->id);
+			checked++;
+		}
+	}
+	assert_true(checked > 100);
+}
+
+/* Spellings from the reference catalogs and APIs, with the hints the
+ * importers pass (memory per GPU, instance type). */
+static void test_catalog_spellings(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *name;
+		double mem;
+		const char *sku, *want;
+	} cases[] = {
+		{"A100", 40, NULL, "a100-sxm-40gb"},
+		{"A100", 80, NULL, "a100-sxm-80gb"},
+		{"A100", 0, NULL, "a100-sxm-40gb"},
+		{"A100-80GB", 0, NULL, "a100-sxm-80gb"},
+		{"A100 SXM4", 80, NULL, "a100-sxm-80gb"},
+		{"A100_SXM4", 40, NULL, "a100-sxm-40gb"},
+		{"A100_PCIE", 40, NULL, "a100-pcie-40gb"},
+		{"A100 PCIe", 80, NULL, "a100-pcie-80gb"},
+		{"H100", 0, "gpu_1x_h100_pcie", "h100-pcie"},
+		{"H100", 0, "gpu_8x_h100_sxm5", "h100-sxm"},
+		{"H100", 93.6, NULL, "h100-nvl"},
+		{"H100", 79.6, NULL, "h100-sxm"},
+		{"H100-MEGA", 80, NULL, "h100-sxm"},
+		{"NVIDIA-H100-80GB-HBM3", 79.6, NULL, "h100-sxm"},
+		{"NVIDIA H100 80GB HBM3", 0, NULL, "h100-sxm"},
+		{"H100 NVL", 0, NULL, "h100-nvl"},
+		{"RTX4070", 16, NULL, "rtx-4070-ti-super"},
+		{"RTX3060", 8, NULL, "rtx-3060-ti"},
+		{"RTX3060", 12, NULL, "rtx-3060"},
+		{"RTX_4090", 0, NULL, "rtx-4090"},
+		{"NVIDIA GeForce RTX 4090", 0, NULL, "rtx-4090"},
+		{"RTX6000", 24, NULL, "quadro-rtx-6000"},
+		{"RTX-6000-Ada", 48, NULL, "rtx-6000-ada"},
+		{"V100-32GB", 0, NULL, "v100-sxm2-32gb"},
+		{"MI300X", 0, NULL, "mi300x"},
+		{"amd_mi300x", 0, NULL, "mi300x"},
+		{"L40S", 45, NULL, "l40s"},
+		{"GH200", 96, NULL, "gh200"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const struct gpu_model *m =
+			gpu_normalize(table, cases[i].name, cases[i].mem, cases[i].sku);
+		if (!m || strcmp(m->id, cases[i].want) != 0)
+			fail_msg("'%s' (%g GB, %s) -> %s, want %s", cases[i].name, cases[i].mem,
+				 cases[i].sku ? cases[i].sku : "-", m ? m->id : "NULL", cases[i].want);
+	}
+}
+
+static void test_unknown_names(void **state)
+{
+	(void)state;
+	assert_null(gpu_normalize(table, "Voodoo 5 6000", 0, NULL));
+	assert_null(gpu_normalize(table, "", 0, NULL));
+	assert_null(gpu_normalize(table, "---", 0, NULL));
+	assert_null(gpu_normalize(table, NULL, 0, NULL));
+	/* a family name followed by an unrecognised word is not that family */
+	assert_null(gpu_normalize(table, "A100 Turbo", 0, NULL));
+	assert_null(gpu_normalize(table, "tpu-v5p-8", 0, NULL));
+}
+
+static void test_match_family_and_model(void **state)
+{
+	(void)state;
+	const char *ids[16];
+	size_t n = gpu_match(table, "h100", ids, 16);
+	assert_int_equal(n, 3);
+	int sxm = 0, pcie = 0, nvl = 0;
+	for (size_t i = 0; i < n; i++) {
+		sxm += strcmp(ids[i], "h100-sxm") == 0;
+		pcie += strcmp(ids[i], "h100-pcie") == 0;
+		nvl += strcmp(ids[i], "h100-nvl") == 0;
+	}
+	assert_true(sxm && pcie && nvl);
+	n = gpu_match(table, "h100-sxm", ids, 16);
+	assert_int_equal(n, 1);
+	assert_string_equal(ids[0], "h100-sxm");
+	assert_int_equal(gpu_match(table, "H100 SXM", ids, 16), 1);
+	assert_int_equal(gpu_match(table, "A100", ids, 16), 4);
+	assert_int_equal(gpu_match(table, "nope", ids, 16), 0);
+	assert_int_equal(gpu_match(table, "h100", ids, 2), 2); /* respects max */
+	assert_string_equal(gpu_suggest(table, "h10"), "h100");
+	assert_null(gpu_suggest(table, "completely-different"));
+}
+
+static void test_mig_capability(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *id;
+		int mig;
+	} cases[] = {{"a100-sxm-80gb", 7}, {"a30", 4}, {"h100-sxm", 7}, {"h200", 7},
+		     {"b200", 7}, {"t4", 0}, {"l4", 0}, {"l40s", 0}, {"a10", 0},
+		     {"v100-sxm2-16gb", 0}, {"rtx-4090", 0}, {"rtx-pro-6000", 4}};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const struct gpu_model *m = gpu_find(table, cases[i].id);
+		assert_non_null(m);
+		if (m->mig != cases[i].mig)
+			fail_msg("%s: mig %d, want %d", cases[i].id, m->mig, cases[i].mig);
+	}
+}
+
+/* Broken tables: each error names the file and line. */
+static void test_bad_tables(void **state)
+{
+	(void)state;
+	static const char head[] = "gpus:\n";
+	static const char ok_a[] =
+		"  - {id: a, family: a, vendor: nvidia, name: A, architecture: x, memory_gb: 1,"
+		" form_factor: pcie, mig: 0, nvlink: no, bf16_tflops: null, source: https://x.y/a}\n";
+	static const struct {
+		int with_a; /* prepend the valid model 'a' */
+		const char *body, *want;
+	} cases[] = {
+		{0, "  - {id: a, family: a, vendor: nvidia, name: A, architecture: x, memory_gb: 1,"
+		 " form_factor: pcie, mig: 0, nvlink: no, bf16_tflops: null, source: https://x.y/a, colour: red}\n",
+		 "t.yaml:2: unknown key 'colour'"},
+		{0, "  - {id: B, family: a, vendor: nvidia, name: A, architecture: x, memory_gb: 1,"
+		 " form_factor: pcie, mig: 0, nvlink: no, bf16_tflops: null, source: https://x.y/a}\n",
+		 "must be lowercase"},
+		{0, "  - {id: a, family: a, vendor: nvidia, name: A, architecture: x, memory_gb: 1,"
+		 " form_factor: pcie, mig: 9, nvlink: no, bf16_tflops: null, source: https://x.y/a}\n",
+		 "'mig' must be a whole number"},
+		{0, "  - {id: a, family: a, vendor: nvidia, name: A, architecture: x, memory_gb: lots,"
+		 " form_factor: pcie, mig: 0, nvlink: no, bf16_tflops: null, source: https://x.y/a}\n",
+		 "'memory_gb' must be a non-negative number"},
+		{0, "  - {id: a, family: a, vendor: nvidia, name: A, architecture: x, memory_gb: 1,"
+		 " form_factor: pcie, mig: 0, nvlink: maybe, bf16_tflops: null, source: https://x.y/a}\n",
+		 "bad nvlink 'maybe'"},
+		{0, "  - {id: a, family: a, vendor: nvidia, name: A, architecture: x, memory_gb: 1,"
+		 " form_factor: pcie, mig: 0, nvlink: no, bf16_tflops: null, source: https://x.y/a}\n"
+		 "  - {id: a, family: a, vendor: nvidia, name: A2, architecture: x, memory_gb: 1,"
+		 " form_factor: pcie, mig: 0, nvlink: no, bf16_tflops: null, source: https://x.y/a}\n",
+		 "t.yaml:3: duplicate GPU id 'a'"},
+		{1, "  - {id: b, family: b, vendor: nvidia, name: B, architecture: x, memory_gb: 1,"
+		 " form_factor: pcie, mig: 0, nvlink: no, bf16_tflops: null, source: https://x.y/a,"
+		 " aliases: [\"A_\"]}\n",
+		 "already used by 'a'"},
+		{1, "  - {id: b, family: a, vendor: nvidia, name: B, architecture: x, memory_gb: 1,"
+		 " form_factor: pcie, mig: 0, nvlink: no, bf16_tflops: null, source: https://x.y/a}\n",
+		 "family 'a' needs exactly one 'default: true'"},
+		{1, "  - {id: b, family: b, vendor: nvidia, name: B, architecture: x, memory_gb: 1,"
+		 " form_factor: pcie, mig: 0, nvlink: no, bf16_tflops: null, source: not-a-url}\n",
+		 "source must be a URL"},
+		{1, "  - [not, a, mapping]\n", "expected a mapping"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char doc[1024];
+		snprintf(doc, sizeof doc, "%s%s%s", head, cases[i].with_a ? ok_a : "", cases[i].body);
+		struct gpu_table *t = NULL;
+		char *err = NULL;
+		assert_int_equal(gpu_table_load(&t, "t.yaml", doc, strlen(doc), &err), GC_EDATA);
+		assert_null(t);
+		assert_non_null(err);
+		if (!strstr(err, cases[i].want))
+			fail_msg("case %zu: '%s' does not contain '%s'", i, err, cases[i].want);
+		free(err);
+	}
+	char *err = NULL;
+	struct gpu_table *t = NULL;
+	assert_int_equal(gpu_table_load(&t, "t.yaml", "gpus: [", 7, &err), GC_EDATA);
+	assert_non_null(strstr(err, "t.yaml:"));
+	free(err);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table_size),
+		cmocka_unit_test(test_every_alias),
+		cmocka_unit_test(test_catalog_spellings),
+		cmocka_unit_test(test_unknown_names),
+		cmocka_unit_test(test_match_family_and_model),
+		cmocka_unit_test(test_mig_capability),
+		cmocka_unit_test(test_bad_tables),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

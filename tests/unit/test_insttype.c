@@ -1,0 +1,114 @@
+/* test_insttype.c - per-SKU facts: lookups, and that every GPU id the table
+ * names exists in the GPU model table. */
+#include "testutil.h"
+
+#include "gpucmp/gpu.h"
+#include "gpucmp/insttype.h"
+
+static struct insttype_table *types;
+static struct gpu_table *gpus;
+
+static int setup(void **state)
+{
+	(void)state;
+	size_t len;
+	char *err = NULL;
+	char *data = read_source_file("data/instance-types.yaml", &len);
+	enum gc_status st = insttype_load(&types, "data/instance-types.yaml", data, len, &err);
+	free(data);
+	if (st == GC_OK) {
+		data = read_source_file("data/gpus.yaml", &len);
+		st = gpu_table_load(&gpus, "data/gpus.yaml", data, len, &err);
+		free(data);
+	}
+	if (st != GC_OK)
+		fprintf(stderr, "%s\n", err ? err : "load failed");
+	free(err);
+	return st == GC_OK ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	insttype_free(types);
+	gpu_table_free(gpus);
+	return 0;
+}
+
+static void test_gpu_ids_exist(void **state)
+{
+	(void)state;
+	assert_true(insttype_count(types) > 40);
+	for (size_t i = 0; i < insttype_count(types); i++) {
+		const struct insttype *t = insttype_at(types, i);
+		if (t->gpu && !gpu_find(gpus, t->gpu))
+			fail_msg("%s %s names unknown GPU '%s'", t->provider, t->match, t->gpu);
+		assert_non_null(t->source);
+	}
+}
+
+static void test_lookups(void **state)
+{
+	(void)state;
+	const struct insttype *t = insttype_lookup(types, "azure", "Standard_NC24ads_A100_v4");
+	assert_non_null(t);
+	assert_string_equal(t->gpu, "a100-pcie-80gb");
+	t = insttype_lookup(types, "azure", "standard_nd96isr_h100_v5"); /* case-insensitive */
+	assert_non_null(t);
+	assert_string_equal(t->gpu, "h100-sxm");
+	assert_int_equal(t->infiniband, 1);
+	assert_string_equal(t->rdma, "ib");
+	t = insttype_lookup(types, "gcp", "a3-megagpu-8g");
+	assert_non_null(t);
+	assert_int_equal(t->infiniband, 0);
+	t = insttype_lookup(types, "lambda", "gpu_1x_h100_pcie");
+	assert_non_null(t);
+	assert_string_equal(t->gpu, "h100-pcie");
+	t = insttype_lookup(types, "azure", "Standard_NV4as_v4");
+	assert_non_null(t);
+	assert_true(t->gpu_count == 0.125);
+	/* the provider must match, not just the glob */
+	assert_null(insttype_lookup(types, "lambda", "Standard_NC24ads_A100_v4"));
+	assert_null(insttype_lookup(types, "azure", "Standard_D4s_v5"));
+	assert_null(insttype_lookup(types, "azure", NULL));
+	assert_null(insttype_lookup(NULL, "azure", "x"));
+}
+
+static void test_bad_entries(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *doc, *want;
+	} cases[] = {
+		{"types:\n  - {provider: a, match: x, rdma: infiniband, source: https://a.b/}\n",
+		 "t.yaml:2: 'rdma' must be ib, roce or no"},
+		{"types:\n  - {provider: a, match: x}\n", "t.yaml:2: missing 'source'"},
+		{"types:\n  - {provider: a, match: x, source: https://a.b/, infiniband: maybe}\n",
+		 "'infiniband' must be yes or no"},
+		{"types:\n  - {provider: a, match: x, source: https://a.b/, gpu_count: -1}\n",
+		 "'gpu_count' must be a positive number"},
+		{"types:\n  - {provider: a, match: x, source: https://a.b/, gpus: h100}\n",
+		 "unknown key 'gpus'; did you mean 'gpu'?"},
+		{"typo: []\n", "unknown key 'typo'"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct insttype_table *t = NULL;
+		char *err = NULL;
+		assert_int_equal(insttype_load(&t, "t.yaml", cases[i].doc, strlen(cases[i].doc), &err),
+				 GC_EDATA);
+		assert_null(t);
+		if (!err || !strstr(err, cases[i].want))
+			fail_msg("case %zu: '%s' lacks '%s'", i, err ? err : "(null)", cases[i].want);
+		free(err);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_gpu_ids_exist),
+		cmocka_unit_test(test_lookups),
+		cmocka_unit_test(test_bad_entries),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

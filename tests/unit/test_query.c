@@ -1,0 +1,305 @@
+/* test_query.c - filters and sort keys compiled to SQL, run against a real
+ * (in-memory) cache seeded from the snapshot. */
+#include <math.h>
+
+#include "testutil.h"
+
+#include "gpucmp/cache.h"
+#include "gpucmp/query.h"
+
+static struct catalog cat;
+static struct cache *cache;
+
+static int setup(void **state)
+{
+	(void)state;
+	char *err = NULL;
+	struct cache_open_info info;
+	enum gc_status st = catalog_load(&cat, catalog_today(), &err);
+	if (st == GC_OK)
+		st = cache_open(&cache, NULL, &cat, &info, &err);
+	free(err);
+	return st == GC_OK ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	cache_close(cache);
+	catalog_release(&cat);
+	return 0;
+}
+
+static const struct field *f(const char *key)
+{
+	const struct field *x = field_find(key);
+	assert_non_null(x);
+	return x;
+}
+
+/* Run q selecting `cols`; call check(row) for each; return the row count. */
+static size_t run(const struct query *q, const char *const *keys, size_t nkeys,
+		  void (*check)(sqlite3_stmt *s, void *arg), void *arg)
+{
+	const struct field *cols[16];
+	for (size_t i = 0; i < nkeys; i++)
+		cols[i] = f(keys[i]);
+	struct query_sql qs;
+	sqlite3_stmt *s = NULL;
+	char *err = NULL;
+	assert_int_equal(query_build(q, cols, nkeys, &qs, &err), GC_OK);
+	if (query_prepare(cache_db(cache), &qs, &s, &err) != GC_OK)
+		fail_msg("%s\n%s", err, qs.sql.ptr);
+	size_t n = 0;
+	int rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (check)
+			check(s, arg);
+		n++;
+	}
+	assert_int_equal(rc, SQLITE_DONE);
+	sqlite3_finalize(s);
+	query_sql_release(&qs);
+	return n;
+}
+
+static const char *text(sqlite3_stmt *s, int i)
+{
+	return (const char *)sqlite3_column_text(s, i);
+}
+
+static void check_mig(sqlite3_stmt *s, void *arg)
+{
+	(void)arg;
+	const char *mig = text(s, 1);
+	assert_true(strcmp(mig, "managed") == 0 || strcmp(mig, "self") == 0);
+	const struct gpu_model *m = gpu_find(cat.gpus, text(s, 0));
+	assert_non_null(m);
+	assert_true(m->mig > 0);
+	assert_true(sqlite3_column_double(s, 2) >= 1); /* whole GPUs only */
+}
+
+static void test_mig_needs_provider_and_gpu(void **state)
+{
+	(void)state;
+	struct query q;
+	query_init(&q);
+	q.mig = 1;
+	const char *cols[] = {"gpu", "mig", "gpu_count", "provider"};
+	size_t n = run(&q, cols, 4, check_mig, NULL);
+	assert_true(n > 10);
+	/* T4 and L4 offers exist on MIG-managed GCP, but never qualify */
+	query_init(&q);
+	q.mig = 1;
+	q.gpus[0] = "t4";
+	q.gpus[1] = "l4";
+	q.ngpus = 2;
+	assert_int_equal(run(&q, cols, 4, NULL, NULL), 0);
+}
+
+static void check_k8s_managed(sqlite3_stmt *s, void *arg)
+{
+	int *saw_both = arg;
+	const char *k = text(s, 0);
+	assert_true(strcmp(k, "managed") == 0 || strcmp(k, "both") == 0);
+	*saw_both |= strcmp(k, "both") == 0;
+}
+
+static void test_k8s_modes(void **state)
+{
+	(void)state;
+	struct query q;
+	query_init(&q);
+	q.k8s = Q_K8S_MANAGED;
+	int saw_both = 0;
+	const char *cols[] = {"k8s"};
+	assert_true(run(&q, cols, 1, check_k8s_managed, &saw_both) > 0);
+	assert_true(saw_both); /* lambda is "both" */
+	query_init(&q);
+	q.k8s = Q_K8S_NONE;
+	assert_int_equal(run(&q, cols, 1, NULL, NULL), 0); /* no snapshot provider says none */
+}
+
+struct bounds {
+	double max_price;
+	int spot;
+};
+
+static void check_numbers(sqlite3_stmt *s, void *arg)
+{
+	struct bounds *b = arg;
+	const struct gpu_model *m = gpu_find(cat.gpus, text(s, 0));
+	assert_non_null(m);
+	assert_string_equal(m->family, "h100");
+	assert_true(sqlite3_column_double(s, 1) >= 8);
+	assert_true(sqlite3_column_double(s, 2) >= 80);
+	double price = sqlite3_column_double(s, b->spot ? 4 : 3);
+	assert_true(price <= b->max_price);
+	if (b->spot)
+		assert_int_not_equal(sqlite3_column_type(s, 4), SQLITE_NULL);
+}
+
+static void test_numeric_filters_and_family(void **state)
+{
+	(void)state;
+	struct query q;
+	const char *ids[8];
+	query_init(&q);
+	q.ngpus = gpu_match(cat.gpus, "h100", ids, 8);
+	memcpy(q.gpus, ids, sizeof ids);
+	q.min_gpus = 8;
+	q.min_vram = 80;
+	q.max_price = 40;
+	const char *cols[] = {"gpu", "gpu_count", "gpu_mem_gb", "price_hr", "spot_price_hr"};
+	struct bounds b = {40, 0};
+	size_t all = run(&q, cols, 5, check_numbers, &b);
+	assert_true(all > 3);
+	q.spot = 1;
+	q.max_price = 20;
+	b.max_price = 20;
+	b.spot = 1;
+	size_t spot = run(&q, cols, 5, check_numbers, &b);
+	assert_true(spot > 0);
+}
+
+static void check_region(sqlite3_stmt *s, void *arg)
+{
+	(void)arg;
+	assert_true(strncmp(text(s, 0), "us-", 3) == 0);
+	assert_string_equal(text(s, 1), "lambda");
+}
+
+static void test_region_glob_and_providers(void **state)
+{
+	(void)state;
+	struct query q;
+	query_init(&q);
+	q.region_glob = "US-*"; /* case-insensitive */
+	q.providers[0] = "lambda";
+	q.nproviders = 1;
+	const char *cols[] = {"region", "provider"};
+	assert_true(run(&q, cols, 2, check_region, NULL) > 10);
+}
+
+struct order {
+	double last_count, last_price;
+	char last_key[256];
+	size_t n;
+};
+
+static void check_order(sqlite3_stmt *s, void *arg)
+{
+	struct order *o = arg;
+	double count = sqlite3_column_double(s, 0), price = sqlite3_column_double(s, 1);
+	if (o->n) {
+		assert_true(count <= o->last_count);
+		if (count == o->last_count)
+			assert_true(price >= o->last_price);
+	}
+	o->last_count = count;
+	o->last_price = price;
+	o->n++;
+}
+
+static void collect_keys(sqlite3_stmt *s, void *arg)
+{
+	struct buf *b = arg;
+	buf_printf(b, "%s|%s|%s;", text(s, 0), text(s, 1), text(s, 2));
+}
+
+static void test_sort_and_limit(void **state)
+{
+	(void)state;
+	struct query q;
+	query_init(&q);
+	q.sort[0].field = f("gpu_count");
+	q.sort[0].desc = 1;
+	q.sort[1].field = f("price_hr");
+	q.nsort = 2;
+	q.limit = 50;
+	struct order o;
+	memset(&o, 0, sizeof o);
+	const char *cols[] = {"gpu_count", "price_hr"};
+	assert_int_equal(run(&q, cols, 2, check_order, &o), 50);
+	/* the same query twice lists in the same order, ties included */
+	query_init(&q);
+	struct buf a, b;
+	buf_init(&a, 0);
+	buf_init(&b, 0);
+	const char *keys[] = {"provider", "sku", "region"};
+	run(&q, keys, 3, collect_keys, &a);
+	run(&q, keys, 3, collect_keys, &b);
+	assert_string_equal(a.ptr, b.ptr);
+	buf_free(&a);
+	buf_free(&b);
+	query_init(&q);
+	q.limit = 0;
+	assert_int_equal(run(&q, keys, 3, NULL, NULL), 0);
+}
+
+/* User text only ever travels as bound parameters. */
+static void test_injection_is_harmless(void **state)
+{
+	(void)state;
+	static const char *const evil[] = {
+		"lambda'); DROP TABLE offer;--", "x' OR '1'='1", "\"; DELETE FROM offer; --",
+		"/* comment */ lambda", "lambda;", "'", "%", "*') OR 1=1 --"};
+	for (size_t i = 0; i < sizeof evil / sizeof evil[0]; i++) {
+		struct query q;
+		query_init(&q);
+		q.providers[0] = evil[i];
+		q.nproviders = 1;
+		q.region_glob = evil[i];
+		q.gpus[0] = evil[i];
+		q.ngpus = 1;
+		const struct field *cols[] = {f("provider")};
+		struct query_sql qs;
+		assert_int_equal(query_build(&q, cols, 1, &qs, NULL), GC_OK);
+		assert_null(strstr(qs.sql.ptr, evil[i]));
+		query_sql_release(&qs);
+		const char *keys[] = {"provider"};
+		assert_int_equal(run(&q, keys, 1, NULL, NULL), 0);
+	}
+	long long n;
+	assert_int_equal(cache_count(cache, &n, NULL), GC_OK);
+	assert_true(n > 1000);
+}
+
+static void test_inline_for_explain(void **state)
+{
+	(void)state;
+	struct query q;
+	query_init(&q);
+	q.providers[0] = "o'brien";
+	q.nproviders = 1;
+	q.max_price = 2.5;
+	q.limit = 10;
+	const struct field *cols[] = {f("provider"), f("price_hr")};
+	struct query_sql qs;
+	assert_int_equal(query_build(&q, cols, 2, &qs, NULL), GC_OK);
+	char *sql = query_inline(&qs);
+	assert_non_null(strstr(sql, "provider IN ('o''brien')"));
+	assert_non_null(strstr(sql, "price_hr <= 2.5"));
+	assert_non_null(strstr(sql, "LIMIT 10"));
+	assert_null(strchr(sql, '?'));
+	/* the inlined SQL runs and agrees with the bound one */
+	sqlite3_stmt *s;
+	assert_int_equal(sqlite3_prepare_v2(cache_db(cache), sql, -1, &s, NULL), SQLITE_OK);
+	sqlite3_finalize(s);
+	free(sql);
+	query_sql_release(&qs);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mig_needs_provider_and_gpu),
+		cmocka_unit_test(test_k8s_modes),
+		cmocka_unit_test(test_numeric_filters_and_family),
+		cmocka_unit_test(test_region_glob_and_providers),
+		cmocka_unit_test(test_sort_and_limit),
+		cmocka_unit_test(test_injection_is_harmless),
+		cmocka_unit_test(test_inline_for_explain),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

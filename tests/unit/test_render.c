@@ -1,0 +1,143 @@
+/* test_render.c - JSON, CSV, NDJSON and table output. */
+#include "testutil.h"
+
+#include "gpucmp/render.h"
+
+static sqlite3 *db;
+
+static int setup(void **state)
+{
+	(void)state;
+	return sqlite3_open(":memory:", &db) == SQLITE_OK ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	sqlite3_close(db);
+	return 0;
+}
+
+/* Render the rows of `sql` (columns: provider, gpu_count, price_hr,
+ * available, k8s) in `fmt` and return the output (caller frees). */
+static char *render_sql(const char *sql, enum render_format fmt, int width)
+{
+	static const char *const keys[] = {"provider", "gpu_count", "price_hr", "available", "k8s"};
+	const struct field *cols[5];
+	for (int i = 0; i < 5; i++)
+		cols[i] = field_find(keys[i]);
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	assert_non_null(f);
+	struct render_spec spec = {fmt, cols, 5, f, 0, width, 0};
+	struct renderer *r;
+	char *err = NULL;
+	assert_int_equal(render_begin(&r, &spec, &err), GC_OK);
+	sqlite3_stmt *s;
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
+	while (sqlite3_step(s) == SQLITE_ROW)
+		assert_int_equal(render_row(r, s, &err), GC_OK);
+	sqlite3_finalize(s);
+	size_t rows;
+	assert_int_equal(render_end(r, &rows, &err), GC_OK);
+	fclose(f);
+	return out;
+}
+
+static const char rows_sql[] =
+	"SELECT 'say \"hi\"\\' , 8, 2.35, 1, 'managed' UNION ALL "
+	"SELECT 'ctl' || char(27) || '[31m', 0.333, NULL, NULL, 'unknown' UNION ALL "
+	"SELECT 'a,b', 1, 14.94, 0, 'both'";
+
+static void test_json(void **state)
+{
+	(void)state;
+	char *out = render_sql(rows_sql, RF_JSON, 0);
+	assert_string_equal(out,
+		"[\n"
+		"{\"provider\":\"say \\\"hi\\\"\\\\\",\"gpu_count\":8,\"price_hr\":2.35,\"available\":true,\"k8s\":\"managed\"},\n"
+		"{\"provider\":\"ctl\\u001b[31m\",\"gpu_count\":0.333,\"price_hr\":null,\"available\":null,\"k8s\":\"unknown\"},\n"
+		"{\"provider\":\"a,b\",\"gpu_count\":1,\"price_hr\":14.94,\"available\":false,\"k8s\":\"both\"}\n"
+		"]\n");
+	free(out);
+	out = render_sql("SELECT 'x', 1, 1, 1, 'none' WHERE 0", RF_JSON, 0);
+	assert_string_equal(out, "[]\n");
+	free(out);
+}
+
+static void test_ndjson_and_csv(void **state)
+{
+	(void)state;
+	char *out = render_sql(rows_sql, RF_NDJSON, 0);
+	size_t lines = 0;
+	for (char *p = out; *p; p++)
+		lines += *p == '\n';
+	assert_int_equal(lines, 3);
+	assert_int_equal(strncmp(out, "{\"provider\":", 12), 0);
+	free(out);
+	out = render_sql(rows_sql, RF_CSV, 0);
+	assert_string_equal(out,
+		"provider,gpu_count,price_hr,available,k8s\n"
+		"\"say \"\"hi\"\"\\\",8,2.35,true,managed\n"
+		"ctl?[31m,0.333,,,unknown\n"
+		"\"a,b\",1,14.94,false,both\n");
+	free(out);
+	out = render_sql("SELECT 'x', 1, 1, 1, 'none' WHERE 0", RF_CSV, 0);
+	assert_string_equal(out, "provider,gpu_count,price_hr,available,k8s\n");
+	free(out);
+}
+
+static void test_table(void **state)
+{
+	(void)state;
+	char *out = render_sql(rows_sql, RF_TABLE, 0);
+	assert_string_equal(out,
+		"PROVIDER    GPUS     $/H  AVAIL  K8S\n"
+		"say \"hi\"\\      8   $2.35  yes    managed\n"
+		"ctl?[31m   0.333       -  ?      ?\n"
+		"a,b            1  $14.94  no     both\n");
+	free(out);
+	/* narrower than the table: the least important columns go first */
+	out = render_sql(rows_sql, RF_TABLE, 30);
+	assert_null(strstr(out, "AVAIL"));
+	for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n"))
+		assert_true(render_width(line) <= 30);
+	free(out);
+	out = render_sql("SELECT 'x', 1, 1, 1, 'none' WHERE 0", RF_TABLE, 0);
+	assert_string_equal(out, "");
+	free(out);
+}
+
+static void test_fit_and_width(void **state)
+{
+	(void)state;
+	assert_int_equal(render_width("caf\xc3\xa9"), 4);
+	struct buf b;
+	buf_init(&b, 0);
+	assert_int_equal(render_fit(&b, "Stra\xc3\x9f" "e 12", 5), GC_OK);
+	assert_string_equal(b.ptr, "Stra\xe2\x80\xa6");
+	assert_int_equal(render_width(b.ptr), 5);
+	buf_reset(&b);
+	assert_int_equal(render_fit(&b, "short", 10), GC_OK);
+	assert_string_equal(b.ptr, "short");
+	buf_free(&b);
+	buf_init(&b, 0);
+	render_json_string(&b, "bad\xff utf8 \xe2\x82");
+	assert_string_equal(b.ptr, "\"bad\xef\xbf\xbd utf8 \xef\xbf\xbd\xef\xbf\xbd\"");
+	buf_reset(&b);
+	render_json_number(&b, 1e300 * 1e300);
+	assert_string_equal(b.ptr, "null");
+	buf_free(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_ndjson_and_csv),
+		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_fit_and_width),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,231 @@
+/* test_skypilot.c - SkyPilot catalog reader over real catalog rows. */
+#include <math.h>
+
+#include "testutil.h"
+
+#include "gpucmp/gpu.h"
+#include "gpucmp/insttype.h"
+#include "gpucmp/skypilot.h"
+
+static struct gpu_table *gpus;
+static struct insttype_table *types;
+
+struct got {
+	char sku[96], gpu[48], gpu_name[48], region[64], rdma[8];
+	double count, mem, vcpus, ram, price, spot;
+	int ib;
+};
+
+struct collect {
+	struct got items[64];
+	size_t n;
+};
+
+static enum gc_status collect(void *ctx, const struct offer *o, char **err)
+{
+	(void)err;
+	struct collect *c = ctx;
+	assert_true(c->n < 64);
+	struct got *g = &c->items[c->n++];
+	snprintf(g->sku, sizeof g->sku, "%s", o->sku);
+	snprintf(g->gpu, sizeof g->gpu, "%s", o->gpu ? o->gpu : "");
+	snprintf(g->gpu_name, sizeof g->gpu_name, "%s", o->gpu_name);
+	snprintf(g->region, sizeof g->region, "%s", o->region);
+	snprintf(g->rdma, sizeof g->rdma, "%s", o->rdma ? o->rdma : "");
+	g->count = o->gpu_count;
+	g->mem = o->gpu_mem_gb;
+	g->vcpus = o->vcpus;
+	g->ram = o->ram_gb;
+	g->price = o->price_hr;
+	g->spot = o->spot_price_hr;
+	g->ib = o->infiniband;
+	assert_string_equal(o->source, "import");
+	assert_string_equal(o->fetched_at, "2026-05-20T00:00:00Z");
+	return GC_OK;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	size_t len;
+	char *err = NULL;
+	char *data = read_source_file("data/gpus.yaml", &len);
+	enum gc_status st = gpu_table_load(&gpus, "gpus.yaml", data, len, &err);
+	free(data);
+	data = read_source_file("data/instance-types.yaml", &len);
+	if (st == GC_OK)
+		st = insttype_load(&types, "instance-types.yaml", data, len, &err);
+	free(data);
+	free(err);
+	return st == GC_OK ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	gpu_table_free(gpus);
+	insttype_free(types);
+	return 0;
+}
+
+static void parse(const char *cloud, struct collect *c, struct skypilot_stats *st)
+{
+	char rel[256];
+	snprintf(rel, sizeof rel, "tests/fixtures/skypilot/%s/vms.csv", cloud);
+	size_t len;
+	char *data = read_source_file(rel, &len);
+	struct skypilot_opts o = {cloud, gpus, types, "import", rel, "2026-05-20T00:00:00Z"};
+	char *err = NULL;
+	memset(c, 0, sizeof *c);
+	enum gc_status rc = skypilot_parse(data, len, &o, collect, c, st, &err);
+	free(data);
+	if (rc != GC_OK)
+		fail_msg("%s: %s", cloud, err ? err : "failed");
+}
+
+static const struct got *find(const struct collect *c, const char *sku, const char *region)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (strcmp(c->items[i].sku, sku) == 0 &&
+		    (!region || strcmp(c->items[i].region, region) == 0))
+			return &c->items[i];
+	fail_msg("no offer %s in %s", sku, region ? region : "any region");
+	return NULL;
+}
+
+static void assert_near(double a, double b)
+{
+	if (fabs(a - b) > 1e-9)
+		fail_msg("%.10g != %.10g", a, b);
+}
+
+static void test_gcp_pairs_accelerators_with_hosts(void **state)
+{
+	(void)state;
+	struct collect c;
+	struct skypilot_stats st;
+	parse("gcp", &c, &st);
+	/* A100 in two zones of us-central1: one offer, priced host + GPU */
+	assert_int_equal(c.n, 2);
+	const struct got *a2 = find(&c, "a2-highgpu-1g", "us-central1");
+	assert_string_equal(a2->gpu, "a100-sxm-40gb");
+	assert_near(a2->price, 0.73948 + 2.93391);
+	assert_near(a2->spot, 0.36975 + 1.4341);
+	assert_near(a2->vcpus, 12);
+	assert_near(a2->ram, 85);
+	const struct got *t4 = find(&c, "n1-standard-8+1xT4", "us-central1");
+	assert_string_equal(t4->gpu, "t4");
+	assert_near(t4->price, 0.38 + 0.35);
+	assert_int_equal(st.duplicates, 1);
+	assert_int_equal(st.tpu, 1);
+	assert_int_equal(st.unpaired, 1); /* H100-MEGA without an a3-megagpu host */
+	assert_int_equal(st.unknown_gpu, 0);
+}
+
+static void test_vast_memory_per_instance(void **state)
+{
+	(void)state;
+	struct collect c;
+	struct skypilot_stats st;
+	parse("vast", &c, &st);
+	const struct got *g = find(&c, "2x-RTX_5090-32-65536", NULL);
+	assert_string_equal(g->gpu, "rtx-5090");
+	assert_near(g->count, 2);
+	g = find(&c, "2x-A100_SXM4-32-65536", NULL);
+	assert_string_equal(g->gpu, "a100-sxm-40gb"); /* 81920 MiB for two GPUs */
+	assert_string_equal(g->region, "Germany, DE, EU");
+	g = &c.items[0];
+	assert_string_equal(g->region, "Denmark, DK, EU");
+	assert_string_equal(c.items[1].region, "CA, NA"); /* ", CA, NA" trimmed */
+	g = find(&c, "1x-H100_NVL-32-65536", NULL);
+	assert_string_equal(g->gpu, "h100-nvl");
+	g = find(&c, "4x-RTX_4070S_Ti-32-65536", NULL);
+	assert_string_equal(g->gpu, "rtx-4070-ti-super");
+	assert_string_equal(g->gpu_name, "RTX4070");
+	assert_true(isnan(g->spot)); /* SpotPrice 0.00 means none */
+	int a80 = 0, a40 = 0;
+	for (size_t i = 0; i < c.n; i++)
+		if (strcmp(c.items[i].sku, "1x-A100_SXM4-32-65536") == 0) {
+			a80 += strcmp(c.items[i].gpu, "a100-sxm-80gb") == 0;
+			a40 += strcmp(c.items[i].gpu, "a100-sxm-40gb") == 0;
+		}
+	assert_int_equal(a80, 1);
+	assert_int_equal(a40, 1);
+}
+
+static void test_azure_slices_and_table_facts(void **state)
+{
+	(void)state;
+	struct collect c;
+	struct skypilot_stats st;
+	parse("azure", &c, &st);
+	const struct got *g = find(&c, "Standard_NV6ads_A10_v5", "eastus");
+	assert_string_equal(g->gpu, "a10");
+	assert_near(g->count, 0.167);
+	assert_true(g->mem > 3.9 && g->mem < 4.1); /* a sixth of 24 GB */
+	g = find(&c, "Standard_ND96is_MI300X_v5", NULL);
+	assert_string_equal(g->gpu, "mi300x");
+	assert_near(g->count, 8);
+	g = find(&c, "Standard_NC24ads_A100_v4", "westeurope");
+	assert_string_equal(g->gpu, "a100-pcie-80gb");
+	assert_int_equal(g->ib, 0);
+	assert_int_equal(st.cpu_only, 2);
+}
+
+static void test_verda_and_lambda(void **state)
+{
+	(void)state;
+	struct collect c;
+	struct skypilot_stats st;
+	parse("verda", &c, &st);
+	assert_int_equal(c.n, 2);
+	const struct got *g = find(&c, "2B300.60V", NULL);
+	assert_true(isnan(g->price)); /* empty Price: spot only */
+	assert_near(g->spot, 4.893);
+	assert_string_equal(g->gpu, "b300");
+	assert_int_equal(st.cpu_only, 1);
+	parse("lambda", &c, &st);
+	g = find(&c, "gpu_8x_a100", "us-east-1");
+	assert_string_equal(g->gpu, "a100-sxm-40gb");
+	assert_near(g->mem, 40);
+	g = find(&c, "gpu_1x_h100_pcie", "us-east-1");
+	assert_string_equal(g->gpu, "h100-pcie");
+	assert_int_equal(st.cpu_only, 2);
+}
+
+static void test_bad_catalogs(void **state)
+{
+	(void)state;
+	struct skypilot_opts o = {"x", gpus, types, "import", "t", "2026-05-20T00:00:00Z"};
+	char *err = NULL;
+	const char *no_price = "InstanceType,AcceleratorName,AcceleratorCount,Region\na,H100,1,r\n";
+	assert_int_equal(skypilot_parse(no_price, strlen(no_price), &o, NULL, NULL, NULL, &err),
+			 GC_EDATA);
+	assert_non_null(strstr(err, "no 'Price' column"));
+	free(err);
+	err = NULL;
+	assert_int_equal(skypilot_parse("", 0, &o, NULL, NULL, NULL, &err), GC_EDATA);
+	free(err);
+	err = NULL;
+	const char *html = "<html><body>502 Bad Gateway</body></html>\n";
+	assert_int_equal(skypilot_parse(html, strlen(html), &o, NULL, NULL, NULL, &err), GC_EDATA);
+	assert_non_null(err);
+	free(err);
+	err = NULL;
+	const char *open = "InstanceType,AcceleratorName,AcceleratorCount,Price,Region\n\"a,H100,1,2,r\n";
+	assert_int_equal(skypilot_parse(open, strlen(open), &o, NULL, NULL, NULL, &err), GC_EDATA);
+	assert_non_null(strstr(err, "unterminated"));
+	free(err);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_gcp_pairs_accelerators_with_hosts),
+		cmocka_unit_test(test_vast_memory_per_instance),
+		cmocka_unit_test(test_azure_slices_and_table_facts),
+		cmocka_unit_test(test_verda_and_lambda),
+		cmocka_unit_test(test_bad_catalogs),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

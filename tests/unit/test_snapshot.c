@@ -1,0 +1,150 @@
+/* test_snapshot.c - the built-in snapshot: it parses, names only known
+ * providers and GPUs, and round-trips through the writer. */
+#include <math.h>
+
+#include "testutil.h"
+
+#include "gpucmp/catalog.h"
+#include "gpucmp/snapshot.h"
+
+static struct catalog cat;
+
+static int setup(void **state)
+{
+	(void)state;
+	char *err = NULL;
+	enum gc_status st = catalog_load(&cat, catalog_today(), &err);
+	if (st != GC_OK)
+		fprintf(stderr, "%s\n", err ? err : "catalog");
+	free(err);
+	return st == GC_OK ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	catalog_release(&cat);
+	return 0;
+}
+
+struct check {
+	size_t rows, per_provider[16];
+};
+
+static enum gc_status check_row(void *ctx, const struct offer *o, char **err)
+{
+	(void)err;
+	struct check *c = ctx;
+	if (!profile_set_find(&cat.profiles, o->provider))
+		fail_msg("snapshot row for unknown provider '%s'", o->provider);
+	if (!o->gpu || !gpu_find(cat.gpus, o->gpu))
+		fail_msg("%s %s: GPU '%s' (%s) not in the model table", o->provider, o->sku,
+			 o->gpu ? o->gpu : "", o->gpu_name);
+	assert_true(o->gpu_count > 0);
+	assert_true(!isnan(o->price_hr) || !isnan(o->spot_price_hr));
+	assert_string_equal(o->source, "snapshot");
+	assert_int_equal(strlen(o->fetched_at), 20);
+	assert_non_null(o->origin);
+	assert_true(strlen(o->origin) > 10);
+	for (size_t i = 0; i < cat.profiles.n; i++)
+		if (strcmp(cat.profiles.items[i]->id, o->provider) == 0)
+			c->per_provider[i]++;
+	c->rows++;
+	return GC_OK;
+}
+
+static void test_embedded_snapshot(void **state)
+{
+	(void)state;
+	struct check c;
+	memset(&c, 0, sizeof c);
+	struct snapshot_info info;
+	char *err = NULL;
+	assert_int_equal(snapshot_parse(cat.snapshot, cat.snapshot_len, check_row, &c, &info, &err),
+			 GC_OK);
+	assert_true(c.rows > 1000);
+	assert_int_equal(info.rows, c.rows);
+	assert_string_equal(info.newest, "2026-05-20");
+	/* every provider of the snapshot catalogs is present */
+	static const char *const want[] = {"azure", "gcp", "lambda", "vast", "nebius",
+					   "verda", "hyperbolic", "mithril"};
+	for (size_t w = 0; w < 8; w++)
+		for (size_t i = 0; i < cat.profiles.n; i++)
+			if (strcmp(cat.profiles.items[i]->id, want[w]) == 0 && c.per_provider[i] == 0)
+				fail_msg("no snapshot offers for %s", want[w]);
+}
+
+/* The embedded copy is data/snapshot.csv as committed. */
+static void test_embedded_matches_file(void **state)
+{
+	(void)state;
+	size_t len;
+	char *file = read_source_file("data/snapshot.csv", &len);
+	assert_int_equal(len, cat.snapshot_len);
+	assert_memory_equal(file, cat.snapshot, len);
+	free(file);
+}
+
+static enum gc_status write_back(void *ctx, const struct offer *o, char **err)
+{
+	(void)err;
+	return snapshot_write_row(ctx, o);
+}
+
+static void test_round_trip(void **state)
+{
+	(void)state;
+	struct buf out;
+	buf_init(&out, 0);
+	assert_int_equal(buf_addstr(&out, SNAPSHOT_HEADER "\n"), GC_OK);
+	assert_int_equal(snapshot_parse(cat.snapshot, cat.snapshot_len, write_back, &out, NULL, NULL),
+			 GC_OK);
+	assert_int_equal(out.len, cat.snapshot_len);
+	assert_memory_equal(out.ptr, cat.snapshot, out.len);
+	buf_free(&out);
+}
+
+static void test_bad_rows(void **state)
+{
+	(void)state;
+	static const char row[] = "lambda,sku,h100-sxm,H100,1,80,8,64,,us-east-1,%s,,USD,,,,,origin,%s\n";
+	static const struct {
+		const char *price, *date, *want;
+	} cases[] = {
+		{"abc", "2026-05-20", "snapshot.csv:2: row has a bad or missing price"},
+		{"-1", "2026-05-20", "bad or missing price"},
+		{"", "2026-05-20", "bad or missing price"},
+		{"1.5", "2026-02-30", "bad as_of date"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char doc[512];
+		int n = snprintf(doc, sizeof doc, SNAPSHOT_HEADER "\n");
+		snprintf(doc + n, sizeof doc - (size_t)n, row, cases[i].price, cases[i].date);
+		char *err = NULL;
+		assert_int_equal(snapshot_parse(doc, strlen(doc), NULL, NULL, NULL, &err), GC_EDATA);
+		if (!err || !strstr(err, cases[i].want))
+			fail_msg("case %zu: %s", i, err ? err : "(null)");
+		free(err);
+	}
+	char *err = NULL;
+	const char *wrong = "provider,sku\nlambda,x\n";
+	assert_int_equal(snapshot_parse(wrong, strlen(wrong), NULL, NULL, NULL, &err), GC_EDATA);
+	assert_non_null(strstr(err, "unexpected header"));
+	free(err);
+	err = NULL;
+	const char *short_row = SNAPSHOT_HEADER "\nlambda,x\n";
+	assert_int_equal(snapshot_parse(short_row, strlen(short_row), NULL, NULL, NULL, &err), GC_EDATA);
+	assert_non_null(strstr(err, "2 fields, expected 19"));
+	free(err);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_embedded_snapshot),
+		cmocka_unit_test(test_embedded_matches_file),
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_bad_rows),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

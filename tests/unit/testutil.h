@@ -1,0 +1,52 @@
+/* testutil.h - helpers shared by the cmocka unit tests. */
+#ifndef GPUCMP_TESTUTIL_H
+#define GPUCMP_TESTUTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gpucmp/buf.h"
+
+/* Read a file under the source tree; the caller frees.  Fails the test if
+ * the file cannot be read. */
+static inline char *read_source_file(const char *rel, size_t *len)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", GPUCMP_SOURCE_DIR, rel);
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		fail_msg("cannot open %s", path);
+	struct buf b;
+	buf_init(&b, 0);
+	char chunk[8192];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		assert_int_equal(buf_add(&b, chunk, n), GC_OK);
+	fclose(f);
+	*len = b.len;
+	return buf_steal(&b);
+}
+
+/* A fresh scratch path under the build tree: TEST_TMPDIR/name.  Any file
+ * there (and its -wal/-shm) is removed first. */
+static inline const char *scratch_path(const char *name)
+{
+	static char path[4096];
+	snprintf(path, sizeof path, "%s/%s", TEST_TMPDIR, name);
+	char side[4200];
+	remove(path);
+	snprintf(side, sizeof side, "%s-wal", path);
+	remove(side);
+	snprintf(side, sizeof side, "%s-shm", path);
+	remove(side);
+	return path;
+}
+
+#endif
