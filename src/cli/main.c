@@ -38,7 +38,7 @@ static void print_usage(FILE *out)
 		fprintf(out, "  %-10s  %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "  %-10s  %s\n", "help", "help [COMMAND | fields]: a command's options, or the offer fields");
 	fprintf(out, "\n'gpucmp COMMAND --help' shows a command's options.\n"
-		     "exit codes: 0 ok, 64 usage, 65 bad data, 74 cache I/O (see gpucmp(1))\n");
+		     "exit codes: 0 ok, 64 usage, 65 bad data, 71 out of memory, 74 cache I/O\n");
 }
 
 static void print_version(void)
