@@ -235,15 +235,25 @@ static enum gc_status meta_set_hash(struct cache *c, const char *key, uint64_t h
 
 /* --- schema ------------------------------------------------------------- */
 
-static enum gc_status user_version(struct cache *c, int *v, char **err)
+/* Run a one-value query; `what` names it in the error message. */
+static enum gc_status scalar(struct cache *c, const char *sql, long long *v,
+			     const char *what, char **err)
 {
 	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(c->db, "PRAGMA user_version", -1, &s, NULL) != SQLITE_OK)
-		return db_error(c, err, "cannot read schema version");
+	if (sqlite3_prepare_v2(c->db, sql, -1, &s, NULL) != SQLITE_OK)
+		return db_error(c, err, what);
 	int rc = sqlite3_step(s);
-	*v = rc == SQLITE_ROW ? sqlite3_column_int(s, 0) : -1;
+	*v = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : -1;
 	sqlite3_finalize(s);
-	return rc == SQLITE_ROW ? GC_OK : db_error(c, err, "cannot read schema version");
+	return rc == SQLITE_ROW ? GC_OK : db_error(c, err, what);
+}
+
+static enum gc_status user_version(struct cache *c, int *v, char **err)
+{
+	long long x;
+	enum gc_status st = scalar(c, "PRAGMA user_version", &x, "cannot read schema version", err);
+	*v = (int)x;
+	return st;
 }
 
 /* A database with tables but no schema version belongs to someone else. */
@@ -782,11 +792,5 @@ enum gc_status cache_replace(struct cache *c, const char *provider, const char *
 
 enum gc_status cache_count(struct cache *c, long long *n, char **err)
 {
-	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(c->db, "SELECT count(*) FROM offer", -1, &s, NULL) != SQLITE_OK)
-		return db_error(c, err, "cannot count offers");
-	int rc = sqlite3_step(s);
-	*n = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
-	sqlite3_finalize(s);
-	return rc == SQLITE_ROW ? GC_OK : db_error(c, err, "cannot count offers");
+	return scalar(c, "SELECT count(*) FROM offer", n, "cannot count offers", err);
 }

@@ -142,6 +142,9 @@ const char *pv_text(const struct pfield_def *f, const struct pvalue *v, char *bu
 /* JSON of a profile value: booleans true/false, enums as strings
  * ("unknown" kept), numbers, lists; null when an unknown bool/number/text/list. */
 struct json_t *pv_json(const struct pfield_def *f, const struct pvalue *v);
+/* Print `v` (stolen) to stdout: indented JSON, or with `ndjson` one compact
+ * line per element of an array.  Returns an exit code. */
+int cli_print_json(struct json_t *v, int ndjson);
 /* Does the provider qualify for the capability filters in `a`? */
 int provider_matches(const struct profile *p, const struct cli_args *a);
 

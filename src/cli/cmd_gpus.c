@@ -25,28 +25,9 @@ static json_t *model_json(const struct gpu_model *m)
 static int print_json(const struct gpu_table *t, int ndjson)
 {
 	json_t *arr = json_array();
-	int bad = !arr;
-	for (size_t i = 0; i < gpu_table_count(t) && !bad; i++) {
-		json_t *o = model_json(gpu_table_at(t, i));
-		if (!o)
-			bad = 1;
-		else if (ndjson) {
-			bad = json_dumpf(o, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15)) != 0 ||
-			      putchar('\n') == EOF;
-			json_decref(o);
-		} else {
-			json_array_append_new(arr, o);
-		}
-	}
-	if (!bad && !ndjson)
-		bad = json_dumpf(arr, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15)) != 0 ||
-		      putchar('\n') == EOF;
-	json_decref(arr);
-	if (bad || fflush(stdout) != 0) {
-		msg_error("cannot write output");
-		return EXIT_IOERR;
-	}
-	return EXIT_OK;
+	for (size_t i = 0; arr && i < gpu_table_count(t); i++)
+		json_array_append_new(arr, model_json(gpu_table_at(t, i)));
+	return cli_print_json(arr, ndjson);
 }
 
 static void fmt_num(char *out, size_t n, double v)

@@ -69,28 +69,10 @@ static int print_json(const struct cli_env *env, const unsigned char *keep,
 {
 	const struct profile_set *ps = &env->cat.profiles;
 	json_t *arr = json_array();
-	int bad = 0;
-	for (size_t i = 0; i < ps->n && !bad; i++) {
-		if (!keep[i])
-			continue;
-		json_t *o = provider_json(ps->items[i], &st[i]);
-		if (ndjson) {
-			bad = json_dumpf(o, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15)) != 0 ||
-			      putchar('\n') == EOF;
-			json_decref(o);
-		} else {
-			json_array_append_new(arr, o);
-		}
-	}
-	if (!ndjson && !bad)
-		bad = json_dumpf(arr, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15)) != 0 ||
-		      putchar('\n') == EOF;
-	json_decref(arr);
-	if (bad || fflush(stdout) != 0) {
-		msg_error("cannot write output");
-		return EXIT_IOERR;
-	}
-	return EXIT_OK;
+	for (size_t i = 0; arr && i < ps->n; i++)
+		if (keep[i])
+			json_array_append_new(arr, provider_json(ps->items[i], &st[i]));
+	return cli_print_json(arr, ndjson);
 }
 
 enum { PCOLS = 13, CELL = 48 };

@@ -170,13 +170,7 @@ int cmd_show(struct cli_args *a)
 			msg_error("unknown provider '%s'; 'gpucmp providers' lists them", safe);
 		rc = EXIT_USAGE;
 	} else if (cli_flag(a, O_JSON)) {
-		json_t *o = sheet_json(&env, p);
-		if (json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15)) != 0 ||
-		    putchar('\n') == EOF || fflush(stdout) != 0) {
-			msg_error("cannot write output");
-			rc = EXIT_IOERR;
-		}
-		json_decref(o);
+		rc = cli_print_json(sheet_json(&env, p), 0);
 	} else {
 		rc = print_sheet(&env, p);
 	}

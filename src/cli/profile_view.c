@@ -98,3 +98,26 @@ int provider_matches(const struct profile *p, const struct cli_args *a)
 		return 0;
 	return 1;
 }
+
+int cli_print_json(json_t *v, int ndjson)
+{
+	const size_t real = JSON_REAL_PRECISION(15) | JSON_PRESERVE_ORDER;
+	int bad = !v;
+	if (!bad && ndjson && json_is_array(v)) {
+		size_t i;
+		json_t *item;
+		json_array_foreach(v, i, item) {
+			if (!bad)
+				bad = json_dumpf(item, stdout, JSON_COMPACT | real) != 0 ||
+				      putchar('\n') == EOF;
+		}
+	} else if (!bad) {
+		bad = json_dumpf(v, stdout, JSON_INDENT(2) | real) != 0 || putchar('\n') == EOF;
+	}
+	json_decref(v);
+	if (bad || fflush(stdout) != 0) {
+		msg_error(v ? "cannot write output" : "out of memory");
+		return v ? EXIT_IOERR : EXIT_OSERR;
+	}
+	return EXIT_OK;
+}

@@ -8,15 +8,7 @@ static struct gpu_table *table;
 static int setup(void **state)
 {
 	(void)state;
-	size_t len;
-	char *data = read_source_file("data/gpus.yaml", &len);
-	char *err = NULL;
-	enum gc_status st = gpu_table_load(&table, "data/gpus.yaml", data, len, &err);
-	free(data);
-	if (st != GC_OK)
-		fprintf(stderr, "%s\n", err ? err : "load failed");
-	free(err);
-	return st == GC_OK ? 0 : -1;
+	return load_shipped_tables(&table, NULL);
 }
 
 static int teardown(void **state)

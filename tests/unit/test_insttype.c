@@ -11,20 +11,7 @@ static struct gpu_table *gpus;
 static int setup(void **state)
 {
 	(void)state;
-	size_t len;
-	char *err = NULL;
-	char *data = read_source_file("data/instance-types.yaml", &len);
-	enum gc_status st = insttype_load(&types, "data/instance-types.yaml", data, len, &err);
-	free(data);
-	if (st == GC_OK) {
-		data = read_source_file("data/gpus.yaml", &len);
-		st = gpu_table_load(&gpus, "data/gpus.yaml", data, len, &err);
-		free(data);
-	}
-	if (st != GC_OK)
-		fprintf(stderr, "%s\n", err ? err : "load failed");
-	free(err);
-	return st == GC_OK ? 0 : -1;
+	return load_shipped_tables(&gpus, &types);
 }
 
 static int teardown(void **state)

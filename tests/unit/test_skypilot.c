@@ -47,17 +47,7 @@ static enum gc_status collect(void *ctx, const struct offer *o, char **err)
 static int setup(void **state)
 {
 	(void)state;
-	size_t len;
-	char *err = NULL;
-	char *data = read_source_file("data/gpus.yaml", &len);
-	enum gc_status st = gpu_table_load(&gpus, "gpus.yaml", data, len, &err);
-	free(data);
-	data = read_source_file("data/instance-types.yaml", &len);
-	if (st == GC_OK)
-		st = insttype_load(&types, "instance-types.yaml", data, len, &err);
-	free(data);
-	free(err);
-	return st == GC_OK ? 0 : -1;
+	return load_shipped_tables(&gpus, &types);
 }
 
 static int teardown(void **state)

@@ -13,6 +13,8 @@
 #include <cmocka.h>
 
 #include "gpucmp/buf.h"
+#include "gpucmp/gpu.h"
+#include "gpucmp/insttype.h"
 
 /* Read a file under the source tree; the caller frees.  Fails the test if
  * the file cannot be read. */
@@ -32,6 +34,29 @@ static inline char *read_source_file(const char *rel, size_t *len)
 	fclose(f);
 	*len = b.len;
 	return buf_steal(&b);
+}
+
+/* The shipped GPU model table and instance-type table, read from the source
+ * tree (so the tests see the files as committed).  0 on success. */
+static inline int load_shipped_tables(struct gpu_table **gpus, struct insttype_table **types)
+{
+	size_t len;
+	char *err = NULL;
+	enum gc_status st = GC_OK;
+	if (gpus) {
+		char *data = read_source_file("data/gpus.yaml", &len);
+		st = gpu_table_load(gpus, "data/gpus.yaml", data, len, &err);
+		free(data);
+	}
+	if (st == GC_OK && types) {
+		char *data = read_source_file("data/instance-types.yaml", &len);
+		st = insttype_load(types, "data/instance-types.yaml", data, len, &err);
+		free(data);
+	}
+	if (st != GC_OK)
+		fprintf(stderr, "%s\n", err ? err : "load failed");
+	free(err);
+	return st == GC_OK ? 0 : -1;
 }
 
 /* A fresh scratch path under the build tree: TEST_TMPDIR/name.  Any file
