@@ -50,12 +50,13 @@ enum gc_status catalog_init(struct catalog *c, long today, char **err)
 	c->types_file = t;
 	c->snapshot = (const char *)s->data;
 	c->snapshot_len = s->len;
-	uint64_t h = catalog_hash(CATALOG_HASH_INIT, g->data, g->len);
-	h = catalog_hash(h, t->data, t->len);
+	/* the build hashed each file; combine those instead of rereading the bytes */
+	uint64_t h = catalog_hash(CATALOG_HASH_INIT, &g->hash, sizeof g->hash);
+	h = catalog_hash(h, &t->hash, sizeof t->hash);
 	for (size_t i = 0; i < embedded_profiles_count; i++)
-		h = catalog_hash(h, embedded_profiles[i].data, embedded_profiles[i].len);
+		h = catalog_hash(h, &embedded_profiles[i].hash, sizeof embedded_profiles[i].hash);
 	c->catalog_hash = h;
-	c->snapshot_hash = catalog_hash(CATALOG_HASH_INIT, s->data, s->len);
+	c->snapshot_hash = s->hash;
 	return GC_OK;
 }
 

@@ -21,8 +21,18 @@ static const char *display_name(const char *path)
 	return p;
 }
 
-static int emit_array(FILE *out, const char *path, int idx, long *len_out)
+/* FNV-1a 64, the same as catalog_hash() in src/catalog.c: the binary needs
+ * the hashes on every run, so they are computed once here. */
+static unsigned long long fnv1a(unsigned long long h, int c)
 {
+	h ^= (unsigned char)c;
+	return h * 0x100000001b3ULL;
+}
+
+static int emit_array(FILE *out, const char *path, int idx, long *len_out,
+		      unsigned long long *hash_out)
+{
+	unsigned long long h = 0xcbf29ce484222325ULL;
 	FILE *in = fopen(path, "rb");
 	if (!in) {
 		perror(path);
@@ -33,6 +43,7 @@ static int emit_array(FILE *out, const char *path, int idx, long *len_out)
 	long n = 0;
 	while ((c = getc(in)) != EOF) {
 		fprintf(out, "%d,", c);
+		h = fnv1a(h, c);
 		if (++n % 24 == 0)
 			fputc('\n', out);
 	}
@@ -40,27 +51,34 @@ static int emit_array(FILE *out, const char *path, int idx, long *len_out)
 	int err = ferror(in);
 	fclose(in);
 	*len_out = n;
+	*hash_out = h;
 	return err ? -1 : 0;
 }
 
 static int emit_table(FILE *out, const char *table, char **paths, int first,
 		      int count, int base)
 {
-	long *lens = calloc((size_t)(count ? count : 1), sizeof(*lens));
-	if (!lens)
+	long *lens = calloc((size_t)(count ? count : 1), sizeof *lens);
+	unsigned long long *hashes = calloc((size_t)(count ? count : 1), sizeof *hashes);
+	if (!lens || !hashes) {
+		free(lens);
+		free(hashes);
 		return -1;
+	}
 	for (int i = 0; i < count; i++)
-		if (emit_array(out, paths[first + i], base + i, &lens[i]) != 0) {
+		if (emit_array(out, paths[first + i], base + i, &lens[i], &hashes[i]) != 0) {
 			free(lens);
+			free(hashes);
 			return -1;
 		}
 	fprintf(out, "const struct embedded_file %s[] = {\n", table);
 	for (int i = 0; i < count; i++)
-		fprintf(out, "\t{\"%s\", blob%d, %ld},\n",
-			display_name(paths[first + i]), base + i, lens[i]);
-	fprintf(out, "\t{0, 0, 0}\n};\nconst size_t %s_count = %d;\n\n", table,
+		fprintf(out, "\t{\"%s\", blob%d, %ld, 0x%016llxULL},\n",
+			display_name(paths[first + i]), base + i, lens[i], hashes[i]);
+	fprintf(out, "\t{0, 0, 0, 0}\n};\nconst size_t %s_count = %d;\n\n", table,
 		count);
 	free(lens);
+	free(hashes);
 	return 0;
 }
 

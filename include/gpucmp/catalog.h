@@ -20,7 +20,7 @@ struct catalog {
 	struct profile_set profiles;
 	const char *snapshot; /* borrowed, static */
 	size_t snapshot_len;
-	uint64_t catalog_hash;  /* of gpus.yaml, instance-types.yaml and profiles */
+	uint64_t catalog_hash;  /* of the build-time hashes of gpus.yaml, instance-types.yaml, profiles */
 	uint64_t snapshot_hash; /* of snapshot.csv */
 	long today;             /* days since 1970-01-01 (UTC) */
 	unsigned loaded;        /* CATALOG_* parts parsed so far */

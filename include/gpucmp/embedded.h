@@ -14,6 +14,8 @@ struct embedded_file {
 	const char *name;          /* "data/gpus.yaml", "providers/azure.yaml" */
 	const unsigned char *data; /* borrowed, static */
 	size_t len;
+	unsigned long long hash;   /* FNV-1a 64 of the bytes, computed at build time
+				    * (catalog_hash() over data gives the same) */
 };
 
 /* data/ files, in the order CMakeLists.txt lists them. */

@@ -83,6 +83,16 @@ static void test_embedded_matches_file(void **state)
 	assert_int_equal(len, cat.snapshot_len);
 	assert_memory_equal(file, cat.snapshot, len);
 	free(file);
+	/* the build-time hashes agree with catalog_hash() over the bytes */
+	const struct embedded_file *all[] = {embedded_find("data/snapshot.csv"),
+					     embedded_find("data/gpus.yaml"),
+					     &embedded_profiles[0]};
+	for (size_t i = 0; i < 3; i++) {
+		assert_non_null(all[i]);
+		assert_true(all[i]->hash ==
+			    catalog_hash(CATALOG_HASH_INIT, all[i]->data, all[i]->len));
+	}
+	assert_true(cat.snapshot_hash == all[0]->hash);
 }
 
 static enum gc_status write_back(void *ctx, const struct offer *o, char **err)
