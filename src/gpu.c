@@ -22,6 +22,7 @@ struct gpu_table {
 	size_t n;
 	struct alias_ent *index; /* sorted by key */
 	size_t nindex;
+	char **family_keys;      /* folded family name of each model */
 };
 
 /* Vendor and brand words that providers add or leave out at will. */
@@ -82,6 +83,9 @@ void gpu_table_free(struct gpu_table *t)
 		model_free(&t->models[i]);
 	for (size_t i = 0; i < t->nindex; i++)
 		free(t->index[i].key);
+	for (size_t i = 0; t->family_keys && i < t->n; i++)
+		free(t->family_keys[i]);
+	free(t->family_keys);
 	free(t->models);
 	free(t->index);
 	free(t);
@@ -276,10 +280,8 @@ static enum gc_status check_families(struct gpu_table *t, const char *file, char
 			return err_set(err, GC_EDATA,
 				       "%s: family '%s' needs exactly one 'default: true' model, has %zu",
 				       file, fam, defaults);
-		char fkey[KEY_MAX];
-		fold_name(fam, fkey, sizeof fkey);
 		for (size_t k = 0; k < t->nindex && size > 1; k++)
-			if (strcmp(t->index[k].key, fkey) == 0 &&
+			if (strcmp(t->index[k].key, t->family_keys[i]) == 0 &&
 			    !t->models[t->index[k].model].is_default)
 				return err_set(err, GC_EDATA,
 					       "%s: a name of '%s' folds to the family name '%s'; only the family default may carry it",
@@ -310,6 +312,16 @@ static enum gc_status build_index(struct gpu_table *t, const char *file, char **
 		return st;
 	}
 	qsort(t->index, t->nindex, sizeof *t->index, ent_cmp);
+	/* fold family names once: gpu_normalize() compares against them per call */
+	t->family_keys = calloc(t->n ? t->n : 1, sizeof *t->family_keys);
+	if (!t->family_keys)
+		return err_set(err, GC_ENOMEM, "out of memory");
+	for (size_t i = 0; i < t->n; i++) {
+		char fkey[KEY_MAX];
+		fold_name(t->models[i].family, fkey, sizeof fkey);
+		if (!(t->family_keys[i] = strdup(fkey)))
+			return err_set(err, GC_ENOMEM, "out of memory");
+	}
 	return check_families(t, file, err);
 }
 
@@ -394,12 +406,9 @@ static const struct gpu_model *lookup_key(const struct gpu_table *t, const char 
 
 static const char *lookup_family(const struct gpu_table *t, const char *key)
 {
-	char fkey[KEY_MAX];
-	for (size_t i = 0; i < t->n; i++) {
-		fold_name(t->models[i].family, fkey, sizeof fkey);
-		if (strcmp(fkey, key) == 0)
+	for (size_t i = 0; i < t->n; i++)
+		if (strcmp(t->family_keys[i], key) == 0)
 			return t->models[i].family;
-	}
 	return NULL;
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpucmp/catalog.h"
 #include "gpucmp/csv.h"
 #include "gpucmp/strutil.h"
 
@@ -64,8 +65,8 @@ struct state {
 	int has_accel_rows;   /* accelerator-only rows (GCP) */
 	struct host *hosts;
 	size_t nhosts, hosts_cap;
-	char **seen;          /* "sku|region" already emitted (zone catalogs) */
-	size_t nseen, seen_cap;
+	char **seen;          /* hash set of "sku|region" emitted (zone catalogs) */
+	size_t nseen, seen_slots;
 };
 
 static int col(const struct csv_reader *r, const char *name)
@@ -238,25 +239,47 @@ static const struct host *find_host(const struct state *s, const char *type,
 	return bsearch(&probe, s->hosts, s->nhosts, sizeof *s->hosts, host_cmp);
 }
 
+/* Slot of `key` in the open-addressing set: where it is, or the empty slot
+ * where it would go.  seen_slots is a power of two. */
+static size_t seen_slot(const struct state *s, const char *key)
+{
+	size_t mask = s->seen_slots - 1;
+	size_t i = (size_t)catalog_hash(CATALOG_HASH_INIT, key, strlen(key)) & mask;
+	while (s->seen[i] && strcmp(s->seen[i], key) != 0)
+		i = (i + 1) & mask;
+	return i;
+}
+
+static int seen_grow(struct state *s)
+{
+	size_t old = s->seen_slots;
+	char **was = s->seen;
+	s->seen_slots = old ? old * 2 : 1024;
+	if (!(s->seen = calloc(s->seen_slots, sizeof *s->seen))) {
+		s->seen = was;
+		s->seen_slots = old;
+		return -1;
+	}
+	for (size_t i = 0; i < old; i++)
+		if (was[i])
+			s->seen[seen_slot(s, was[i])] = was[i];
+	free(was);
+	return 0;
+}
+
 /* 1 if "sku|region" was already emitted (the same offer in another zone). */
 static int seen_before(struct state *s, const char *sku, const char *region, int *oom)
 {
 	char key[256];
 	snprintf(key, sizeof key, "%s|%s", sku, region);
-	for (size_t i = s->nseen; i-- > 0;)
-		if (strcmp(s->seen[i], key) == 0)
-			return 1;
-	if (s->nseen == s->seen_cap) {
-		size_t cap = s->seen_cap ? s->seen_cap * 2 : 256;
-		char **v = realloc(s->seen, cap * sizeof *v);
-		if (!v) {
-			*oom = 1;
-			return 0;
-		}
-		s->seen = v;
-		s->seen_cap = cap;
+	if ((s->nseen + 1) * 2 > s->seen_slots && seen_grow(s) != 0) {
+		*oom = 1;
+		return 0;
 	}
-	if (!(s->seen[s->nseen] = strdup(key))) {
+	size_t i = seen_slot(s, key);
+	if (s->seen[i])
+		return 1;
+	if (!(s->seen[i] = strdup(key))) {
 		*oom = 1;
 		return 0;
 	}
@@ -448,7 +471,7 @@ static void state_release(struct state *s)
 	for (size_t i = 0; i < s->nhosts; i++)
 		free(s->hosts[i].key);
 	free(s->hosts);
-	for (size_t i = 0; i < s->nseen; i++)
+	for (size_t i = 0; i < s->seen_slots; i++)
 		free(s->seen[i]);
 	free(s->seen);
 }
