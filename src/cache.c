@@ -391,6 +391,30 @@ static enum gc_status fill_provider_table(struct cache *c, const struct catalog 
 	return st;
 }
 
+static void bind_text(sqlite3_stmt *s, int i, const char *v)
+{
+	if (v)
+		sqlite3_bind_text(s, i, v, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(s, i);
+}
+
+static void bind_num(sqlite3_stmt *s, int i, double v)
+{
+	if (isnan(v))
+		sqlite3_bind_null(s, i);
+	else
+		sqlite3_bind_double(s, i, v);
+}
+
+static void bind_tri(sqlite3_stmt *s, int i, int v)
+{
+	if (v < 0)
+		sqlite3_bind_null(s, i);
+	else
+		sqlite3_bind_int(s, i, v ? 1 : 0);
+}
+
 static enum gc_status fill_gpu_table(struct cache *c, const struct catalog *cat,
 				     char **err)
 {
@@ -416,10 +440,7 @@ static enum gc_status fill_gpu_table(struct cache *c, const struct catalog *cat,
 		sqlite3_bind_text(s, 7, m->form_factor, -1, SQLITE_STATIC);
 		sqlite3_bind_int(s, 8, m->mig);
 		sqlite3_bind_text(s, 9, m->nvlink, -1, SQLITE_STATIC);
-		if (isnan(m->bf16_tflops))
-			sqlite3_bind_null(s, 10);
-		else
-			sqlite3_bind_double(s, 10, m->bf16_tflops);
+		bind_num(s, 10, m->bf16_tflops);
 		if (sqlite3_step(s) != SQLITE_DONE)
 			st = db_error(c, err, "cannot fill GPU models");
 	}
@@ -464,30 +485,6 @@ static void bulk_cache(struct cache *c, int on)
 {
 	sqlite3_exec(c->db, on ? "PRAGMA cache_size=-32768" : "PRAGMA cache_size=-2000",
 		     NULL, NULL, NULL);
-}
-
-static void bind_text(sqlite3_stmt *s, int i, const char *v)
-{
-	if (v)
-		sqlite3_bind_text(s, i, v, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(s, i);
-}
-
-static void bind_num(sqlite3_stmt *s, int i, double v)
-{
-	if (isnan(v))
-		sqlite3_bind_null(s, i);
-	else
-		sqlite3_bind_double(s, i, v);
-}
-
-static void bind_tri(sqlite3_stmt *s, int i, int v)
-{
-	if (v < 0)
-		sqlite3_bind_null(s, i);
-	else
-		sqlite3_bind_int(s, i, v ? 1 : 0);
 }
 
 static enum gc_status insert_offer(struct cache *c, const struct offer *o, char **err)

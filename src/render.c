@@ -355,9 +355,14 @@ static void put_cell(const struct grid *g, const char *text, size_t w, int right
 	static const char *const on[] = {"", "\033[1m", "\033[2m"};
 	struct buf fitted;
 	buf_init(&fitted, 0);
-	render_fit(&fitted, text, w);
-	const char *t = fitted.ptr ? fitted.ptr : "";
-	size_t pad = w - render_width(t);
+	size_t tw = render_width(text);
+	const char *t = text;
+	if (tw > w) { /* only a cell that must be cut needs a copy */
+		render_fit(&fitted, text, w);
+		t = fitted.ptr ? fitted.ptr : "";
+		tw = render_width(t);
+	}
+	size_t pad = w - tw;
 	if (right)
 		for (size_t i = 0; i < pad; i++)
 			buf_addc(g->buf, ' ');

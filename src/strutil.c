@@ -1,4 +1,4 @@
-/* strutil.c - string folding, strict number parsing, "did you mean". */
+/* strutil.c - strict number parsing, "did you mean", sanitizing, dates. */
 #include "gpucmp/strutil.h"
 
 #include <ctype.h>
@@ -6,20 +6,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-size_t str_fold(const char *in, char *out, size_t outsz)
-{
-	size_t n = 0;
-	if (!outsz)
-		return 0;
-	for (; *in && n + 1 < outsz; in++) {
-		unsigned char c = (unsigned char)*in;
-		if (isalnum(c) && c < 128)
-			out[n++] = (char)tolower(c);
-	}
-	out[n] = '\0';
-	return n;
-}
 
 int str_to_double(const char *s, double *out)
 {
@@ -61,14 +47,6 @@ int str_to_long(const char *s, long *out)
 		return -1;
 	*out = v;
 	return 0;
-}
-
-int str_ieq(const char *a, const char *b)
-{
-	for (; *a && *b; a++, b++)
-		if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
-			return 0;
-	return *a == *b;
 }
 
 unsigned str_distance(const char *a, const char *b)

@@ -1,20 +1,13 @@
-/* strutil.h - small string helpers: folding, parsing, "did you mean". */
+/* strutil.h - small string helpers: parsing, "did you mean", sanitizing, dates. */
 #ifndef GPUCMP_STRUTIL_H
 #define GPUCMP_STRUTIL_H
 
 #include <stddef.h>
 
-/* Write the lowercase ASCII letters and digits of `in` to `out` (at most
- * outsz-1 bytes, always NUL-terminated).  Returns the folded length. */
-size_t str_fold(const char *in, char *out, size_t outsz);
-
 /* Strict number parsing: the whole string (surrounding spaces allowed) must
  * be a finite number.  Return 0 on success, -1 otherwise. */
 int str_to_double(const char *s, double *out);
 int str_to_long(const char *s, long *out);
-
-/* Case-insensitive ASCII comparison. */
-int str_ieq(const char *a, const char *b);
 
 /* Case-insensitive edit distance (insert, delete, substitute, transpose). */
 unsigned str_distance(const char *a, const char *b);

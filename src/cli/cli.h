@@ -125,6 +125,10 @@ int cli_use_color(const struct cli_args *a, FILE *f);
 /* Output format from --format / --json; table when neither. */
 enum render_format cli_format(const struct cli_args *a);
 
+/* Print table cells (row-major, as shown to people) as CSV under `header`:
+ * "-" becomes empty, "?" "unknown", "$2.49" 2.49.  Returns an exit code. */
+int cli_print_csv(const char *header, const char *const *cells, size_t nrows, size_t ncols);
+
 /* Split a comma list option into `out` (pointers into a copy kept in
  * `store`, which the caller frees); returns the count, or -1 if more than
  * `max`. */

@@ -6,8 +6,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "gpucmp/buf.h"
-#include "gpucmp/csv.h"
 
 static json_t *model_json(const struct gpu_model *m)
 {
@@ -69,20 +67,8 @@ static int print_rows(const struct gpu_table *t, enum render_format fmt, int col
 	int rc = EXIT_OK;
 	char *err = NULL;
 	if (fmt == RF_CSV) {
-		struct buf b;
-		buf_init(&b, 0);
-		buf_addstr(&b, "id,family,vendor,architecture,memory_gb,form_factor,mig,nvlink,bf16_tflops\n");
-		for (size_t i = 0; i < n; i++)
-			for (size_t c = 0; c < GCOLS; c++) {
-				const char *v = cells[i * GCOLS + c];
-				csv_quote(&b, c == 8 && strcmp(v, "-") == 0 ? "" : v);
-				buf_addc(&b, c + 1 == GCOLS ? '\n' : ',');
-			}
-		if (b.len && (fwrite(b.ptr, 1, b.len, stdout) != b.len || fflush(stdout) != 0)) {
-			msg_error("cannot write output");
-			rc = EXIT_IOERR;
-		}
-		buf_free(&b);
+		rc = cli_print_csv("id,family,vendor,architecture,memory_gb,form_factor,mig,nvlink,"
+				   "bf16_tflops", cells, n, GCOLS);
 	} else if (render_grid(stdout, cols, GCOLS, cells, NULL, n, width, color, &err) != GC_OK) {
 		msg_status(GC_EIO, err, "cannot write output");
 		free(err);

@@ -144,11 +144,6 @@ static int columns(struct list_state *s, const struct cli_args *a, enum render_f
 	return 0;
 }
 
-static const char *last_choice(const struct cli_args *a, enum opt_id id)
-{
-	return cli_opt(a, id);
-}
-
 static int build_query(struct list_state *s, const struct cli_args *a,
 		       enum render_format fmt)
 {
@@ -176,7 +171,7 @@ static int build_query(struct list_state *s, const struct cli_args *a,
 	q->ib = cli_flag(a, O_IB);
 	q->rdma = cli_flag(a, O_RDMA);
 	q->nvlink = cli_flag(a, O_NVLINK);
-	const char *k8s = last_choice(a, O_K8S), *docker = last_choice(a, O_DOCKER);
+	const char *k8s = cli_opt(a, O_K8S), *docker = cli_opt(a, O_DOCKER);
 	if (k8s)
 		q->k8s = strcmp(k8s, "managed") == 0 ? Q_K8S_MANAGED
 		       : strcmp(k8s, "join") == 0    ? Q_K8S_JOIN

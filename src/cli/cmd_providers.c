@@ -6,8 +6,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "gpucmp/buf.h"
-#include "gpucmp/csv.h"
 
 struct pstat {
 	long long offers;
@@ -120,32 +118,20 @@ static int print_rows(const struct cli_env *env, const unsigned char *keep,
 		rows++;
 	}
 	if (fmt == RF_CSV) {
-		struct buf b;
-		buf_init(&b, 0);
-		buf_addstr(&b, "id,name,kind,k8s,docker_custom_image,docker_daemon,mig,mps,"
-			       "time_slicing,infiniband,rdma,offers,min_price_hr\n");
-		for (size_t r = 0; r < rows; r++)
-			for (size_t c = 0; c < PCOLS; c++) {
-				const char *v = cells[r * PCOLS + c];
-				if (c == 12 && v[0] == '$')
-					v++;
-				csv_quote(&b, strcmp(v, "?") == 0 ? "unknown" : strcmp(v, "-") == 0 ? "" : v);
-				buf_addc(&b, c + 1 == PCOLS ? '\n' : ',');
-			}
-		if (b.len && (fwrite(b.ptr, 1, b.len, stdout) != b.len || fflush(stdout) != 0))
-			rc = EXIT_IOERR;
-		buf_free(&b);
+		rc = cli_print_csv("id,name,kind,k8s,docker_custom_image,docker_daemon,mig,mps,"
+				   "time_slicing,infiniband,rdma,offers,min_price_hr",
+				   cells, rows, PCOLS);
 	} else if (rows) {
 		char *err = NULL;
 		if (render_grid(stdout, cols, PCOLS, cells, dim, rows, render_term_width(stdout),
-				cli_use_color(a, stdout), &err) != GC_OK)
+				cli_use_color(a, stdout), &err) != GC_OK) {
+			msg_error("cannot write output");
 			rc = EXIT_IOERR;
+		}
 		free(err);
 	} else {
 		msg_note("no providers match");
 	}
-	if (rc == EXIT_IOERR)
-		msg_error("cannot write output");
 out:
 	free(text);
 	free(cells);

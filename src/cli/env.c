@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "gpucmp/buf.h"
+#include "gpucmp/csv.h"
 #include "gpucmp/strutil.h"
 
 int cli_catalog(struct cli_env *env)
@@ -166,4 +168,39 @@ int cli_split(const struct cli_args *a, enum opt_id id, char **store, const char
 		p += len + 1;
 	}
 	return n;
+}
+
+/* A table cell as CSV wants it: "-" (none) empty, "?" spelt "unknown",
+ * "$2.49" without its currency sign. */
+static const char *csv_cell(const char *v)
+{
+	if (strcmp(v, "-") == 0)
+		return "";
+	if (strcmp(v, "?") == 0)
+		return "unknown";
+	if (v[0] == '$' && v[1] >= '0' && v[1] <= '9')
+		return v + 1;
+	return v;
+}
+
+int cli_print_csv(const char *header, const char *const *cells, size_t nrows, size_t ncols)
+{
+	struct buf b;
+	buf_init(&b, 0);
+	enum gc_status st = buf_printf(&b, "%s\n", header);
+	for (size_t i = 0; i < nrows * ncols && st == GC_OK; i++) {
+		st = csv_quote(&b, csv_cell(cells[i]));
+		if (st == GC_OK)
+			st = buf_addc(&b, (i + 1) % ncols ? ',' : '\n');
+	}
+	int rc = EXIT_OK;
+	if (st != GC_OK) {
+		msg_error("out of memory");
+		rc = EXIT_OSERR;
+	} else if (fwrite(b.ptr, 1, b.len, stdout) != b.len || fflush(stdout) != 0) {
+		msg_error("cannot write output");
+		rc = EXIT_IOERR;
+	}
+	buf_free(&b);
+	return rc;
 }

@@ -15,14 +15,12 @@ static size_t snapshot_rows;
 static int setup(void **state)
 {
 	(void)state;
-	char *err = NULL;
-	enum gc_status st = catalog_load(&cat, catalog_today(), &err);
 	struct snapshot_info si;
-	if (st == GC_OK)
-		st = snapshot_scan(cat.snapshot, cat.snapshot_len, &si, &err);
+	if (load_embedded_catalog(&cat) != 0 ||
+	    snapshot_scan(cat.snapshot, cat.snapshot_len, &si, NULL) != GC_OK)
+		return -1;
 	snapshot_rows = si.rows;
-	free(err);
-	return st == GC_OK ? 0 : -1;
+	return 0;
 }
 
 static int teardown(void **state)

@@ -13,13 +13,10 @@ static struct cache *cache;
 static int setup(void **state)
 {
 	(void)state;
-	char *err = NULL;
 	struct cache_open_info info;
-	enum gc_status st = catalog_load(&cat, catalog_today(), &err);
-	if (st == GC_OK)
-		st = cache_open(&cache, NULL, &cat, &info, &err);
-	free(err);
-	return st == GC_OK ? 0 : -1;
+	if (load_embedded_catalog(&cat) != 0)
+		return -1;
+	return cache_open(&cache, NULL, &cat, &info, NULL) == GC_OK ? 0 : -1;
 }
 
 static int teardown(void **state)

@@ -12,12 +12,7 @@ static struct catalog cat;
 static int setup(void **state)
 {
 	(void)state;
-	char *err = NULL;
-	enum gc_status st = catalog_load(&cat, catalog_today(), &err);
-	if (st != GC_OK)
-		fprintf(stderr, "%s\n", err ? err : "catalog");
-	free(err);
-	return st == GC_OK ? 0 : -1;
+	return load_embedded_catalog(&cat);
 }
 
 static int teardown(void **state)

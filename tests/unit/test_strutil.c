@@ -1,17 +1,7 @@
-/* test_strutil.c - folding, strict numbers, edit distance, sanitizing, dates. */
+/* test_strutil.c - strict numbers, edit distance, sanitizing, dates. */
 #include "testutil.h"
 
 #include "gpucmp/strutil.h"
-
-static void test_fold(void **state)
-{
-	(void)state;
-	char out[32];
-	assert_int_equal(str_fold("NVIDIA A100-SXM4_80GB", out, sizeof out), 18);
-	assert_string_equal(out, "nvidiaa100sxm480gb");
-	str_fold("abcdef", out, 4);
-	assert_string_equal(out, "abc");
-}
 
 static void test_numbers(void **state)
 {
@@ -92,7 +82,6 @@ static void test_dates(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fold),
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_distance_and_suggest),
 		cmocka_unit_test(test_sanitize),

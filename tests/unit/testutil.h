@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "gpucmp/buf.h"
+#include "gpucmp/catalog.h"
 #include "gpucmp/gpu.h"
 #include "gpucmp/insttype.h"
 
@@ -55,6 +56,17 @@ static inline int load_shipped_tables(struct gpu_table **gpus, struct insttype_t
 	}
 	if (st != GC_OK)
 		fprintf(stderr, "%s\n", err ? err : "load failed");
+	free(err);
+	return st == GC_OK ? 0 : -1;
+}
+
+/* The catalog embedded in the library, fully parsed.  0 on success. */
+static inline int load_embedded_catalog(struct catalog *cat)
+{
+	char *err = NULL;
+	enum gc_status st = catalog_load(cat, catalog_today(), &err);
+	if (st != GC_OK)
+		fprintf(stderr, "%s\n", err ? err : "cannot load the catalog");
 	free(err);
 	return st == GC_OK ? 0 : -1;
 }
