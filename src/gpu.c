@@ -114,23 +114,16 @@ static int valid_id(const char *s)
 	return 1;
 }
 
-/* Required string field; *out becomes a new copy. */
+/* Required string field, optionally one of `choices`; *out becomes a new copy. */
 static enum gc_status get_str(struct ydoc *d, yaml_node_t *m, const char *key,
 			      const char *const *choices, char **out, char **err)
 {
-	yaml_node_t *n = ydoc_get(d, m, key);
-	const char *s = ydoc_str(n);
-	if (!n)
-		return ydoc_error(d, m, err, "missing '%s'", key);
-	if (!s || ydoc_is_null(n) || !*s)
-		return ydoc_error(d, n, err, "'%s' must be a non-empty string", key);
-	if (choices && !in_list(s, choices)) {
-		char safe[64];
-		return ydoc_error(d, n, err, "bad %s '%s'", key,
-				  str_sanitize(safe, sizeof safe, s));
-	}
-	*out = strdup(s);
-	return *out ? GC_OK : err_set(err, GC_ENOMEM, "out of memory");
+	enum gc_status st = ydoc_dup_str(d, m, key, 1, out, err);
+	if (st != GC_OK || !choices || in_list(*out, choices))
+		return st;
+	char safe[64];
+	return ydoc_error(d, ydoc_get(d, m, key), err, "bad %s '%s'", key,
+			  str_sanitize(safe, sizeof safe, *out));
 }
 
 static enum gc_status get_num(struct ydoc *d, yaml_node_t *m, const char *key,

@@ -30,20 +30,6 @@ void insttype_free(struct insttype_table *t)
 	free(t);
 }
 
-static enum gc_status dup_str(struct ydoc *d, yaml_node_t *m, const char *key,
-			      int required, char **out, char **err)
-{
-	yaml_node_t *n = ydoc_get(d, m, key);
-	if (!n) {
-		return required ? ydoc_error(d, m, err, "missing '%s'", key) : GC_OK;
-	}
-	const char *s = ydoc_str(n);
-	if (!s || !*s)
-		return ydoc_error(d, n, err, "'%s' must be non-empty text", key);
-	*out = strdup(s);
-	return *out ? GC_OK : err_set(err, GC_ENOMEM, "out of memory");
-}
-
 static enum gc_status yes_no(struct ydoc *d, yaml_node_t *m, const char *key,
 			     int *out, char **err)
 {
@@ -81,11 +67,11 @@ static enum gc_status load_entry(struct ydoc *d, yaml_node_t *m, struct insttype
 					   "node_bandwidth_gbps", "source", "note", NULL};
 	enum gc_status st = ydoc_check_keys(d, m, keys, err);
 	if (st == GC_OK)
-		st = dup_str(d, m, "provider", 1, &e->provider, err);
+		st = ydoc_dup_str(d, m, "provider", 1, &e->provider, err);
 	if (st == GC_OK)
-		st = dup_str(d, m, "match", 1, &e->match, err);
+		st = ydoc_dup_str(d, m, "match", 1, &e->match, err);
 	if (st == GC_OK)
-		st = dup_str(d, m, "gpu", 0, &e->gpu, err);
+		st = ydoc_dup_str(d, m, "gpu", 0, &e->gpu, err);
 	if (st == GC_OK)
 		st = number(d, m, "gpu_count", &e->gpu_count, err);
 	if (st == GC_OK)
@@ -93,14 +79,14 @@ static enum gc_status load_entry(struct ydoc *d, yaml_node_t *m, struct insttype
 	if (st == GC_OK)
 		st = yes_no(d, m, "nvlink", &e->nvlink, err);
 	if (st == GC_OK)
-		st = dup_str(d, m, "rdma", 0, &e->rdma, err);
+		st = ydoc_dup_str(d, m, "rdma", 0, &e->rdma, err);
 	if (st == GC_OK && e->rdma && strcmp(e->rdma, "ib") != 0 &&
 	    strcmp(e->rdma, "roce") != 0 && strcmp(e->rdma, "no") != 0)
 		st = ydoc_error(d, ydoc_get(d, m, "rdma"), err, "'rdma' must be ib, roce or no");
 	if (st == GC_OK)
 		st = number(d, m, "node_bandwidth_gbps", &e->node_bandwidth_gbps, err);
 	if (st == GC_OK)
-		st = dup_str(d, m, "source", 1, &e->source, err);
+		st = ydoc_dup_str(d, m, "source", 1, &e->source, err);
 	if (st == GC_OK && strncmp(e->source, "https://", 8) != 0 &&
 	    strncmp(e->source, "http://", 7) != 0)
 		st = ydoc_error(d, ydoc_get(d, m, "source"), err, "source must be an http(s) URL");

@@ -304,22 +304,6 @@ static enum gc_status parse_group(struct ctx *c, yaml_node_t *root, const char *
 	return st;
 }
 
-static enum gc_status get_text(struct ctx *c, yaml_node_t *root, const char *key,
-			       int required, char **out)
-{
-	yaml_node_t *n = ydoc_get(c->d, root, key);
-	if (!n) {
-		if (!required)
-			return GC_OK;
-		return ydoc_error(c->d, root, c->err, "missing '%s'", key);
-	}
-	const char *s = ydoc_str(n);
-	if (!s || !*s || ydoc_is_null(n))
-		return ydoc_error(c->d, n, c->err, "'%s' must be non-empty text", key);
-	*out = strdup(s);
-	return *out ? GC_OK : nomem(c);
-}
-
 static int valid_id(const char *s)
 {
 	if (!*s || strlen(s) > 40)
@@ -342,7 +326,7 @@ static int id_matches_file(const char *id, const char *file)
 static enum gc_status parse_header(struct ctx *c, yaml_node_t *root, long today)
 {
 	struct profile *p = c->p;
-	enum gc_status st = get_text(c, root, "id", 1, &p->id);
+	enum gc_status st = ydoc_dup_str(c->d, root, "id", 1, &p->id, c->err);
 	if (st == GC_OK && !valid_id(p->id))
 		st = ydoc_error(c->d, ydoc_get(c->d, root, "id"), c->err,
 				"id must be lowercase letters, digits and '-'");
@@ -350,18 +334,18 @@ static enum gc_status parse_header(struct ctx *c, yaml_node_t *root, long today)
 		st = ydoc_error(c->d, ydoc_get(c->d, root, "id"), c->err,
 				"id '%s' does not match the file name", p->id);
 	if (st == GC_OK)
-		st = get_text(c, root, "name", 1, &p->name);
+		st = ydoc_dup_str(c->d, root, "name", 1, &p->name, c->err);
 	if (st == GC_OK)
-		st = get_text(c, root, "site", 1, &p->site);
+		st = ydoc_dup_str(c->d, root, "site", 1, &p->site, c->err);
 	if (st == GC_OK && !is_url(p->site))
 		st = ydoc_error(c->d, ydoc_get(c->d, root, "site"), c->err, "site must be an http(s) URL");
 	if (st == GC_OK)
-		st = get_text(c, root, "kind", 1, &p->kind);
+		st = ydoc_dup_str(c->d, root, "kind", 1, &p->kind, c->err);
 	if (st == GC_OK && !in_list(p->kind, kinds))
 		st = ydoc_error(c->d, ydoc_get(c->d, root, "kind"), c->err,
 				"bad kind '%s' (expected hyperscaler, gpu-cloud or marketplace)", p->kind);
 	if (st == GC_OK)
-		st = get_text(c, root, "verified", 1, &p->verified);
+		st = ydoc_dup_str(c->d, root, "verified", 1, &p->verified, c->err);
 	if (st == GC_OK) {
 		long days = str_date_days(p->verified);
 		yaml_node_t *vn = ydoc_get(c->d, root, "verified");
@@ -371,7 +355,7 @@ static enum gc_status parse_header(struct ctx *c, yaml_node_t *root, long today)
 			st = ydoc_error(c->d, vn, c->err, "verified date %s is in the future", p->verified);
 	}
 	if (st == GC_OK)
-		st = get_text(c, root, "note", 0, &p->note);
+		st = ydoc_dup_str(c->d, root, "note", 0, &p->note, c->err);
 	if (st == GC_OK)
 		st = get_strv(c, ydoc_get(c->d, root, "sources"), "sources", 1, &p->sources,
 			      &p->nsources);

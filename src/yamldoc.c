@@ -84,6 +84,19 @@ yaml_node_t *ydoc_get(struct ydoc *d, yaml_node_t *map, const char *key)
 	return NULL;
 }
 
+enum gc_status ydoc_dup_str(struct ydoc *d, yaml_node_t *map, const char *key,
+			    int required, char **out, char **err)
+{
+	yaml_node_t *n = ydoc_get(d, map, key);
+	if (!n)
+		return required ? ydoc_error(d, map, err, "missing '%s'", key) : GC_OK;
+	const char *s = ydoc_str(n);
+	if (!s || !*s || ydoc_is_null(n))
+		return ydoc_error(d, n, err, "'%s' must be non-empty text", key);
+	*out = strdup(s);
+	return *out ? GC_OK : err_set(err, GC_ENOMEM, "out of memory");
+}
+
 enum gc_status ydoc_error(struct ydoc *d, const yaml_node_t *n, char **err,
 			  const char *fmt, ...)
 {

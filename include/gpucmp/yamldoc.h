@@ -39,6 +39,12 @@ int ydoc_is_null(const yaml_node_t *n);
 /* Value node for `key` in mapping `map`, or NULL. */
 yaml_node_t *ydoc_get(struct ydoc *d, yaml_node_t *map, const char *key);
 
+/* Copy the text of `key` in mapping `map` into *out (a new string).  An
+ * absent key is an error when `required`, else leaves *out alone; a null or
+ * empty value is always an error. */
+enum gc_status ydoc_dup_str(struct ydoc *d, yaml_node_t *map, const char *key,
+			    int required, char **out, char **err);
+
 /* Set *err to "file:line: <message>" for node n; returns GC_EDATA. */
 enum gc_status ydoc_error(struct ydoc *d, const yaml_node_t *n, char **err,
 			  const char *fmt, ...)
