@@ -29,7 +29,7 @@ enum opt_id {
 	O_HELP, O_VERSION, O_CACHE, O_QUIET, O_COLOR,
 	O_GPU, O_GPUS, O_VRAM, O_MAX_PRICE, O_SPOT, O_REGION, O_PROVIDER,
 	O_K8S, O_DOCKER, O_MIG, O_MPS, O_TIME_SLICING, O_IB, O_RDMA, O_NVLINK,
-	O_AVAILABLE, O_SORT, O_LIMIT, O_COLUMNS, O_FORMAT, O_JSON, O_EXPLAIN,
+	O_AVAILABLE, O_SORT, O_LIMIT, O_COLUMNS, O_FORMAT, O_JSON, O_EXPLAIN, O_CHECK,
 	O_COUNT
 };
 
@@ -156,6 +156,7 @@ int provider_matches(const struct profile *p, const struct cli_args *a);
 int cmd_list(struct cli_args *a);
 int cmd_gpus(struct cli_args *a);
 int cmd_providers(struct cli_args *a);
+int cmd_providers_check(struct cli_args *a); /* providers --check */
 int cmd_show(struct cli_args *a);
 
 #endif

@@ -141,6 +141,8 @@ out:
 
 int cmd_providers(struct cli_args *a)
 {
+	if (cli_flag(a, O_CHECK))
+		return cmd_providers_check(a);
 	if (a->npos) {
 		msg_error("'providers' takes no arguments; use 'gpucmp show ID' for one provider");
 		return EXIT_USAGE;

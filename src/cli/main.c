@@ -20,10 +20,16 @@ static const struct cmd_def commands[] = {
 	 "  gpucmp list --provider lambda,azure --region 'us-*' --spot --format csv"},
 	{"gpus", cmd_gpus, CMD_GPUS, "gpus [options]",
 	 "List the GPU models gpucmp knows, with memory, MIG support and BF16 TFLOP/s.", NULL},
-	{"providers", cmd_providers, CMD_PROVIDERS, "providers [options]",
+	{"providers", cmd_providers, CMD_PROVIDERS, "providers [options] | providers --check [FILE|DIR...]",
 	 "One line per provider with its capability summary and cheapest known offer.",
 	 "Capability filters (--k8s, --docker, --mig, --mps, --time-slicing, --ib,\n"
-	 "--rdma, --nvlink) select providers that qualify, with or without prices."},
+	 "--rdma, --nvlink) select providers that qualify, with or without prices.\n\n"
+	 "--check validates profiles against the schema (docs/PROFILES.md): the\n"
+	 "built-in ones, or the files and directories (*.yaml) named. Every error is\n"
+	 "printed as FILE:LINE: MESSAGE; the exit code is 65 when any profile is invalid.\n\n"
+	 "examples:\n"
+	 "  gpucmp providers --k8s managed --mig\n"
+	 "  gpucmp providers --check providers/"},
 	{"show", cmd_show, CMD_SHOW, "show ID [--json]",
 	 "One provider's capability sheet, with sources and the date it was verified.", NULL},
 };

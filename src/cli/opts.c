@@ -42,6 +42,7 @@ const struct opt_def cli_options[] = {
 	{O_COLUMNS, "columns", 0, "FIELD[,FIELD]", NULL, CMD_LIST, "fields to print (see 'gpucmp help fields')"},
 	{O_FORMAT, "format", 0, "FMT", format_choices, CMD_LIST | CMD_GPUS | CMD_PROVIDERS, "output: table, json, csv, ndjson"},
 	{O_JSON, "json", 0, NULL, NULL, CMD_LIST | CMD_GPUS | CMD_PROVIDERS | CMD_SHOW, "same as --format json"},
+	{O_CHECK, "check", 0, NULL, NULL, CMD_PROVIDERS, "validate profiles (the built-in ones, or FILE/DIR arguments) and exit"},
 	{O_EXPLAIN, "explain", 0, NULL, NULL, CMD_LIST, "print the SQL the query runs (parameters inlined) and exit"},
 };
 const size_t cli_option_count = sizeof cli_options / sizeof cli_options[0];

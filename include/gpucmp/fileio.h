@@ -1,0 +1,25 @@
+/* fileio.h - whole-file reads with a size cap, and directory listings.
+ */
+#ifndef GPUCMP_FILEIO_H
+#define GPUCMP_FILEIO_H
+
+#include <stddef.h>
+
+#include "gpucmp/err.h"
+
+/* Read all of `path` (at most `limit` bytes, 0 = no limit) into a new
+ * NUL-terminated buffer.  GC_ENOTFOUND if it does not exist, GC_EIO if it
+ * cannot be read or is a directory, GC_EDATA if larger than `limit`. */
+enum gc_status file_read_all(const char *path, size_t limit, char **data, size_t *len,
+			     char **err);
+
+/* Is `path` a directory? */
+int file_is_dir(const char *path);
+
+/* Names "dir/<name>" of the entries of `dir` whose names end in `suffix`,
+ * sorted; a new array of new strings (free with file_list_free). */
+enum gc_status file_list(const char *dir, const char *suffix, char ***names, size_t *n,
+			 char **err);
+void file_list_free(char **names, size_t n);
+
+#endif
