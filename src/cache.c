@@ -752,8 +752,32 @@ const char *cache_path(const struct cache *c)
 	return c->path;
 }
 
-enum gc_status cache_replace(struct cache *c, const char *provider, const char *source,
-			     cache_fill_fn fill, void *arg, size_t *inserted, char **err)
+static enum gc_status upsert_state(struct cache *c, const char *provider,
+				   const struct cache_meta *m, char **err)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(c->db,
+			       "INSERT INTO provider_state(provider, source, fetched_at, stale,"
+			       " last_error, etag, last_modified) VALUES(?1, ?2, ?3, 0, NULL, ?4, ?5)"
+			       " ON CONFLICT(provider) DO UPDATE SET source = ?2, fetched_at = ?3,"
+			       " stale = 0, last_error = NULL, etag = ?4, last_modified = ?5",
+			       -1, &s, NULL) != SQLITE_OK)
+		return db_error(c, err, "cannot record the refresh");
+	bind_text(s, 1, provider);
+	bind_text(s, 2, m->source);
+	bind_text(s, 3, m->fetched_at);
+	bind_text(s, 4, m->etag);
+	bind_text(s, 5, m->last_modified);
+	enum gc_status st = GC_OK;
+	if (sqlite3_step(s) != SQLITE_DONE)
+		st = db_error(c, err, "cannot record the refresh");
+	sqlite3_finalize(s);
+	return st;
+}
+
+static enum gc_status replace(struct cache *c, const char *provider, const char *source,
+			      const struct cache_meta *meta, cache_fill_fn fill, void *arg,
+			      size_t *inserted, char **err)
 {
 	enum gc_status st = prepare_insert(c, err);
 	struct seed_ctx sc = {c, NULL, 0, 0};
@@ -777,6 +801,8 @@ enum gc_status cache_replace(struct cache *c, const char *provider, const char *
 	bulk_cache(c, 1);
 	if (st == GC_OK)
 		st = fill(arg, seed_one, &sc, err);
+	if (st == GC_OK && meta)
+		st = upsert_state(c, provider, meta, err);
 	if (st == GC_OK)
 		st = exec(c, "COMMIT", err);
 	if (st != GC_OK)
@@ -784,6 +810,196 @@ enum gc_status cache_replace(struct cache *c, const char *provider, const char *
 	else if (inserted)
 		*inserted = sc.inserted;
 	bulk_cache(c, 0);
+	return st;
+}
+
+enum gc_status cache_replace(struct cache *c, const char *provider, const char *source,
+			     cache_fill_fn fill, void *arg, size_t *inserted, char **err)
+{
+	return replace(c, provider, source, NULL, fill, arg, inserted, err);
+}
+
+enum gc_status cache_store(struct cache *c, const char *provider, const struct cache_meta *meta,
+			   cache_fill_fn fill, void *arg, size_t *inserted, char **err)
+{
+	return replace(c, provider, NULL, meta, fill, arg, inserted, err);
+}
+
+/* Run one statement with text parameters (NULL binds NULL). */
+static enum gc_status run_sql(struct cache *c, const char *sql, const char *what, char **err,
+			      int nparams, const char *const *params)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(c->db, sql, -1, &s, NULL) != SQLITE_OK)
+		return db_error(c, err, what);
+	for (int i = 0; i < nparams; i++)
+		bind_text(s, i + 1, params[i]);
+	enum gc_status st = GC_OK;
+	if (sqlite3_step(s) != SQLITE_DONE)
+		st = db_error(c, err, what);
+	sqlite3_finalize(s);
+	return st;
+}
+
+enum gc_status cache_mark_failed(struct cache *c, const char *provider, const char *error,
+				 char **err)
+{
+	const char *p[] = {provider, error};
+	enum gc_status st = exec(c, "BEGIN IMMEDIATE", err);
+	if (st == GC_OK)
+		st = run_sql(c, "UPDATE offer SET stale = 1 WHERE provider = ?1",
+			     "cannot mark offers stale", err, 1, p);
+	if (st == GC_OK)
+		st = run_sql(c,
+			     "INSERT INTO provider_state(provider, stale, last_error)"
+			     " VALUES(?1, 1, ?2) ON CONFLICT(provider) DO UPDATE SET stale = 1,"
+			     " last_error = ?2",
+			     "cannot record the error", err, 2, p);
+	if (st == GC_OK)
+		st = exec(c, "COMMIT", err);
+	if (st != GC_OK)
+		rollback(c);
+	return st;
+}
+
+enum gc_status cache_mark_fresh(struct cache *c, const char *provider, const char *fetched_at,
+				char **err)
+{
+	const char *p[] = {provider, fetched_at};
+	enum gc_status st = exec(c, "BEGIN IMMEDIATE", err);
+	if (st == GC_OK)
+		st = run_sql(c,
+			     "UPDATE offer SET stale = 0, fetched_at = ?2 WHERE provider = ?1"
+			     " AND source = 'live'",
+			     "cannot update offers", err, 2, p);
+	if (st == GC_OK)
+		st = run_sql(c,
+			     "UPDATE provider_state SET stale = 0, last_error = NULL,"
+			     " fetched_at = ?2 WHERE provider = ?1",
+			     "cannot record the refresh", err, 2, p);
+	if (st == GC_OK)
+		st = exec(c, "COMMIT", err);
+	if (st != GC_OK)
+		rollback(c);
+	return st;
+}
+
+static char *col_dup(sqlite3_stmt *s, int i)
+{
+	const unsigned char *t = sqlite3_column_text(s, i);
+	return t ? strdup((const char *)t) : NULL;
+}
+
+void cache_meta_release(struct cache_meta *m)
+{
+	free((char *)m->source);
+	free((char *)m->fetched_at);
+	free((char *)m->etag);
+	free((char *)m->last_modified);
+	free((char *)m->last_error);
+	memset(m, 0, sizeof *m);
+}
+
+enum gc_status cache_get_meta(struct cache *c, const char *provider, struct cache_meta *m,
+			      char **err)
+{
+	memset(m, 0, sizeof *m);
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(c->db,
+			       "SELECT source, fetched_at, etag, last_modified, last_error, stale"
+			       " FROM provider_state WHERE provider = ?1",
+			       -1, &s, NULL) != SQLITE_OK)
+		return db_error(c, err, "cannot read the refresh state");
+	bind_text(s, 1, provider);
+	enum gc_status st = GC_ENOTFOUND;
+	if (sqlite3_step(s) == SQLITE_ROW) {
+		m->source = col_dup(s, 0);
+		m->fetched_at = col_dup(s, 1);
+		m->etag = col_dup(s, 2);
+		m->last_modified = col_dup(s, 3);
+		m->last_error = col_dup(s, 4);
+		m->stale = sqlite3_column_int(s, 5);
+		st = GC_OK;
+	}
+	sqlite3_finalize(s);
+	return st;
+}
+
+enum gc_status cache_status(struct cache *c, cache_status_fn fn, void *arg, char **err)
+{
+	sqlite3_stmt *s;
+	/* one row per provider that has offers or a refresh record */
+	if (sqlite3_prepare_v2(
+		    c->db,
+		    "WITH o AS (SELECT provider, count(*) AS n, group_concat(DISTINCT source) AS src,"
+		    "  max(fetched_at) AS fetched, max(stale) AS stale FROM offer GROUP BY provider)"
+		    " SELECT p.provider, COALESCE(o.n, 0), o.src, COALESCE(s.fetched_at, o.fetched),"
+		    "  COALESCE(s.stale, o.stale, 0), s.last_error"
+		    " FROM (SELECT provider FROM o UNION SELECT provider FROM provider_state) p"
+		    " LEFT JOIN o ON o.provider = p.provider"
+		    " LEFT JOIN provider_state s ON s.provider = p.provider ORDER BY p.provider",
+		    -1, &s, NULL) != SQLITE_OK)
+		return db_error(c, err, "cannot read the cache status");
+	enum gc_status st = GC_OK;
+	int rc;
+	while (st == GC_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct cache_status_row r = {
+			(const char *)sqlite3_column_text(s, 0), sqlite3_column_int64(s, 1),
+			(const char *)sqlite3_column_text(s, 2), (const char *)sqlite3_column_text(s, 3),
+			sqlite3_column_int(s, 4), (const char *)sqlite3_column_text(s, 5)};
+		st = fn(arg, &r, err);
+	}
+	if (st == GC_OK && rc != SQLITE_DONE)
+		st = db_error(c, err, "cannot read the cache status");
+	sqlite3_finalize(s);
+	return st;
+}
+
+/* Snapshot rows of one provider (NULL: all), for cache_clear. */
+struct reseed_ctx {
+	struct cache *c;
+	const char *provider;
+	size_t inserted;
+};
+
+static enum gc_status reseed_one(void *arg, const struct offer *o, char **err)
+{
+	struct reseed_ctx *rc = arg;
+	if (rc->provider && strcmp(rc->provider, o->provider) != 0)
+		return GC_OK;
+	enum gc_status st = insert_offer(rc->c, o, err);
+	rc->inserted += st == GC_OK;
+	return st;
+}
+
+enum gc_status cache_clear(struct cache *c, const struct catalog *cat, const char *provider,
+			   size_t *removed, size_t *restored, char **err)
+{
+	const char *p[] = {provider};
+	enum gc_status st = prepare_insert(c, err);
+	if (st == GC_OK)
+		st = exec(c, "BEGIN IMMEDIATE", err);
+	if (st != GC_OK)
+		return st;
+	st = run_sql(c, provider ? "DELETE FROM offer WHERE provider = ?1" : "DELETE FROM offer",
+		     "cannot clear offers", err, provider ? 1 : 0, p);
+	if (removed)
+		*removed = (size_t)sqlite3_changes(c->db);
+	if (st == GC_OK)
+		st = run_sql(c,
+			     provider ? "DELETE FROM provider_state WHERE provider = ?1"
+				      : "DELETE FROM provider_state",
+			     "cannot clear the refresh state", err, provider ? 1 : 0, p);
+	struct reseed_ctx rc = {c, provider, 0};
+	struct snapshot_info si;
+	if (st == GC_OK)
+		st = snapshot_parse(cat->snapshot, cat->snapshot_len, reseed_one, &rc, &si, err);
+	if (st == GC_OK)
+		st = exec(c, "COMMIT", err);
+	if (st != GC_OK)
+		rollback(c);
+	else if (restored)
+		*restored = rc.inserted;
 	return st;
 }
 

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -192,4 +193,78 @@ long str_date_days(const char *s)
 	long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
 	long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
 	return era * 146097 + doe - 719468;
+}
+
+long long str_time_epoch(const char *s)
+{
+	long days = s ? str_date_days(s) : -1;
+	if (days < 0 || s[10] != 'T')
+		return -1;
+	int v[3];
+	for (int i = 0; i < 3; i++) {
+		const char *p = s + 11 + i * 3;
+		if (!isdigit((unsigned char)p[0]) || !isdigit((unsigned char)p[1]) ||
+		    p[2] != (i < 2 ? ':' : 'Z'))
+			return -1;
+		v[i] = (p[0] - '0') * 10 + (p[1] - '0');
+	}
+	if (v[0] > 23 || v[1] > 59 || v[2] > 60 || s[20] != '\0')
+		return -1;
+	return (long long)days * 86400 + v[0] * 3600 + v[1] * 60 + v[2];
+}
+
+void str_time_format(long long t, char *out, size_t n)
+{
+	long long days = t >= 0 ? t / 86400 : (t - 86399) / 86400;
+	long long secs = t - days * 86400;
+	/* civil from days (Howard Hinnant's algorithm) */
+	long long z = days + 719468;
+	long long era = (z >= 0 ? z : z - 146096) / 146097;
+	long long doe = z - era * 146097;
+	long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	long long y = yoe + era * 400;
+	long long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	long long mp = (5 * doy + 2) / 153;
+	long long d = doy - (153 * mp + 2) / 5 + 1;
+	long long m = mp < 10 ? mp + 3 : mp - 9;
+	y += m <= 2;
+	snprintf(out, n, "%04lld-%02lld-%02lldT%02lld:%02lld:%02lldZ", y, m, d, secs / 3600,
+		 secs / 60 % 60, secs % 60);
+}
+
+long long str_duration(const char *s)
+{
+	if (!s || !isdigit((unsigned char)*s))
+		return -1;
+	char *end;
+	errno = 0;
+	long long v = strtoll(s, &end, 10);
+	if (errno || v < 0)
+		return -1;
+	long long mult = 1;
+	if (*end == 's')
+		end++;
+	else if (*end == 'm')
+		mult = 60, end++;
+	else if (*end == 'h')
+		mult = 3600, end++;
+	else if (*end == 'd')
+		mult = 86400, end++;
+	if (*end || v > (long long)1e12 / mult)
+		return -1;
+	return v * mult;
+}
+
+void str_age(long long t, char *out, size_t n)
+{
+	if (t < 0)
+		t = 0;
+	if (t < 90)
+		snprintf(out, n, "%lld s", t);
+	else if (t < 90 * 60)
+		snprintf(out, n, "%lld min", (t + 30) / 60);
+	else if (t < 48 * 3600)
+		snprintf(out, n, "%lld h", (t + 1800) / 3600);
+	else
+		snprintf(out, n, "%lld d", (t + 43200) / 86400);
 }

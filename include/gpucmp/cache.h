@@ -60,6 +60,50 @@ typedef enum gc_status (*cache_fill_fn)(void *arg, offer_cb cb, void *cb_ctx, ch
 enum gc_status cache_replace(struct cache *c, const char *provider, const char *source,
 			     cache_fill_fn fill, void *arg, size_t *inserted, char **err);
 
+/* A provider's refresh record (table provider_state). */
+struct cache_meta {
+	const char *source;        /* "live" | "import" */
+	const char *fetched_at;    /* RFC 3339 UTC */
+	const char *etag;          /* of the last response, for conditional requests */
+	const char *last_modified;
+	const char *last_error;    /* set by cache_mark_failed */
+	int stale;
+};
+
+/* Replace every offer of `provider` (whatever their source) with the
+ * offers `fill` produces and record `meta` (stale cleared), in one
+ * transaction: readers see the old or the new offers, never a mix. */
+enum gc_status cache_store(struct cache *c, const char *provider, const struct cache_meta *meta,
+			   cache_fill_fn fill, void *arg, size_t *inserted, char **err);
+/* A refresh failed: keep the offers, mark them stale, record the error. */
+enum gc_status cache_mark_failed(struct cache *c, const char *provider, const char *error,
+				 char **err);
+/* The source answered "not modified": the live offers are current again. */
+enum gc_status cache_mark_fresh(struct cache *c, const char *provider, const char *fetched_at,
+				char **err);
+/* Read a provider's record (new strings: cache_meta_release); GC_ENOTFOUND if none. */
+enum gc_status cache_get_meta(struct cache *c, const char *provider, struct cache_meta *m,
+			      char **err);
+void cache_meta_release(struct cache_meta *m);
+
+struct cache_status_row {
+	const char *provider;
+	long long offers;
+	const char *sources;    /* "live", "snapshot", "import" (comma list) or NULL */
+	const char *fetched_at; /* newest, or NULL */
+	int stale;
+	const char *last_error; /* or NULL */
+};
+typedef enum gc_status (*cache_status_fn)(void *arg, const struct cache_status_row *r,
+					  char **err);
+/* One row per provider that has offers or a refresh record, by id. */
+enum gc_status cache_status(struct cache *c, cache_status_fn fn, void *arg, char **err);
+
+/* Drop the offers and refresh records of `provider` (NULL: all) and put
+ * that provider's built-in snapshot rows back, in one transaction. */
+enum gc_status cache_clear(struct cache *c, const struct catalog *cat, const char *provider,
+			   size_t *removed, size_t *restored, char **err);
+
 /* Number of offers (all providers). */
 enum gc_status cache_count(struct cache *c, long long *n, char **err);
 

@@ -48,6 +48,9 @@ void catalog_release(struct catalog *c);
 /* Today's date in days since the epoch; honours GPUCMP_TODAY=YYYY-MM-DD so
  * tests of "days ago" output are reproducible. */
 long catalog_today(void);
+/* Now in seconds since the epoch; honours GPUCMP_NOW=YYYY-MM-DDTHH:MM:SSZ
+ * (and GPUCMP_TODAY, as noon of that day) for reproducible output. */
+long long catalog_now(void);
 
 /* FNV-1a, 64-bit, continued from `h` (start with CATALOG_HASH_INIT). */
 #define CATALOG_HASH_INIT 0xcbf29ce484222325ULL

@@ -32,4 +32,13 @@ char *str_sanitize(char *dst, size_t n, const char *s);
 /* Days since 1970-01-01 for a "YYYY-MM-DD" prefix; -1 if malformed. */
 long str_date_days(const char *s);
 
+/* "YYYY-MM-DDTHH:MM:SSZ" (RFC 3339, UTC) to seconds since the epoch, or -1. */
+long long str_time_epoch(const char *s);
+/* Seconds since the epoch to "YYYY-MM-DDTHH:MM:SSZ" (out must hold 21 bytes). */
+void str_time_format(long long t, char *out, size_t n);
+/* A duration such as 30s, 15m, 6h, 2d (or plain seconds) to seconds; -1 if bad. */
+long long str_duration(const char *s);
+/* Age for people: "45 s", "12 min", "3 h", "5 d". */
+void str_age(long long seconds, char *out, size_t n);
+
 #endif

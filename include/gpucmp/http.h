@@ -1,0 +1,77 @@
+/* http.h - concurrent HTTP transfers on libcurl's multi interface.
+ *
+ * One struct http_client runs many requests at once.  Each request is
+ * retried on timeouts, connection failures, 429 and 5xx with exponential
+ * backoff and jitter, honouring Retry-After; bodies are capped; gzip and
+ * deflate are accepted; TLS verification stays on; proxies come from the
+ * environment as libcurl reads them.  When a request is finished (after its
+ * last attempt) its callback runs, and may add further requests (the next
+ * page), so a whole crawl runs inside one http_client_run().
+ */
+#ifndef GPUCMP_HTTP_H
+#define GPUCMP_HTTP_H
+
+#include <stddef.h>
+
+#include "gpucmp/buf.h"
+#include "gpucmp/err.h"
+
+struct http_opts {
+	long connect_timeout_ms; /* default 10000 */
+	long timeout_ms;         /* whole transfer, default 60000 */
+	int max_retries;         /* after the first attempt, default 3 */
+	long retry_base_ms;      /* first backoff, doubled each retry; default 500 */
+	long retry_max_ms;       /* longest single wait (also caps Retry-After); default 30000 */
+	size_t max_body;         /* bytes, default 64 MiB */
+	const char *user_agent;  /* default "gpucmp/<version>" */
+};
+void http_opts_default(struct http_opts *o);
+
+enum { HTTP_MAX_HEADERS = 8 };
+
+struct http_request {
+	/* in: set by the caller (strings are copied by http_add) */
+	const char *method;                        /* "GET" (default) or "POST" */
+	const char *url;
+	const char *body;                          /* POST body, NULL for none */
+	const char *headers[HTTP_MAX_HEADERS + 1]; /* "Name: value", NULL-terminated */
+	const char *if_none_match;                 /* ETag of a previous response */
+	const char *if_modified_since;             /* its Last-Modified */
+};
+
+struct http_response {
+	long status;          /* final HTTP status; 0 when no response came */
+	enum gc_status error; /* GC_OK, or why the transfer failed */
+	char *message;        /* one line when error != GC_OK (no secrets: see below) */
+	struct buf body;
+	char *content_type;   /* may be NULL */
+	char *etag;           /* may be NULL */
+	char *last_modified;  /* may be NULL */
+	int attempts;
+	double seconds;       /* from first attempt to the end */
+};
+
+struct http_client;
+
+/* Called once per request, when it is done (success or final failure).
+ * `resp` is borrowed for the call. */
+typedef void (*http_done_fn)(void *user, const struct http_response *resp);
+
+enum gc_status http_client_new(struct http_client **out, const struct http_opts *opts,
+			       char **err);
+void http_client_free(struct http_client *c);
+
+/* Queue a request; it starts at once (libcurl runs all in parallel).
+ * `secret`, if not NULL, is a string (an API key) that must never appear in
+ * response messages: it is masked in every message this request produces. */
+enum gc_status http_add(struct http_client *c, const struct http_request *req,
+			const char *secret, http_done_fn done, void *user, char **err);
+
+/* Run until every request (including ones added by callbacks) is done. */
+enum gc_status http_client_run(struct http_client *c, char **err);
+
+/* Replace every occurrence of `secret` in `s` with "***" (in place when it
+ * fits, which it always does since "***" is no longer than a real key). */
+void http_redact(char *s, const char *secret);
+
+#endif

@@ -1,0 +1,70 @@
+/* refresh.h - fetch live offers from provider APIs into the cache.
+ *
+ * Providers are crawled concurrently (at most `jobs` at once) over one
+ * http_client.  Each provider's offers are collected in memory and written
+ * in one transaction when its crawl is complete, so a failure anywhere in
+ * the crawl (a timeout, a broken page in the middle of a pagination) leaves
+ * its previous offers in place, marked stale, with the error recorded.
+ */
+#ifndef GPUCMP_REFRESH_H
+#define GPUCMP_REFRESH_H
+
+#include <stddef.h>
+
+#include "gpucmp/adapter.h"
+#include "gpucmp/cache.h"
+#include "gpucmp/catalog.h"
+#include "gpucmp/http.h"
+
+enum refresh_outcome {
+	REFRESH_UPDATED,   /* new offers stored */
+	REFRESH_UNCHANGED, /* 304 Not Modified: the offers are current */
+	REFRESH_RECENT,    /* skipped: refreshed less than max_age ago */
+	REFRESH_NO_KEY,    /* skipped: the API needs a key and none is set */
+	REFRESH_FAILED     /* previous offers kept and marked stale */
+};
+
+struct refresh_result {
+	const char *id;
+	enum refresh_outcome outcome;
+	enum gc_status status;   /* of a failure */
+	char *message;           /* failure or skip reason (no secrets), or NULL */
+	size_t offers, unknown_gpu, skipped, requests;
+	double seconds;
+	long long age;           /* REFRESH_RECENT: seconds since the last refresh */
+};
+
+struct refresh_opts {
+	const struct adapter *const *only; /* NULL: every adapter */
+	size_t nonly;
+	int jobs;                /* providers fetched at once, >= 1 */
+	long long max_age;       /* seconds; < 0: refresh regardless */
+	struct http_opts http;
+	/* Called when a provider is done (for progress output), may be NULL. */
+	void (*progress)(void *arg, const struct refresh_result *r, size_t done, size_t total);
+	void *progress_arg;
+};
+
+/* The API key and base URL a provider uses: GPUCMP_<ID>_API_KEY (then the
+ * adapter's conventional variables) and GPUCMP_<ID>_BASE_URL.  Borrowed
+ * from the environment; NULL when unset. */
+const char *refresh_key(const struct adapter *ad);
+const char *refresh_base_url(const struct adapter *ad);
+/* "GPUCMP_<ID>_<SUFFIX>" (id upper-cased, '-' as '_') into out. */
+void refresh_env_name(const struct adapter *ad, const char *suffix, char *out, size_t n);
+
+/* Refresh.  `cat` must have CATALOG_GPUS and CATALOG_TYPES loaded.  Fills
+ * *results (one per provider, in id order; free with refresh_results_free).
+ * Returns GC_OK when the run happened, whatever the providers' outcomes. */
+enum gc_status refresh_run(struct cache *c, const struct catalog *cat,
+			   const struct refresh_opts *opts, struct refresh_result **results,
+			   size_t *nresults, char **err);
+void refresh_results_free(struct refresh_result *r, size_t n);
+
+/* Parse one recorded response with an adapter, outside any crawl (tests,
+ * fuzzing): offers go to `cb`; follow-up requests are counted, not made. */
+enum gc_status refresh_parse_one(const struct adapter *ad, const struct catalog *cat, int kind,
+				 const char *body, size_t len, offer_cb cb, void *ctx,
+				 size_t *queued, char **err);
+
+#endif

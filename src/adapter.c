@@ -1,0 +1,288 @@
+/* adapter.c - what every adapter shares: the request queue, offer
+ * completion (GPU normalization, currency) and small JSON readers. */
+#include "gpucmp/adapter.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpucmp/strutil.h"
+
+const struct adapter *adapter_find(const char *id)
+{
+	for (size_t i = 0; i < adapter_count; i++)
+		if (strcmp(adapters[i]->id, id) == 0)
+			return adapters[i];
+	return NULL;
+}
+
+void adapter_run_init(struct adapter_run *run, const struct adapter *ad, const char *base,
+		      const char *key)
+{
+	memset(run, 0, sizeof *run);
+	run->ad = ad;
+	run->base = base ? base : ad->base_url;
+	run->key = key;
+}
+
+void adapter_request_release(struct adapter_request *r)
+{
+	if (!r)
+		return;
+	free(r->url);
+	free(r->body);
+	for (size_t i = 0; i < ADAPTER_MAX_HEADERS; i++)
+		free(r->headers[i]);
+	memset(r, 0, sizeof *r);
+}
+
+void adapter_run_release(struct adapter_run *run)
+{
+	for (size_t i = run->qhead; i < run->nqueue; i++)
+		adapter_request_release(&run->queue[i]);
+	free(run->queue);
+	if (run->state && run->ad->free_state)
+		run->ad->free_state(run->state);
+	if (run->secret2) {
+		memset(run->secret2, 0, strlen(run->secret2));
+		free(run->secret2);
+	}
+	run->queue = NULL;
+	run->state = NULL;
+	run->secret2 = NULL;
+	run->nqueue = run->qhead = run->qcap = 0;
+}
+
+enum gc_status adapter_queue(struct adapter_run *run, int kind, const char *method,
+			     const char *body, char **err, const char *url_fmt, ...)
+{
+	if (run->requests + (run->nqueue - run->qhead) >= ADAPTER_MAX_REQUESTS)
+		return err_set(err, GC_EDATA, "more than %d requests: pagination does not end",
+			       ADAPTER_MAX_REQUESTS);
+	if (run->nqueue == run->qcap) {
+		/* compact what was already popped before growing */
+		if (run->qhead) {
+			memmove(run->queue, run->queue + run->qhead,
+				(run->nqueue - run->qhead) * sizeof *run->queue);
+			run->nqueue -= run->qhead;
+			run->qhead = 0;
+		}
+		if (run->nqueue == run->qcap) {
+			size_t cap = run->qcap ? run->qcap * 2 : 8;
+			struct adapter_request *q = realloc(run->queue, cap * sizeof *q);
+			if (!q)
+				return err_set(err, GC_ENOMEM, "out of memory");
+			run->queue = q;
+			run->qcap = cap;
+		}
+	}
+	struct adapter_request *r = &run->queue[run->nqueue];
+	memset(r, 0, sizeof *r);
+	va_list ap;
+	va_start(ap, url_fmt);
+	int n = vsnprintf(NULL, 0, url_fmt, ap);
+	va_end(ap);
+	r->url = n >= 0 ? malloc((size_t)n + 1) : NULL;
+	if (r->url) {
+		va_start(ap, url_fmt);
+		vsnprintf(r->url, (size_t)n + 1, url_fmt, ap);
+		va_end(ap);
+	}
+	r->body = body ? strdup(body) : NULL;
+	if (!r->url || (body && !r->body)) {
+		adapter_request_release(r);
+		return err_set(err, GC_ENOMEM, "out of memory");
+	}
+	r->kind = kind;
+	r->method = method;
+	run->nqueue++;
+	return GC_OK;
+}
+
+enum gc_status adapter_queue_header(struct adapter_run *run, const char *header, char **err)
+{
+	if (run->nqueue == run->qhead)
+		return err_set(err, GC_EUSAGE, "no request queued");
+	struct adapter_request *r = &run->queue[run->nqueue - 1];
+	for (size_t i = 0; i < ADAPTER_MAX_HEADERS; i++)
+		if (!r->headers[i]) {
+			r->headers[i] = strdup(header);
+			return r->headers[i] ? GC_OK : err_set(err, GC_ENOMEM, "out of memory");
+		}
+	return err_set(err, GC_EUSAGE, "too many headers");
+}
+
+struct adapter_request *adapter_next(struct adapter_run *run)
+{
+	if (run->qhead == run->nqueue)
+		return NULL;
+	struct adapter_request *r = malloc(sizeof *r);
+	if (!r)
+		return NULL;
+	*r = run->queue[run->qhead++];
+	run->requests++;
+	return r;
+}
+
+enum gc_status adapter_follow(struct adapter_run *run, int kind, const char *next, char **err)
+{
+	if (!next || !*next)
+		return GC_OK;
+	if (strncmp(next, "http://", 7) == 0 || strncmp(next, "https://", 8) == 0)
+		return adapter_queue(run, kind, NULL, NULL, err, "%s", next);
+	if (next[0] == '/') {
+		/* absolute path: keep scheme and host of the base URL */
+		const char *host = strstr(run->base, "://");
+		const char *path = host ? strchr(host + 3, '/') : NULL;
+		int hostlen = path ? (int)(path - run->base) : (int)strlen(run->base);
+		return adapter_queue(run, kind, NULL, NULL, err, "%.*s%s", hostlen, run->base, next);
+	}
+	return adapter_queue(run, kind, NULL, NULL, err, "%s/%s", run->base, next);
+}
+
+void adapter_urlencode(char *out, size_t n, const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t j = 0;
+	for (; *s && j + 4 < n; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+			out[j++] = (char)c;
+		} else {
+			out[j++] = '%';
+			out[j++] = hex[c >> 4];
+			out[j++] = hex[c & 15];
+		}
+	}
+	if (n)
+		out[j < n ? j : n - 1] = '\0';
+}
+
+enum gc_status adapter_emit(struct adapter_run *run, struct offer *o, char **err)
+{
+	o->provider = run->ad->id;
+	o->source = "live";
+	o->origin = run->origin;
+	o->fetched_at = run->fetched_at;
+	if (!o->region || !*o->region)
+		o->region = "unknown";
+	if (!o->gpu_name)
+		o->gpu_name = "";
+	const struct insttype *it =
+		o->sku ? insttype_lookup(run->types, run->ad->id, o->sku) : NULL;
+	if (!o->gpu) {
+		const struct gpu_model *m = NULL;
+		if (it && it->gpu)
+			m = gpu_find(run->gpus, it->gpu);
+		if (!m && *o->gpu_name)
+			m = gpu_normalize(run->gpus, o->gpu_name, o->gpu_mem_gb, o->sku);
+		o->gpu = m ? m->id : NULL;
+		if (m && isnan(o->gpu_mem_gb))
+			o->gpu_mem_gb = o->gpu_count > 0 && o->gpu_count < 1
+						? m->memory_gb * o->gpu_count
+						: m->memory_gb;
+	}
+	if (it) {
+		if (it->gpu_count > 0 && isnan(o->gpu_count))
+			o->gpu_count = it->gpu_count;
+		if (o->infiniband < 0)
+			o->infiniband = it->infiniband;
+		if (o->nvlink < 0)
+			o->nvlink = it->nvlink;
+		if (!o->rdma)
+			o->rdma = it->rdma;
+		if (isnan(o->node_bandwidth_gbps) && it->node_bandwidth_gbps > 0)
+			o->node_bandwidth_gbps = it->node_bandwidth_gbps;
+	}
+	if (!(o->gpu_count > 0)) {
+		run->skipped++;
+		return GC_OK; /* not a GPU offer */
+	}
+	if (!o->currency)
+		o->currency = "USD";
+	if (strcmp(o->currency, "USD") != 0) {
+		double r = rates_usd(run->rates, o->currency);
+		/* no rate: keep the native price only; price_hr stays unknown */
+		o->price_hr = isnan(o->price_native) ? NAN : o->price_native * r;
+		o->spot_price_hr = isnan(o->spot_native) ? NAN : o->spot_native * r;
+	} else {
+		o->price_native = o->spot_native = NAN;
+	}
+	/* hostile or broken numbers never reach the cache as prices */
+	if (!(o->price_hr >= 0) || isinf(o->price_hr))
+		o->price_hr = NAN;
+	if (!(o->spot_price_hr >= 0) || isinf(o->spot_price_hr))
+		o->spot_price_hr = NAN;
+	if (isnan(o->price_hr) && isnan(o->spot_price_hr)) {
+		run->skipped++;
+		return GC_OK;
+	}
+	if (!o->gpu)
+		run->unknown_gpu++;
+	run->offers++;
+	return run->emit ? run->emit(run->emit_ctx, o, err) : GC_OK;
+}
+
+json_t *adapter_json(const char *body, size_t len, char **err)
+{
+	json_error_t je;
+	json_t *root = json_loadb(body, len, JSON_DECODE_INT_AS_REAL | JSON_REJECT_DUPLICATES, &je);
+	if (root)
+		return root;
+	size_t i = 0;
+	while (i < len && isspace((unsigned char)body[i]))
+		i++;
+	if (i < len && body[i] == '<')
+		err_set(err, GC_EDATA, "response is HTML, not JSON (an error page?)");
+	else if (len == 0)
+		err_set(err, GC_EDATA, "empty response");
+	else
+		err_set(err, GC_EDATA, "response is not valid JSON: %s at byte %d", je.text,
+			je.position);
+	return NULL;
+}
+
+double aj_num(const json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+	if (json_is_number(v))
+		return json_number_value(v);
+	double d;
+	if (json_is_string(v) && str_to_double(json_string_value(v), &d) == 0)
+		return d;
+	return NAN;
+}
+
+const char *aj_str(const json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+long aj_int(const json_t *obj, const char *key, long dflt)
+{
+	double d = aj_num(obj, key);
+	if (isnan(d) || d < -2e9 || d > 2e9)
+		return dflt;
+	return (long)d;
+}
+
+json_t *aj_path(json_t *obj, const char *path)
+{
+	char part[64];
+	while (obj && *path) {
+		size_t n = strcspn(path, ".");
+		if (n >= sizeof part)
+			return NULL;
+		memcpy(part, path, n);
+		part[n] = '\0';
+		obj = json_object_get(obj, part);
+		path += n;
+		if (*path == '.')
+			path++;
+	}
+	return obj;
+}

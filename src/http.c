@@ -1,0 +1,434 @@
+/* http.c - concurrent HTTP transfers on libcurl's multi interface. */
+#include "gpucmp/http.h"
+
+#include <curl/curl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+struct xfer {
+	struct http_client *client;
+	struct xfer *next;        /* in the client's list */
+	CURL *easy;
+	struct curl_slist *headers;
+	char *method, *url, *body, *secret;
+	char *if_none_match, *if_modified_since;
+	const char *hdr_in[HTTP_MAX_HEADERS + 1];
+	http_done_fn done;
+	void *user;
+	struct http_response resp;
+	char errbuf[CURL_ERROR_SIZE];
+	double started;           /* first attempt, monotonic seconds */
+	double wake;              /* > 0: waiting to retry until then */
+	int running;              /* attached to the multi handle */
+};
+
+struct http_client {
+	CURLM *multi;
+	struct http_opts opts;
+	char ua[64];
+	struct xfer *xfers;       /* every unfinished transfer */
+	unsigned rng;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void http_opts_default(struct http_opts *o)
+{
+	o->connect_timeout_ms = 10000;
+	o->timeout_ms = 60000;
+	o->max_retries = 3;
+	o->retry_base_ms = 500;
+	o->retry_max_ms = 30000;
+	o->max_body = 64u << 20;
+	o->user_agent = NULL;
+}
+
+void http_redact(char *s, const char *secret)
+{
+	if (!s || !secret || !*secret)
+		return;
+	size_t n = strlen(secret), m = n < 3 ? n : 3;
+	char *p;
+	while ((p = strstr(s, secret)) != NULL) {
+		memset(p, '*', m);
+		memmove(p + m, p + n, strlen(p + n) + 1);
+	}
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+enum gc_status http_client_new(struct http_client **out, const struct http_opts *opts,
+			       char **err)
+{
+	*out = NULL;
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+		return err_set(err, GC_EUNAVAILABLE, "cannot initialise libcurl");
+	struct http_client *c = calloc(1, sizeof *c);
+	if (!c) {
+		curl_global_cleanup();
+		return err_set(err, GC_ENOMEM, "out of memory");
+	}
+	if (opts)
+		c->opts = *opts;
+	else
+		http_opts_default(&c->opts);
+	snprintf(c->ua, sizeof c->ua, "gpucmp/%s", GPUCMP_VERSION);
+	if (!c->opts.user_agent)
+		c->opts.user_agent = c->ua;
+	c->rng = (unsigned)time(NULL) ^ (unsigned)(size_t)c;
+	c->multi = curl_multi_init();
+	if (!c->multi) {
+		free(c);
+		curl_global_cleanup();
+		return err_set(err, GC_ENOMEM, "cannot create a libcurl multi handle");
+	}
+	*out = c;
+	return GC_OK;
+}
+
+static void resp_reset(struct http_response *r)
+{
+	free(r->message);
+	free(r->content_type);
+	free(r->etag);
+	free(r->last_modified);
+	r->message = r->content_type = r->etag = r->last_modified = NULL;
+	buf_reset(&r->body);
+	r->status = 0;
+	r->error = GC_OK;
+}
+
+static void xfer_free(struct xfer *x)
+{
+	if (x->running)
+		curl_multi_remove_handle(x->client->multi, x->easy);
+	curl_easy_cleanup(x->easy);
+	curl_slist_free_all(x->headers);
+	resp_reset(&x->resp);
+	buf_free(&x->resp.body);
+	free(x->method);
+	free(x->url);
+	free(x->body);
+	if (x->secret) {
+		memset(x->secret, 0, strlen(x->secret));
+		free(x->secret);
+	}
+	free(x->if_none_match);
+	free(x->if_modified_since);
+	free(x);
+}
+
+void http_client_free(struct http_client *c)
+{
+	if (!c)
+		return;
+	while (c->xfers) {
+		struct xfer *x = c->xfers;
+		c->xfers = x->next;
+		xfer_free(x);
+	}
+	curl_multi_cleanup(c->multi);
+	free(c);
+	curl_global_cleanup();
+}
+
+static size_t on_body(char *data, size_t size, size_t n, void *arg)
+{
+	struct xfer *x = arg;
+	size_t len = size * n;
+	/* a short count makes libcurl abort the transfer with CURLE_WRITE_ERROR */
+	return buf_add(&x->resp.body, data, len) == GC_OK ? len : 0;
+}
+
+/* Keep the headers we need from the final response ("ETag: ..."). */
+static size_t on_header(char *data, size_t size, size_t n, void *arg)
+{
+	struct xfer *x = arg;
+	size_t len = size * n;
+	if (len >= 5 && strncmp(data, "HTTP/", 5) == 0) {
+		/* a new response (after a redirect or 100-continue): forget the old headers */
+		free(x->resp.etag);
+		free(x->resp.last_modified);
+		x->resp.etag = x->resp.last_modified = NULL;
+		return len;
+	}
+	static const char *const names[] = {"etag:", "last-modified:"};
+	char **slots[] = {&x->resp.etag, &x->resp.last_modified};
+	for (size_t i = 0; i < 2; i++) {
+		size_t nl = strlen(names[i]);
+		if (len <= nl || strncasecmp(data, names[i], nl) != 0)
+			continue;
+		const char *v = data + nl;
+		size_t vl = len - nl;
+		while (vl && (*v == ' ' || *v == '\t'))
+			v++, vl--;
+		while (vl && (v[vl - 1] == '\r' || v[vl - 1] == '\n' || v[vl - 1] == ' '))
+			vl--;
+		char *s = malloc(vl + 1);
+		if (s) {
+			memcpy(s, v, vl);
+			s[vl] = '\0';
+			free(*slots[i]);
+			*slots[i] = s;
+		}
+	}
+	return len;
+}
+
+static enum gc_status setup_easy(struct xfer *x, char **err)
+{
+	const struct http_opts *o = &x->client->opts;
+	CURL *e = x->easy;
+	curl_easy_reset(e);
+	curl_easy_setopt(e, CURLOPT_URL, x->url);
+	curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L);
+	curl_easy_setopt(e, CURLOPT_MAXREDIRS, 5L);
+	curl_easy_setopt(e, CURLOPT_USERAGENT, o->user_agent);
+	curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
+	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, o->connect_timeout_ms);
+	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, o->timeout_ms);
+	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)o->max_body);
+	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
+	curl_easy_setopt(e, CURLOPT_WRITEDATA, x);
+	curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
+	curl_easy_setopt(e, CURLOPT_HEADERDATA, x);
+	curl_easy_setopt(e, CURLOPT_ERRORBUFFER, x->errbuf);
+	curl_easy_setopt(e, CURLOPT_PRIVATE, x);
+	if (x->body) {
+		curl_easy_setopt(e, CURLOPT_POSTFIELDS, x->body);
+		curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)strlen(x->body));
+	}
+	if (x->method && strcmp(x->method, "GET") != 0 && strcmp(x->method, "POST") != 0)
+		curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, x->method);
+	curl_easy_setopt(e, CURLOPT_HTTPHEADER, x->headers);
+	x->errbuf[0] = '\0';
+	resp_reset(&x->resp);
+	if (curl_multi_add_handle(x->client->multi, e) != CURLM_OK)
+		return err_set(err, GC_ENOMEM, "cannot start a transfer");
+	x->running = 1;
+	return GC_OK;
+}
+
+enum gc_status http_add(struct http_client *c, const struct http_request *req,
+			const char *secret, http_done_fn done, void *user, char **err)
+{
+	struct xfer *x = calloc(1, sizeof *x);
+	if (!x)
+		return err_set(err, GC_ENOMEM, "out of memory");
+	x->client = c;
+	x->done = done;
+	x->user = user;
+	buf_init(&x->resp.body, c->opts.max_body);
+	x->easy = curl_easy_init();
+	x->method = strdup(req->method ? req->method : "GET");
+	x->url = dup_or_null(req->url);
+	x->body = dup_or_null(req->body);
+	x->secret = dup_or_null(secret);
+	int ok = x->easy && x->method && x->url && (!req->body || x->body) &&
+		 (!secret || x->secret);
+	struct curl_slist *h = NULL;
+	for (size_t i = 0; ok && i < HTTP_MAX_HEADERS && req->headers[i]; i++) {
+		struct curl_slist *t = curl_slist_append(h, req->headers[i]);
+		ok = t != NULL;
+		h = t ? t : h;
+	}
+	char line[512];
+	if (ok && req->if_none_match) {
+		snprintf(line, sizeof line, "If-None-Match: %s", req->if_none_match);
+		struct curl_slist *t = curl_slist_append(h, line);
+		ok = t != NULL;
+		h = t ? t : h;
+	}
+	if (ok && req->if_modified_since) {
+		snprintf(line, sizeof line, "If-Modified-Since: %s", req->if_modified_since);
+		struct curl_slist *t = curl_slist_append(h, line);
+		ok = t != NULL;
+		h = t ? t : h;
+	}
+	/* an empty Expect: stops libcurl waiting for 100-continue on POSTs */
+	if (ok && x->body) {
+		struct curl_slist *t = curl_slist_append(h, "Expect:");
+		ok = t != NULL;
+		h = t ? t : h;
+	}
+	x->headers = h;
+	if (!ok) {
+		xfer_free(x);
+		return err_set(err, GC_ENOMEM, "out of memory");
+	}
+	x->started = now_s();
+	x->next = c->xfers;
+	c->xfers = x;
+	enum gc_status st = setup_easy(x, err);
+	if (st != GC_OK) {
+		c->xfers = x->next;
+		xfer_free(x);
+	}
+	return st;
+}
+
+/* Is this outcome worth another attempt? */
+static int retryable(CURLcode rc, long status)
+{
+	if (rc == CURLE_OK)
+		return status == 429 || status == 408 || (status >= 500 && status <= 599);
+	switch (rc) {
+	case CURLE_OPERATION_TIMEDOUT:
+	case CURLE_COULDNT_CONNECT:
+	case CURLE_COULDNT_RESOLVE_HOST:
+	case CURLE_GOT_NOTHING:
+	case CURLE_SEND_ERROR:
+	case CURLE_RECV_ERROR:
+	case CURLE_PARTIAL_FILE:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Seconds to wait before attempt number `attempt` (1 = first retry):
+ * base * 2^(attempt-1), with +-25% jitter, or Retry-After when the server
+ * sent one; never more than retry_max_ms. */
+static double backoff_s(struct http_client *c, int attempt, curl_off_t retry_after)
+{
+	double base = (double)c->opts.retry_base_ms / 1000.0;
+	double d = base;
+	for (int i = 1; i < attempt; i++)
+		d *= 2;
+	c->rng = c->rng * 1103515245u + 12345u;
+	double jitter = ((double)((c->rng >> 16) & 0x7fff) / 32767.0 - 0.5) * 0.5;
+	d *= 1.0 + jitter;
+	if (retry_after > 0 && (double)retry_after > d)
+		d = (double)retry_after;
+	double cap = (double)c->opts.retry_max_ms / 1000.0;
+	return d > cap ? cap : d;
+}
+
+static void set_message(struct xfer *x, enum gc_status st, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void set_message(struct xfer *x, enum gc_status st, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	http_redact(msg, x->secret);
+	free(x->resp.message);
+	x->resp.message = strdup(msg);
+	x->resp.error = st;
+}
+
+/* Host and path of the URL, without the query (which may hold a key). */
+static void url_for_message(const struct xfer *x, char *out, size_t n)
+{
+	snprintf(out, n, "%s", x->url);
+	char *q = strchr(out, '?');
+	if (q)
+		*q = '\0';
+}
+
+/* One attempt finished: retry, or settle the outcome and hand it over. */
+static void finish_attempt(struct http_client *c, struct xfer *x, CURLcode rc)
+{
+	curl_multi_remove_handle(c->multi, x->easy);
+	x->running = 0;
+	x->resp.attempts++;
+	long status = 0;
+	curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
+	x->resp.status = rc == CURLE_OK ? status : 0;
+	if (retryable(rc, status) && x->resp.attempts <= c->opts.max_retries) {
+		curl_off_t ra = 0;
+		if (rc == CURLE_OK)
+			curl_easy_getinfo(x->easy, CURLINFO_RETRY_AFTER, &ra);
+		x->wake = now_s() + backoff_s(c, x->resp.attempts, ra);
+		return;
+	}
+	char where[256];
+	url_for_message(x, where, sizeof where);
+	char *ct = NULL;
+	curl_easy_getinfo(x->easy, CURLINFO_CONTENT_TYPE, &ct);
+	x->resp.content_type = dup_or_null(ct);
+	if (rc == CURLE_WRITE_ERROR || rc == CURLE_FILESIZE_EXCEEDED)
+		set_message(x, GC_EDATA, "%s: response larger than %zu bytes", where,
+			    c->opts.max_body);
+	else if (rc == CURLE_OPERATION_TIMEDOUT)
+		set_message(x, GC_EUNAVAILABLE, "%s: timed out after %d attempt%s", where,
+			    x->resp.attempts, x->resp.attempts == 1 ? "" : "s");
+	else if (rc != CURLE_OK)
+		set_message(x, GC_EUNAVAILABLE, "%s: %s", where,
+			    x->errbuf[0] ? x->errbuf : curl_easy_strerror(rc));
+	else if (status >= 400 || (status >= 100 && status < 200))
+		set_message(x, status == 429 || status >= 500 ? GC_EUNAVAILABLE : GC_EDATA,
+			    "%s: HTTP %ld%s", where, status,
+			    x->resp.attempts > 1 ? " after retries" : "");
+	x->resp.seconds = now_s() - x->started;
+	x->wake = -1; /* done */
+}
+
+enum gc_status http_client_run(struct http_client *c, char **err)
+{
+	for (;;) {
+		int still = 0;
+		if (curl_multi_perform(c->multi, &still) != CURLM_OK)
+			return err_set(err, GC_EUNAVAILABLE, "libcurl multi interface failed");
+		CURLMsg *m;
+		int left;
+		while ((m = curl_multi_info_read(c->multi, &left)) != NULL) {
+			if (m->msg != CURLMSG_DONE)
+				continue;
+			struct xfer *x = NULL;
+			curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&x);
+			if (x)
+				finish_attempt(c, x, m->data.result);
+		}
+		/* hand over finished transfers; restart those whose backoff ended */
+		double now = now_s(), next_wake = 0;
+		int pending = 0;
+		for (struct xfer **pp = &c->xfers; *pp;) {
+			struct xfer *x = *pp;
+			if (x->wake < 0) {
+				*pp = x->next;
+				x->done(x->user, &x->resp);
+				xfer_free(x);
+				continue; /* the callback may have pushed new transfers at the head */
+			}
+			if (x->wake > 0 && !x->running) {
+				if (x->wake <= now) {
+					x->wake = 0;
+					enum gc_status st = setup_easy(x, err);
+					if (st != GC_OK)
+						return st;
+				} else if (!next_wake || x->wake < next_wake) {
+					next_wake = x->wake;
+				}
+			}
+			pending++;
+			pp = &x->next;
+		}
+		if (!pending)
+			return GC_OK;
+		int timeout_ms = 1000;
+		if (next_wake) {
+			double w = (next_wake - now_s()) * 1000.0;
+			timeout_ms = w < 0 ? 0 : w > 1000 ? 1000 : (int)w + 1;
+		}
+		if (curl_multi_poll(c->multi, NULL, 0, timeout_ms, NULL) != CURLM_OK)
+			return err_set(err, GC_EUNAVAILABLE, "libcurl multi interface failed");
+	}
+}

@@ -1,0 +1,463 @@
+/* refresh.c - run adapters over HTTP and store their offers. */
+#include "gpucmp/refresh.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "gpucmp/offerstore.h"
+#include "gpucmp/strutil.h"
+
+static double mono_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+struct job {
+	struct refresh *rf;
+	const struct adapter *ad;
+	struct refresh_result *res;
+	struct adapter_run run;
+	struct offer_store store;
+	struct adapter_request *cur; /* in flight */
+	char origin[1024];
+	struct cache_meta prev;      /* previous refresh record (conditional requests) */
+	char *etag, *last_modified;  /* of this response */
+	const char *key;
+	int first;                   /* the next request is the first of the run */
+	int started, finished;
+	double t0;
+};
+
+struct refresh {
+	struct cache *cache;
+	const struct catalog *cat;
+	const struct refresh_opts *opts;
+	struct rate_table rates;
+	struct http_client *http;
+	struct job *jobs;
+	size_t njobs, next, running, done;
+	char fetched_at[32];
+	enum gc_status fatal;        /* an error that stops the whole run (out of memory) */
+	char *fatal_msg;
+};
+
+void refresh_env_name(const struct adapter *ad, const char *suffix, char *out, size_t n)
+{
+	size_t j = (size_t)snprintf(out, n, "GPUCMP_");
+	for (const char *p = ad->id; *p && j + 1 < n; p++)
+		out[j++] = *p == '-' ? '_' : (char)toupper((unsigned char)*p);
+	snprintf(out + j, n > j ? n - j : 0, "_%s", suffix);
+}
+
+static const char *env_nonempty(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v ? v : NULL;
+}
+
+const char *refresh_key(const struct adapter *ad)
+{
+	char name[96];
+	refresh_env_name(ad, "API_KEY", name, sizeof name);
+	const char *v = env_nonempty(name);
+	for (size_t i = 0; !v && ad->key_envs && ad->key_envs[i]; i++)
+		v = env_nonempty(ad->key_envs[i]);
+	return v;
+}
+
+const char *refresh_base_url(const struct adapter *ad)
+{
+	char name[96];
+	refresh_env_name(ad, "BASE_URL", name, sizeof name);
+	return env_nonempty(name);
+}
+
+static char *dup_base(const char *s)
+{
+	char *b = strdup(s);
+	if (b) {
+		size_t n = strlen(b);
+		while (n && b[n - 1] == '/')
+			b[--n] = '\0';
+	}
+	return b;
+}
+
+static void start_next_jobs(struct refresh *rf);
+
+/* Settle a job: store its offers (or its failure) and free its run. */
+static void job_end(struct job *j, enum refresh_outcome out, enum gc_status st, const char *msg)
+{
+	struct refresh *rf = j->rf;
+	struct refresh_result *r = j->res;
+	char *err = NULL;
+	r->outcome = out;
+	r->seconds = mono_s() - j->t0;
+	r->requests = j->run.requests;
+	if (out == REFRESH_UPDATED) {
+		struct cache_meta m = {"live", rf->fetched_at, j->etag, j->last_modified, NULL, 0};
+		size_t inserted = 0;
+		st = cache_store(rf->cache, j->ad->id, &m, offer_store_fill, &j->store, &inserted,
+				 &err);
+		if (st == GC_OK) {
+			r->offers = inserted;
+			r->unknown_gpu = j->run.unknown_gpu;
+			r->skipped = j->run.skipped;
+		} else {
+			out = r->outcome = REFRESH_FAILED;
+			msg = err;
+		}
+	} else if (out == REFRESH_UNCHANGED) {
+		st = cache_mark_fresh(rf->cache, j->ad->id, rf->fetched_at, &err);
+		if (st != GC_OK) {
+			out = r->outcome = REFRESH_FAILED;
+			msg = err;
+		}
+	}
+	if (out == REFRESH_FAILED) {
+		r->status = st;
+		r->message = strdup(msg ? msg : "failed");
+		if (r->message) {
+			http_redact(r->message, j->key);
+			http_redact(r->message, j->run.secret2);
+		}
+		char *e2 = NULL;
+		/* the cache being unwritable is reported once, as the failure itself */
+		if (cache_mark_failed(rf->cache, j->ad->id, r->message, &e2) != GC_OK &&
+		    !r->message)
+			r->message = e2, e2 = NULL;
+		free(e2);
+	}
+	free(err);
+	adapter_request_release(j->cur);
+	free(j->cur);
+	j->cur = NULL;
+	adapter_run_release(&j->run);
+	offer_store_free(&j->store);
+	cache_meta_release(&j->prev);
+	free(j->etag);
+	free(j->last_modified);
+	j->etag = j->last_modified = NULL;
+	free((char *)j->run.base);
+	j->run.base = NULL;
+	j->finished = 1;
+	rf->running--;
+	rf->done++;
+	if (rf->opts->progress)
+		rf->opts->progress(rf->opts->progress_arg, r, rf->done, rf->njobs);
+	start_next_jobs(rf);
+}
+
+static void on_response(void *user, const struct http_response *resp);
+
+/* Send the job's next queued request, or finish the job. */
+static void job_step(struct job *j)
+{
+	char *err = NULL;
+	adapter_request_release(j->cur);
+	free(j->cur);
+	j->cur = adapter_next(&j->run);
+	if (!j->cur) {
+		if (j->run.qhead < j->run.nqueue) {
+			job_end(j, REFRESH_FAILED, GC_ENOMEM, "out of memory");
+			return;
+		}
+		enum gc_status st = j->ad->finish ? j->ad->finish(&j->run, &err) : GC_OK;
+		if (st == GC_OK)
+			job_end(j, REFRESH_UPDATED, GC_OK, NULL);
+		else
+			job_end(j, REFRESH_FAILED, st, err);
+		free(err);
+		return;
+	}
+	struct adapter_request *q = j->cur;
+	struct http_request hr;
+	memset(&hr, 0, sizeof hr);
+	hr.method = q->method ? q->method : (q->body ? "POST" : "GET");
+	hr.body = q->body;
+	size_t nh = 0;
+	char auth[1024] = "";
+	char *url = NULL;
+	int with_key = j->key && !q->no_key && j->ad->auth != ADAPTER_AUTH_NONE;
+	if (with_key && j->ad->key_style == ADAPTER_KEY_BEARER) {
+		snprintf(auth, sizeof auth, "Authorization: Bearer %s", j->key);
+		hr.headers[nh++] = auth;
+	} else if (with_key && j->ad->key_style == ADAPTER_KEY_HEADER) {
+		snprintf(auth, sizeof auth, "%s: %s", j->ad->key_name, j->key);
+		hr.headers[nh++] = auth;
+	} else if (with_key && j->ad->key_style == ADAPTER_KEY_QUERY) {
+		char enc[512];
+		adapter_urlencode(enc, sizeof enc, j->key);
+		size_t n = strlen(q->url) + strlen(j->ad->key_name) + strlen(enc) + 3;
+		url = malloc(n);
+		if (url)
+			snprintf(url, n, "%s%c%s=%s", q->url, strchr(q->url, '?') ? '&' : '?',
+				 j->ad->key_name, enc);
+	}
+	for (size_t i = 0; i < ADAPTER_MAX_HEADERS && q->headers[i] && nh < HTTP_MAX_HEADERS; i++)
+		hr.headers[nh++] = q->headers[i];
+	if (q->body && nh < HTTP_MAX_HEADERS) {
+		int has_ct = 0;
+		for (size_t i = 0; i < nh; i++)
+			has_ct |= strncasecmp(hr.headers[i], "Content-Type:", 13) == 0;
+		if (!has_ct)
+			hr.headers[nh++] = "Content-Type: application/json";
+	}
+	hr.url = url ? url : q->url;
+	if (j->first && j->ad->conditional && j->prev.source && !j->prev.stale &&
+	    strcmp(j->prev.source, "live") == 0) {
+		hr.if_none_match = j->prev.etag;
+		hr.if_modified_since = j->prev.last_modified;
+	}
+	j->first = 0;
+	/* origin for offers: the URL without its query (which may hold a key) */
+	snprintf(j->origin, sizeof j->origin, "%s", q->url);
+	char *qm = strchr(j->origin, '?');
+	if (qm)
+		*qm = '\0';
+	enum gc_status st = GC_OK;
+	if (with_key && j->ad->key_style == ADAPTER_KEY_QUERY && !url)
+		st = err_set(&err, GC_ENOMEM, "out of memory");
+	else
+		st = http_add(j->rf->http, &hr, j->key, on_response, j, &err);
+	memset(auth, 0, sizeof auth);
+	if (url) {
+		memset(url, 0, strlen(url));
+		free(url);
+	}
+	if (st != GC_OK) {
+		job_end(j, REFRESH_FAILED, st, err);
+		free(err);
+	}
+}
+
+static int is_json_type(const char *ct)
+{
+	return !ct || strstr(ct, "json") != NULL || strstr(ct, "text/plain") != NULL ||
+	       strstr(ct, "octet-stream") != NULL;
+}
+
+static void on_response(void *user, const struct http_response *resp)
+{
+	struct job *j = user;
+	char *err = NULL;
+	if (resp->error != GC_OK) {
+		job_end(j, REFRESH_FAILED, resp->error, resp->message);
+		return;
+	}
+	if (resp->status == 304 && j->ad->conditional) {
+		job_end(j, REFRESH_UNCHANGED, GC_OK, NULL);
+		return;
+	}
+	if (resp->status < 200 || resp->status > 299) {
+		char msg[1200];
+		snprintf(msg, sizeof msg, "%s: HTTP %ld", j->origin, resp->status);
+		job_end(j, REFRESH_FAILED, GC_EDATA, msg);
+		return;
+	}
+	if (!is_json_type(resp->content_type) && resp->body.len && resp->body.ptr[0] == '<') {
+		char msg[1200];
+		snprintf(msg, sizeof msg, "%s: got %s, not JSON (an error page?)", j->origin,
+			 resp->content_type);
+		job_end(j, REFRESH_FAILED, GC_EDATA, msg);
+		return;
+	}
+	if (j->ad->conditional) {
+		free(j->etag);
+		free(j->last_modified);
+		j->etag = resp->etag ? strdup(resp->etag) : NULL;
+		j->last_modified = resp->last_modified ? strdup(resp->last_modified) : NULL;
+	}
+	j->run.origin = j->origin;
+	enum gc_status st = j->ad->parse(&j->run, j->cur, resp->body.ptr ? resp->body.ptr : "",
+					 resp->body.len, &err);
+	if (st != GC_OK) {
+		err_prefix(&err, "%s", j->origin);
+		job_end(j, REFRESH_FAILED, st, err);
+		free(err);
+		return;
+	}
+	job_step(j);
+}
+
+static void job_start(struct job *j)
+{
+	struct refresh *rf = j->rf;
+	char *err = NULL;
+	j->started = 1;
+	rf->running++;
+	j->t0 = mono_s();
+	const char *base = refresh_base_url(j->ad);
+	char *b = dup_base(base ? base : j->ad->base_url);
+	offer_store_init(&j->store);
+	adapter_run_init(&j->run, j->ad, b, j->key);
+	j->run.gpus = rf->cat->gpus;
+	j->run.types = rf->cat->types;
+	j->run.rates = &rf->rates;
+	j->run.fetched_at = rf->fetched_at;
+	j->run.emit = offer_store_cb;
+	j->run.emit_ctx = &j->store;
+	j->first = 1;
+	if (!b) {
+		job_end(j, REFRESH_FAILED, GC_ENOMEM, "out of memory");
+		return;
+	}
+	cache_get_meta(rf->cache, j->ad->id, &j->prev, NULL);
+	enum gc_status st = j->ad->start(&j->run, &err);
+	if (st != GC_OK) {
+		job_end(j, REFRESH_FAILED, st, err);
+		free(err);
+		return;
+	}
+	job_step(j);
+}
+
+static void start_next_jobs(struct refresh *rf)
+{
+	int limit = rf->opts->jobs > 0 ? rf->opts->jobs : 1;
+	while (rf->next < rf->njobs && rf->running < (size_t)limit)
+		job_start(&rf->jobs[rf->next++]);
+}
+
+/* Decide before any I/O whether a provider is skipped. */
+static int pre_skip(struct refresh *rf, struct job *j)
+{
+	struct refresh_result *r = j->res;
+	j->key = refresh_key(j->ad);
+	if (j->ad->auth == ADAPTER_AUTH_REQUIRED && !j->key) {
+		char name[96], msg[256];
+		refresh_env_name(j->ad, "API_KEY", name, sizeof name);
+		snprintf(msg, sizeof msg, "needs an API key: set %s%s%s", name,
+			 j->ad->key_envs && j->ad->key_envs[0] ? " or " : "",
+			 j->ad->key_envs && j->ad->key_envs[0] ? j->ad->key_envs[0] : "");
+		r->outcome = REFRESH_NO_KEY;
+		r->message = strdup(msg);
+		return 1;
+	}
+	if (rf->opts->max_age >= 0) {
+		struct cache_meta m;
+		if (cache_get_meta(rf->cache, j->ad->id, &m, NULL) == GC_OK) {
+			long long t = m.fetched_at ? str_time_epoch(m.fetched_at) : -1;
+			long long age = catalog_now() - t;
+			int fresh = t >= 0 && !m.stale && m.source && strcmp(m.source, "live") == 0 &&
+				    age < rf->opts->max_age;
+			cache_meta_release(&m);
+			if (fresh) {
+				r->outcome = REFRESH_RECENT;
+				r->age = age;
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+enum gc_status refresh_run(struct cache *c, const struct catalog *cat,
+			   const struct refresh_opts *opts, struct refresh_result **results,
+			   size_t *nresults, char **err)
+{
+	*results = NULL;
+	*nresults = 0;
+	struct refresh rf;
+	memset(&rf, 0, sizeof rf);
+	rf.cache = c;
+	rf.cat = cat;
+	rf.opts = opts;
+	str_time_format(catalog_now(), rf.fetched_at, sizeof rf.fetched_at);
+	const struct adapter *const *list = opts->only ? opts->only : adapters;
+	size_t n = opts->only ? opts->nonly : adapter_count;
+	struct refresh_result *res = calloc(n ? n : 1, sizeof *res);
+	struct job *all = calloc(n ? n : 1, sizeof *all);
+	rf.jobs = calloc(n ? n : 1, sizeof *rf.jobs);
+	if (!res || !all || !rf.jobs) {
+		free(res);
+		free(all);
+		free(rf.jobs);
+		return err_set(err, GC_ENOMEM, "out of memory");
+	}
+	enum gc_status st = rates_load_embedded(&rf.rates, err);
+	if (st == GC_OK)
+		st = http_client_new(&rf.http, &opts->http, err);
+	for (size_t i = 0; st == GC_OK && i < n; i++) {
+		struct job *j = &all[i];
+		j->rf = &rf;
+		j->ad = list[i];
+		j->res = &res[i];
+		res[i].id = list[i]->id;
+		if (!pre_skip(&rf, j))
+			rf.jobs[rf.njobs++] = *j;
+	}
+	/* jobs point at their own results; `all` was only the staging area */
+	free(all);
+	if (st == GC_OK) {
+		start_next_jobs(&rf);
+		st = http_client_run(rf.http, err);
+	}
+	http_client_free(rf.http);
+	for (size_t i = 0; i < rf.njobs; i++)
+		if (rf.jobs[i].started && !rf.jobs[i].finished) {
+			/* only after a fatal multi error: release what is left */
+			adapter_request_release(rf.jobs[i].cur);
+			free(rf.jobs[i].cur);
+			adapter_run_release(&rf.jobs[i].run);
+			offer_store_free(&rf.jobs[i].store);
+			cache_meta_release(&rf.jobs[i].prev);
+			free(rf.jobs[i].etag);
+			free(rf.jobs[i].last_modified);
+			free((char *)rf.jobs[i].run.base);
+		}
+	free(rf.jobs);
+	rates_free(&rf.rates);
+	if (st != GC_OK) {
+		refresh_results_free(res, n);
+		return st;
+	}
+	*results = res;
+	*nresults = n;
+	return GC_OK;
+}
+
+void refresh_results_free(struct refresh_result *r, size_t n)
+{
+	for (size_t i = 0; r && i < n; i++)
+		free(r[i].message);
+	free(r);
+}
+
+enum gc_status refresh_parse_one(const struct adapter *ad, const struct catalog *cat, int kind,
+				 const char *body, size_t len, offer_cb cb, void *ctx,
+				 size_t *queued, char **err)
+{
+	struct adapter_run run;
+	struct rate_table rates;
+	enum gc_status st = rates_load_embedded(&rates, err);
+	if (st != GC_OK)
+		return st;
+	adapter_run_init(&run, ad, ad->base_url, NULL);
+	run.gpus = cat->gpus;
+	run.types = cat->types;
+	run.rates = &rates;
+	run.fetched_at = "2026-01-01T00:00:00Z";
+	run.origin = ad->base_url;
+	run.emit = cb;
+	run.emit_ctx = ctx;
+	struct adapter_request req;
+	memset(&req, 0, sizeof req);
+	req.kind = kind;
+	req.url = (char *)ad->base_url;
+	st = ad->parse(&run, &req, body, len, err);
+	if (st == GC_OK && ad->finish)
+		st = ad->finish(&run, err);
+	if (queued)
+		*queued = run.nqueue - run.qhead;
+	adapter_run_release(&run);
+	rates_free(&rates);
+	return st;
+}
