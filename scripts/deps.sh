@@ -4,7 +4,7 @@
 set -eu
 need=${1:-test}
 pkgs="build-essential cmake pkg-config libcurl4-openssl-dev libjansson-dev libsqlite3-dev libyaml-dev"
-[ "$need" = test ] && pkgs="$pkgs libcmocka-dev valgrind sqlite3"
+[ "$need" = test ] && pkgs="$pkgs libcmocka-dev libmicrohttpd-dev valgrind sqlite3"
 
 missing=""
 have_pc() { pkg-config --exists "$1" 2>/dev/null; }
@@ -14,6 +14,7 @@ command -v pkg-config >/dev/null 2>&1 || missing=yes
 for m in libcurl jansson sqlite3 yaml-0.1; do have_pc $m || missing=yes; done
 if [ "$need" = test ]; then
 	have_pc cmocka || missing=yes
+	have_pc libmicrohttpd || missing=yes
 	command -v valgrind >/dev/null 2>&1 || missing=yes
 	command -v sqlite3 >/dev/null 2>&1 || missing=yes
 fi
