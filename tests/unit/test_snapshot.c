@@ -23,7 +23,7 @@ static int teardown(void **state)
 }
 
 struct check {
-	size_t rows, per_provider[16];
+	size_t rows, per_provider[128]; /* more than the profiles */
 };
 
 static enum gc_status check_row(void *ctx, const struct offer *o, char **err)
@@ -41,6 +41,7 @@ static enum gc_status check_row(void *ctx, const struct offer *o, char **err)
 	assert_int_equal(strlen(o->fetched_at), 20);
 	assert_non_null(o->origin);
 	assert_true(strlen(o->origin) > 10);
+	assert_true(cat.profiles.n <= sizeof c->per_provider / sizeof c->per_provider[0]);
 	for (size_t i = 0; i < cat.profiles.n; i++)
 		if (strcmp(cat.profiles.items[i]->id, o->provider) == 0)
 			c->per_provider[i]++;
