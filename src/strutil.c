@@ -266,5 +266,5 @@ void str_age(long long t, char *out, size_t n)
 	else if (t < 48 * 3600)
 		snprintf(out, n, "%lld h", (t + 1800) / 3600);
 	else
-		snprintf(out, n, "%lld d", (t + 43200) / 86400);
+		snprintf(out, n, "%lld d", t / 86400);
 }

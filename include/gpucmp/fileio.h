@@ -13,8 +13,9 @@
 enum gc_status file_read_all(const char *path, size_t limit, char **data, size_t *len,
 			     char **err);
 
-/* Is `path` a directory? */
+/* Is `path` a directory?  A regular file? */
 int file_is_dir(const char *path);
+int file_is_file(const char *path);
 
 /* Names "dir/<name>" of the entries of `dir` whose names end in `suffix`,
  * sorted; a new array of new strings (free with file_list_free). */

@@ -12,6 +12,7 @@
 #include "gpucmp/cache.h"
 #include "gpucmp/catalog.h"
 #include "gpucmp/err.h"
+#include "gpucmp/http.h"
 #include "gpucmp/profile.h"
 #include "gpucmp/render.h"
 
@@ -21,6 +22,9 @@ enum {
 	CMD_GPUS = 1 << 1,
 	CMD_PROVIDERS = 1 << 2,
 	CMD_SHOW = 1 << 3,
+	CMD_REFRESH = 1 << 4,
+	CMD_CACHE = 1 << 5,
+	CMD_IMPORT = 1 << 6,
 	CMD_GLOBAL = 1 << 15, /* accepted before the command name */
 	CMD_ALL = 0xffff
 };
@@ -30,6 +34,7 @@ enum opt_id {
 	O_GPU, O_GPUS, O_VRAM, O_MAX_PRICE, O_SPOT, O_REGION, O_PROVIDER,
 	O_K8S, O_DOCKER, O_MIG, O_MPS, O_TIME_SLICING, O_IB, O_RDMA, O_NVLINK,
 	O_AVAILABLE, O_SORT, O_LIMIT, O_COLUMNS, O_FORMAT, O_JSON, O_EXPLAIN, O_CHECK,
+	O_JOBS, O_MAX_AGE, O_TIMEOUT, O_RETRIES, O_WAIT, O_IMPORT_FORMAT, O_IMPORT_PROVIDER,
 	O_COUNT
 };
 
@@ -107,6 +112,9 @@ struct cli_env {
 	struct cache *cache;
 	int color;       /* for stdout tables */
 	int width;       /* of stdout, 0 when not a terminal */
+	int writer;      /* set before cli_open_cache: a real file and the writer lock */
+	long lock_wait_ms;
+	int lock_fd;     /* held while writer */
 };
 
 /* Find the embedded catalog (once, without parsing); prints errors;
@@ -118,6 +126,11 @@ int cli_catalog_need(struct cli_env *env, unsigned parts);
  * errors; returns an exit code. */
 int cli_open_cache(struct cli_env *env, const struct cli_args *a);
 void cli_env_release(struct cli_env *env);
+
+/* HTTP settings from --timeout, --retries and GPUCMP_HTTP_MAX_BYTES;
+ * prints the error; returns an exit code. */
+struct http_opts;
+int cli_http_opts(const struct cli_args *a, struct http_opts *o);
 
 /* Decide colour for stdout: --color, NO_COLOR, TERM=dumb, isatty. */
 int cli_use_color(const struct cli_args *a, FILE *f);
@@ -158,5 +171,8 @@ int cmd_gpus(struct cli_args *a);
 int cmd_providers(struct cli_args *a);
 int cmd_providers_check(struct cli_args *a); /* providers --check */
 int cmd_show(struct cli_args *a);
+int cmd_refresh(struct cli_args *a);
+int cmd_cache(struct cli_args *a);
+int cmd_import(struct cli_args *a);
 
 #endif

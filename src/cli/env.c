@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "gpucmp/buf.h"
 #include "gpucmp/csv.h"
+#include "gpucmp/lock.h"
 #include "gpucmp/strutil.h"
 
 int cli_catalog(struct cli_env *env)
@@ -63,11 +64,51 @@ static void open_notes(const struct cli_env *env, const char *path,
 			 info->snapshot_date);
 }
 
+int cli_http_opts(const struct cli_args *a, struct http_opts *o)
+{
+	http_opts_default(o);
+	const char *v = cli_opt(a, O_TIMEOUT);
+	double t;
+	if (v && (str_to_double(v, &t) != 0 || !(t > 0) || t > 3600)) {
+		msg_error("bad value for --timeout: expected seconds, more than 0 and at most 3600");
+		return EXIT_USAGE;
+	}
+	if (v)
+		o->timeout_ms = (long)(t * 1000);
+	long n;
+	v = cli_opt(a, O_RETRIES);
+	if (v && (str_to_long(v, &n) != 0 || n < 0 || n > 10)) {
+		msg_error("bad value for --retries: expected a whole number from 0 to 10");
+		return EXIT_USAGE;
+	}
+	if (v)
+		o->max_retries = (int)n;
+	/* a smaller response cap, for constrained machines (and the tests) */
+	v = getenv("GPUCMP_HTTP_MAX_BYTES");
+	if (v && *v) {
+		if (str_to_long(v, &n) != 0 || n < 1024) {
+			msg_error("bad GPUCMP_HTTP_MAX_BYTES: expected a number of bytes, at least 1024");
+			return EXIT_USAGE;
+		}
+		o->max_body = (size_t)n;
+	}
+	return EXIT_OK;
+}
+
 int cli_open_cache(struct cli_env *env, const struct cli_args *a)
 {
 	int rc = cli_catalog(env);
 	if (rc)
 		return rc;
+	if (env->writer) {
+		const char *w = cli_opt(a, O_WAIT);
+		double secs = 5;
+		if (w && (str_to_double(w, &secs) != 0 || secs < 0 || secs > 86400)) {
+			msg_error("bad value for --wait: expected seconds from 0 to 86400");
+			return EXIT_USAGE;
+		}
+		env->lock_wait_ms = (long)(secs * 1000);
+	}
 	char *err = NULL;
 	char *path = cache_default_path(cli_opt(a, O_CACHE), &err);
 	if (!path) {
@@ -78,7 +119,7 @@ int cli_open_cache(struct cli_env *env, const struct cli_args *a)
 	struct cache_open_info info;
 	enum gc_status st = cache_open(&env->cache, path, &env->cat, &info, &err);
 	int memory = 0;
-	if (st == GC_EIO && access(path, F_OK) != 0 &&
+	if (st == GC_EIO && !env->writer && access(path, F_OK) != 0 &&
 	    (errno == ENOENT || errno == ENOTDIR || errno == EACCES)) {
 		/* cannot create the cache (read-only home, say): still answer */
 		msg_warn("%s; answering from the built-in snapshot", err ? err : "cannot create cache");
@@ -98,11 +139,23 @@ int cli_open_cache(struct cli_env *env, const struct cli_args *a)
 	open_notes(env, path, &info, memory);
 	cache_open_info_release(&info);
 	free(path);
+	if (env->writer) {
+		/* one writer at a time; the lock file sits beside the cache */
+		st = lock_acquire(cache_path(env->cache), env->lock_wait_ms, &env->lock_fd, &err);
+		if (st != GC_OK) {
+			msg_status(st, err, "cannot lock the cache");
+			free(err);
+			return exit_code_for(st);
+		}
+	}
 	return EXIT_OK;
 }
 
 void cli_env_release(struct cli_env *env)
 {
+	if (env->writer && env->lock_fd >= 0)
+		lock_release(env->lock_fd);
+	env->lock_fd = -1;
 	cache_close(env->cache);
 	env->cache = NULL;
 	if (env->cat_loaded)

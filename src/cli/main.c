@@ -32,6 +32,35 @@ static const struct cmd_def commands[] = {
 	 "  gpucmp providers --check providers/"},
 	{"show", cmd_show, CMD_SHOW, "show ID [--json]",
 	 "One provider's capability sheet, with sources and the date it was verified.", NULL},
+	{"refresh", cmd_refresh, CMD_REFRESH, "refresh [ID...] [options]",
+	 "Fetch live prices and availability from the providers' APIs into the cache.",
+	 "Without IDs every provider with a live adapter is fetched, several at once.\n"
+	 "A provider whose API needs a key is skipped (with a note) unless\n"
+	 "GPUCMP_<ID>_API_KEY or the provider's usual variable is set. Each provider's\n"
+	 "offers are replaced in one transaction; one that fails keeps its previous\n"
+	 "offers, marked stale, with the error recorded ('gpucmp cache status').\n"
+	 "GPUCMP_<ID>_BASE_URL points an adapter at another server.\n\n"
+	 "exit: 0 every provider tried is current, 75 some failed (or another refresh\n"
+	 "holds the cache), 69 all failed.\n\n"
+	 "examples:\n"
+	 "  gpucmp refresh\n"
+	 "  gpucmp refresh vast runpod --timeout 20\n"
+	 "  */30 * * * *  gpucmp refresh --quiet --max-age 25m   (crontab)"},
+	{"import", cmd_import, CMD_IMPORT, "import PATH|URL [--format skypilot] [--provider ID]",
+	 "Load a price catalog (SkyPilot vms.csv format) into the cache.",
+	 "PATH is a folder laid out as <cloud>/vms.csv (each folder name becomes the\n"
+	 "provider id) or one vms.csv (--provider names it, else its folder's name).\n"
+	 "URL is one vms.csv over http(s). Imported offers have source 'import' and\n"
+	 "replace that provider's offers in one transaction.\n\n"
+	 "examples:\n"
+	 "  gpucmp import ~/skypilot-catalog/catalogs/v7\n"
+	 "  gpucmp import https://example.org/catalogs/v7/lambda/vms.csv --provider lambda"},
+	{"cache", cmd_cache, CMD_CACHE, "cache status [--json] | cache clear [ID] | cache path",
+	 "Show what the cache holds per provider, clear it, or print its path.",
+	 "status: per provider the offer count, source, when it was fetched, its age,\n"
+	 "whether it is stale and the last error.\n"
+	 "clear [ID]: drop the refreshed and imported offers of ID (default: every\n"
+	 "provider) and put back the built-in snapshot offers."},
 };
 static const size_t ncommands = sizeof commands / sizeof commands[0];
 

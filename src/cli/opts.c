@@ -10,6 +10,7 @@ static const char *const k8s_choices[] = {"managed", "join", "any", "none", NULL
 static const char *const docker_choices[] = {"custom", "daemon", "base", NULL};
 static const char *const format_choices[] = {"table", "json", "csv", "ndjson", NULL};
 static const char *const color_choices[] = {"auto", "always", "never", NULL};
+static const char *const import_choices[] = {"skypilot", NULL};
 
 #define LISTLIKE (CMD_LIST | CMD_PROVIDERS)
 
@@ -41,7 +42,14 @@ const struct opt_def cli_options[] = {
 	{O_LIMIT, "limit", 0, "N", NULL, CMD_LIST, "at most N offers"},
 	{O_COLUMNS, "columns", 0, "FIELD[,FIELD]", NULL, CMD_LIST, "fields to print (see 'gpucmp help fields')"},
 	{O_FORMAT, "format", 0, "FMT", format_choices, CMD_LIST | CMD_GPUS | CMD_PROVIDERS, "output: table, json, csv, ndjson"},
-	{O_JSON, "json", 0, NULL, NULL, CMD_LIST | CMD_GPUS | CMD_PROVIDERS | CMD_SHOW, "same as --format json"},
+	{O_IMPORT_FORMAT, "format", 0, "FMT", import_choices, CMD_IMPORT, "catalog format: skypilot (the default and only one)"},
+	{O_IMPORT_PROVIDER, "provider", 0, "ID", NULL, CMD_IMPORT, "provider id of a single vms.csv (default: its folder's name)"},
+	{O_JSON, "json", 0, NULL, NULL, CMD_LIST | CMD_GPUS | CMD_PROVIDERS | CMD_SHOW | CMD_REFRESH | CMD_CACHE | CMD_IMPORT, "same as --format json"},
+	{O_JOBS, "jobs", 'j', "N", NULL, CMD_REFRESH, "fetch N providers at once (default 8)"},
+	{O_MAX_AGE, "max-age", 0, "DURATION", NULL, CMD_REFRESH, "skip providers refreshed less than DURATION ago (30m, 6h, 1d)"},
+	{O_TIMEOUT, "timeout", 0, "SECONDS", NULL, CMD_REFRESH | CMD_IMPORT, "give up on one request after SECONDS (default 60; retries come on top)"},
+	{O_RETRIES, "retries", 0, "N", NULL, CMD_REFRESH | CMD_IMPORT, "retry a timeout, 429 or 5xx up to N times (default 3)"},
+	{O_WAIT, "wait", 0, "SECONDS", NULL, CMD_REFRESH | CMD_IMPORT | CMD_CACHE, "wait up to SECONDS for another refresh or import to finish (default 5)"},
 	{O_CHECK, "check", 0, NULL, NULL, CMD_PROVIDERS, "validate profiles (the built-in ones, or FILE/DIR arguments) and exit"},
 	{O_EXPLAIN, "explain", 0, NULL, NULL, CMD_LIST, "print the SQL the query runs (parameters inlined) and exit"},
 };
@@ -57,13 +65,20 @@ int cli_flag(const struct cli_args *a, enum opt_id id)
 	return a->nvalues[id] > 0;
 }
 
-static const struct opt_def *find_long(const char *name, size_t len)
+/* The entry named `name` that applies to `cmd` (two commands may give one
+ * name different meanings, like --format), else any entry of that name. */
+static const struct opt_def *find_long(const char *name, size_t len, unsigned cmd)
 {
+	const struct opt_def *any = NULL;
 	for (size_t i = 0; i < cli_option_count; i++)
 		if (strlen(cli_options[i].name) == len &&
-		    strncmp(cli_options[i].name, name, len) == 0)
-			return &cli_options[i];
-	return NULL;
+		    strncmp(cli_options[i].name, name, len) == 0) {
+			if (cli_options[i].cmds & cmd)
+				return &cli_options[i];
+			if (!any)
+				any = &cli_options[i];
+		}
+	return any;
 }
 
 static const struct opt_def *find_short(char c)
@@ -147,7 +162,7 @@ static int parse_long(const struct cmd_def *cmd, int argc, char **argv, int *i,
 	const char *arg = argv[*i] + 2;
 	const char *eq = strchr(arg, '=');
 	size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
-	const struct opt_def *o = find_long(arg, len);
+	const struct opt_def *o = find_long(arg, len, cmd->bit);
 	if (!o)
 		return unknown_option(cmd, arg, len);
 	const char *v = NULL;

@@ -1,0 +1,276 @@
+/* cmd_import.c - gpucmp import PATH|URL: SkyPilot catalogs into the cache.
+ *
+ * Each provider's rows are parsed inside the transaction that replaces its
+ * offers (cache_store), so a malformed file changes nothing and a large
+ * catalog never sits in memory twice.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "gpucmp/fileio.h"
+#include "gpucmp/http.h"
+#include "gpucmp/skypilot.h"
+#include "gpucmp/strutil.h"
+
+enum { CATALOG_MAX_BYTES = 512 << 20 };
+
+struct one {
+	const char *provider;
+	const char *data;
+	size_t len;
+	struct skypilot_opts opts;
+	struct skypilot_stats stats;
+};
+
+static enum gc_status fill(void *arg, offer_cb cb, void *ctx, char **err)
+{
+	struct one *o = arg;
+	memset(&o->stats, 0, sizeof o->stats);
+	return skypilot_parse(o->data, o->len, &o->opts, cb, ctx, &o->stats, err);
+}
+
+static int valid_id(const char *id)
+{
+	if (!*id || strlen(id) > 40)
+		return 0;
+	for (const char *p = id; *p; p++)
+		if (!islower((unsigned char)*p) && !isdigit((unsigned char)*p) && *p != '-')
+			return 0;
+	return 1;
+}
+
+/* Import one catalog file's bytes as `provider`; prints the outcome. */
+static int import_one(struct cli_env *env, const char *provider, const char *origin,
+		      const char *data, size_t len)
+{
+	char safe[64];
+	str_sanitize(safe, sizeof safe, provider);
+	if (!valid_id(provider)) {
+		msg_error("'%s' is not a provider id (lowercase letters, digits and '-'); "
+			  "name it with --provider", safe);
+		return EXIT_USAGE;
+	}
+	if (!profile_set_find(&env->cat.profiles, provider))
+		msg_warn("no profile for '%s': its offers are imported, its capabilities show as "
+			 "unknown", safe);
+	char now[32];
+	str_time_format(catalog_now(), now, sizeof now);
+	struct one o;
+	memset(&o, 0, sizeof o);
+	o.provider = provider;
+	o.data = data;
+	o.len = len;
+	o.opts.provider = provider;
+	o.opts.gpus = env->cat.gpus;
+	o.opts.types = env->cat.types;
+	o.opts.source = "import";
+	o.opts.origin = origin;
+	o.opts.fetched_at = now;
+	struct cache_meta m = {"import", now, NULL, NULL, NULL, 0};
+	size_t inserted = 0;
+	char *err = NULL;
+	enum gc_status st = cache_store(env->cache, provider, &m, fill, &o, &inserted, &err);
+	if (st != GC_OK) {
+		char where[256];
+		str_sanitize(where, sizeof where, origin);
+		msg_error("%s: %s; the cache is unchanged", where, err ? err : "import failed");
+		free(err);
+		return exit_code_for(st);
+	}
+	printf("%-14s %zu offers imported (%zu rows; skipped: %zu without a GPU, %zu without a "
+	       "price, %zu other zones)\n",
+	       safe, inserted, o.stats.rows, o.stats.cpu_only + o.stats.tpu, o.stats.no_price,
+	       o.stats.duplicates);
+	if (o.stats.unknown_gpu)
+		msg_note("%s: %zu offers name a GPU gpucmp does not know; kept and flagged "
+			 "(gpu_known false)", safe, o.stats.unknown_gpu);
+	return EXIT_OK;
+}
+
+/* The last path segment before `end` ("/a/lambda/vms.csv" -> "lambda"). */
+static void parent_name(const char *path, char *out, size_t n)
+{
+	char tmp[4096];
+	snprintf(tmp, sizeof tmp, "%s", path);
+	char *slash = strrchr(tmp, '/');
+	if (!slash) {
+		snprintf(out, n, ".");
+		return;
+	}
+	*slash = '\0';
+	slash = strrchr(tmp, '/');
+	const char *name = slash ? slash + 1 : tmp;
+	size_t len = strlen(name);
+	if (len >= n)
+		len = n - 1;
+	memcpy(out, name, len);
+	out[len] = '\0';
+}
+
+static int import_file(struct cli_env *env, const char *path, const char *provider)
+{
+	char *data = NULL, *err = NULL;
+	size_t len;
+	enum gc_status st = file_read_all(path, CATALOG_MAX_BYTES, &data, &len, &err);
+	if (st != GC_OK) {
+		msg_status(st, err, "cannot read the catalog");
+		free(err);
+		return st == GC_ENOTFOUND ? EXIT_USAGE : exit_code_for(st);
+	}
+	char name[256];
+	if (!provider) {
+		parent_name(path, name, sizeof name);
+		provider = name;
+	}
+	int rc = import_one(env, provider, path, data, len);
+	free(data);
+	return rc;
+}
+
+struct fetched {
+	struct buf body;
+	long status;
+	enum gc_status st;
+	char *message;
+};
+
+static void on_done(void *user, const struct http_response *resp)
+{
+	struct fetched *f = user;
+	f->status = resp->status;
+	f->st = resp->error;
+	f->message = resp->message ? strdup(resp->message) : NULL;
+	if (resp->error == GC_OK && resp->status >= 200 && resp->status < 300)
+		buf_add(&f->body, resp->body.ptr ? resp->body.ptr : "", resp->body.len);
+}
+
+static int import_url(struct cli_env *env, const char *url, const char *provider,
+		      const struct cli_args *a)
+{
+	struct http_opts ho;
+	int rc0 = cli_http_opts(a, &ho);
+	if (rc0)
+		return rc0;
+	if (!getenv("GPUCMP_HTTP_MAX_BYTES"))
+		ho.max_body = CATALOG_MAX_BYTES;
+	char name[256];
+	if (!provider) {
+		char clean[4096];
+		snprintf(clean, sizeof clean, "%s", url);
+		clean[strcspn(clean, "?#")] = '\0';
+		parent_name(clean, name, sizeof name);
+		provider = name;
+	}
+	struct http_client *c = NULL;
+	struct fetched f;
+	memset(&f, 0, sizeof f);
+	buf_init(&f.body, CATALOG_MAX_BYTES);
+	struct http_request req;
+	memset(&req, 0, sizeof req);
+	req.url = url;
+	char *err = NULL;
+	enum gc_status st = http_client_new(&c, &ho, &err);
+	if (st == GC_OK)
+		st = http_add(c, &req, NULL, on_done, &f, &err);
+	if (st == GC_OK)
+		st = http_client_run(c, &err);
+	http_client_free(c);
+	int rc;
+	char where[256];
+	str_sanitize(where, sizeof where, url);
+	if (st != GC_OK) {
+		msg_status(st, err, "cannot fetch the catalog");
+		rc = exit_code_for(st);
+	} else if (f.st != GC_OK) {
+		msg_error("%s; the cache is unchanged", f.message ? f.message : "cannot fetch");
+		rc = exit_code_for(f.st);
+	} else if (f.status < 200 || f.status > 299) {
+		msg_error("%s: HTTP %ld; the cache is unchanged", where, f.status);
+		rc = EXIT_UNAVAILABLE;
+	} else {
+		rc = import_one(env, provider, url, f.body.ptr ? f.body.ptr : "", f.body.len);
+	}
+	free(err);
+	free(f.message);
+	buf_free(&f.body);
+	return rc;
+}
+
+/* A folder: PATH/vms.csv, or PATH/<cloud>/vms.csv for each cloud. */
+static int import_dir(struct cli_env *env, const char *dir, const char *provider)
+{
+	char one[4096];
+	snprintf(one, sizeof one, "%s/vms.csv", dir);
+	if (!file_is_dir(one) && file_is_file(one))
+		return import_file(env, one, provider);
+	if (provider) {
+		msg_error("--provider names the provider of one vms.csv; %s holds a folder per "
+			  "provider", dir);
+		return EXIT_USAGE;
+	}
+	char **names, *err = NULL;
+	size_t n;
+	enum gc_status st = file_list(dir, "", &names, &n, &err);
+	if (st != GC_OK) {
+		msg_status(st, err, "cannot read the folder");
+		free(err);
+		return st == GC_ENOTFOUND ? EXIT_USAGE : exit_code_for(st);
+	}
+	int rc = EXIT_OK;
+	size_t found = 0;
+	for (size_t i = 0; i < n; i++) {
+		snprintf(one, sizeof one, "%s/vms.csv", names[i]);
+		if (!file_is_dir(names[i]) || !file_is_file(one))
+			continue;
+		found++;
+		int r = import_file(env, one, NULL);
+		if (r && !rc)
+			rc = r;
+	}
+	file_list_free(names, n);
+	if (!found) {
+		char safe[256];
+		msg_error("%s holds no vms.csv and no <cloud>/vms.csv folders",
+			  str_sanitize(safe, sizeof safe, dir));
+		return EXIT_USAGE;
+	}
+	return rc;
+}
+
+int cmd_import(struct cli_args *a)
+{
+	if (a->npos != 1) {
+		msg_error(a->npos ? "'import' takes one PATH or URL"
+				  : "'import' needs a PATH (catalog folder or vms.csv) or a URL");
+		return EXIT_USAGE;
+	}
+	const char *src = a->pos[0];
+	const char *provider = cli_opt(a, O_IMPORT_PROVIDER);
+	struct cli_env env;
+	memset(&env, 0, sizeof env);
+	env.writer = 1;
+	env.lock_fd = -1;
+	int is_url = strncmp(src, "http://", 7) == 0 || strncmp(src, "https://", 8) == 0;
+	if (!is_url && !file_is_dir(src) && !file_is_file(src)) {
+		char safe[256];
+		msg_error("cannot read '%s': no such file or folder",
+			  str_sanitize(safe, sizeof safe, src));
+		return EXIT_USAGE;
+	}
+	int rc = cli_catalog_need(&env, CATALOG_ALL);
+	if (!rc)
+		rc = cli_open_cache(&env, a);
+	if (!rc) {
+		if (is_url)
+			rc = import_url(&env, src, provider, a);
+		else if (file_is_dir(src))
+			rc = import_dir(&env, src, provider);
+		else
+			rc = import_file(&env, src, provider);
+	}
+	cli_env_release(&env);
+	return rc;
+}

@@ -1,0 +1,215 @@
+/* cmd_refresh.c - gpucmp refresh [ID...]: live prices into the cache.
+ *
+ * Output: one line per provider on stdout (nothing with --quiet unless
+ * something failed), a progress line on stderr when it is a terminal,
+ * failures and skips as messages on stderr.  Exit: 0 when every provider
+ * that was tried is current, 75 when some failed, 69 when all failed.
+ */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "gpucmp/refresh.h"
+#include "gpucmp/strutil.h"
+
+enum { DEFAULT_JOBS = 8 };
+
+struct progress {
+	int tty;
+	int quiet;
+};
+
+static const char *outcome_name(enum refresh_outcome o)
+{
+	switch (o) {
+	case REFRESH_UPDATED:
+		return "updated";
+	case REFRESH_UNCHANGED:
+		return "unchanged";
+	case REFRESH_RECENT:
+		return "recent";
+	case REFRESH_NO_KEY:
+		return "no-key";
+	case REFRESH_FAILED:
+		return "failed";
+	}
+	return "?";
+}
+
+static void on_progress(void *arg, const struct refresh_result *r, size_t done, size_t total)
+{
+	const struct progress *p = arg;
+	if (!p->tty || p->quiet)
+		return;
+	fprintf(stderr, "\r\033[K[%zu/%zu] %s %s", done, total, r->id, outcome_name(r->outcome));
+	if (done == total)
+		fprintf(stderr, "\r\033[K");
+	fflush(stderr);
+}
+
+/* Resolve the ID arguments to adapters; prints the error; returns an exit code. */
+static int pick(const struct cli_args *a, const struct cli_env *env, const struct adapter **out,
+		size_t *n)
+{
+	*n = 0;
+	for (int i = 0; i < a->npos; i++) {
+		const struct adapter *ad = adapter_find(a->pos[i]);
+		char safe[64];
+		str_sanitize(safe, sizeof safe, a->pos[i]);
+		if (!ad) {
+			if (profile_set_find(&env->cat.profiles, a->pos[i])) {
+				msg_error("'%s' has no live price API in gpucmp; 'gpucmp import' "
+					  "loads a catalog for it", safe);
+				return EXIT_USAGE;
+			}
+			struct suggest s;
+			suggest_init(&s, a->pos[i]);
+			for (size_t k = 0; k < adapter_count; k++)
+				suggest_try(&s, adapters[k]->id);
+			const char *best = suggest_best(&s);
+			if (best)
+				msg_error("unknown provider '%s'; did you mean '%s'?", safe, best);
+			else
+				msg_error("unknown provider '%s'; 'gpucmp cache status' lists them", safe);
+			return EXIT_USAGE;
+		}
+		int dup = 0;
+		for (size_t k = 0; k < *n; k++)
+			dup |= out[k] == ad;
+		if (!dup)
+			out[(*n)++] = ad;
+	}
+	return EXIT_OK;
+}
+
+static int parse_numbers(const struct cli_args *a, struct refresh_opts *o)
+{
+	const char *v = cli_opt(a, O_JOBS);
+	long n;
+	if (v && (str_to_long(v, &n) != 0 || n < 1 || n > 64)) {
+		msg_error("bad value for --jobs: expected a whole number from 1 to 64");
+		return EXIT_USAGE;
+	}
+	o->jobs = v ? (int)n : DEFAULT_JOBS;
+	v = cli_opt(a, O_MAX_AGE);
+	o->max_age = v ? str_duration(v) : -1;
+	if (v && o->max_age < 0) {
+		char safe[64];
+		msg_error("bad duration '%s' for --max-age (examples: 90s, 30m, 6h, 1d)",
+			  str_sanitize(safe, sizeof safe, v));
+		return EXIT_USAGE;
+	}
+	return cli_http_opts(a, &o->http);
+}
+
+static void print_line(const struct refresh_result *r)
+{
+	switch (r->outcome) {
+	case REFRESH_UPDATED:
+		printf("%-14s %zu offers (%.1f s", r->id, r->offers, r->seconds);
+		if (r->unknown_gpu)
+			printf(", %zu with a GPU gpucmp does not know", r->unknown_gpu);
+		printf(")\n");
+		break;
+	case REFRESH_UNCHANGED:
+		printf("%-14s unchanged since the last refresh (%.1f s)\n", r->id, r->seconds);
+		break;
+	case REFRESH_RECENT: {
+		char age[32];
+		str_age(r->age, age, sizeof age);
+		printf("%-14s skipped: refreshed %s ago\n", r->id, age);
+		break;
+	}
+	case REFRESH_NO_KEY: /* stderr notes */
+	case REFRESH_FAILED: /* stderr errors */
+		break;
+	}
+}
+
+static json_t *result_json(const struct refresh_result *r)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "provider", json_string(r->id));
+	json_object_set_new(o, "result", json_string(outcome_name(r->outcome)));
+	json_object_set_new(o, "offers", r->outcome == REFRESH_UPDATED ? json_integer((json_int_t)r->offers)
+								     : json_null());
+	json_object_set_new(o, "unknown_gpu", json_integer((json_int_t)r->unknown_gpu));
+	json_object_set_new(o, "requests", json_integer((json_int_t)r->requests));
+	json_object_set_new(o, "seconds", json_real(round(r->seconds * 1000) / 1000));
+	json_object_set_new(o, "message", r->message ? json_string(r->message) : json_null());
+	return o;
+}
+
+int cmd_refresh(struct cli_args *a)
+{
+	struct cli_env env;
+	memset(&env, 0, sizeof env);
+	env.writer = 1;
+	env.lock_fd = -1;
+	const struct adapter *chosen[64];
+	size_t nchosen = 0;
+	struct refresh_opts o;
+	memset(&o, 0, sizeof o);
+	int rc = a->npos > 64 ? EXIT_USAGE : parse_numbers(a, &o);
+	if (a->npos > 64)
+		msg_error("too many providers");
+	if (!rc)
+		rc = cli_catalog_need(&env, CATALOG_ALL);
+	if (!rc)
+		rc = pick(a, &env, chosen, &nchosen);
+	if (!rc)
+		rc = cli_open_cache(&env, a);
+	if (rc) {
+		cli_env_release(&env);
+		return rc;
+	}
+	struct progress pr = {isatty(fileno(stderr)), cli_flag(a, O_QUIET)};
+	o.only = nchosen ? chosen : NULL;
+	o.nonly = nchosen;
+	o.progress = on_progress;
+	o.progress_arg = &pr;
+	struct refresh_result *res = NULL;
+	size_t n = 0;
+	char *err = NULL;
+	enum gc_status st = refresh_run(env.cache, &env.cat, &o, &res, &n, &err);
+	if (st != GC_OK) {
+		msg_status(st, err, "refresh failed");
+		free(err);
+		cli_env_release(&env);
+		return exit_code_for(st);
+	}
+	size_t tried = 0, failed = 0;
+	for (size_t i = 0; i < n; i++) {
+		tried += res[i].outcome != REFRESH_NO_KEY && res[i].outcome != REFRESH_RECENT;
+		failed += res[i].outcome == REFRESH_FAILED;
+	}
+	int quiet = cli_flag(a, O_QUIET);
+	/* (stdout: what was refreshed; stderr: skips and failures) */
+	if (cli_flag(a, O_JSON)) {
+		json_t *arr = json_array();
+		for (size_t i = 0; i < n; i++)
+			json_array_append_new(arr, result_json(&res[i]));
+		rc = cli_print_json(arr, 0);
+	} else {
+		for (size_t i = 0; i < n && !quiet; i++)
+			print_line(&res[i]);
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (res[i].outcome == REFRESH_FAILED)
+			msg_error("%s: %s; kept its previous offers, marked stale", res[i].id,
+				  res[i].message ? res[i].message : "failed");
+		else if (res[i].outcome == REFRESH_NO_KEY)
+			msg_note("%s: %s", res[i].id, res[i].message);
+	}
+	refresh_results_free(res, n);
+	cli_env_release(&env);
+	if (rc)
+		return rc;
+	if (failed && failed == tried)
+		return EXIT_UNAVAILABLE;
+	return failed ? EXIT_TEMPFAIL : EXIT_OK;
+}

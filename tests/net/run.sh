@@ -1,0 +1,310 @@
+#!/bin/sh
+# Network scenarios: gpucmp refresh/import over real libcurl against the
+# loopback fixture server (tests/http/README.md), checking exit codes,
+# messages and what the cache holds afterwards (with the sqlite3 shell).
+#
+# usage: run.sh GPUCMP FIXTURED [SCENARIO...]
+#   GPUCMP_WRAPPER="valgrind ..."  run gpucmp under a wrapper
+#
+# Each scenario is a shell function scenario_<name> below; it gets its own
+# HOME, cache and server.  A scenario fails at its first failed check.
+set -u
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+fixtured=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+shift 2
+here=$(cd "$(dirname "$0")" && pwd)
+fixtures=$(cd "$here/../fixtures/http" && pwd)
+wrapper=${GPUCMP_WRAPPER:-}
+root=$(mktemp -d "${TMPDIR:-/tmp}/gpucmp-net.XXXXXX")
+pid=""
+cleanup() {
+	[ -n "$pid" ] && kill "$pid" 2>/dev/null
+	rm -rf "$root"
+}
+trap cleanup EXIT INT TERM
+
+SECRET=sk-test-7f3a9c21d4e8b6  # a fake key that must never leak
+
+# --- helpers ---------------------------------------------------------------
+
+fail() {
+	echo "FAIL $name: $*"
+	[ -f "$dir/out" ] && { echo "--- stdout"; head -20 "$dir/out"; }
+	[ -f "$dir/err" ] && { echo "--- stderr"; head -20 "$dir/err"; }
+	return 1
+}
+
+# server [ROUTES] (or routes on stdin): start the fixture server with these routes
+# (file= paths are relative to tests/fixtures/http); sets BASE.
+server() {
+	stop_server
+	if [ $# -gt 0 ]; then printf '%s\n' "$1" >"$dir/routes"; else cat >"$dir/routes"; fi
+	rm -f "$dir/port" "$dir/requests.log"
+	"$fixtured" --routes "$dir/routes" --root "$fixtures" --port-file "$dir/port" \
+		--log "$dir/requests.log" 2>"$dir/server.err" &
+	pid=$!
+	i=0
+	while [ ! -s "$dir/port" ]; do
+		i=$((i + 1))
+		if [ $i -gt 100 ] || ! kill -0 "$pid" 2>/dev/null; then
+			echo "FAIL $name: fixture server did not start"; cat "$dir/server.err"
+			return 1
+		fi
+		sleep 0.05
+	done
+	BASE="http://127.0.0.1:$(cat "$dir/port")"
+}
+
+stop_server() {
+	if [ -n "$pid" ]; then
+		kill "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+		pid=""
+	fi
+}
+
+# g ARGS...: run gpucmp; stdout in $dir/out, stderr in $dir/err, exit in $rc.
+g() {
+	# shellcheck disable=SC2086
+	$wrapper "$bin" "$@" >"$dir/out" 2>"$dir/err"
+	rc=$?
+}
+
+expect_rc() { [ "$rc" = "$1" ] || fail "exit $rc, want $1 (gpucmp $last)"; }
+has() { grep -qF -- "$2" "$dir/$1" || fail "$1 lacks '$2'"; }
+lacks() { ! grep -qF -- "$2" "$dir/$1" || fail "$1 has '$2'"; }
+sql() { sqlite3 "$GPUCMP_CACHE" "$1"; }
+sql_is() {
+	got=$(sql "$1")
+	[ "$got" = "$2" ] || fail "sql '$1' gave '$got', want '$2'"
+}
+# no file this scenario wrote, nor the cache, holds the secret
+no_secret() {
+	for f in "$dir"/out "$dir"/err "$GPUCMP_CACHE"*; do
+		[ -f "$f" ] || continue
+		! grep -qF -- "$SECRET" "$f" || fail "the API key leaked into $(basename "$f")"
+	done
+}
+
+# --- scenarios ---------------------------------------------------------------
+
+LAMBDA_OK="GET /api/v1/instance-types file=lambda/instance-types.json"
+
+# A refresh stores live offers in place of the snapshot's, sends the key
+# only in the Authorization header and a gpucmp User-Agent.
+scenario_refresh_ok() {
+	server "$LAMBDA_OK" || return 1
+	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
+	last="refresh lambda"; g refresh lambda
+	expect_rc 0 && has out "lambda" && has out "2 offers" || return 1
+	sql_is "SELECT count(*), min(source), max(source) FROM offer WHERE provider='lambda'" "2|live|live" || return 1
+	sql_is "SELECT stale, last_error IS NULL FROM provider_state WHERE provider='lambda'" "0|1" || return 1
+	has requests.log "Authorization: Bearer $SECRET" && has requests.log "User-Agent: gpucmp/" || return 1
+	sql_is "SELECT count(*) FROM offer WHERE provider='vast'" "$(sql "SELECT count(*) FROM offer WHERE provider='vast' AND source='snapshot'")" || return 1
+	no_secret
+}
+
+# No key: skipped with one note on stderr, the snapshot rows stay, exit 0.
+scenario_no_key() {
+	server "$LAMBDA_OK" || return 1
+	export GPUCMP_LAMBDA_BASE_URL="$BASE"
+	unset GPUCMP_LAMBDA_API_KEY LAMBDA_API_KEY
+	before=$(sql "SELECT count(*) FROM offer WHERE provider='lambda'")
+	last="refresh lambda"; g refresh lambda
+	expect_rc 0 && has err "lambda: needs an API key: set GPUCMP_LAMBDA_API_KEY" || return 1
+	[ "$(grep -c . "$dir/err")" = 1 ] || fail "more than one line on stderr" || return 1
+	sql_is "SELECT count(*) FROM offer WHERE provider='lambda'" "$before" || return 1
+	[ ! -s "$dir/requests.log" ] || fail "a request was made without a key"
+}
+
+# 500 on every attempt: retried, then the provider fails (exit 69: all
+# failed), keeps its previous offers marked stale, and the error is recorded.
+scenario_http_500() {
+	server "$LAMBDA_OK" || return 1
+	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
+	g refresh lambda || true
+	server <<EOF || return 1
+GET /api/v1/instance-types status=500 body={"error":"internal"}
+EOF
+	export GPUCMP_LAMBDA_BASE_URL="$BASE"
+	last="refresh lambda --retries 2"; g refresh lambda --retries 2
+	expect_rc 69 && has err "lambda: " && has err "HTTP 500 after retries; kept its previous offers, marked stale" || return 1
+	[ "$(grep -c '^GET' "$dir/requests.log")" = 3 ] || fail "want 3 attempts, log has $(grep -c '^GET' "$dir/requests.log")" || return 1
+	sql_is "SELECT count(*), min(stale), min(source) FROM offer WHERE provider='lambda'" "2|1|live" || return 1
+	sql_is "SELECT stale, last_error LIKE '%HTTP 500%' FROM provider_state WHERE provider='lambda'" "1|1" || return 1
+	last="list --provider lambda --json"; g list --provider lambda --json
+	expect_rc 0 && has out '"stale":true' || return 1
+	last="cache status"; g cache status
+	expect_rc 0 && has out "stale" && has out "HTTP 500" || return 1
+	no_secret
+}
+
+# 429 with Retry-After: waits (at least 1 s), then succeeds.
+scenario_retry_after() {
+	server <<EOF || return 1
+GET /api/v1/instance-types status=429 header=Retry-After:1 body={"error":"slow_down"} times=1
+GET /api/v1/instance-types file=lambda/instance-types.json
+EOF
+	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
+	t0=$(date +%s.%N)
+	last="refresh lambda"; g refresh lambda
+	t1=$(date +%s.%N)
+	expect_rc 0 && has out "2 offers" || return 1
+	awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a >= 0.95) }' || fail "did not wait for Retry-After" || return 1
+	[ "$(grep -c '^GET' "$dir/requests.log")" = 2 ] || fail "want 2 requests"
+}
+
+# A response slower than --timeout fails after the retries; exit 69.
+scenario_timeout() {
+	server <<EOF || return 1
+GET /api/v1/instance-types file=lambda/instance-types.json delay_ms=3000
+EOF
+	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
+	last="refresh lambda --timeout 0.5 --retries 1"; g refresh lambda --timeout 0.5 --retries 1
+	expect_rc 69 && has err "timed out after 2 attempts" || return 1
+	sql_is "SELECT count(*) FROM offer WHERE provider='lambda' AND source='snapshot'" "$(sql "SELECT count(*) FROM offer WHERE provider='lambda'")"
+}
+
+# Truncated JSON, an HTML page with status 200, an oversized body: each a
+# clear error, the previous offers kept.
+scenario_bad_bodies() {
+	server <<EOF || return 1
+GET /api/v1/instance-types file=lambda/instance-types.json truncate=200
+EOF
+	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
+	before=$(sql "SELECT count(*) FROM offer WHERE provider='lambda'")
+	last="refresh (truncated)"; g refresh lambda
+	expect_rc 69 && has err "response is not valid JSON" || return 1
+	server <<EOF || return 1
+GET /api/v1/instance-types body=<html><body>Maintenance</body></html> type=text/html
+EOF
+	export GPUCMP_LAMBDA_BASE_URL="$BASE"
+	last="refresh (html)"; g refresh lambda
+	expect_rc 69 && has err "not JSON (an error page?)" || return 1
+	server <<EOF || return 1
+GET /api/v1/instance-types size=300000
+EOF
+	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_HTTP_MAX_BYTES=100000
+	last="refresh (oversized)"; g refresh lambda
+	unset GPUCMP_HTTP_MAX_BYTES
+	expect_rc 69 && has err "response larger than 100000 bytes" || return 1
+	sql_is "SELECT count(*) FROM offer WHERE provider='lambda'" "$before" || return 1
+	sql_is "PRAGMA integrity_check" "ok"
+}
+
+# ETag: the second refresh asks "changed?", gets 304 and keeps the offers.
+scenario_not_modified() {
+	server <<EOF || return 1
+GET /api/v1/instance-types file=lambda/instance-types.json etag=v1
+EOF
+	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
+	g refresh lambda
+	expect_rc 0 || return 1
+	last="refresh lambda (again)"; g refresh lambda
+	expect_rc 0 && has out "unchanged since the last refresh" || return 1
+	has requests.log 'If-None-Match: "v1"' || return 1
+	sql_is "SELECT count(*), max(stale) FROM offer WHERE provider='lambda'" "2|0"
+}
+
+# A gzip-encoded response is decoded.
+scenario_gzip() {
+	server <<EOF || return 1
+GET /api/v1/instance-types file=lambda/instance-types.json.gz header=Content-Encoding:gzip
+EOF
+	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
+	last="refresh lambda"; g refresh lambda
+	expect_rc 0 && has out "2 offers" && has requests.log "Accept-Encoding:"
+}
+
+# --max-age: a provider refreshed a moment ago is skipped, no request made.
+scenario_max_age() {
+	server "$LAMBDA_OK" || return 1
+	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
+	g refresh lambda
+	last="refresh --max-age 1h"; g refresh lambda --max-age 1h
+	expect_rc 0 && has out "skipped: refreshed" || return 1
+	[ "$(grep -c '^GET' "$dir/requests.log")" = 1 ] || fail "a fresh provider was fetched again"
+	last="refresh --quiet"; g refresh lambda --quiet
+	expect_rc 0 && [ ! -s "$dir/out" ] && [ ! -s "$dir/err" ] || fail "--quiet printed something"
+}
+
+# Cron: refresh, refresh with the provider down (stale rows listed as
+# such), refresh again once it is back (fresh).
+scenario_cron() {
+	server "$LAMBDA_OK" || return 1
+	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
+	last="refresh 1"; g refresh --quiet lambda
+	expect_rc 0 || return 1
+	stop_server
+	last="refresh 2 (down)"; g refresh --quiet --retries 0 --timeout 2 lambda
+	expect_rc 69 && has err "kept its previous offers, marked stale" || return 1
+	last="list"; g list --provider lambda --format csv --columns sku,stale
+	expect_rc 0 && has out "gpu_1x_a100,true" || return 1
+	server "$LAMBDA_OK" || return 1
+	export GPUCMP_LAMBDA_BASE_URL="$BASE"
+	last="refresh 3"; g refresh --quiet lambda
+	expect_rc 0 || return 1
+	g list --provider lambda --format csv --columns sku,stale
+	has out "gpu_1x_a100,false" && sql_is "SELECT stale FROM provider_state WHERE provider='lambda'" "0"
+}
+
+# Two refreshes at once: the second waits for the lock, then gives up (75).
+scenario_lock() {
+	server <<EOF || return 1
+GET /api/v1/instance-types file=lambda/instance-types.json delay_ms=2500
+EOF
+	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
+	"$bin" refresh lambda >/dev/null 2>&1 &
+	first=$!
+	sleep 0.5
+	last="refresh --wait 0.5"; g refresh lambda --wait 0.5
+	wait $first
+	expect_rc 75 && has err "is updating the cache; try again later"
+}
+
+# import: a catalog folder and a single vms.csv over HTTP.
+scenario_import() {
+	last="import folder"; g import "$here/../fixtures/skypilot"
+	expect_rc 0 && has out "lambda " && has out "offers imported" || return 1
+	sql_is "SELECT count(*) > 0, min(source) FROM offer WHERE provider='lambda'" "1|import" || return 1
+	server <<EOF || return 1
+GET /catalogs/v7/vast/vms.csv file=../skypilot/vast/vms.csv type=text/csv
+EOF
+	last="import URL"; g import "$BASE/catalogs/v7/vast/vms.csv"
+	expect_rc 0 && has out "vast " || return 1
+	sql_is "SELECT min(source), max(source), min(origin) LIKE 'http://127.0.0.1:%' FROM offer WHERE provider='vast'" "import|import|1" || return 1
+	last="import bad"; g import "$here/../fixtures/profiles/valid.yaml" --provider vast
+	[ "$rc" != 0 ] && has err "the cache is unchanged" || fail "a bad catalog was accepted" || return 1
+	sql_is "SELECT min(source) FROM offer WHERE provider='vast'" "import"
+}
+
+# --- runner ----------------------------------------------------------------
+
+all=$(sed -n 's/^scenario_\([a-z0-9_]*\)() {$/\1/p' "$0")
+[ $# -gt 0 ] && all="$*"
+pass=0
+failed=""
+template="$root/template.db"
+GPUCMP_CACHE=$template GPUCMP_TODAY=2026-12-02 HOME=$root "$bin" --quiet list --limit 0 >/dev/null || exit 1
+for name in $all; do
+	dir="$root/$name"
+	mkdir -p "$dir/home"
+	cp "$template" "$dir/cache.db"
+	if (
+		unset XDG_CACHE_HOME XDG_CONFIG_HOME NO_COLOR COLUMNS
+		for v in $(env | sed -n 's/^\(GPUCMP_[A-Z0-9_]*\)=.*/\1/p'); do unset "$v"; done
+		export HOME="$dir/home" GPUCMP_CACHE="$dir/cache.db" GPUCMP_TODAY=2026-12-02 LC_ALL=C
+		last=""
+		"scenario_$name"
+		r=$?
+		stop_server
+		exit $r
+	); then
+		pass=$((pass + 1))
+	else
+		failed="$failed $name"
+	fi
+done
+count=$(echo $all | wc -w)
+echo "$pass of $count network scenarios passed"
+[ -z "$failed" ] || { echo "failed:$failed"; exit 1; }
