@@ -25,5 +25,20 @@ for id in $("$bin" --quiet providers --format csv | awk -F, 'NR > 1 { print $1 }
 done
 # 4. the JSON of providers and gpus parses
 "$bin" --quiet providers --json | "$check" --array "$src/docs/provider-summary.schema.json" || fail=1
+# 5. compare of every provider at once (12 at most per call), cache status, refresh results
+ids=$("$bin" --quiet providers --format csv | awk -F, 'NR > 1 { print $1 }')
+set -- $ids
+while [ $# -ge 2 ]; do
+	chunk="" k=0
+	while [ $# -gt 0 ] && [ $k -lt 12 ]; do chunk="$chunk $1"; shift; k=$((k + 1)); done
+	[ $k -ge 2 ] || chunk="$chunk aws"
+	# shellcheck disable=SC2086
+	"$bin" compare $chunk --json | "$check" "$src/docs/compare.schema.json" >/dev/null || { echo "compare$chunk"; fail=1; }
+done
+"$bin" --quiet cache status --json | "$check" --array "$src/docs/cache-status.schema.json" || fail=1
+# (only loopback: no key, then a closed port; tests never reach the network)
+"$bin" --quiet refresh lambda --json | "$check" --array "$src/docs/refresh-result.schema.json" || fail=1
+GPUCMP_LAMBDA_API_KEY=k GPUCMP_LAMBDA_BASE_URL=http://127.0.0.1:1 "$bin" --quiet refresh lambda --retries 0 --json 2>/dev/null |
+	"$check" --array "$src/docs/refresh-result.schema.json" || fail=1
 if [ $fail -eq 0 ]; then echo "contract: 1 passed, 0 failed"; else echo "contract: 0 passed, 1 failed"; fi
 exit $fail

@@ -25,6 +25,7 @@ enum {
 	CMD_REFRESH = 1 << 4,
 	CMD_CACHE = 1 << 5,
 	CMD_IMPORT = 1 << 6,
+	CMD_COMPARE = 1 << 7,
 	CMD_GLOBAL = 1 << 15, /* accepted before the command name */
 	CMD_ALL = 0xffff
 };
@@ -34,7 +35,7 @@ enum opt_id {
 	O_GPU, O_GPUS, O_VRAM, O_MAX_PRICE, O_SPOT, O_REGION, O_PROVIDER,
 	O_K8S, O_DOCKER, O_MIG, O_MPS, O_TIME_SLICING, O_IB, O_RDMA, O_NVLINK,
 	O_AVAILABLE, O_SORT, O_LIMIT, O_COLUMNS, O_FORMAT, O_JSON, O_EXPLAIN, O_CHECK,
-	O_JOBS, O_MAX_AGE, O_TIMEOUT, O_RETRIES, O_WAIT, O_IMPORT_FORMAT, O_IMPORT_PROVIDER,
+	O_JOBS, O_MAX_AGE, O_TIMEOUT, O_RETRIES, O_WAIT, O_DIFF, O_IMPORT_FORMAT, O_IMPORT_PROVIDER,
 	O_COUNT
 };
 
@@ -174,5 +175,9 @@ int cmd_show(struct cli_args *a);
 int cmd_refresh(struct cli_args *a);
 int cmd_cache(struct cli_args *a);
 int cmd_import(struct cli_args *a);
+int cmd_compare(struct cli_args *a);
+
+/* A profile verified longer ago than this is flagged STALE. */
+#define PROFILE_STALE_DAYS 180
 
 #endif

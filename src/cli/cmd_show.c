@@ -8,8 +8,6 @@
 #include "gpucmp/buf.h"
 #include "gpucmp/strutil.h"
 
-#define STALE_DAYS 180
-
 static const struct {
 	const char *group, *title;
 } sections[] = {
@@ -70,7 +68,7 @@ static json_t *sheet_json(const struct cli_env *env, const struct profile *p)
 	long ago = days_ago(env, p);
 	json_object_set_new(o, "verified", json_string(p->verified));
 	json_object_set_new(o, "verified_days_ago", json_integer(ago));
-	json_object_set_new(o, "stale", json_boolean(ago > STALE_DAYS));
+	json_object_set_new(o, "stale", json_boolean(ago > PROFILE_STALE_DAYS));
 	return o;
 }
 
@@ -112,7 +110,7 @@ static int print_sheet(const struct cli_env *env, const struct profile *p)
 	long ago = days_ago(env, p);
 	buf_printf(&b, "%s (%s), %s\n%s\n", p->name, p->id, p->kind, p->site);
 	buf_printf(&b, "verified %s (%ld day%s ago)%s\n", p->verified, ago, ago == 1 ? "" : "s",
-		   ago > STALE_DAYS ? "  STALE: older than 180 days, re-check the sources" : "");
+		   ago > PROFILE_STALE_DAYS ? "  STALE: older than 180 days, re-check the sources" : "");
 	if (p->note)
 		buf_printf(&b, "note: %s\n", p->note);
 	for (size_t g = 0; g < sizeof sections / sizeof sections[0]; g++) {

@@ -32,6 +32,15 @@ static const struct cmd_def commands[] = {
 	 "  gpucmp providers --check providers/"},
 	{"show", cmd_show, CMD_SHOW, "show ID [--json]",
 	 "One provider's capability sheet, with sources and the date it was verified.", NULL},
+	{"compare", cmd_compare, CMD_COMPARE, "compare ID ID [ID...] [--diff] [--json]",
+	 "Providers side by side: one column each, one row per capability field.",
+	 "Rows where the providers differ are marked '*'; --diff shows only those.\n"
+	 "'?' is unknown: not confirmed in the provider's documentation. A profile\n"
+	 "verified more than 180 days ago is marked STALE.\n\n"
+	 "examples:\n"
+	 "  gpucmp compare aws gcp azure\n"
+	 "  gpucmp compare coreweave lambda nebius --diff\n"
+	 "  gpucmp compare runpod vast --json"},
 	{"refresh", cmd_refresh, CMD_REFRESH, "refresh [ID...] [options]",
 	 "Fetch live prices and availability from the providers' APIs into the cache.",
 	 "Without IDs every provider with a live adapter is fetched, several at once.\n"

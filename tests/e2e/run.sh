@@ -15,13 +15,17 @@
 #   --- stdout
 #   ...expected stdout...
 #   --- stderr
-#   ...expected stderr...  (@CACHE@ stands for the cache path)
+#   ...expected stderr...  (@CACHE@ stands for the cache path, @SRC@ for
+#                           the source tree, which args can name as $SRC)
 #
 # Every case gets its own temporary HOME and cache; GPUCMP_TODAY pins "today"
 # so ages in messages do not change from day to day.
 set -u
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 cases=$(cd "$2" && pwd)
+# the source tree, for cases that name its files (args may say $SRC/...)
+SRC=$(cd "$cases/../../.." && pwd)
+export SRC
 shift 2
 wrapper=${GPUCMP_WRAPPER:-}
 root=$(mktemp -d "${TMPDIR:-/tmp}/gpucmp-e2e.XXXXXX")
@@ -86,7 +90,7 @@ for file in $list; do
 		echo $? >"$dir/exit"
 	)
 	# stable paths in messages
-	sed -e "s|$cache|@CACHE@|g" -e "s|$dir|@DIR@|g" -e "s|corrupt-[0-9]*T[0-9]*Z|corrupt-@STAMP@|g" "$dir/stderr.raw" >"$dir/stderr"
+	sed -e "s|$cache|@CACHE@|g" -e "s|$dir|@DIR@|g" -e "s|$SRC|@SRC@|g" -e "s|corrupt-[0-9]*T[0-9]*Z|corrupt-@STAMP@|g" "$dir/stderr.raw" >"$dir/stderr"
 	got_exit=$(cat "$dir/exit")
 	if [ "${UPDATE:-}" = 1 ]; then
 		{
