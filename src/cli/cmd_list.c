@@ -189,25 +189,64 @@ static int build_query(struct list_state *s, const struct cli_args *a,
 	return columns(s, a, fmt);
 }
 
+/* One line on stderr about the age of the data: live or imported prices
+ * (from the small provider_state table, never a scan of the offers), the
+ * built-in snapshot's date, and providers whose last refresh failed. */
 static void footer(struct list_state *s, size_t rows)
 {
+	sqlite3 *db = cache_db(s->env.cache);
 	sqlite3_stmt *st;
 	if (rows == 0) {
 		msg_note("no offers match");
 		return;
 	}
-	if (sqlite3_prepare_v2(cache_db(s->env.cache),
-			       "SELECT value FROM meta WHERE key = 'snapshot_date'", -1, &st,
-			       NULL) != SQLITE_OK)
-		return;
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		const char *d = (const char *)sqlite3_column_text(st, 0);
-		long days = d ? str_date_days(d) : -1;
-		if (days >= 0)
-			msg_note("%zu offer%s; built-in snapshot prices are from %s (%ld days ago)",
-				 rows, rows == 1 ? "" : "s", d, s->env.cat.today - days);
+	char fresh[160] = "", snap[120] = "", stale[200] = "";
+	if (sqlite3_prepare_v2(db,
+			       "SELECT count(*), min(fetched_at), max(fetched_at) FROM provider_state"
+			       " WHERE stale = 0 AND fetched_at IS NOT NULL",
+			       -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0) {
+			int n = sqlite3_column_int(st, 0);
+			long long now = catalog_now();
+			long long oldest = str_time_epoch((const char *)sqlite3_column_text(st, 1));
+			long long newest = str_time_epoch((const char *)sqlite3_column_text(st, 2));
+			char a[32], b[32];
+			str_age(now - newest, a, sizeof a);
+			str_age(now - oldest, b, sizeof b);
+			if (strcmp(a, b) == 0)
+				snprintf(fresh, sizeof fresh, "; %d provider%s refreshed %s ago", n,
+					 n == 1 ? "" : "s", a);
+			else
+				snprintf(fresh, sizeof fresh, "; %d providers refreshed %s to %s ago", n,
+					 a, b);
+		}
+		sqlite3_finalize(st);
 	}
-	sqlite3_finalize(st);
+	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'snapshot_date'"
+				   " AND EXISTS (SELECT 1 FROM offer WHERE source = 'snapshot')",
+			       -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			const char *d = (const char *)sqlite3_column_text(st, 0);
+			long days = d ? str_date_days(d) : -1;
+			if (days >= 0)
+				snprintf(snap, sizeof snap, "; built-in snapshot prices are from %s (%ld days ago)",
+					 d, s->env.cat.today - days);
+		}
+		sqlite3_finalize(st);
+	}
+	if (sqlite3_prepare_v2(db, "SELECT provider FROM provider_state WHERE stale = 1"
+				   " ORDER BY provider",
+			       -1, &st, NULL) == SQLITE_OK) {
+		size_t n = 0;
+		while (sqlite3_step(st) == SQLITE_ROW && n + 40 < sizeof stale) {
+			char safe[32];
+			str_sanitize(safe, sizeof safe, (const char *)sqlite3_column_text(st, 0));
+			n += (size_t)snprintf(stale + n, sizeof stale - n, "%s%s",
+					      n ? ", " : "; stale (last refresh failed): ", safe);
+		}
+		sqlite3_finalize(st);
+	}
+	msg_note("%zu offer%s%s%s%s", rows, rows == 1 ? "" : "s", fresh, snap, stale);
 }
 
 static int run_query(struct list_state *s, const struct cli_args *a, enum render_format fmt)

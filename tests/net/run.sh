@@ -240,12 +240,16 @@ scenario_cron() {
 	expect_rc 69 && has err "kept its previous offers, marked stale" || return 1
 	last="list"; g list --provider lambda --format csv --columns sku,stale
 	expect_rc 0 && has out "gpu_1x_a100,true" || return 1
+	last="list (table)"; g list --provider lambda
+	expect_rc 0 && has err "stale (last refresh failed): lambda" || return 1
 	server "$LAMBDA_OK" || return 1
 	export GPUCMP_LAMBDA_BASE_URL="$BASE"
 	last="refresh 3"; g refresh --quiet lambda
 	expect_rc 0 || return 1
 	g list --provider lambda --format csv --columns sku,stale
-	has out "gpu_1x_a100,false" && sql_is "SELECT stale FROM provider_state WHERE provider='lambda'" "0"
+	has out "gpu_1x_a100,false" || return 1
+	g list --provider lambda
+	has err "1 provider refreshed 0 s ago" && lacks err "stale" && sql_is "SELECT stale FROM provider_state WHERE provider='lambda'" "0"
 }
 
 # Two refreshes at once: the second waits for the lock, then gives up (75).
