@@ -18,6 +18,7 @@ struct cache {
 	sqlite3 *db;
 	char *path;
 	sqlite3_stmt *insert;
+	size_t expect_rows; /* hint for the next replace (cache_expect_rows) */
 };
 
 /* Schema migrations: entry i brings user_version i to i+1.  Never edit a
@@ -483,7 +484,11 @@ static enum gc_status sync_catalog(struct cache *c, struct catalog *cat, char **
  * bigger cache is fresh memory the kernel has to fault in. */
 static void bulk_cache(struct cache *c, int on)
 {
-	sqlite3_exec(c->db, on ? "PRAGMA cache_size=-32768" : "PRAGMA cache_size=-2000",
+	/* 128 MiB while loading: an index of a million offers fits; and let
+	 * SQLite's sorter use a second core when it rebuilds indexes */
+	sqlite3_exec(c->db,
+		     on ? "PRAGMA cache_size=-131072; PRAGMA threads=2"
+			: "PRAGMA cache_size=-2000; PRAGMA threads=0",
 		     NULL, NULL, NULL);
 }
 
@@ -775,10 +780,103 @@ static enum gc_status upsert_state(struct cache *c, const char *provider,
 	return st;
 }
 
+void cache_expect_rows(struct cache *c, size_t n)
+{
+	c->expect_rows = n;
+}
+
+struct index_sql {
+	char **sql;
+	size_t n;
+};
+
+static void index_sql_release(struct index_sql *x)
+{
+	for (size_t i = 0; i < x->n; i++)
+		free(x->sql[i]);
+	free(x->sql);
+	x->sql = NULL;
+	x->n = 0;
+}
+
+/* A load that is large next to what stays in the table is faster with the
+ * offer indexes dropped and built again after it (a sort instead of a
+ * random B-tree insert per row and index).  Inside the caller's
+ * transaction, so readers never see the table without them. */
+static enum gc_status drop_indexes(struct cache *c, const char *provider,
+				   struct index_sql *saved, char **err)
+{
+	saved->sql = NULL;
+	saved->n = 0;
+	if (c->expect_rows < 20000)
+		return GC_OK;
+	/* the rows that stay: all but the provider's (which the caller deletes) */
+	long long rows = 0;
+	sqlite3_stmt *q;
+	if (sqlite3_prepare_v2(c->db,
+			       "SELECT (SELECT count(*) FROM offer)"
+			       " - (SELECT count(*) FROM offer WHERE provider = ?1)",
+			       -1, &q, NULL) != SQLITE_OK)
+		return db_error(c, err, "cannot count offers");
+	sqlite3_bind_text(q, 1, provider, -1, SQLITE_STATIC);
+	if (sqlite3_step(q) == SQLITE_ROW)
+		rows = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	if ((long long)c->expect_rows * 2 < rows)
+		return GC_OK;
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(c->db,
+			       "SELECT name, sql FROM sqlite_master WHERE type = 'index'"
+			       " AND tbl_name = 'offer' AND sql IS NOT NULL",
+			       -1, &s, NULL) != SQLITE_OK)
+		return db_error(c, err, "cannot list indexes");
+	enum gc_status st = GC_OK;
+	char **names = NULL;
+	while (st == GC_OK && sqlite3_step(s) == SQLITE_ROW) {
+		char **grown = realloc(saved->sql, (saved->n + 1) * sizeof *grown);
+		char **ngrown = realloc(names, (saved->n + 1) * sizeof *ngrown);
+		if (grown)
+			saved->sql = grown;
+		if (ngrown)
+			names = ngrown;
+		char *name = strdup((const char *)sqlite3_column_text(s, 0));
+		char *sql = strdup((const char *)sqlite3_column_text(s, 1));
+		if (!grown || !ngrown || !name || !sql) {
+			free(name);
+			free(sql);
+			st = err_set(err, GC_ENOMEM, "out of memory");
+			break;
+		}
+		names[saved->n] = name;
+		saved->sql[saved->n++] = sql;
+	}
+	sqlite3_finalize(s);
+	for (size_t i = 0; st == GC_OK && i < saved->n; i++) {
+		char drop[256];
+		snprintf(drop, sizeof drop, "DROP INDEX \"%s\"", names[i]);
+		st = exec(c, drop, err);
+	}
+	for (size_t i = 0; i < saved->n; i++)
+		free(names[i]);
+	free(names);
+	if (st != GC_OK)
+		index_sql_release(saved);
+	return st;
+}
+
+static enum gc_status restore_indexes(struct cache *c, struct index_sql *saved, char **err)
+{
+	enum gc_status st = GC_OK;
+	for (size_t i = 0; st == GC_OK && i < saved->n; i++)
+		st = exec(c, saved->sql[i], err);
+	return st;
+}
+
 static enum gc_status replace(struct cache *c, const char *provider, const char *source,
 			      const struct cache_meta *meta, cache_fill_fn fill, void *arg,
 			      size_t *inserted, char **err)
 {
+	struct index_sql saved = {NULL, 0};
 	enum gc_status st = prepare_insert(c, err);
 	struct seed_ctx sc = {c, NULL, 0, 0};
 	sqlite3_stmt *del = NULL;
@@ -786,9 +884,11 @@ static enum gc_status replace(struct cache *c, const char *provider, const char 
 		st = exec(c, "BEGIN IMMEDIATE", err);
 	if (st != GC_OK)
 		return st;
+	bulk_cache(c, 1);
+	st = drop_indexes(c, provider, &saved, err);
 	const char *sql = source ? "DELETE FROM offer WHERE provider = ?1 AND source = ?2"
 				 : "DELETE FROM offer WHERE provider = ?1";
-	if (sqlite3_prepare_v2(c->db, sql, -1, &del, NULL) != SQLITE_OK)
+	if (st == GC_OK && sqlite3_prepare_v2(c->db, sql, -1, &del, NULL) != SQLITE_OK)
 		st = db_error(c, err, "cannot replace offers");
 	if (st == GC_OK) {
 		sqlite3_bind_text(del, 1, provider, -1, SQLITE_STATIC);
@@ -798,9 +898,16 @@ static enum gc_status replace(struct cache *c, const char *provider, const char 
 			st = db_error(c, err, "cannot replace offers");
 	}
 	sqlite3_finalize(del);
-	bulk_cache(c, 1);
+	if (st == GC_OK && saved.n) {
+		/* the insert statement was compiled against the indexes */
+		sqlite3_finalize(c->insert);
+		c->insert = NULL;
+		st = prepare_insert(c, err);
+	}
 	if (st == GC_OK)
 		st = fill(arg, seed_one, &sc, err);
+	if (st == GC_OK)
+		st = restore_indexes(c, &saved, err);
 	if (st == GC_OK && meta)
 		st = upsert_state(c, provider, meta, err);
 	if (st == GC_OK)
@@ -809,6 +916,13 @@ static enum gc_status replace(struct cache *c, const char *provider, const char 
 		rollback(c);
 	else if (inserted)
 		*inserted = sc.inserted;
+	if (saved.n) {
+		/* compiled without the indexes (or they were rolled back): recompile */
+		sqlite3_finalize(c->insert);
+		c->insert = NULL;
+	}
+	index_sql_release(&saved);
+	c->expect_rows = 0;
 	bulk_cache(c, 0);
 	return st;
 }

@@ -113,11 +113,12 @@ int csv_next(struct csv_reader *r, char **err)
 			if (q == -2)
 				goto nomem;
 		}
-		/* unquoted bytes (or stray bytes after a closing quote) */
-		while (r->p < r->end && *r->p != ',' && *r->p != '\n' && *r->p != '\r') {
-			if (buf_addc(&r->store, *r->p++) != GC_OK)
-				goto nomem;
-		}
+		/* unquoted bytes (or stray bytes after a closing quote), copied as one run */
+		const char *run = r->p;
+		while (r->p < r->end && *r->p != ',' && *r->p != '\n' && *r->p != '\r')
+			r->p++;
+		if (r->p > run && buf_add(&r->store, run, (size_t)(r->p - run)) != GC_OK)
+			goto nomem;
 		if (buf_addc(&r->store, '\0') != GC_OK)
 			goto nomem;
 		if (r->p < r->end && *r->p == ',') {

@@ -70,6 +70,9 @@ static enum gc_status load_entry(struct ydoc *d, yaml_node_t *m, struct insttype
 		st = ydoc_dup_str(d, m, "provider", 1, &e->provider, err);
 	if (st == GC_OK)
 		st = ydoc_dup_str(d, m, "match", 1, &e->match, err);
+	if (st == GC_OK) /* fnmatch() has no portable case folding: match lowercased */
+		for (char *p = e->match; *p; p++)
+			*p = (char)tolower((unsigned char)*p);
 	if (st == GC_OK)
 		st = ydoc_dup_str(d, m, "gpu", 0, &e->gpu, err);
 	if (st == GC_OK)
@@ -145,19 +148,18 @@ static void lower_copy(char *dst, size_t n, const char *s)
 	dst[i] = '\0';
 }
 
-/* fnmatch() has no portable case folding: compare lowercased copies. */
+/* The SKU is lowercased like the patterns were at load time. */
 const struct insttype *insttype_lookup(const struct insttype_table *t,
 				       const char *provider, const char *sku)
 {
-	char lsku[256], lpat[256];
+	char lsku[256];
 	if (!t || !sku)
 		return NULL;
 	lower_copy(lsku, sizeof lsku, sku);
 	for (size_t i = 0; i < t->n; i++) {
 		if (strcmp(t->items[i].provider, provider) != 0)
 			continue;
-		lower_copy(lpat, sizeof lpat, t->items[i].match);
-		if (fnmatch(lpat, lsku, 0) == 0)
+		if (fnmatch(t->items[i].match, lsku, 0) == 0) /* lowercased when loaded */
 			return &t->items[i];
 	}
 	return NULL;

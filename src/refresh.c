@@ -104,6 +104,7 @@ static void job_end(struct job *j, enum refresh_outcome out, enum gc_status st, 
 	if (out == REFRESH_UPDATED) {
 		struct cache_meta m = {"live", rf->fetched_at, j->etag, j->last_modified, NULL, 0};
 		size_t inserted = 0;
+		cache_expect_rows(rf->cache, j->store.n);
 		st = cache_store(rf->cache, j->ad->id, &m, offer_store_fill, &j->store, &inserted,
 				 &err);
 		if (st == GC_OK) {

@@ -67,6 +67,18 @@ struct state {
 	size_t nhosts, hosts_cap;
 	char **seen;          /* hash set of "sku|region" emitted (zone catalogs) */
 	size_t nseen, seen_slots;
+	struct gpu_memo *memo; /* GPU lookups by (sku, names, memory); may be NULL */
+};
+
+/* Catalogs repeat an instance type once per region, and the instance-type
+ * globs and name normalization cost more than the rest of a row: remember
+ * the last lookups, direct-mapped by a hash of the inputs. */
+enum { MEMO_SLOTS = 4096, MEMO_KEY = 120 };
+struct gpu_memo {
+	char key[MEMO_KEY];
+	double mem;
+	const struct insttype *it;
+	const struct gpu_model *m;
 };
 
 static int col(const struct csv_reader *r, const char *name)
@@ -296,11 +308,10 @@ static double per_gpu_mem(const struct state *s, const struct row *r)
 }
 
 /* Fill the GPU fields of `o` from the row (and the instance-type table). */
-static void resolve_gpu(struct state *s, const struct row *r, const char *sku,
-			struct offer *o)
+static void lookup_gpu(struct state *s, const struct row *r, const char *sku, double mem,
+		       const struct insttype **itp, const struct gpu_model **mp)
 {
 	const struct insttype *it = insttype_lookup(s->o->types, s->o->provider, sku);
-	double mem = per_gpu_mem(s, r);
 	const struct gpu_model *m = NULL;
 	if (it && it->gpu)
 		m = gpu_find(s->o->gpus, it->gpu);
@@ -308,6 +319,45 @@ static void resolve_gpu(struct state *s, const struct row *r, const char *sku,
 		m = gpu_normalize(s->o->gpus, r->info_name, mem, sku);
 	if (!m)
 		m = gpu_normalize(s->o->gpus, gpu_name_of(r), mem, sku);
+	*itp = it;
+	*mp = m;
+}
+
+static void resolve_gpu(struct state *s, const struct row *r, const char *sku,
+			struct offer *o)
+{
+	double mem = per_gpu_mem(s, r);
+	const struct insttype *it;
+	const struct gpu_model *m;
+	char key[MEMO_KEY];
+	size_t a = strlen(sku), b = strlen(r->info_name), c = strlen(r->acc);
+	int n = -1;
+	if (s->memo && a + b + c + 3 <= sizeof key) {
+		/* "sku\x1finfo\x1facc" without snprintf: this runs once per row */
+		memcpy(key, sku, a);
+		key[a] = '\x1f';
+		memcpy(key + a + 1, r->info_name, b);
+		key[a + 1 + b] = '\x1f';
+		memcpy(key + a + 2 + b, r->acc, c + 1);
+		n = (int)(a + b + c + 2);
+	}
+	if (n < 0) {
+		lookup_gpu(s, r, sku, mem, &it, &m);
+	} else {
+		uint64_t h = catalog_hash(CATALOG_HASH_INIT, key, (size_t)n);
+		struct gpu_memo *e = &s->memo[h % MEMO_SLOTS];
+		int same_mem = (isnan(mem) && isnan(e->mem)) || mem == e->mem;
+		if (same_mem && strcmp(e->key, key) == 0) {
+			it = e->it;
+			m = e->m;
+		} else {
+			lookup_gpu(s, r, sku, mem, &it, &m);
+			memcpy(e->key, key, (size_t)n + 1);
+			e->mem = mem;
+			e->it = it;
+			e->m = m;
+		}
+	}
 	o->gpu = m ? m->id : NULL;
 	o->gpu_name = *gpu_name_of(r) ? gpu_name_of(r) : (it && it->gpu ? it->gpu : "");
 	/* the curated table wins: catalogs list partial GPUs as whole ones */
@@ -418,8 +468,10 @@ static enum gc_status emit_row(struct state *s, const struct row *r, char **err)
 	}
 	if (!*r->type && *r->acc)
 		return emit_paired(s, r, err);
-	const struct insttype *it = insttype_lookup(s->o->types, s->o->provider, r->type);
 	int gpu_row = *r->acc && r->count > 0;
+	/* a row without an accelerator is a GPU offer only if the table says so */
+	const struct insttype *it =
+		gpu_row ? NULL : insttype_lookup(s->o->types, s->o->provider, r->type);
 	if (!gpu_row && !(it && it->gpu && it->gpu_count > 0)) {
 		s->st->cpu_only++;
 		return GC_OK;
@@ -488,6 +540,7 @@ enum gc_status skypilot_parse(const char *data, size_t len,
 	memset(s.st, 0, sizeof *s.st);
 	s.cb = cb;
 	s.ctx = ctx;
+	s.memo = calloc(MEMO_SLOTS, sizeof *s.memo); /* only a cache: NULL is fine */
 
 	struct csv_reader rd;
 	csv_init(&rd, data, len);
@@ -509,5 +562,6 @@ enum gc_status skypilot_parse(const char *data, size_t len,
 		st = GC_EDATA;
 	csv_release(&rd);
 	state_release(&s);
+	free(s.memo);
 	return st;
 }

@@ -8,6 +8,43 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Plain decimals ("12", "-0.375") are most of what catalogs hold: read them
+ * without strtod when the result is exact (at most 15 significant digits and
+ * 22 decimals, so digits / 10^k is one correctly rounded division).  Returns
+ * 0 and sets *out, or -1 to let strtod decide. */
+static int fast_decimal(const char *s, double *out)
+{
+	static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+				       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+				       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+	int neg = *s == '-';
+	s += neg;
+	unsigned long long m = 0;
+	int digits = 0, frac = 0, seen_dot = 0, any = 0;
+	for (;; s++) {
+		if (*s >= '0' && *s <= '9') {
+			any = 1;
+			if (digits || *s != '0')
+				digits++;
+			if (digits > 15)
+				return -1;
+			m = m * 10 + (unsigned)(*s - '0');
+			frac += seen_dot;
+		} else if (*s == '.' && !seen_dot) {
+			seen_dot = 1;
+		} else {
+			break;
+		}
+	}
+	while (*s == ' ' || *s == '\t' || *s == '\r')
+		s++;
+	if (*s || frac > 22 || !any)
+		return -1;
+	double v = (double)m / pow10[frac];
+	*out = neg ? -v : v;
+	return 0;
+}
+
 int str_to_double(const char *s, double *out)
 {
 	if (!s)
@@ -16,6 +53,11 @@ int str_to_double(const char *s, double *out)
 		s++;
 	if (!*s)
 		return -1;
+	if ((*s >= '0' && *s <= '9') || (*s == '-' && s[1] >= '0' && s[1] <= '9')) {
+		const char *d = *s == '-' ? s + 1 : s;
+		if (*d >= '0' && *d <= '9' && fast_decimal(s, out) == 0)
+			return 0;
+	}
 	char *end;
 	errno = 0;
 	double v = strtod(s, &end);

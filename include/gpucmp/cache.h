@@ -70,6 +70,11 @@ struct cache_meta {
 	int stale;
 };
 
+/* Say how many offers the next cache_store/cache_replace will insert
+ * (roughly).  A load large next to the rest of the table rebuilds the
+ * indexes after it instead of updating them row by row. */
+void cache_expect_rows(struct cache *c, size_t n);
+
 /* Replace every offer of `provider` (whatever their source) with the
  * offers `fill` produces and record `meta` (stale cleared), in one
  * transaction: readers see the old or the new offers, never a mix. */

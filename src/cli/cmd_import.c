@@ -70,6 +70,10 @@ static int import_one(struct cli_env *env, const char *provider, const char *ori
 	o.opts.origin = origin;
 	o.opts.fetched_at = now;
 	struct cache_meta m = {"import", now, NULL, NULL, NULL, 0};
+	size_t lines = 0;
+	for (const char *p = data; (p = memchr(p, '\n', (size_t)(data + len - p))) != NULL; p++)
+		lines++;
+	cache_expect_rows(env->cache, lines);
 	size_t inserted = 0;
 	char *err = NULL;
 	enum gc_status st = cache_store(env->cache, provider, &m, fill, &o, &inserted, &err);

@@ -79,10 +79,32 @@ static void test_dates(void **state)
 	assert_int_equal(str_date_days(""), -1);
 }
 
+/* The fast decimal path gives exactly what strtod gives. */
+static void test_fast_decimals(void **state)
+{
+	(void)state;
+	static const char *const in[] = {"0.1", "0.7", "2.49", "123456789012345", "1234567890123456",
+					 "-0.000001", "007", "99.999", "0.30000000000000004",
+					 "1.", "0", "-0", "3.14159265358979", "0.0000000000000000000001",
+					 "12.3456789012345678"};
+	for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
+		double v = -42;
+		assert_int_equal(str_to_double(in[i], &v), 0);
+		double want = strtod(in[i], NULL);
+		if (memcmp(&v, &want, sizeof v) != 0)
+			fail_msg("'%s': %.17g, strtod says %.17g", in[i], v, want);
+	}
+	double v;
+	assert_int_equal(str_to_double("1.2.3", &v), -1);
+	assert_int_equal(str_to_double("-", &v), -1);
+	assert_int_equal(str_to_double("5x", &v), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_fast_decimals),
 		cmocka_unit_test(test_distance_and_suggest),
 		cmocka_unit_test(test_sanitize),
 		cmocka_unit_test(test_dates),
