@@ -211,10 +211,12 @@ enum gc_status adapter_emit(struct adapter_run *run, struct offer *o, char **err
 	} else {
 		o->price_native = o->spot_native = NAN;
 	}
-	/* hostile or broken numbers never reach the cache as prices */
-	if (!(o->price_hr >= 0) || isinf(o->price_hr))
+	/* hostile or broken numbers never reach the cache as prices: negative,
+	 * NaN, infinite, or beyond any real rental (no GPU offer costs more
+	 * than ADAPTER_MAX_PRICE_HR per hour) */
+	if (!(o->price_hr >= 0 && o->price_hr <= ADAPTER_MAX_PRICE_HR))
 		o->price_hr = NAN;
-	if (!(o->spot_price_hr >= 0) || isinf(o->spot_price_hr))
+	if (!(o->spot_price_hr >= 0 && o->spot_price_hr <= ADAPTER_MAX_PRICE_HR))
 		o->spot_price_hr = NAN;
 	if (isnan(o->price_hr) && isnan(o->spot_price_hr)) {
 		run->skipped++;

@@ -38,6 +38,8 @@ enum adapter_key_style {
 };
 
 enum { ADAPTER_MAX_HEADERS = 4, ADAPTER_MAX_REQUESTS = 2000 };
+/* A price above this (USD per hour, whole offer) is treated as garbage. */
+#define ADAPTER_MAX_PRICE_HR 10000.0
 
 struct adapter_request {
 	int kind;           /* the adapter's tag for this response */
