@@ -173,6 +173,9 @@ enum gc_status adapter_emit(struct adapter_run *run, struct offer *o, char **err
 		o->gpu_name = "";
 	const struct insttype *it =
 		o->sku ? insttype_lookup(run->types, run->ad->id, o->sku) : NULL;
+	/* the curated table first: the count decides per-GPU memory of a slice */
+	if (it && it->gpu_count > 0 && isnan(o->gpu_count))
+		o->gpu_count = it->gpu_count;
 	if (!o->gpu) {
 		const struct gpu_model *m = NULL;
 		if (it && it->gpu)
@@ -186,8 +189,6 @@ enum gc_status adapter_emit(struct adapter_run *run, struct offer *o, char **err
 						: m->memory_gb;
 	}
 	if (it) {
-		if (it->gpu_count > 0 && isnan(o->gpu_count))
-			o->gpu_count = it->gpu_count;
 		if (o->infiniband < 0)
 			o->infiniband = it->infiniband;
 		if (o->nvlink < 0)
