@@ -1,0 +1,336 @@
+/* vultr.c - Vultr: GET /v2/plans?type=all&per_page=500 and
+ * GET /v2/plans-metal?per_page=500 (no key needed).
+ *
+ * Both lists are cursor-paginated: `meta.links.next` is an opaque cursor
+ * (empty on the last page) that goes back as &cursor=.  The two endpoints
+ * are independent; each page's offers are emitted as it is parsed.
+ *
+ * /v2/plans {"plans": [...]}: Cloud GPU plans ("vcg-a100-12c-120g-80vram")
+ * carry gpu_type ("NVIDIA_A100") and gpu_vram_gb, the plan's TOTAL GPU
+ * memory; some GPU plans list neither (gpuhunt's "vdm" plans), and then both
+ * come from the id ("vcg-<gpu>-...-<N>vram").  Plans without a GPU (vc2,
+ * vhf, ...) are dropped.  The GPU count is not given: it is the number k of
+ * whole GPUs (1, 2, 4, 8, 16) of which the table knows a model with
+ * gpu_vram_gb / k GB; below one GPU the plan is a slice (fractional count)
+ * of the family's largest model.  A GPU the table does not know counts 1.
+ * vcpus = vcpu_count, ram_gb = ram (MB) / 1024, disk_gb = disk x disk_count,
+ * price_hr = hourly_cost.
+ *
+ * /v2/plans-metal {"plans_metal": [...]}: the GPU is only in the id
+ * ("vbm-112c-2048gb-8-h100-gpu": 8x h100; a missing count stays unknown, so
+ * such a plan is kept only if data/instance-types.yaml gives the count)
+ * unless gpu_count / gpu_vram_gb (total) are present.  vcpus = cpu_threads,
+ * spot_price_hr = hourly_cost_preemptible.
+ *
+ * `locations` (region ids) are where the plan can be deployed: one offer per
+ * location, available; a plan with no location is one unavailable offer in
+ * region "unknown".  deploy_ondemand false: no on-demand price.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpucmp/adapter.h"
+
+enum { KIND_PLANS, KIND_METAL };
+
+static const char *const list_key[] = {"plans", "plans_metal"};
+static const char *const list_path[] = {"/v2/plans?type=all&per_page=500",
+					"/v2/plans-metal?per_page=500"};
+
+static int mem_fits(double model_gb, double gb)
+{
+	double tol = model_gb * 0.08;
+	if (tol < 2)
+		tol = 2;
+	return fabs(model_gb - gb) <= tol;
+}
+
+/* Token i (0-based) of a '-'-separated id into out; 0 if there is none. */
+static int id_token(const char *id, int i, char *out, size_t n)
+{
+	for (; id && i > 0; i--) {
+		id = strchr(id, '-');
+		if (id)
+			id++;
+	}
+	if (!id || !*id || n == 0)
+		return 0;
+	size_t len = strcspn(id, "-");
+	if (len == 0 || len >= n)
+		return 0;
+	memcpy(out, id, len);
+	out[len] = '\0';
+	return 1;
+}
+
+static int count_tokens(const char *id)
+{
+	int n = id && *id ? 1 : 0;
+	for (; id && *id; id++)
+		n += *id == '-';
+	return n;
+}
+
+/* "<N>vram" anywhere in the id: N, else NAN. */
+static double vram_from_id(const char *id)
+{
+	char tok[32];
+	for (int i = 0, n = count_tokens(id); i < n && i < 32; i++) {
+		if (!id_token(id, i, tok, sizeof tok))
+			continue;
+		size_t len = strlen(tok);
+		if (len > 4 && strcmp(tok + len - 4, "vram") == 0 &&
+		    isdigit((unsigned char)tok[0])) {
+			char *end;
+			double v = strtod(tok, &end);
+			if (end == tok + len - 4 && v > 0 && v < 1e6)
+				return v;
+		}
+	}
+	return NAN;
+}
+
+static int all_digits(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return 0;
+	return 1;
+}
+
+/* The model of a VM plan with `vram` GB of GPU memory in all: sets the
+ * count (whole GPUs, or a slice) and the memory per GPU / slice. */
+static const struct gpu_model *resolve_vm(const struct adapter_run *run, const char *name,
+					  double vram, const char *sku, double *count, double *mem)
+{
+	*count = 1;
+	*mem = vram > 0 ? vram : NAN;
+	if (!run->gpus || !name)
+		return NULL;
+	if (!(vram > 0))
+		return gpu_normalize(run->gpus, name, 0, sku);
+	static const int ks[] = {1, 2, 4, 8, 16};
+	for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
+		double per = vram / ks[i];
+		const struct gpu_model *m = gpu_normalize(run->gpus, name, per, sku);
+		if (m && mem_fits(m->memory_gb, per)) {
+			*count = ks[i];
+			*mem = per;
+			return m;
+		}
+	}
+	const struct gpu_model *m = gpu_normalize(run->gpus, name, 0, sku);
+	if (!m)
+		return NULL;
+	/* a slice: of the largest model of the family */
+	const struct gpu_model *best = m;
+	for (size_t i = 0, n = gpu_table_count(run->gpus); i < n; i++) {
+		const struct gpu_model *c = gpu_table_at(run->gpus, i);
+		if (strcmp(c->family, m->family) == 0 && c->memory_gb > best->memory_gb)
+			best = c;
+	}
+	if (best->memory_gb > 0 && vram < best->memory_gb) {
+		*count = vram / best->memory_gb;
+		return best;
+	}
+	return m; /* more memory than k whole GPUs explain: count stays 1 */
+}
+
+/* One offer per location (or one unavailable offer). */
+static enum gc_status emit_locations(struct adapter_run *run, json_t *plan, struct offer *o,
+				     char **err)
+{
+	json_t *locs = json_object_get(plan, "locations");
+	size_t i, emitted = 0;
+	json_t *l;
+	json_array_foreach(locs, i, l) {
+		if (!json_is_string(l) || !*json_string_value(l))
+			continue;
+		struct offer copy = *o;
+		copy.region = json_string_value(l);
+		if (copy.available < 0)
+			copy.available = 1;
+		enum gc_status st = adapter_emit(run, &copy, err);
+		if (st != GC_OK)
+			return st;
+		emitted++;
+	}
+	if (emitted)
+		return GC_OK;
+	o->region = "unknown";
+	if (o->available < 0)
+		o->available = 0;
+	return adapter_emit(run, o, err);
+}
+
+static void common(json_t *plan, struct offer *o)
+{
+	double ram = aj_num(plan, "ram");
+	double disk = aj_num(plan, "disk");
+	double ndisk = aj_num(plan, "disk_count");
+	o->ram_gb = ram > 0 && ram < 1e10 ? ram / 1024.0 : NAN;
+	if (disk >= 0 && disk < 1e9)
+		o->disk_gb = disk * (ndisk >= 1 && ndisk <= 1000 ? ndisk : 1);
+	o->price_hr = aj_num(plan, "hourly_cost");
+	o->spot_price_hr = aj_num(plan, "hourly_cost_preemptible");
+	if (json_is_false(json_object_get(plan, "deploy_ondemand")))
+		o->price_hr = NAN;
+}
+
+static enum gc_status vm_plan(struct adapter_run *run, json_t *plan, char **err)
+{
+	const char *id = aj_str(plan, "id");
+	if (!id)
+		return GC_OK;
+	struct offer o;
+	offer_init(&o);
+	o.sku = id;
+	common(plan, &o);
+	double vcpu = aj_num(plan, "vcpu_count");
+	o.vcpus = vcpu > 0 && vcpu < 1e5 ? vcpu : NAN;
+	char tok[64];
+	const char *name = aj_str(plan, "gpu_type");
+	if (!name && strncmp(id, "vcg-", 4) == 0 && id_token(id, 1, tok, sizeof tok))
+		name = tok;
+	double vram = aj_num(plan, "gpu_vram_gb");
+	if (!(vram > 0 && vram < 1e6))
+		vram = vram_from_id(id);
+	if (!name || !*name) {
+		o.gpu_count = 0; /* not a GPU plan: dropped once, not per location */
+		return adapter_emit(run, &o, err);
+	}
+	o.gpu_name = name;
+	double count, mem;
+	const struct gpu_model *m = resolve_vm(run, name, vram, id, &count, &mem);
+	double given = aj_num(plan, "gpu_count");
+	if (given > 0 && given < 1e4) {
+		count = given;
+		mem = vram > 0 ? vram / given : NAN;
+		m = run->gpus ? gpu_normalize(run->gpus, name, mem, id) : NULL;
+	}
+	o.gpu = m ? m->id : NULL;
+	o.gpu_count = count;
+	o.gpu_mem_gb = mem;
+	return emit_locations(run, plan, &o, err);
+}
+
+static enum gc_status metal_plan(struct adapter_run *run, json_t *plan, char **err)
+{
+	const char *id = aj_str(plan, "id");
+	if (!id)
+		return GC_OK;
+	struct offer o;
+	offer_init(&o);
+	o.sku = id;
+	common(plan, &o);
+	double threads = aj_num(plan, "cpu_threads");
+	if (!(threads > 0))
+		threads = aj_num(plan, "cpu_count");
+	o.vcpus = threads > 0 && threads < 1e5 ? threads : NAN;
+	/* "vbm-112c-2048gb-8-h100-gpu": ... <count>-<gpu>-gpu */
+	char last[16], gpu[64], cnt[16];
+	int n = count_tokens(id);
+	const char *name = aj_str(plan, "gpu_type");
+	double count = NAN;
+	if (n >= 3 && id_token(id, n - 1, last, sizeof last) && strcmp(last, "gpu") == 0 &&
+	    id_token(id, n - 2, gpu, sizeof gpu)) {
+		if (!name)
+			name = gpu;
+		if (n >= 4 && id_token(id, n - 3, cnt, sizeof cnt) && all_digits(cnt) &&
+		    strlen(cnt) < 5)
+			count = atoi(cnt);
+	}
+	double given = aj_num(plan, "gpu_count");
+	if (given > 0 && given < 1e4)
+		count = given;
+	if (!name || !*name) {
+		o.gpu_count = 0;
+		return adapter_emit(run, &o, err);
+	}
+	double vram = aj_num(plan, "gpu_vram_gb");
+	o.gpu_name = name;
+	o.gpu_count = count > 0 ? count : NAN;
+	o.gpu_mem_gb = vram > 0 && vram < 1e6 && count > 0 ? vram / count : NAN;
+	return emit_locations(run, plan, &o, err);
+}
+
+static enum gc_status start(struct adapter_run *run, char **err)
+{
+	enum gc_status st = adapter_queue(run, KIND_PLANS, NULL, NULL, err, "%s%s", run->base,
+					  list_path[KIND_PLANS]);
+	if (st == GC_OK)
+		st = adapter_queue(run, KIND_METAL, NULL, NULL, err, "%s%s", run->base,
+				   list_path[KIND_METAL]);
+	return st;
+}
+
+static void clean_text(char *out, size_t n, const char *s)
+{
+	size_t j = 0;
+	for (; s && *s && j + 1 < n; s++) {
+		unsigned char c = (unsigned char)*s;
+		out[j++] = (c < 0x20 || c == 0x7f) ? ' ' : (char)c;
+	}
+	if (n)
+		out[j] = '\0';
+}
+
+static enum gc_status parse(struct adapter_run *run, const struct adapter_request *req,
+			    const char *body, size_t len, char **err)
+{
+	int kind = req->kind == KIND_METAL ? KIND_METAL : KIND_PLANS;
+	json_t *root = adapter_json(body, len, err);
+	if (!root)
+		return GC_EDATA;
+	json_t *plans = json_object_get(root, list_key[kind]);
+	enum gc_status st = GC_OK;
+	if (!json_is_array(plans)) {
+		const char *msg = aj_str(root, "error");
+		char clean[201];
+		clean_text(clean, sizeof clean, msg);
+		st = msg ? err_set(err, GC_EDATA, "Vultr error: %s", clean)
+			 : err_set(err, GC_EDATA, "no '%s' array in the response", list_key[kind]);
+	}
+	size_t i;
+	json_t *p;
+	json_array_foreach(plans, i, p) {
+		if (st != GC_OK)
+			break;
+		if (json_is_object(p))
+			st = kind == KIND_METAL ? metal_plan(run, p, err) : vm_plan(run, p, err);
+	}
+	/* the next page: an opaque cursor, empty on the last page */
+	const char *next = aj_str(aj_path(root, "meta.links"), "next");
+	if (st == GC_OK && next && *next) {
+		char enc[1024];
+		if (strlen(next) * 3 + 1 > sizeof enc)
+			st = err_set(err, GC_EDATA, "pagination cursor too long");
+		else {
+			adapter_urlencode(enc, sizeof enc, next);
+			st = adapter_queue(run, kind, NULL, NULL, err, "%s%s&cursor=%s", run->base,
+					   list_path[kind], enc);
+		}
+	}
+	json_decref(root);
+	return st;
+}
+
+static const char *const key_envs[] = {"VULTR_API_KEY", NULL};
+
+const struct adapter adapter_vultr = {
+	.id = "vultr",
+	.base_url = "https://api.vultr.com",
+	.auth = ADAPTER_AUTH_NONE,
+	.key_style = ADAPTER_KEY_BEARER,
+	.key_envs = key_envs,
+	.endpoint = "GET /v2/plans?type=all and /v2/plans-metal "
+		    "(https://www.vultr.com/api/#tag/plans)",
+	.conditional = 0,
+	.start = start,
+	.parse = parse,
+};

@@ -1,0 +1,240 @@
+/* test_adapter_runpod.c - the RunPod adapter on RunPod's documented
+ * gpuTypes answers, GraphQL errors and hostile values. */
+#include <math.h>
+
+#include "gpucmp/catalog.h"
+#include "gpucmp/offerstore.h"
+#include "gpucmp/refresh.h"
+#include "testutil.h"
+
+extern const struct adapter adapter_runpod;
+
+static struct catalog cat;
+
+static int setup(void **state)
+{
+	(void)state;
+	return load_embedded_catalog(&cat);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	catalog_release(&cat);
+	return 0;
+}
+
+static enum gc_status parse_str(const char *body, struct offer_store *s, char **err)
+{
+	return refresh_parse_one(&adapter_runpod, &cat, 0, body, strlen(body),
+				 s ? offer_store_cb : NULL, s, NULL, err);
+}
+
+static const struct offer *find(const struct offer_store *s, const char *sku)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (strcmp(s->items[i].sku, sku) == 0)
+			return &s->items[i];
+	return NULL;
+}
+
+/* One POST of the gpuTypes query; the key goes in the query string. */
+static void test_request(void **state)
+{
+	(void)state;
+	struct adapter_run run;
+	char *err = NULL;
+	adapter_run_init(&run, &adapter_runpod, "http://127.0.0.1:1", NULL);
+	assert_int_equal(adapter_runpod.start(&run, &err), GC_OK);
+	struct adapter_request *r = adapter_next(&run);
+	assert_non_null(r);
+	assert_string_equal(r->url, "http://127.0.0.1:1/graphql");
+	assert_string_equal(r->method, "POST");
+	assert_non_null(strstr(r->body, "lowestPrice(input: {gpuCount: 1})"));
+	assert_non_null(strstr(r->body, "uninterruptablePrice"));
+	/* the body is JSON */
+	json_t *j = json_loads(r->body, 0, NULL);
+	assert_non_null(j);
+	assert_true(json_is_string(json_object_get(j, "query")));
+	json_decref(j);
+	assert_null(adapter_next(&run));
+	adapter_request_release(r);
+	free(r);
+	adapter_run_release(&run);
+	assert_int_equal(adapter_runpod.auth, ADAPTER_AUTH_OPTIONAL);
+	assert_int_equal(adapter_runpod.key_style, ADAPTER_KEY_QUERY);
+	assert_string_equal(adapter_runpod.key_name, "api_key");
+}
+
+static void test_documented_answers(void **state)
+{
+	(void)state;
+	size_t len, queued = 9;
+	char *body = read_source_file("tests/fixtures/http/runpod/gpu-types.json", &len);
+	struct offer_store s;
+	offer_store_init(&s);
+	char *err = NULL;
+	assert_int_equal(refresh_parse_one(&adapter_runpod, &cat, 0, body, len, offer_store_cb, &s,
+					   &queued, &err),
+			 GC_OK);
+	free(body);
+	assert_int_equal(queued, 0);
+	assert_int_equal(s.n, 1);
+	const struct offer *o = &s.items[0];
+	assert_string_equal(o->provider, "runpod");
+	assert_string_equal(o->sku, "NVIDIA GeForce RTX 3090");
+	assert_string_equal(o->gpu_name, "NVIDIA GeForce RTX 3090");
+	assert_string_equal(o->gpu, "rtx-3090");
+	assert_float_equal(o->gpu_count, 1, 0);
+	assert_float_equal(o->gpu_mem_gb, 24, 0);
+	assert_float_equal(o->price_hr, 0.3, 1e-12);
+	assert_float_equal(o->spot_price_hr, 0.163, 1e-12);
+	assert_string_equal(o->region, "unknown");
+	assert_int_equal(o->available, -1);
+	assert_true(isnan(o->vcpus));
+	offer_store_free(&s);
+
+	/* the GPU type list has no prices: no offers, no error */
+	body = read_source_file("tests/fixtures/http/runpod/gpu-types-list.json", &len);
+	offer_store_init(&s);
+	assert_int_equal(refresh_parse_one(&adapter_runpod, &cat, 0, body, len, offer_store_cb, &s,
+					   NULL, &err),
+			 GC_OK);
+	assert_int_equal(s.n, 0);
+	offer_store_free(&s);
+	free(body);
+}
+
+/* stockStatus, minVcpu / minMemory; the display name when the id is unknown. */
+static void test_stock_and_names(void **state)
+{
+	(void)state;
+	const char *body =
+		"{\"data\":{\"gpuTypes\":["
+		"{\"id\":\"NVIDIA H100 80GB HBM3\",\"displayName\":\"H100 SXM\",\"memoryInGb\":80,"
+		"\"lowestPrice\":{\"minimumBidPrice\":null,\"uninterruptablePrice\":2.69,"
+		"\"minVcpu\":16,\"minMemory\":125,\"stockStatus\":\"High\"}},"
+		"{\"id\":\"NVIDIA A40\",\"displayName\":\"A40\",\"memoryInGb\":48,"
+		"\"lowestPrice\":{\"minimumBidPrice\":0.2,\"uninterruptablePrice\":0.4,"
+		"\"stockStatus\":null}},"
+		"{\"id\":\"NVIDIA GeForce RTX 3090 Special\",\"displayName\":\"RTX 3090\","
+		"\"memoryInGb\":24,\"lowestPrice\":{\"uninterruptablePrice\":0.22,"
+		"\"minimumBidPrice\":0,\"stockStatus\":\"Low\"}},"
+		"{\"id\":\"Mystery GPU\",\"displayName\":\"Mystery\",\"memoryInGb\":7,"
+		"\"lowestPrice\":{\"uninterruptablePrice\":0.1}}"
+		"]}}";
+	struct offer_store s;
+	offer_store_init(&s);
+	char *err = NULL;
+	assert_int_equal(parse_str(body, &s, &err), GC_OK);
+	assert_int_equal(s.n, 4);
+	const struct offer *h = find(&s, "NVIDIA H100 80GB HBM3");
+	assert_non_null(h);
+	assert_string_equal(h->gpu, "h100-sxm");
+	assert_int_equal(h->available, 1);
+	assert_float_equal(h->vcpus, 16, 0);
+	assert_float_equal(h->ram_gb, 125, 0);
+	assert_float_equal(h->price_hr, 2.69, 1e-12);
+	assert_true(isnan(h->spot_price_hr));
+	const struct offer *a = find(&s, "NVIDIA A40");
+	assert_non_null(a);
+	assert_string_equal(a->gpu, "a40");
+	assert_int_equal(a->available, 0);
+	const struct offer *r = find(&s, "NVIDIA GeForce RTX 3090 Special");
+	assert_non_null(r);
+	assert_string_equal(r->gpu, "rtx-3090"); /* from displayName */
+	assert_int_equal(r->available, 1);
+	assert_true(isnan(r->spot_price_hr)); /* 0 = not offered */
+	const struct offer *m = find(&s, "Mystery GPU");
+	assert_non_null(m);
+	assert_null(m->gpu);
+	assert_string_equal(m->gpu_name, "Mystery GPU");
+	offer_store_free(&s);
+}
+
+static void test_errors_and_bad_bodies(void **state)
+{
+	(void)state;
+	char *err = NULL;
+	assert_int_equal(parse_str("{\"errors\":[{\"message\":\"Cannot query field \\\"x\\\" on "
+				   "type \\\"GpuType\\\".\\n\"}],\"data\":null}",
+				   NULL, &err),
+			 GC_EDATA);
+	assert_non_null(strstr(err, "RunPod GraphQL error: Cannot query field \"x\""));
+	assert_null(strchr(err, '\n'));
+	free(err);
+	err = NULL;
+	assert_int_equal(parse_str("<html><head><title>403 Forbidden</title></head></html>", NULL,
+				   &err),
+			 GC_EDATA);
+	assert_non_null(strstr(err, "HTML"));
+	free(err);
+	err = NULL;
+	const char *cut = "{\"data\":{\"gpuTypes\":[{\"id\":\"NVIDIA A40\",\"lowestPr";
+	assert_int_equal(parse_str(cut, NULL, &err), GC_EDATA);
+	assert_non_null(strstr(err, "not valid JSON"));
+	free(err);
+	err = NULL;
+	const char *shapes[] = {"{}", "[]", "null", "{\"data\":{}}", "{\"data\":{\"gpuTypes\":{}}}",
+				"{\"errors\":\"boom\"}", "{\"errors\":[{\"message\":5}]}"};
+	for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+		assert_int_equal(parse_str(shapes[i], NULL, &err), GC_EDATA);
+		assert_non_null(err);
+		free(err);
+		err = NULL;
+	}
+	struct offer_store s;
+	offer_store_init(&s);
+	assert_int_equal(parse_str("{\"data\":{\"gpuTypes\":[]}}", &s, &err), GC_OK);
+	assert_int_equal(s.n, 0);
+	offer_store_free(&s);
+}
+
+static void test_hostile_values(void **state)
+{
+	(void)state;
+	const char *body =
+		"{\"data\":{\"gpuTypes\":[1,null,\"x\",{},{\"id\":7},"
+		"{\"id\":\"NVIDIA A40\",\"lowestPrice\":[]},"
+		"{\"id\":\"NVIDIA A40\",\"lowestPrice\":{\"uninterruptablePrice\":\"abc\"}},"
+		"{\"id\":\"NVIDIA A40\",\"lowestPrice\":{\"uninterruptablePrice\":-5,"
+		"\"minimumBidPrice\":-1}},"
+		"{\"id\":\"NVIDIA L4\",\"memoryInGb\":\"lots\",\"lowestPrice\":{"
+		"\"uninterruptablePrice\":0.44,\"minVcpu\":-3,\"minMemory\":1e300,"
+		"\"stockStatus\":42}},"
+		"{\"id\":\"NVIDIA A40\",\"lowestPrice\":{\"uninterruptablePrice\":1e308}},"
+		"{\"displayName\":\"RTX 3090\",\"memoryInGb\":-24,\"lowestPrice\":{"
+		"\"uninterruptablePrice\":\"0.25\",\"stockStatus\":\"\"}}"
+		"]}}";
+	struct offer_store s;
+	offer_store_init(&s);
+	char *err = NULL;
+	assert_int_equal(parse_str(body, &s, &err), GC_OK);
+	assert_int_equal(s.n, 2);
+	const struct offer *l = find(&s, "NVIDIA L4");
+	assert_non_null(l);
+	assert_string_equal(l->gpu, "l4");
+	assert_true(isnan(l->vcpus));
+	assert_true(isnan(l->ram_gb));
+	assert_int_equal(l->available, -1);
+	assert_float_equal(l->gpu_mem_gb, 24, 0); /* from the table, not "lots" */
+	assert_null(find(&s, "NVIDIA A40")); /* 1e308 $/h is garbage, not a price */
+	const struct offer *r = find(&s, "RTX 3090");
+	assert_non_null(r);
+	assert_string_equal(r->gpu, "rtx-3090");
+	assert_float_equal(r->price_hr, 0.25, 1e-12);
+	assert_int_equal(r->available, 0);
+	offer_store_free(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_request),
+		cmocka_unit_test(test_documented_answers),
+		cmocka_unit_test(test_stock_and_names),
+		cmocka_unit_test(test_errors_and_bad_bodies),
+		cmocka_unit_test(test_hostile_values),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
