@@ -282,6 +282,40 @@ EOF
 	sql_is "SELECT min(source) FROM offer WHERE provider='vast'" "import"
 }
 
+# Every adapter at once, each against its own server with its recorded
+# responses (tests/fixtures/http/<id>.routes): all updated, offers stored,
+# no key anywhere in the output or the cache.
+scenario_all_adapters() {
+	pids=""
+	for routes in "$fixtures"/*.routes; do
+		id=$(basename "$routes" .routes)
+		[ "$id" = selftest ] && continue
+		rm -f "$dir/$id.port"
+		"$fixtured" --routes "$routes" --root "$fixtures/$id" --port-file "$dir/$id.port" \
+			--log "$dir/$id.log" 2>"$dir/$id.server.err" &
+		pids="$pids $!"
+		i=0
+		while [ ! -s "$dir/$id.port" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+		up=$(echo "$id" | tr 'a-z-' 'A-Z_')
+		export "GPUCMP_${up}_BASE_URL=http://127.0.0.1:$(cat "$dir/$id.port")"
+		case $id in
+		gcp) export GPUCMP_GCP_API_KEY=fixture-key ;;
+		verda) export "GPUCMP_VERDA_API_KEY=client-id:$SECRET" ;;
+		*) export "GPUCMP_${up}_API_KEY=$SECRET" ;;
+		esac
+	done
+	last="refresh --json"; g refresh --json
+	# shellcheck disable=SC2086
+	kill $pids 2>/dev/null; wait $pids 2>/dev/null
+	expect_rc 0 || return 1
+	n=$(grep -c '"result": "updated"' "$dir/out")
+	want=$(ls "$fixtures"/*.routes | grep -vc selftest)
+	[ "$n" = "$want" ] || fail "$n of $want providers updated" || return 1
+	sql_is "SELECT count(DISTINCT provider) FROM offer WHERE source = 'live'" "$want" || return 1
+	sql_is "SELECT count(*) FROM offer WHERE source = 'live' AND (price_hr IS NULL AND spot_price_hr IS NULL)" "0" || return 1
+	no_secret
+}
+
 # --- runner ----------------------------------------------------------------
 
 all=$(sed -n 's/^scenario_\([a-z0-9_]*\)() {$/\1/p' "$0")
