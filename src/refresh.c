@@ -25,15 +25,30 @@ struct job {
 	struct refresh_result *res;
 	struct adapter_run run;
 	struct offer_store store;
-	struct adapter_request *cur; /* in flight */
-	char origin[1024];
 	struct cache_meta prev;      /* previous refresh record (conditional requests) */
 	char *etag, *last_modified;  /* of this response */
 	const char *key;
 	int first;                   /* the next request is the first of the run */
 	int started, finished;
+	int inflight;                /* requests sent, not yet answered */
+	int unchanged;               /* a 304 answered the (only) request */
+	int failing;                 /* failed: wait for the requests in flight, then end */
+	enum gc_status fail_status;
+	char *fail_msg;
 	double t0;
 };
+
+/* One request in flight: what its answer is parsed as. */
+struct flight {
+	struct job *j;
+	struct adapter_request *req;
+	char origin[1024];           /* its URL without the query (which may hold a key) */
+};
+
+/* Requests one provider may have in flight at once: its independent
+ * endpoints (zones, a second list to join) overlap; pages still follow one
+ * another because each is known only from the one before. */
+enum { PER_PROVIDER_REQUESTS = 4 };
 
 struct refresh {
 	struct cache *cache;
@@ -44,8 +59,6 @@ struct refresh {
 	struct job *jobs;
 	size_t njobs, next, running, done;
 	char fetched_at[32];
-	enum gc_status fatal;        /* an error that stops the whole run (out of memory) */
-	char *fatal_msg;
 };
 
 void refresh_env_name(const struct adapter *ad, const char *suffix, char *out, size_t n)
@@ -137,9 +150,8 @@ static void job_end(struct job *j, enum refresh_outcome out, enum gc_status st, 
 		free(e2);
 	}
 	free(err);
-	adapter_request_release(j->cur);
-	free(j->cur);
-	j->cur = NULL;
+	free(j->fail_msg);
+	j->fail_msg = NULL;
 	adapter_run_release(&j->run);
 	offer_store_free(&j->store);
 	cache_meta_release(&j->prev);
@@ -158,27 +170,29 @@ static void job_end(struct job *j, enum refresh_outcome out, enum gc_status st, 
 
 static void on_response(void *user, const struct http_response *resp);
 
-/* Send the job's next queued request, or finish the job. */
-static void job_step(struct job *j)
+/* Remember the first failure; the job ends once nothing is in flight. */
+static void job_fail(struct job *j, enum gc_status st, const char *msg)
+{
+	if (j->failing)
+		return;
+	j->failing = 1;
+	j->fail_status = st;
+	j->fail_msg = strdup(msg ? msg : "failed");
+}
+
+/* Send one request; returns 0, or -1 after job_fail. */
+static int job_send(struct job *j, struct adapter_request *q)
 {
 	char *err = NULL;
-	adapter_request_release(j->cur);
-	free(j->cur);
-	j->cur = adapter_next(&j->run);
-	if (!j->cur) {
-		if (j->run.qhead < j->run.nqueue) {
-			job_end(j, REFRESH_FAILED, GC_ENOMEM, "out of memory");
-			return;
-		}
-		enum gc_status st = j->ad->finish ? j->ad->finish(&j->run, &err) : GC_OK;
-		if (st == GC_OK)
-			job_end(j, REFRESH_UPDATED, GC_OK, NULL);
-		else
-			job_end(j, REFRESH_FAILED, st, err);
-		free(err);
-		return;
+	struct flight *f = calloc(1, sizeof *f);
+	if (!f) {
+		adapter_request_release(q);
+		free(q);
+		job_fail(j, GC_ENOMEM, "out of memory");
+		return -1;
 	}
-	struct adapter_request *q = j->cur;
+	f->j = j;
+	f->req = q;
 	struct http_request hr;
 	memset(&hr, 0, sizeof hr);
 	hr.method = q->method ? q->method : (q->body ? "POST" : "GET");
@@ -218,25 +232,63 @@ static void job_step(struct job *j)
 		hr.if_modified_since = j->prev.last_modified;
 	}
 	j->first = 0;
-	/* origin for offers: the URL without its query (which may hold a key) */
-	snprintf(j->origin, sizeof j->origin, "%s", q->url);
-	char *qm = strchr(j->origin, '?');
+	snprintf(f->origin, sizeof f->origin, "%s", q->url);
+	char *qm = strchr(f->origin, '?');
 	if (qm)
 		*qm = '\0';
 	enum gc_status st = GC_OK;
 	if (with_key && j->ad->key_style == ADAPTER_KEY_QUERY && !url)
 		st = err_set(&err, GC_ENOMEM, "out of memory");
 	else
-		st = http_add(j->rf->http, &hr, j->key, on_response, j, &err);
+		st = http_add(j->rf->http, &hr, j->key, on_response, f, &err);
 	memset(auth, 0, sizeof auth);
 	if (url) {
 		memset(url, 0, strlen(url));
 		free(url);
 	}
 	if (st != GC_OK) {
-		job_end(j, REFRESH_FAILED, st, err);
+		adapter_request_release(q);
+		free(q);
+		free(f);
+		job_fail(j, st, err);
 		free(err);
+		return -1;
 	}
+	j->inflight++;
+	return 0;
+}
+
+/* Send what the queue holds (up to the per-provider limit); once nothing
+ * is in flight, finish the job. */
+static void job_pump(struct job *j)
+{
+	while (!j->failing && !j->unchanged && j->inflight < PER_PROVIDER_REQUESTS) {
+		struct adapter_request *q = adapter_next(&j->run);
+		if (!q) {
+			if (j->run.qhead < j->run.nqueue)
+				job_fail(j, GC_ENOMEM, "out of memory");
+			break;
+		}
+		if (job_send(j, q) != 0)
+			break;
+	}
+	if (j->inflight)
+		return;
+	if (j->failing) {
+		job_end(j, REFRESH_FAILED, j->fail_status, j->fail_msg);
+		return;
+	}
+	if (j->unchanged) {
+		job_end(j, REFRESH_UNCHANGED, GC_OK, NULL);
+		return;
+	}
+	char *err = NULL;
+	enum gc_status st = j->ad->finish ? j->ad->finish(&j->run, &err) : GC_OK;
+	if (st == GC_OK)
+		job_end(j, REFRESH_UPDATED, GC_OK, NULL);
+	else
+		job_end(j, REFRESH_FAILED, st, err);
+	free(err);
 }
 
 static int is_json_type(const char *ct)
@@ -245,30 +297,28 @@ static int is_json_type(const char *ct)
 	       strstr(ct, "octet-stream") != NULL;
 }
 
-static void on_response(void *user, const struct http_response *resp)
+/* Check and parse one answer; returns 0, or -1 after job_fail. */
+static int job_answer(struct job *j, struct flight *f, const struct http_response *resp)
 {
-	struct job *j = user;
-	char *err = NULL;
+	char msg[1200], *err = NULL;
 	if (resp->error != GC_OK) {
-		job_end(j, REFRESH_FAILED, resp->error, resp->message);
-		return;
+		job_fail(j, resp->error, resp->message);
+		return -1;
 	}
 	if (resp->status == 304 && j->ad->conditional) {
-		job_end(j, REFRESH_UNCHANGED, GC_OK, NULL);
-		return;
+		j->unchanged = 1;
+		return 0;
 	}
 	if (resp->status < 200 || resp->status > 299) {
-		char msg[1200];
-		snprintf(msg, sizeof msg, "%s: HTTP %ld", j->origin, resp->status);
-		job_end(j, REFRESH_FAILED, GC_EDATA, msg);
-		return;
+		snprintf(msg, sizeof msg, "%s: HTTP %ld", f->origin, resp->status);
+		job_fail(j, GC_EDATA, msg);
+		return -1;
 	}
 	if (!is_json_type(resp->content_type) && resp->body.len && resp->body.ptr[0] == '<') {
-		char msg[1200];
-		snprintf(msg, sizeof msg, "%s: got %s, not JSON (an error page?)", j->origin,
+		snprintf(msg, sizeof msg, "%s: got %s, not JSON (an error page?)", f->origin,
 			 resp->content_type);
-		job_end(j, REFRESH_FAILED, GC_EDATA, msg);
-		return;
+		job_fail(j, GC_EDATA, msg);
+		return -1;
 	}
 	if (j->ad->conditional) {
 		free(j->etag);
@@ -276,16 +326,30 @@ static void on_response(void *user, const struct http_response *resp)
 		j->etag = resp->etag ? strdup(resp->etag) : NULL;
 		j->last_modified = resp->last_modified ? strdup(resp->last_modified) : NULL;
 	}
-	j->run.origin = j->origin;
-	enum gc_status st = j->ad->parse(&j->run, j->cur, resp->body.ptr ? resp->body.ptr : "",
+	j->run.origin = f->origin;
+	enum gc_status st = j->ad->parse(&j->run, f->req, resp->body.ptr ? resp->body.ptr : "",
 					 resp->body.len, &err);
+	j->run.origin = NULL;
 	if (st != GC_OK) {
-		err_prefix(&err, "%s", j->origin);
-		job_end(j, REFRESH_FAILED, st, err);
+		err_prefix(&err, "%s", f->origin);
+		job_fail(j, st, err);
 		free(err);
-		return;
+		return -1;
 	}
-	job_step(j);
+	return 0;
+}
+
+static void on_response(void *user, const struct http_response *resp)
+{
+	struct flight *f = user;
+	struct job *j = f->j;
+	j->inflight--;
+	if (!j->failing)
+		job_answer(j, f, resp);
+	adapter_request_release(f->req);
+	free(f->req);
+	free(f);
+	job_pump(j);
 }
 
 static void job_start(struct job *j)
@@ -317,7 +381,7 @@ static void job_start(struct job *j)
 		free(err);
 		return;
 	}
-	job_step(j);
+	job_pump(j);
 }
 
 static void start_next_jobs(struct refresh *rf)
@@ -404,9 +468,9 @@ enum gc_status refresh_run(struct cache *c, const struct catalog *cat,
 	http_client_free(rf.http);
 	for (size_t i = 0; i < rf.njobs; i++)
 		if (rf.jobs[i].started && !rf.jobs[i].finished) {
-			/* only after a fatal multi error: release what is left */
-			adapter_request_release(rf.jobs[i].cur);
-			free(rf.jobs[i].cur);
+			/* only after a fatal multi error: release what is left (the
+			 * flights went with the http client) */
+			free(rf.jobs[i].fail_msg);
 			adapter_run_release(&rf.jobs[i].run);
 			offer_store_free(&rf.jobs[i].store);
 			cache_meta_release(&rf.jobs[i].prev);

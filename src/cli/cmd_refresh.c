@@ -16,7 +16,7 @@
 #include "gpucmp/refresh.h"
 #include "gpucmp/strutil.h"
 
-enum { DEFAULT_JOBS = 8 };
+enum { DEFAULT_JOBS = 16 }; /* more than the adapters: all at once */
 
 struct progress {
 	int tty;

@@ -46,7 +46,7 @@ const struct opt_def cli_options[] = {
 	{O_IMPORT_PROVIDER, "provider", 0, "ID", NULL, CMD_IMPORT, "provider id of a single vms.csv (default: its folder's name)"},
 	{O_JSON, "json", 0, NULL, NULL, CMD_LIST | CMD_GPUS | CMD_PROVIDERS | CMD_SHOW | CMD_COMPARE | CMD_REFRESH | CMD_CACHE | CMD_IMPORT, "same as --format json"},
 	{O_DIFF, "diff", 0, NULL, NULL, CMD_COMPARE, "only the fields where the providers differ"},
-	{O_JOBS, "jobs", 'j', "N", NULL, CMD_REFRESH, "fetch N providers at once (default 8)"},
+	{O_JOBS, "jobs", 'j', "N", NULL, CMD_REFRESH, "fetch N providers at once (default 16)"},
 	{O_MAX_AGE, "max-age", 0, "DURATION", NULL, CMD_REFRESH, "skip providers refreshed less than DURATION ago (30m, 6h, 1d)"},
 	{O_TIMEOUT, "timeout", 0, "SECONDS", NULL, CMD_REFRESH | CMD_IMPORT, "give up on one request after SECONDS (default 60; retries come on top)"},
 	{O_RETRIES, "retries", 0, "N", NULL, CMD_REFRESH | CMD_IMPORT, "retry a timeout, 429 or 5xx up to N times (default 3)"},
