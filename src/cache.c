@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "gpucmp/buf.h"
+#include "gpucmp/cuda.h"
 #include "gpucmp/snapshot.h"
 
 struct cache {
@@ -46,6 +47,9 @@ static const char *const migrations[] = {
 	" provider TEXT PRIMARY KEY, source TEXT, fetched_at TEXT,"
 	" stale INTEGER NOT NULL DEFAULT 0, last_error TEXT,"
 	" etag TEXT, last_modified TEXT);",
+	/* 1 -> 2: driver and CUDA versions as numbers, filled on insert */
+	"ALTER TABLE offer ADD COLUMN driver_num INTEGER;"
+	"ALTER TABLE offer ADD COLUMN max_cuda_num INTEGER;",
 };
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
 
@@ -62,6 +66,9 @@ static const char view_sql[] =
 	" o.vcpus AS vcpus, o.ram_gb AS ram_gb, o.disk_gb AS disk_gb, o.region AS region,"
 	" o.price_hr AS price_hr, o.spot_price_hr AS spot_price_hr,"
 	" ROUND(o.price_hr / o.gpu_count, 6) AS price_per_gpu_hr,"
+	" ROUND(o.price_hr / (o.gpu_mem_gb * o.gpu_count), 6) AS price_per_gb_hr,"
+	" g.bf16_tflops AS bf16_tflops,"
+	" ROUND(o.price_hr / (o.gpu_count * g.bf16_tflops / 1000.0), 4) AS usd_per_pflop_hr,"
 	" o.currency AS currency, o.available AS available,"
 	" COALESCE(p.kubernetes_mode, 'unknown') AS k8s,"
 	" CASE p.docker_custom_image WHEN 'yes' THEN 1 WHEN 'no' THEN 0 END"
@@ -86,6 +93,10 @@ static const char view_sql[] =
 	" CASE WHEN o.nvlink IS NOT NULL THEN o.nvlink"
 	"  WHEN o.gpu_count < 2 OR g.nvlink = 'no' THEN 0"
 	"  WHEN g.nvlink = 'yes' AND p.interconnect_nvlink = 'yes' THEN 1 END AS nvlink,"
+	" o.driver_version AS driver_version, o.max_cuda AS max_cuda,"
+	/* versions as numbers (major*10^6 + minor*10^3 + patch), for --cuda */
+	" o.driver_num AS driver_num, o.max_cuda_num AS max_cuda_num,"
+	" p.kubernetes_control_plane_fee_usd_hr AS k8s_fee_hr,"
 	" o.source AS source, o.fetched_at AS fetched_at, o.stale AS stale"
 	" FROM offer o LEFT JOIN provider p ON p.id = o.provider"
 	" LEFT JOIN gpu g ON g.id = o.gpu;";
@@ -94,9 +105,9 @@ static const char insert_sql[] =
 	"INSERT INTO offer(provider, sku, gpu, gpu_name, gpu_count, gpu_mem_gb, vcpus,"
 	" ram_gb, disk_gb, region, price_hr, spot_price_hr, currency, price_native,"
 	" spot_native, available, infiniband, rdma, nvlink, node_bandwidth_gbps,"
-	" driver_version, max_cuda, source, origin, fetched_at)"
+	" driver_version, max_cuda, source, origin, fetched_at, driver_num, max_cuda_num)"
 	" VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
-	" ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)";
+	" ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)";
 
 static enum gc_status db_error(struct cache *c, char **err, const char *what)
 {
@@ -452,14 +463,16 @@ static enum gc_status fill_gpu_table(struct cache *c, const struct catalog *cat,
 /* Rebuild provider, gpu and offer_v when the embedded catalog changed. */
 static enum gc_status sync_catalog(struct cache *c, struct catalog *cat, char **err)
 {
-	if (meta_matches(c, "catalog_hash", cat->catalog_hash))
+	/* the view's definition is part of what the stored tables must match */
+	uint64_t want = catalog_hash(cat->catalog_hash, view_sql, sizeof view_sql);
+	if (meta_matches(c, "catalog_hash", want))
 		return GC_OK;
 	enum gc_status st = catalog_need(cat, CATALOG_GPUS | CATALOG_PROFILES, err);
 	if (st == GC_OK)
 		st = exec(c, "BEGIN IMMEDIATE", err);
 	if (st != GC_OK)
 		return st;
-	if (!meta_matches(c, "catalog_hash", cat->catalog_hash)) {
+	if (!meta_matches(c, "catalog_hash", want)) {
 		st = create_provider_table(c, err);
 		if (st == GC_OK)
 			st = fill_provider_table(c, cat, err);
@@ -468,7 +481,7 @@ static enum gc_status sync_catalog(struct cache *c, struct catalog *cat, char **
 		if (st == GC_OK)
 			st = exec(c, view_sql, err);
 		if (st == GC_OK)
-			st = meta_set_hash(c, "catalog_hash", cat->catalog_hash, err);
+			st = meta_set_hash(c, "catalog_hash", want, err);
 	}
 	if (st == GC_OK)
 		st = exec(c, "COMMIT", err);
@@ -521,6 +534,16 @@ static enum gc_status insert_offer(struct cache *c, const struct offer *o, char 
 	bind_text(s, 23, o->source);
 	bind_text(s, 24, o->origin);
 	bind_text(s, 25, o->fetched_at);
+	long long dn = o->driver_version ? cuda_version_num(o->driver_version) : -1;
+	long long cn = o->max_cuda ? cuda_version_num(o->max_cuda) : -1;
+	if (dn >= 0)
+		sqlite3_bind_int64(s, 26, dn);
+	else
+		sqlite3_bind_null(s, 26);
+	if (cn >= 0)
+		sqlite3_bind_int64(s, 27, cn);
+	else
+		sqlite3_bind_null(s, 27);
 	if (sqlite3_step(s) != SQLITE_DONE)
 		return db_error(c, err, "cannot insert an offer");
 	return GC_OK;

@@ -37,6 +37,16 @@ const struct field offer_fields[] = {
 	{"source", "SOURCE", FT_ENUM, "source", 0, "snapshot | live | import"},
 	{"fetched_at", "FETCHED", FT_TEXT, "fetched_at", 0, "when the price was fetched (RFC 3339 UTC)"},
 	{"stale", "STALE", FT_BOOL, "stale", 0, "the provider's last refresh failed"},
+	/* added after the first release: appended, so CSV columns keep their places */
+	{"price_per_gb_hr", "$/GB/H", FT_PRICE, "price_per_gb_hr", 0, "on-demand USD per GB of GPU memory per hour"},
+	{"bf16_tflops", "BF16 TF", FT_NUM, "bf16_tflops", 0, "dense BF16 TFLOP/s per GPU (from the GPU model table)"},
+	{"usd_per_pflop_hr", "$/PFLOP-H", FT_PRICE, "usd_per_pflop_hr", 0, "on-demand USD per dense BF16 PFLOP/s-hour (--sort value)"},
+	{"driver_version", "DRIVER", FT_TEXT, "driver_version", 0, "host NVIDIA driver the source reports (null: unknown)"},
+	{"max_cuda", "MAX CUDA", FT_TEXT, "max_cuda", 0, "highest CUDA version the host driver runs, as the source reports"},
+	/* these three depend on the query (--cuda, --hours): query_field_sql() */
+	{"cuda_ok", "CUDA OK", FT_BOOL, "NULL", 0, "with --cuda: the host driver runs that CUDA (null: driver unknown)"},
+	{"est_cost_usd", "EST $", FT_PRICE, "NULL", 0, "with --hours: on-demand price x hours x nodes (+ control plane)"},
+	{"est_spot_cost_usd", "EST SPOT $", FT_PRICE, "NULL", 0, "with --hours: the same at the spot price"},
 };
 const size_t offer_field_count = sizeof offer_fields / sizeof offer_fields[0];
 
@@ -46,6 +56,7 @@ static const struct {
 	{"price", "price_hr"},     {"spot", "spot_price_hr"}, {"vram", "gpu_mem_gb"},
 	{"gpus", "gpu_count"},     {"ram", "ram_gb"},         {"cpus", "vcpus"},
 	{"ib", "infiniband"},      {"disk", "disk_gb"},
+	{"value", "usd_per_pflop_hr"}, {"tflops", "bf16_tflops"},
 };
 
 const struct field *field_find(const char *key)

@@ -13,6 +13,46 @@ void query_init(struct query *q)
 	q->min_vram = NAN;
 	q->max_price = NAN;
 	q->limit = -1;
+	q->hours = NAN;
+	q->nodes = NAN;
+	query_prepare_fields(q);
+}
+
+void query_prepare_fields(struct query *q)
+{
+	if (q->cuda_num > 0)
+		/* the source's max CUDA is major.minor: compare without the patch */
+		snprintf(q->sql_cuda_ok, sizeof q->sql_cuda_ok,
+			 "(CASE WHEN max_cuda_num IS NOT NULL THEN max_cuda_num >= %lld"
+			 " WHEN driver_num IS NOT NULL THEN driver_num >= %lld END)",
+			 q->cuda_num / 1000 * 1000, q->cuda_min_driver_num);
+	else
+		snprintf(q->sql_cuda_ok, sizeof q->sql_cuda_ok, "NULL");
+	if (!isnan(q->hours)) {
+		double n = isnan(q->nodes) ? 1 : q->nodes;
+		char tail[96] = "";
+		/* the managed control plane, once per cluster (unknown fees count 0) */
+		if (q->k8s_fee)
+			snprintf(tail, sizeof tail, " + COALESCE(k8s_fee_hr, 0) * %.17g", q->hours);
+		snprintf(q->sql_cost, sizeof q->sql_cost, "ROUND(price_hr * %.17g * %.17g%s, 2)",
+			 q->hours, n, tail);
+		snprintf(q->sql_spot_cost, sizeof q->sql_spot_cost,
+			 "ROUND(spot_price_hr * %.17g * %.17g%s, 2)", q->hours, n, tail);
+	} else {
+		snprintf(q->sql_cost, sizeof q->sql_cost, "NULL");
+		snprintf(q->sql_spot_cost, sizeof q->sql_spot_cost, "NULL");
+	}
+}
+
+const char *query_field_sql(const struct query *q, const struct field *f)
+{
+	if (strcmp(f->key, "cuda_ok") == 0)
+		return q->sql_cuda_ok;
+	if (strcmp(f->key, "est_cost_usd") == 0)
+		return q->sql_cost;
+	if (strcmp(f->key, "est_spot_cost_usd") == 0)
+		return q->sql_spot_cost;
+	return f->sql;
 }
 
 struct builder {
@@ -126,22 +166,41 @@ static void filters(struct builder *b, const struct query *q)
 		clause(b, "rdma IN ('ib', 'roce')");
 	if (q->nvlink)
 		clause(b, "nvlink = 1");
+	if (q->cuda_num > 0) {
+		clause(b, q->sql_cuda_ok);
+		add(b, q->cuda_strict ? " = 1" : " IS NOT 0");
+	}
+	if (q->where) {
+		/* its SQL holds its own placeholders, in the order of its binds */
+		clause(b, q->where->sql.ptr);
+		for (size_t i = 0; i < q->where->nbinds && b->st == GC_OK; i++) {
+			if (b->qs->nbinds >= QUERY_MAX_BINDS) {
+				b->st = GC_EUSAGE;
+				break;
+			}
+			struct query_bind *x = &b->qs->binds[b->qs->nbinds++];
+			x->is_text = q->where->binds[i].is_text;
+			x->text = q->where->binds[i].text;
+			x->num = q->where->binds[i].num;
+		}
+	}
 }
 
 /* NULLs last in either direction, then a fixed tie-break so the same data
  * always lists in the same order. */
 static void order_by(struct builder *b, const struct query *q)
 {
-	char term[160];
 	add(b, " ORDER BY ");
 	size_t n = q->nsort ? q->nsort : 1;
 	for (size_t i = 0; i < n; i++) {
 		const struct sort_key *k = q->nsort ? &q->sort[i] : NULL;
-		const char *col = k && k->field ? k->field->sql : price_col(q);
+		const char *col = k && k->field ? query_field_sql(q, k->field) : price_col(q);
 		int desc = k ? k->desc : 0;
-		snprintf(term, sizeof term, "%s%s IS NULL, %s%s", i ? ", " : "", col, col,
-			 desc ? " DESC" : "");
-		add(b, term);
+		add(b, i ? ", " : "");
+		add(b, col);
+		add(b, " IS NULL, ");
+		add(b, col);
+		add(b, desc ? " DESC" : "");
 	}
 	add(b, ", provider, sku, region, gpu_count, id");
 }
@@ -156,7 +215,7 @@ enum gc_status query_build(const struct query *q, const struct field *const *col
 	for (size_t i = 0; i < ncols; i++) {
 		if (i)
 			add(&b, ", ");
-		add(&b, cols[i]->sql);
+		add(&b, query_field_sql(q, cols[i]));
 	}
 	add(&b, " FROM offer_v");
 	filters(&b, q);

@@ -12,10 +12,11 @@
 #include "gpucmp/buf.h"
 #include "gpucmp/err.h"
 #include "gpucmp/field.h"
+#include "gpucmp/where.h"
 
 #define QUERY_MAX_LIST 64
 #define QUERY_MAX_SORT 8
-#define QUERY_MAX_BINDS 160
+#define QUERY_MAX_BINDS 320
 
 enum query_k8s { Q_K8S_ANY_OR_NONE = 0, Q_K8S_MANAGED, Q_K8S_JOIN, Q_K8S_ANY, Q_K8S_NONE };
 enum query_docker { Q_DOCKER_ANY = 0, Q_DOCKER_CUSTOM, Q_DOCKER_DAEMON, Q_DOCKER_BASE };
@@ -40,7 +41,21 @@ struct query {
 	struct sort_key sort[QUERY_MAX_SORT];
 	size_t nsort;                          /* 0: effective price ascending */
 	long limit;                            /* < 0: none */
+	const struct where_result *where;      /* a compiled --where, or NULL */
+	/* --cuda: versions as numbers (cuda_version_num); 0 = not asked */
+	long long cuda_num, cuda_min_driver_num;
+	int cuda_strict;                       /* drop offers whose driver is unknown */
+	double hours, nodes;                   /* --hours, --nodes; NAN = no estimate */
+	int k8s_fee;                           /* the estimate includes the control plane */
+	char sql_cuda_ok[320], sql_cost[200], sql_spot_cost[200];
 };
+
+/* The SQL of field f in this query: f->sql, except for the fields whose
+ * value depends on --cuda or --hours (cuda_ok, est_cost_usd,
+ * est_spot_cost_usd), computed from validated numbers only.  Call
+ * query_prepare_fields() after setting those options. */
+const char *query_field_sql(const struct query *q, const struct field *f);
+void query_prepare_fields(struct query *q);
 
 void query_init(struct query *q);
 

@@ -15,6 +15,7 @@
 #include "gpucmp/http.h"
 #include "gpucmp/profile.h"
 #include "gpucmp/render.h"
+#include "gpucmp/where.h"
 
 /* Subcommand bits for the option table. */
 enum {
@@ -35,7 +36,7 @@ enum opt_id {
 	O_GPU, O_GPUS, O_VRAM, O_MAX_PRICE, O_SPOT, O_REGION, O_PROVIDER,
 	O_K8S, O_DOCKER, O_MIG, O_MPS, O_TIME_SLICING, O_IB, O_RDMA, O_NVLINK,
 	O_AVAILABLE, O_SORT, O_LIMIT, O_COLUMNS, O_FORMAT, O_JSON, O_EXPLAIN, O_CHECK,
-	O_JOBS, O_MAX_AGE, O_TIMEOUT, O_RETRIES, O_WAIT, O_DIFF, O_IMPORT_FORMAT, O_IMPORT_PROVIDER,
+	O_JOBS, O_MAX_AGE, O_TIMEOUT, O_RETRIES, O_WAIT, O_DIFF, O_WHERE, O_CUDA, O_CUDA_STRICT, O_HOURS, O_NODES, O_IMPORT_FORMAT, O_IMPORT_PROVIDER,
 	O_COUNT
 };
 
@@ -165,6 +166,12 @@ struct json_t *pv_json(const struct pfield_def *f, const struct pvalue *v);
 int cli_print_json(struct json_t *v, int ndjson);
 /* Does the provider qualify for the capability filters in `a`? */
 int provider_matches(const struct profile *p, const struct cli_args *a);
+
+/* Compile the --where options of `a` (joined by "and") with `lookup`; on a
+ * bad expression prints it with a caret under the offending token and
+ * returns 64.  *have says whether `out` holds a result (release it). */
+int cli_where(const struct cli_args *a, where_lookup_fn lookup, where_suggest_fn suggest,
+	      void *ctx, struct where_result *out, int *have);
 
 /* The commands. */
 int cmd_list(struct cli_args *a);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "gpucmp/cuda.h"
 #include "gpucmp/field.h"
 #include "gpucmp/query.h"
 #include "gpucmp/strutil.h"
@@ -14,7 +15,90 @@ struct list_state {
 	const struct field *cols[64];
 	size_t ncols;
 	char *gpu_store, *prov_store, *col_store, *sort_store;
+	struct where_result where;
+	int have_where;
 };
+
+/* --where names fields of the offer registry (aliases too); ctx is the
+ * query, whose --cuda and --hours decide some fields' SQL. */
+static int where_lookup(void *ctx, const char *name, struct where_field *out)
+{
+	const struct field *f = field_find(name);
+	if (!f)
+		return -1;
+	out->sql = query_field_sql(ctx, f);
+	out->type = f->type;
+	return 0;
+}
+
+static int number_opt(const struct cli_args *a, enum opt_id id, const char *name,
+		      int whole, double *out);
+
+/* --cuda VERSION and --cuda-strict, --hours and --nodes. */
+static int cuda_and_cost(struct query *q, const struct cli_args *a)
+{
+	const char *v = cli_opt(a, O_CUDA);
+	if (cli_flag(a, O_CUDA_STRICT) && !v) {
+		msg_error("--cuda-strict needs --cuda VERSION");
+		return EXIT_USAGE;
+	}
+	if (v) {
+		struct cuda_table t;
+		char *err = NULL;
+		if (cuda_load_embedded(&t, &err) != GC_OK) {
+			msg_status(GC_EDATA, err, "cannot load the CUDA table");
+			free(err);
+			return EXIT_DATAERR;
+		}
+		const struct cuda_row *r = cuda_find(&t, v);
+		if (!r) {
+			char safe[64], known[64] = "";
+			str_sanitize(safe, sizeof safe, v);
+			long long want = cuda_version_num(v);
+			/* the nearest versions the table has, as a hint */
+			size_t best = 0;
+			for (size_t i = 0; want >= 0 && i < t.n; i++)
+				if (t.rows[i].num <= want)
+					best = i;
+			if (t.n)
+				snprintf(known, sizeof known, "%s to %s", t.rows[0].version,
+					 t.rows[t.n - 1].version);
+			if (want < 0)
+				msg_error("bad CUDA version '%s' for --cuda (expected e.g. 12.4)", safe);
+			else
+				msg_error("CUDA %s is not in gpucmp's table (%s; nearest below: %s)", safe,
+					  known, t.rows[best].version);
+			cuda_free(&t);
+			return EXIT_USAGE;
+		}
+		q->cuda_num = r->num;
+		q->cuda_min_driver_num = r->driver_num;
+		q->cuda_strict = cli_flag(a, O_CUDA_STRICT);
+		cuda_free(&t);
+	}
+	int rc = number_opt(a, O_HOURS, "hours", 0, &q->hours);
+	if (!rc)
+		rc = number_opt(a, O_NODES, "nodes", 1, &q->nodes);
+	if (rc)
+		return rc;
+	if (!isnan(q->hours) && !(q->hours > 0)) {
+		msg_error("--hours must be more than 0");
+		return EXIT_USAGE;
+	}
+	if (!isnan(q->nodes) && (q->nodes < 1 || isnan(q->hours))) {
+		msg_error(q->nodes < 1 ? "--nodes must be at least 1" : "--nodes needs --hours H");
+		return EXIT_USAGE;
+	}
+	q->k8s_fee = q->k8s == Q_K8S_MANAGED;
+	query_prepare_fields(q);
+	return EXIT_OK;
+}
+
+static const char *where_suggest(void *ctx, const char *name)
+{
+	(void)ctx;
+	return field_suggest(name);
+}
 
 static int bad_number(const char *opt, const char *v, const char *want)
 {
@@ -184,8 +268,11 @@ static int build_query(struct list_state *s, const struct cli_args *a,
 	unsigned parts = (cli_flag(a, O_GPU) ? CATALOG_GPUS : 0) |
 			 (cli_flag(a, O_PROVIDER) ? CATALOG_PROFILES : 0);
 	if ((rc = cli_catalog_need(&s->env, parts)) || (rc = gpu_filter(s, a)) ||
-	    (rc = provider_filter(s, a)) || (rc = sort_keys(s, a)))
+	    (rc = provider_filter(s, a)) || (rc = sort_keys(s, a)) ||
+	    (rc = cuda_and_cost(q, a)) ||
+	    (rc = cli_where(a, where_lookup, where_suggest, q, &s->where, &s->have_where)))
 		return rc;
+	q->where = s->have_where ? &s->where : NULL;
 	return columns(s, a, fmt);
 }
 
@@ -314,6 +401,8 @@ int cmd_list(struct cli_args *a)
 	free(s.prov_store);
 	free(s.col_store);
 	free(s.sort_store);
+	if (s.have_where)
+		where_result_release(&s.where);
 	cli_env_release(&s.env);
 	return rc;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "gpucmp/strutil.h"
 
 struct pstat {
 	long long offers;
@@ -139,6 +140,128 @@ out:
 	return rc;
 }
 
+/* --where over the provider table: a field is "group.key" (or
+ * "group_key"), or one of the summary's short names (k8s, mig, ...). */
+static const struct {
+	const char *alias, *path;
+} where_aliases[] = {
+	{"k8s", "kubernetes.mode"}, {"docker_custom_image", "docker.custom_image"},
+	{"docker_daemon", "docker.daemon"}, {"mig", "sharing.mig"}, {"mps", "sharing.mps"},
+	{"time_slicing", "sharing.time_slicing"}, {"infiniband", "interconnect.infiniband"},
+	{"rdma", "interconnect.rdma"}, {"nvlink", "interconnect.nvlink"},
+	{"ib", "interconnect.infiniband"}, {"billing", "billing.granularity"},
+};
+
+static char where_sql[64][160]; /* per profile field: its SQL over the provider table */
+
+static int where_lookup(void *ctx, const char *name, struct where_field *out)
+{
+	(void)ctx;
+	static const char *const plain[] = {"id", "name", "kind", "verified", NULL};
+	for (size_t i = 0; plain[i]; i++)
+		if (strcmp(name, plain[i]) == 0) {
+			out->sql = plain[i];
+			out->type = FT_TEXT;
+			return 0;
+		}
+	char path[96];
+	snprintf(path, sizeof path, "%s", name);
+	for (size_t i = 0; i < sizeof where_aliases / sizeof where_aliases[0]; i++)
+		if (strcmp(name, where_aliases[i].alias) == 0)
+			snprintf(path, sizeof path, "%s", where_aliases[i].path);
+	int idx = profile_field_index(path);
+	for (char *u = path; idx < 0 && (u = strchr(u, '_')) != NULL; u++) {
+		/* "kubernetes_mode" -> "kubernetes.mode" (the first '_' that works) */
+		*u = '.';
+		idx = profile_field_index(path);
+		if (idx < 0)
+			*u = '_';
+	}
+	for (size_t i = 0; idx < 0 && i < profile_field_count; i++)
+		if (strcmp(profile_fields[i].key, name) == 0) /* "gang_scheduling" alone */
+			idx = (int)i;
+	if (idx < 0 || idx >= 64)
+		return -1;
+	const struct pfield_def *f = &profile_fields[idx];
+	char col[64];
+	snprintf(col, sizeof col, "%s%s%s", f->group, *f->group ? "_" : "", f->key);
+	switch (f->kind) {
+	case PF_NUMBER:
+		snprintf(where_sql[idx], sizeof where_sql[idx], "%s", col);
+		out->type = FT_NUM;
+		break;
+	case PF_BOOL:
+		snprintf(where_sql[idx], sizeof where_sql[idx],
+			 "(CASE %s WHEN 'yes' THEN 1 WHEN 'no' THEN 0 END)", col);
+		out->type = FT_BOOL;
+		break;
+	default:
+		snprintf(where_sql[idx], sizeof where_sql[idx], "%s", col);
+		out->type = f->kind == PF_ENUM ? FT_ENUM : FT_TEXT;
+	}
+	out->sql = where_sql[idx];
+	return 0;
+}
+
+static const char *where_suggest(void *ctx, const char *name)
+{
+	(void)ctx;
+	static char paths[64][96]; /* suggest_try keeps the pointers */
+	struct suggest s;
+	suggest_init(&s, name);
+	for (size_t i = 0; i < sizeof where_aliases / sizeof where_aliases[0]; i++)
+		suggest_try(&s, where_aliases[i].alias);
+	for (size_t i = 0; i < profile_field_count && i < 64; i++) {
+		snprintf(paths[i], sizeof paths[i], "%s%s%s", profile_fields[i].group,
+			 *profile_fields[i].group ? "." : "", profile_fields[i].key);
+		suggest_try(&s, paths[i]);
+	}
+	return suggest_best(&s);
+}
+
+/* Keep only the providers the compiled --where selects. */
+static int apply_where(struct cli_env *env, const struct where_result *w, unsigned char *keep)
+{
+	char *sql = malloc(w->sql.len + 64);
+	if (!sql) {
+		msg_error("out of memory");
+		return EXIT_OSERR;
+	}
+	sprintf(sql, "SELECT id FROM provider WHERE %s", w->sql.ptr);
+	sqlite3_stmt *s;
+	int rc = EXIT_OK;
+	if (sqlite3_prepare_v2(cache_db(env->cache), sql, -1, &s, NULL) != SQLITE_OK) {
+		msg_error("cannot query providers: %s", sqlite3_errmsg(cache_db(env->cache)));
+		free(sql);
+		return EXIT_IOERR;
+	}
+	free(sql);
+	for (size_t i = 0; i < w->nbinds; i++) {
+		if (w->binds[i].is_text)
+			sqlite3_bind_text(s, (int)i + 1, w->binds[i].text, -1, SQLITE_STATIC);
+		else
+			sqlite3_bind_double(s, (int)i + 1, w->binds[i].num);
+	}
+	const struct profile_set *ps = &env->cat.profiles;
+	unsigned char *hit = calloc(ps->n ? ps->n : 1, 1);
+	if (!hit) {
+		sqlite3_finalize(s);
+		msg_error("out of memory");
+		return EXIT_OSERR;
+	}
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		const char *id = (const char *)sqlite3_column_text(s, 0);
+		for (size_t i = 0; id && i < ps->n; i++)
+			if (strcmp(ps->items[i]->id, id) == 0)
+				hit[i] = 1;
+	}
+	sqlite3_finalize(s);
+	for (size_t i = 0; i < ps->n; i++)
+		keep[i] = keep[i] && hit[i];
+	free(hit);
+	return rc;
+}
+
 int cmd_providers(struct cli_args *a)
 {
 	if (cli_flag(a, O_CHECK))
@@ -149,10 +272,16 @@ int cmd_providers(struct cli_args *a)
 	}
 	struct cli_env env;
 	memset(&env, 0, sizeof env);
+	struct where_result where;
+	int have_where = 0;
 	int rc = cli_catalog_need(&env, CATALOG_PROFILES);
+	if (!rc)
+		rc = cli_where(a, where_lookup, where_suggest, NULL, &where, &have_where);
 	if (!rc)
 		rc = cli_open_cache(&env, a);
 	if (rc) {
+		if (have_where)
+			where_result_release(&where);
 		cli_env_release(&env);
 		return rc;
 	}
@@ -166,12 +295,18 @@ int cmd_providers(struct cli_args *a)
 		load_stats(&env, st);
 		for (size_t i = 0; i < n; i++)
 			keep[i] = (unsigned char)provider_matches(env.cat.profiles.items[i], a);
+		if (have_where)
+			rc = apply_where(&env, &where, keep);
 		enum render_format fmt = cli_format(a);
-		rc = fmt == RF_JSON || fmt == RF_NDJSON ? print_json(&env, keep, st, fmt == RF_NDJSON)
-							: print_rows(&env, keep, st, fmt, a);
+		if (!rc)
+			rc = fmt == RF_JSON || fmt == RF_NDJSON
+				     ? print_json(&env, keep, st, fmt == RF_NDJSON)
+				     : print_rows(&env, keep, st, fmt, a);
 	}
 	free(st);
 	free(keep);
+	if (have_where)
+		where_result_release(&where);
 	cli_env_release(&env);
 	return rc;
 }

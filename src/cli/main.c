@@ -73,6 +73,26 @@ static const struct cmd_def commands[] = {
 };
 static const size_t ncommands = sizeof commands / sizeof commands[0];
 
+static const char where_help[] =
+	"--where EXPR: filter with an expression (list and providers).\n\n"
+	"  vram >= 80 and price < 2.5\n"
+	"  gpu ~ 'h100*' and (k8s = managed or infiniband) and not stale\n"
+	"  provider in (lambda, vast) and region !~ 'eu*'\n"
+	"  usd_per_pflop_hr < 1.5 and available = true\n\n"
+	"comparisons  = != < <= > >=  (== and <> too); ~ and !~ match a glob (* ?),\n"
+	"             ignoring case; text compares ignore case\n"
+	"lists        FIELD in (a, b, c), FIELD not in (...)\n"
+	"logic        not, and, or (in that order of binding) and ( )\n"
+	"values       numbers, also $2.5, 80gb, 1.5tb, 400gbps; strings 'quoted', \"quoted\"\n"
+	"             or bare; true/false/yes/no; null (only with = and !=)\n"
+	"yes/no field alone means = true: 'infiniband and nvlink'\n\n"
+	"Fields: 'gpucmp help fields' (list) or a profile field such as\n"
+	"kubernetes.autoscaling, k8s, mig (providers). An unknown value (null) matches\n"
+	"no comparison, negated or not: 'not infiniband' keeps only offers known to\n"
+	"have none; 'infiniband = null' asks for the unknown ones. Several --where\n"
+	"options, and the other filter flags, combine with 'and'. Values are bound\n"
+	"as SQL parameters, never pasted into the query (see --explain).\n";
+
 static void print_usage(FILE *out)
 {
 	fprintf(out, "usage: gpucmp [--cache PATH] [--quiet] COMMAND [options]\n\n"
@@ -80,9 +100,10 @@ static void print_usage(FILE *out)
 		     "commands:\n");
 	for (size_t i = 0; i < ncommands; i++)
 		fprintf(out, "  %-10s  %s\n", commands[i].name, commands[i].summary);
-	fprintf(out, "  %-10s  %s\n", "help", "help [COMMAND | fields]: a command's options, or the offer fields");
+	fprintf(out, "  %-10s  %s\n", "help", "help [COMMAND | fields | where]: options, offer fields, --where");
 	fprintf(out, "\n'gpucmp COMMAND --help' shows a command's options.\n"
-		     "exit codes: 0 ok, 64 usage, 65 bad data, 71 out of memory, 74 cache I/O\n");
+		     "exit codes: 0 ok, 64 usage, 65 bad data, 69 unavailable, 71 out of memory,\n"
+		     "74 cache I/O, 75 partial failure or cache locked (docs/EXIT-CODES.md)\n");
 }
 
 static void print_version(void)
@@ -152,6 +173,10 @@ static int run_help(int argc, char **argv, int i)
 	}
 	if (strcmp(argv[i], "fields") == 0) {
 		print_fields();
+		return EXIT_OK;
+	}
+	if (strcmp(argv[i], "where") == 0) {
+		fputs(where_help, stdout);
 		return EXIT_OK;
 	}
 	int amb;

@@ -316,6 +316,21 @@ scenario_all_adapters() {
 	no_secret
 }
 
+# --cuda on live offers that report their driver (vast: driver 535.183.01,
+# max CUDA 12.2): 12.2 runs, 12.4 does not, and the reason shows.
+scenario_cuda_live() {
+	server "POST /api/v0/bundles/ file=vast/bundles.json" || return 1
+	export GPUCMP_VAST_BASE_URL="$BASE"
+	g refresh vast
+	expect_rc 0 || return 1
+	last="list --cuda 12.2"; g list --provider vast --cuda 12.2 --format csv --columns sku,driver_version,max_cuda,cuda_ok
+	expect_rc 0 && has out ",535.183.01,12.2,true" || return 1
+	last="list --cuda 12.4"; g list --provider vast --cuda 12.4 --format csv --columns sku,cuda_ok
+	expect_rc 0 && lacks out "true" && lacks out "false" || return 1
+	last="list --where cuda_ok"; g list --provider vast --cuda 11.8 --where 'cuda_ok and max_cuda = "12.2"' --format csv --columns sku,cuda_ok
+	expect_rc 0 && has out ",true"
+}
+
 # --- runner ----------------------------------------------------------------
 
 all=$(sed -n 's/^scenario_\([a-z0-9_]*\)() {$/\1/p' "$0")

@@ -287,6 +287,119 @@ static void test_inline_for_explain(void **state)
 	query_sql_release(&qs);
 }
 
+/* Offers of a made-up provider with known drivers, for --cuda and --hours. */
+struct cuda_rows {
+	int n;
+};
+
+static enum gc_status fill_cuda(void *arg, offer_cb cb, void *ctx, char **err)
+{
+	(void)arg;
+	static const struct {
+		const char *sku, *driver, *max_cuda;
+		double price, spot;
+	} rows[] = {
+		{"exact", "550.54.14", NULL, 2, 1},       /* NVIDIA's minimum for 12.4 */
+		{"one-below", "550.54.13", NULL, 2, NAN},  /* just short of it */
+		{"newer", "560.28.03", NULL, 2, NAN},
+		{"max-says-12.2", "999.0", "12.2", 2, NAN}, /* the reported max CUDA wins */
+		{"max-says-12.4", NULL, "12.4", 2, NAN},
+		{"unknown", NULL, NULL, 4, NAN},
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct offer o;
+		offer_init(&o);
+		o.provider = "cudatest";
+		o.sku = rows[i].sku;
+		o.gpu = "h100-sxm";
+		o.gpu_name = "H100";
+		o.gpu_count = 1;
+		o.region = "r";
+		o.price_hr = rows[i].price;
+		o.spot_price_hr = rows[i].spot;
+		o.driver_version = rows[i].driver;
+		o.max_cuda = rows[i].max_cuda;
+		o.source = "live";
+		o.fetched_at = "2026-12-02T00:00:00Z";
+		enum gc_status st = cb(ctx, &o, err);
+		if (st != GC_OK)
+			return st;
+	}
+	return GC_OK;
+}
+
+static void collect_sku(sqlite3_stmt *s, void *arg)
+{
+	char *out = arg;
+	if (*out)
+		strcat(out, ",");
+	strcat(out, (const char *)sqlite3_column_text(s, 0));
+	strcat(out, sqlite3_column_type(s, 1) == SQLITE_NULL ? "=?"
+		    : sqlite3_column_int(s, 1)		     ? "=yes"
+							     : "=no");
+}
+
+static void test_cuda_edges(void **state)
+{
+	(void)state;
+	assert_int_equal(cache_replace(cache, "cudatest", NULL, fill_cuda, NULL, NULL, NULL), GC_OK);
+	static const char *const providers[] = {"cudatest"};
+	struct query q;
+	query_init(&q);
+	q.providers[0] = providers[0];
+	q.nproviders = 1;
+	q.sort[0].field = f("sku");
+	q.nsort = 1;
+	static const char *const keys[] = {"sku", "cuda_ok"};
+	char got[512] = "";
+	/* without --cuda: cuda_ok is null everywhere and nothing is dropped */
+	assert_int_equal(run(&q, keys, 2, collect_sku, got), 6);
+	assert_string_equal(got, "exact=?,max-says-12.2=?,max-says-12.4=?,newer=?,one-below=?,unknown=?");
+	/* --cuda 12.4 (minimum driver 550.54.14): false rows dropped, unknown kept */
+	q.cuda_num = 12004000;
+	q.cuda_min_driver_num = 550054014;
+	query_prepare_fields(&q);
+	got[0] = '\0';
+	assert_int_equal(run(&q, keys, 2, collect_sku, got), 4);
+	assert_string_equal(got, "exact=yes,max-says-12.4=yes,newer=yes,unknown=?");
+	/* --cuda-strict drops the unknown driver too */
+	q.cuda_strict = 1;
+	got[0] = '\0';
+	assert_int_equal(run(&q, keys, 2, collect_sku, got), 3);
+	assert_string_equal(got, "exact=yes,max-says-12.4=yes,newer=yes");
+}
+
+static void collect_cost(sqlite3_stmt *s, void *arg)
+{
+	double *out = arg;
+	out[0] = sqlite3_column_type(s, 0) == SQLITE_NULL ? -1 : sqlite3_column_double(s, 0);
+	out[1] = sqlite3_column_type(s, 1) == SQLITE_NULL ? -1 : sqlite3_column_double(s, 1);
+}
+
+static void test_cost_estimate(void **state)
+{
+	(void)state;
+	assert_int_equal(cache_replace(cache, "cudatest", NULL, fill_cuda, NULL, NULL, NULL), GC_OK);
+	struct query q;
+	query_init(&q);
+	static const char *const providers[] = {"cudatest"};
+	q.providers[0] = providers[0];
+	q.nproviders = 1;
+	q.region_glob = "r";
+	q.max_price = 2;
+	q.spot = 1; /* only "exact" has a spot price */
+	static const char *const keys[] = {"est_cost_usd", "est_spot_cost_usd"};
+	double got[2] = {0, 0};
+	assert_int_equal(run(&q, keys, 2, collect_cost, got), 1);
+	assert_true(got[0] < 0 && got[1] < 0); /* no --hours: null */
+	q.hours = 10;
+	q.nodes = 3;
+	query_prepare_fields(&q);
+	assert_int_equal(run(&q, keys, 2, collect_cost, got), 1);
+	assert_float_equal(got[0], 2 * 10 * 3, 1e-9);
+	assert_float_equal(got[1], 1 * 10 * 3, 1e-9);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -297,6 +410,8 @@ int main(void)
 		cmocka_unit_test(test_sort_and_limit),
 		cmocka_unit_test(test_injection_is_harmless),
 		cmocka_unit_test(test_inline_for_explain),
+		cmocka_unit_test(test_cuda_edges),
+		cmocka_unit_test(test_cost_estimate),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

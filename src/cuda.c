@@ -1,0 +1,119 @@
+/* cuda.c - CUDA toolkit -> minimum driver table (data/cuda.yaml). */
+#include "gpucmp/cuda.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpucmp/embedded.h"
+#include "gpucmp/yamldoc.h"
+
+long long cuda_version_num(const char *s)
+{
+	long long part[3] = {0, 0, 0};
+	int n = 0;
+	if (!s || !isdigit((unsigned char)*s))
+		return -1;
+	while (n < 3) {
+		long long v = 0;
+		int digits = 0;
+		while (isdigit((unsigned char)*s) && digits < 3) {
+			v = v * 10 + (*s++ - '0');
+			digits++;
+		}
+		/* every part has 1 to 3 digits (drivers 550.54.14, CUDA 12.4.1) */
+		if (!digits || isdigit((unsigned char)*s))
+			return -1;
+		part[n++] = v;
+		if (*s != '.')
+			break;
+		s++;
+	}
+	if (*s)
+		return -1;
+	return part[0] * 1000000 + part[1] * 1000 + part[2];
+}
+
+static enum gc_status load_row(struct ydoc *d, yaml_node_t *m, struct cuda_row *r, char **err)
+{
+	static const char *const keys[] = {"cuda", "min_driver", "source", NULL};
+	if (m->type != YAML_MAPPING_NODE)
+		return ydoc_error(d, m, err, "each toolkit must be a mapping");
+	enum gc_status st = ydoc_check_keys(d, m, keys, err);
+	if (st != GC_OK)
+		return st;
+	yaml_node_t *v = ydoc_get(d, m, "cuda"), *dr = ydoc_get(d, m, "min_driver");
+	const char *vs = v ? ydoc_str(v) : NULL, *ds = dr ? ydoc_str(dr) : NULL;
+	if (!vs || strlen(vs) >= sizeof r->version || (r->num = cuda_version_num(vs)) < 0)
+		return ydoc_error(d, v ? v : m, err, "cuda must be a version like 12.4");
+	if (!ds || strlen(ds) >= sizeof r->min_driver ||
+	    (r->driver_num = cuda_version_num(ds)) < 0)
+		return ydoc_error(d, dr ? dr : m, err, "min_driver must be a driver version like 550.54.14");
+	snprintf(r->version, sizeof r->version, "%s", vs);
+	snprintf(r->min_driver, sizeof r->min_driver, "%s", ds);
+	return GC_OK;
+}
+
+enum gc_status cuda_load(struct cuda_table *t, const char *file, const char *data, size_t len,
+			 char **err)
+{
+	static const char *const keys[] = {"source", "verified", "note", "minor_compat",
+					   "toolkits", NULL};
+	memset(t, 0, sizeof *t);
+	struct ydoc d;
+	enum gc_status st = ydoc_load(&d, file, data, len, err);
+	if (st != GC_OK)
+		return st;
+	yaml_node_t *root = ydoc_root(&d);
+	if (root->type != YAML_MAPPING_NODE)
+		st = ydoc_error(&d, root, err, "expected a mapping");
+	if (st == GC_OK)
+		st = ydoc_check_keys(&d, root, keys, err);
+	if (st == GC_OK)
+		st = ydoc_dup_str(&d, root, "source", 1, &t->source, err);
+	yaml_node_t *list = st == GC_OK ? ydoc_get(&d, root, "toolkits") : NULL;
+	if (st == GC_OK && (!list || list->type != YAML_SEQUENCE_NODE))
+		st = ydoc_error(&d, list ? list : root, err, "toolkits must be a list");
+	if (st == GC_OK) {
+		size_t n = (size_t)(list->data.sequence.items.top - list->data.sequence.items.start);
+		t->rows = calloc(n ? n : 1, sizeof *t->rows);
+		if (!t->rows)
+			st = err_set(err, GC_ENOMEM, "out of memory");
+		for (size_t i = 0; st == GC_OK && i < n; i++) {
+			yaml_node_t *m = ydoc_node(&d, list->data.sequence.items.start[i]);
+			st = load_row(&d, m, &t->rows[i], err);
+			if (st == GC_OK && i && t->rows[i].num <= t->rows[i - 1].num)
+				st = ydoc_error(&d, m, err, "toolkits must be sorted by version, once each");
+			t->n += st == GC_OK;
+		}
+	}
+	ydoc_free(&d);
+	if (st != GC_OK)
+		cuda_free(t);
+	return st;
+}
+
+enum gc_status cuda_load_embedded(struct cuda_table *t, char **err)
+{
+	const struct embedded_file *f = embedded_find("data/cuda.yaml");
+	if (!f)
+		return err_set(err, GC_EDATA, "data/cuda.yaml is not embedded");
+	return cuda_load(t, f->name, (const char *)f->data, f->len, err);
+}
+
+void cuda_free(struct cuda_table *t)
+{
+	free(t->source);
+	free(t->rows);
+	memset(t, 0, sizeof *t);
+}
+
+const struct cuda_row *cuda_find(const struct cuda_table *t, const char *version)
+{
+	long long v = cuda_version_num(version);
+	for (size_t i = 0; v >= 0 && i < t->n; i++)
+		if (t->rows[i].num == v)
+			return &t->rows[i];
+	return NULL;
+}

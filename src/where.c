@@ -1,0 +1,442 @@
+/* where.c - the --where expression language (grammar in where.h). */
+#include "gpucmp/where.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "gpucmp/strutil.h"
+
+enum tok_kind { T_END, T_WORD, T_STRING, T_LPAREN, T_RPAREN, T_COMMA, T_OP };
+
+struct token {
+	enum tok_kind kind;
+	size_t pos, len;  /* in the expression */
+	char text[256];   /* word or unquoted string; operator spelling */
+};
+
+enum { MAX_DEPTH = 64, MAX_BINDS = 128 };
+
+struct parser {
+	const char *src;
+	size_t at;
+	struct token tok;   /* current */
+	where_lookup_fn lookup;
+	where_suggest_fn suggest;
+	void *ctx;
+	struct where_result *out;
+	char **err;
+	int depth;
+};
+
+static enum gc_status fail_at(struct parser *p, size_t pos, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static enum gc_status fail_at(struct parser *p, size_t pos, size_t len, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	p->out->err_pos = pos;
+	p->out->err_len = len ? len : 1;
+	return err_set(p->err, GC_EUSAGE, "%s", msg);
+}
+
+static int word_char(char c)
+{
+	/* (strchr finds the terminating NUL too, so test c first) */
+	return c && (isalnum((unsigned char)c) || strchr("_.-$*?/:+[]", c) != NULL);
+}
+
+/* Read the next token into p->tok. */
+static enum gc_status next(struct parser *p)
+{
+	const char *s = p->src;
+	while (s[p->at] == ' ' || s[p->at] == '\t' || s[p->at] == '\n')
+		p->at++;
+	struct token *t = &p->tok;
+	t->pos = p->at;
+	t->text[0] = '\0';
+	char c = s[p->at];
+	if (!c) {
+		t->kind = T_END;
+		t->len = 0;
+		return GC_OK;
+	}
+	if (c == '(' || c == ')' || c == ',') {
+		t->kind = c == '(' ? T_LPAREN : c == ')' ? T_RPAREN : T_COMMA;
+		t->len = 1;
+		t->text[0] = c;
+		t->text[1] = '\0';
+		p->at++;
+		return GC_OK;
+	}
+	static const char *const ops[] = {"==", "!=", "<>", "<=", ">=", "!~", "=", "<", ">", "~"};
+	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+		size_t n = strlen(ops[i]);
+		if (strncmp(s + p->at, ops[i], n) == 0) {
+			t->kind = T_OP;
+			t->len = n;
+			memcpy(t->text, ops[i], n + 1);
+			p->at += n;
+			return GC_OK;
+		}
+	}
+	if (c == '\'' || c == '"') {
+		size_t j = 0, i = p->at + 1;
+		for (;;) {
+			if (!s[i])
+				return fail_at(p, t->pos, i - t->pos, "unterminated string");
+			if (s[i] == c) {
+				if (s[i + 1] != c)
+					break;
+				i++; /* a doubled quote is one quote */
+			}
+			if (j + 1 >= sizeof t->text)
+				return fail_at(p, t->pos, i - t->pos, "string too long");
+			t->text[j++] = s[i++];
+		}
+		t->text[j] = '\0';
+		t->kind = T_STRING;
+		t->len = i + 1 - t->pos;
+		p->at = i + 1;
+		return GC_OK;
+	}
+	if (word_char(c)) {
+		size_t i = p->at, j = 0;
+		while (word_char(s[i])) {
+			if (j + 1 >= sizeof t->text)
+				return fail_at(p, t->pos, i - t->pos, "word too long");
+			t->text[j++] = s[i++];
+		}
+		t->text[j] = '\0';
+		t->kind = T_WORD;
+		t->len = i - t->pos;
+		p->at = i;
+		return GC_OK;
+	}
+	return fail_at(p, p->at, 1, "unexpected character '%c'", isprint((unsigned char)c) ? c : '?');
+}
+
+static int is_kw(const struct token *t, const char *kw)
+{
+	return t->kind == T_WORD && strcasecmp(t->text, kw) == 0;
+}
+
+static enum gc_status add_bind(struct parser *p, int is_text, const char *text, double num)
+{
+	struct where_result *r = p->out;
+	if (r->nbinds >= MAX_BINDS)
+		return fail_at(p, p->tok.pos, p->tok.len, "expression has too many values (at most %d)",
+			       MAX_BINDS);
+	struct where_bind *b = realloc(r->binds, (r->nbinds + 1) * sizeof *b);
+	if (!b)
+		return err_set(p->err, GC_ENOMEM, "out of memory");
+	r->binds = b;
+	b[r->nbinds].is_text = is_text;
+	b[r->nbinds].num = num;
+	b[r->nbinds].text = is_text ? strdup(text) : NULL;
+	if (is_text && !b[r->nbinds].text)
+		return err_set(p->err, GC_ENOMEM, "out of memory");
+	r->nbinds++;
+	return GC_OK;
+}
+
+static enum gc_status emit(struct parser *p, const char *s)
+{
+	return buf_addstr(&p->out->sql, s) == GC_OK ? GC_OK
+						    : err_set(p->err, GC_ENOMEM, "out of memory");
+}
+
+/* A number, maybe with "$" before or a unit after ("80gb", "1.5tb", "$2.5"). */
+static int parse_number(const char *w, double *out)
+{
+	char buf[256];
+	snprintf(buf, sizeof buf, "%s", *w == '$' ? w + 1 : w);
+	size_t n = strlen(buf);
+	static const struct {
+		const char *unit;
+		double mult;
+	} units[] = {{"gbps", 1}, {"gib", 1}, {"tib", 1024}, {"gb", 1}, {"tb", 1000}, {"g", 1},
+		     {"/h", 1}, {"/hr", 1}, {"usd", 1}};
+	double mult = 1;
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+		size_t u = strlen(units[i].unit);
+		if (n > u && strcasecmp(buf + n - u, units[i].unit) == 0) {
+			buf[n - u] = '\0';
+			mult = units[i].mult;
+			break;
+		}
+	}
+	double v;
+	if (str_to_double(buf, &v) != 0)
+		return -1;
+	*out = v * mult;
+	return 0;
+}
+
+/* 1, 0, or -1 for null/unknown; -2 when the word is not a truth value. */
+static int parse_bool(const char *w)
+{
+	static const char *const yes[] = {"true", "yes", "1", NULL}, *const no[] = {"false", "no",
+										  "0", NULL};
+	for (size_t i = 0; yes[i]; i++) {
+		if (strcasecmp(w, yes[i]) == 0)
+			return 1;
+		if (strcasecmp(w, no[i]) == 0)
+			return 0;
+	}
+	if (strcasecmp(w, "null") == 0 || strcasecmp(w, "unknown") == 0)
+		return -1;
+	return -2;
+}
+
+static const char *type_name(enum field_type t)
+{
+	switch (t) {
+	case FT_NUM:
+	case FT_PRICE:
+		return "a number";
+	case FT_BOOL:
+		return "true or false";
+	default:
+		return "text";
+	}
+}
+
+/* One value of field f (the current token), bound; sets *is_null for a
+ * null literal (which the caller turns into IS [NOT] NULL). */
+static enum gc_status value(struct parser *p, const char *fname, const struct where_field *f,
+			    int *is_null)
+{
+	struct token *t = &p->tok;
+	*is_null = 0;
+	if (t->kind != T_WORD && t->kind != T_STRING)
+		return fail_at(p, t->pos, t->len, "expected a value for '%s'", fname);
+	if (t->kind == T_WORD && strcasecmp(t->text, "null") == 0) {
+		*is_null = 1;
+		return next(p);
+	}
+	enum gc_status st;
+	if (f->type == FT_NUM || f->type == FT_PRICE) {
+		double v;
+		if (parse_number(t->text, &v) != 0)
+			return fail_at(p, t->pos, t->len, "'%s' is a number field; '%s' is not a number",
+				       fname, t->text);
+		st = add_bind(p, 0, NULL, v);
+	} else if (f->type == FT_BOOL) {
+		int b = parse_bool(t->text);
+		if (b == -2)
+			return fail_at(p, t->pos, t->len, "'%s' is true or false; '%s' is neither",
+				       fname, t->text);
+		if (b == -1) {
+			*is_null = 1;
+			return next(p);
+		}
+		st = add_bind(p, 0, NULL, b);
+	} else {
+		st = add_bind(p, 1, t->text, 0);
+	}
+	return st == GC_OK ? next(p) : st;
+}
+
+static enum gc_status parse_or(struct parser *p);
+
+/* FIELD op VALUE | FIELD [not] in (...) | FIELD */
+static enum gc_status parse_test(struct parser *p)
+{
+	struct token ft = p->tok;
+	if (ft.kind != T_WORD)
+		return fail_at(p, ft.pos, ft.len, ft.kind == T_END ? "expected a field name at the end"
+								 : "expected a field name");
+	struct where_field f;
+	if (p->lookup(p->ctx, ft.text, &f) != 0) {
+		const char *best = p->suggest ? p->suggest(p->ctx, ft.text) : NULL;
+		if (best)
+			return fail_at(p, ft.pos, ft.len, "unknown field '%s'; did you mean '%s'?",
+				       ft.text, best);
+		return fail_at(p, ft.pos, ft.len, "unknown field '%s'; 'gpucmp help fields' lists them",
+			       ft.text);
+	}
+	enum gc_status st = next(p);
+	if (st != GC_OK)
+		return st;
+	struct token op = p->tok;
+	int negate_in = 0;
+	if (is_kw(&op, "not")) {
+		negate_in = 1;
+		if ((st = next(p)) != GC_OK)
+			return st;
+		op = p->tok;
+		if (!is_kw(&op, "in"))
+			return fail_at(p, op.pos, op.len, "expected 'in' after '%s not'", ft.text);
+	}
+	if (is_kw(&op, "in")) {
+		if ((st = next(p)) != GC_OK)
+			return st;
+		if (p->tok.kind != T_LPAREN)
+			return fail_at(p, p->tok.pos, p->tok.len, "expected '(' after 'in'");
+		if ((st = emit(p, "(")) != GC_OK || (st = emit(p, f.sql)) != GC_OK)
+			return st;
+		int text = f.type == FT_TEXT || f.type == FT_ENUM;
+		if ((st = emit(p, text ? " COLLATE NOCASE" : "")) != GC_OK ||
+		    (st = emit(p, negate_in ? " NOT IN (" : " IN (")) != GC_OK)
+			return st;
+		for (int n = 0;; n++) {
+			if ((st = next(p)) != GC_OK)
+				return st;
+			int is_null;
+			size_t vpos = p->tok.pos, vlen = p->tok.len;
+			if ((st = value(p, ft.text, &f, &is_null)) != GC_OK)
+				return st;
+			if (is_null)
+				return fail_at(p, vpos, vlen, "null cannot be in a list; use %s = null",
+					       ft.text);
+			if ((st = emit(p, n ? ", ?" : "?")) != GC_OK)
+				return st;
+			if (p->tok.kind == T_RPAREN)
+				break;
+			if (p->tok.kind != T_COMMA)
+				return fail_at(p, p->tok.pos, p->tok.len, "expected ',' or ')' in the list");
+		}
+		if ((st = emit(p, "))")) != GC_OK)
+			return st;
+		return next(p);
+	}
+	if (op.kind != T_OP) {
+		/* a bare yes/no field: "infiniband" means infiniband = true */
+		if (f.type != FT_BOOL)
+			return fail_at(p, ft.pos, ft.len,
+				       "'%s' is %s, not true/false: compare it (%s = ...)", ft.text,
+				       type_name(f.type), ft.text);
+		if ((st = emit(p, "(")) != GC_OK || (st = emit(p, f.sql)) != GC_OK ||
+		    (st = emit(p, " = 1)")) != GC_OK)
+			return st;
+		return GC_OK;
+	}
+	const char *o = op.text;
+	int glob = strcmp(o, "~") == 0 || strcmp(o, "!~") == 0;
+	int order = o[0] == '<' || o[0] == '>';
+	if (strcmp(o, "<>") == 0)
+		order = 0, o = "!=";
+	if (strcmp(o, "==") == 0)
+		o = "=";
+	int text = f.type == FT_TEXT || f.type == FT_ENUM;
+	if (glob && !text)
+		return fail_at(p, op.pos, op.len, "'~' matches text; '%s' is %s", ft.text,
+			       type_name(f.type));
+	if (order && (f.type == FT_BOOL || f.type == FT_ENUM))
+		return fail_at(p, op.pos, op.len, "'%s' cannot be ordered; use = or !=", ft.text);
+	if ((st = next(p)) != GC_OK)
+		return st;
+	size_t vpos = p->tok.pos, vlen = p->tok.len;
+	int is_null;
+	if ((st = value(p, ft.text, &f, &is_null)) != GC_OK)
+		return st;
+	if (is_null) {
+		if (strcmp(o, "=") != 0 && strcmp(o, "!=") != 0)
+			return fail_at(p, vpos, vlen, "null can only be compared with = or !=");
+		if ((st = emit(p, "(")) != GC_OK || (st = emit(p, f.sql)) != GC_OK)
+			return st;
+		return emit(p, strcmp(o, "=") == 0 ? " IS NULL)" : " IS NOT NULL)");
+	}
+	if ((st = emit(p, glob ? "(lower(" : "(")) != GC_OK || (st = emit(p, f.sql)) != GC_OK)
+		return st;
+	if (glob)
+		return emit(p, strcmp(o, "~") == 0 ? ") GLOB lower(?))" : ") NOT GLOB lower(?))");
+	char tail[300];
+	snprintf(tail, sizeof tail, " %s ?%s)", o, text ? " COLLATE NOCASE" : "");
+	return emit(p, tail);
+}
+
+static enum gc_status parse_not(struct parser *p)
+{
+	enum gc_status st;
+	if (++p->depth > MAX_DEPTH)
+		return fail_at(p, p->tok.pos, p->tok.len, "expression nested too deeply");
+	if (is_kw(&p->tok, "not")) {
+		if ((st = next(p)) != GC_OK || (st = emit(p, "(NOT ")) != GC_OK ||
+		    (st = parse_not(p)) != GC_OK || (st = emit(p, ")")) != GC_OK)
+			return st;
+	} else if (p->tok.kind == T_LPAREN) {
+		size_t open = p->tok.pos;
+		if ((st = next(p)) != GC_OK || (st = emit(p, "(")) != GC_OK ||
+		    (st = parse_or(p)) != GC_OK)
+			return st;
+		if (p->tok.kind != T_RPAREN)
+			return fail_at(p, p->tok.kind == T_END ? open : p->tok.pos,
+				       p->tok.kind == T_END ? 1 : p->tok.len,
+				       p->tok.kind == T_END ? "'(' is never closed"
+							   : "expected ')'");
+		if ((st = emit(p, ")")) != GC_OK || (st = next(p)) != GC_OK)
+			return st;
+	} else {
+		st = parse_test(p);
+		if (st != GC_OK)
+			return st;
+	}
+	p->depth--;
+	return GC_OK;
+}
+
+static enum gc_status parse_and(struct parser *p)
+{
+	enum gc_status st = parse_not(p);
+	while (st == GC_OK && is_kw(&p->tok, "and")) {
+		if ((st = next(p)) == GC_OK && (st = emit(p, " AND ")) == GC_OK)
+			st = parse_not(p);
+	}
+	return st;
+}
+
+static enum gc_status parse_or(struct parser *p)
+{
+	enum gc_status st = parse_and(p);
+	while (st == GC_OK && is_kw(&p->tok, "or")) {
+		if ((st = next(p)) == GC_OK && (st = emit(p, " OR ")) == GC_OK)
+			st = parse_and(p);
+	}
+	return st;
+}
+
+enum gc_status where_compile(const char *expr, where_lookup_fn lookup, where_suggest_fn suggest,
+			     void *ctx, struct where_result *out, char **err)
+{
+	memset(out, 0, sizeof *out);
+	buf_init(&out->sql, 64 * 1024);
+	struct parser p = {expr, 0, {0}, lookup, suggest, ctx, out, err, 0};
+	enum gc_status st = next(&p);
+	if (st == GC_OK && p.tok.kind == T_END)
+		st = fail_at(&p, 0, 1, "empty expression");
+	if (st == GC_OK)
+		st = emit(&p, "(");
+	if (st == GC_OK)
+		st = parse_or(&p);
+	if (st == GC_OK && p.tok.kind != T_END)
+		st = fail_at(&p, p.tok.pos, p.tok.len,
+			     p.tok.kind == T_RPAREN ? "unmatched ')'"
+						    : "expected 'and', 'or' or the end of the expression");
+	if (st == GC_OK)
+		st = emit(&p, ")");
+	if (st != GC_OK) {
+		size_t pos = out->err_pos, len = out->err_len;
+		where_result_release(out);
+		out->err_pos = pos;
+		out->err_len = len;
+	}
+	return st;
+}
+
+void where_result_release(struct where_result *r)
+{
+	buf_free(&r->sql);
+	for (size_t i = 0; i < r->nbinds; i++)
+		free(r->binds[i].text);
+	free(r->binds);
+	r->binds = NULL;
+	r->nbinds = 0;
+}
