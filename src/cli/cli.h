@@ -27,6 +27,7 @@ enum {
 	CMD_CACHE = 1 << 5,
 	CMD_IMPORT = 1 << 6,
 	CMD_COMPARE = 1 << 7,
+	CMD_RECOMMEND = 1 << 8,
 	CMD_GLOBAL = 1 << 15, /* accepted before the command name */
 	CMD_ALL = 0xffff
 };
@@ -36,7 +37,7 @@ enum opt_id {
 	O_GPU, O_GPUS, O_VRAM, O_MAX_PRICE, O_SPOT, O_REGION, O_PROVIDER,
 	O_K8S, O_DOCKER, O_MIG, O_MPS, O_TIME_SLICING, O_IB, O_RDMA, O_NVLINK,
 	O_AVAILABLE, O_SORT, O_LIMIT, O_COLUMNS, O_FORMAT, O_JSON, O_EXPLAIN, O_CHECK,
-	O_JOBS, O_MAX_AGE, O_TIMEOUT, O_RETRIES, O_WAIT, O_DIFF, O_WHERE, O_CUDA, O_CUDA_STRICT, O_HOURS, O_NODES, O_IMPORT_FORMAT, O_IMPORT_PROVIDER,
+	O_JOBS, O_MAX_AGE, O_TIMEOUT, O_RETRIES, O_WAIT, O_DIFF, O_WHERE, O_CUDA, O_CUDA_STRICT, O_HOURS, O_NODES, O_WORKLOAD, O_BUDGET, O_IMPORT_FORMAT, O_IMPORT_PROVIDER,
 	O_COUNT
 };
 
@@ -167,6 +168,14 @@ int cli_print_json(struct json_t *v, int ndjson);
 /* Does the provider qualify for the capability filters in `a`? */
 int provider_matches(const struct profile *p, const struct cli_args *a);
 
+/* --gpu (families expand to models) and --provider into q, with "did you
+ * mean"; the catalog parts they need must be loaded.  Return exit codes. */
+struct query;
+int cli_gpu_filter(const struct cli_env *env, const struct cli_args *a, char **store,
+		   struct query *q);
+int cli_provider_filter(const struct cli_env *env, const struct cli_args *a, char **store,
+			struct query *q);
+
 /* Compile the --where options of `a` (joined by "and") with `lookup`; on a
  * bad expression prints it with a caret under the offending token and
  * returns 64.  *have says whether `out` holds a result (release it). */
@@ -183,6 +192,7 @@ int cmd_refresh(struct cli_args *a);
 int cmd_cache(struct cli_args *a);
 int cmd_import(struct cli_args *a);
 int cmd_compare(struct cli_args *a);
+int cmd_recommend(struct cli_args *a);
 
 /* A profile verified longer ago than this is flagged STALE. */
 #define PROFILE_STALE_DAYS 180

@@ -122,55 +122,6 @@ static int number_opt(const struct cli_args *a, enum opt_id id, const char *name
 	return 0;
 }
 
-static int gpu_filter(struct list_state *s, const struct cli_args *a)
-{
-	const char *words[QUERY_MAX_LIST];
-	int n = cli_split(a, O_GPU, &s->gpu_store, words, QUERY_MAX_LIST);
-	if (n < 0) {
-		msg_error("too many --gpu values (at most %d)", QUERY_MAX_LIST);
-		return EXIT_USAGE;
-	}
-	for (int i = 0; i < n; i++) {
-		size_t room = QUERY_MAX_LIST - s->q.ngpus;
-		size_t got = gpu_match(s->env.cat.gpus, words[i], s->q.gpus + s->q.ngpus, room);
-		if (got == 0) {
-			char safe[64];
-			const char *best = gpu_suggest(s->env.cat.gpus, words[i]);
-			str_sanitize(safe, sizeof safe, words[i]);
-			if (best)
-				msg_error("unknown GPU '%s'; did you mean '%s'?", safe, best);
-			else
-				msg_error("unknown GPU '%s'; 'gpucmp gpus' lists the known ones", safe);
-			return EXIT_USAGE;
-		}
-		s->q.ngpus += got;
-	}
-	return 0;
-}
-
-static int provider_filter(struct list_state *s, const struct cli_args *a)
-{
-	int n = cli_split(a, O_PROVIDER, &s->prov_store, s->q.providers, QUERY_MAX_LIST);
-	if (n < 0) {
-		msg_error("too many --provider values (at most %d)", QUERY_MAX_LIST);
-		return EXIT_USAGE;
-	}
-	s->q.nproviders = (size_t)n;
-	for (int i = 0; i < n; i++) {
-		if (profile_set_find(&s->env.cat.profiles, s->q.providers[i]))
-			continue;
-		char safe[64];
-		const char *best = profile_set_suggest(&s->env.cat.profiles, s->q.providers[i]);
-		str_sanitize(safe, sizeof safe, s->q.providers[i]);
-		if (best)
-			msg_error("unknown provider '%s'; did you mean '%s'?", safe, best);
-		else
-			msg_error("unknown provider '%s'; 'gpucmp providers' lists them", safe);
-		return EXIT_USAGE;
-	}
-	return 0;
-}
-
 static int unknown_field(const char *opt, const char *key)
 {
 	char safe[64];
@@ -267,8 +218,8 @@ static int build_query(struct list_state *s, const struct cli_args *a,
 							  : Q_DOCKER_BASE;
 	unsigned parts = (cli_flag(a, O_GPU) ? CATALOG_GPUS : 0) |
 			 (cli_flag(a, O_PROVIDER) ? CATALOG_PROFILES : 0);
-	if ((rc = cli_catalog_need(&s->env, parts)) || (rc = gpu_filter(s, a)) ||
-	    (rc = provider_filter(s, a)) || (rc = sort_keys(s, a)) ||
+	if ((rc = cli_catalog_need(&s->env, parts)) || (rc = cli_gpu_filter(&s->env, a, &s->gpu_store, q)) ||
+	    (rc = cli_provider_filter(&s->env, a, &s->prov_store, q)) || (rc = sort_keys(s, a)) ||
 	    (rc = cuda_and_cost(q, a)) ||
 	    (rc = cli_where(a, where_lookup, where_suggest, q, &s->where, &s->have_where)))
 		return rc;

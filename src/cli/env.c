@@ -7,7 +7,9 @@
 #include "cli.h"
 #include "gpucmp/buf.h"
 #include "gpucmp/csv.h"
+#include "gpucmp/gpu.h"
 #include "gpucmp/lock.h"
+#include "gpucmp/query.h"
 #include "gpucmp/strutil.h"
 
 int cli_catalog(struct cli_env *env)
@@ -256,4 +258,55 @@ int cli_print_csv(const char *header, const char *const *cells, size_t nrows, si
 	}
 	buf_free(&b);
 	return rc;
+}
+
+int cli_gpu_filter(const struct cli_env *env, const struct cli_args *a, char **store,
+		   struct query *q)
+{
+	const char *words[QUERY_MAX_LIST];
+	int n = cli_split(a, O_GPU, store, words, QUERY_MAX_LIST);
+	if (n < 0) {
+		msg_error("too many --gpu values (at most %d)", QUERY_MAX_LIST);
+		return EXIT_USAGE;
+	}
+	for (int i = 0; i < n; i++) {
+		size_t room = QUERY_MAX_LIST - q->ngpus;
+		size_t got = gpu_match(env->cat.gpus, words[i], q->gpus + q->ngpus, room);
+		if (got == 0) {
+			char safe[64];
+			const char *best = gpu_suggest(env->cat.gpus, words[i]);
+			str_sanitize(safe, sizeof safe, words[i]);
+			if (best)
+				msg_error("unknown GPU '%s'; did you mean '%s'?", safe, best);
+			else
+				msg_error("unknown GPU '%s'; 'gpucmp gpus' lists the known ones", safe);
+			return EXIT_USAGE;
+		}
+		q->ngpus += got;
+	}
+	return 0;
+}
+
+int cli_provider_filter(const struct cli_env *env, const struct cli_args *a, char **store,
+			struct query *q)
+{
+	int n = cli_split(a, O_PROVIDER, store, q->providers, QUERY_MAX_LIST);
+	if (n < 0) {
+		msg_error("too many --provider values (at most %d)", QUERY_MAX_LIST);
+		return EXIT_USAGE;
+	}
+	q->nproviders = (size_t)n;
+	for (int i = 0; i < n; i++) {
+		if (profile_set_find(&env->cat.profiles, q->providers[i]))
+			continue;
+		char safe[64];
+		const char *best = profile_set_suggest(&env->cat.profiles, q->providers[i]);
+		str_sanitize(safe, sizeof safe, q->providers[i]);
+		if (best)
+			msg_error("unknown provider '%s'; did you mean '%s'?", safe, best);
+		else
+			msg_error("unknown provider '%s'; 'gpucmp providers' lists them", safe);
+		return EXIT_USAGE;
+	}
+	return 0;
 }

@@ -41,6 +41,22 @@ static const struct cmd_def commands[] = {
 	 "  gpucmp compare aws gcp azure\n"
 	 "  gpucmp compare coreweave lambda nebius --diff\n"
 	 "  gpucmp compare runpod vast --json"},
+	{"recommend", cmd_recommend, CMD_RECOMMEND,
+	 "recommend --workload inference|training|batch|notebook [options]",
+	 "A ranked short list of offers for a workload, each pick with its reasons.",
+	 "The checklists (docs/RECOMMEND.md): training wants InfiniBand or RoCE between\n"
+	 "nodes (required with --nodes > 1), NVLink, gang scheduling, a training\n"
+	 "operator and shared storage; inference wants managed Kubernetes with\n"
+	 "autoscaling, scale-to-zero and GPU sharing; batch wants spot capacity and\n"
+	 "Kubernetes jobs; a notebook wants a plain instance in stock. Each pick is\n"
+	 "the provider's cheapest matching offer; '+' meets an item, '-' misses it,\n"
+	 "'?' is unknown. --gpus is per node (default 8 for training, else 1);\n"
+	 "--hours adds an estimate (price x hours x nodes, + control plane for\n"
+	 "inference on managed Kubernetes; batch at the spot price).\n\n"
+	 "examples:\n"
+	 "  gpucmp recommend --workload training --gpu h100 --nodes 4 --hours 72\n"
+	 "  gpucmp recommend --workload inference --gpu l4 --hours 720 --budget 2000\n"
+	 "  gpucmp recommend --workload notebook --json"},
 	{"refresh", cmd_refresh, CMD_REFRESH, "refresh [ID...] [options]",
 	 "Fetch live prices and availability from the providers' APIs into the cache.",
 	 "Without IDs every provider with a live adapter is fetched, several at once.\n"

@@ -11,6 +11,7 @@ static const char *const docker_choices[] = {"custom", "daemon", "base", NULL};
 static const char *const format_choices[] = {"table", "json", "csv", "ndjson", NULL};
 static const char *const color_choices[] = {"auto", "always", "never", NULL};
 static const char *const import_choices[] = {"skypilot", NULL};
+static const char *const workload_choices[] = {"inference", "training", "batch", "notebook", NULL};
 
 #define LISTLIKE (CMD_LIST | CMD_PROVIDERS)
 
@@ -22,13 +23,13 @@ const struct opt_def cli_options[] = {
 	{O_CACHE, "cache", 0, "PATH", NULL, CMD_ALL, "cache database (default $GPUCMP_CACHE, $XDG_CACHE_HOME/gpucmp/cache.db)"},
 	{O_COLOR, "color", 0, "WHEN", color_choices, CMD_ALL, "colour in tables: auto, always, never (NO_COLOR is honoured)"},
 	{O_QUIET, "quiet", 'q', NULL, NULL, CMD_ALL, "no notes on stderr, only errors"},
-	{O_GPU, "gpu", 0, "NAME[,NAME]", NULL, CMD_LIST, "GPU model or family (h100 = every H100; h100-sxm = that one)"},
-	{O_GPUS, "gpus", 0, "N", NULL, CMD_LIST, "at least N GPUs in the offer"},
+	{O_GPU, "gpu", 0, "NAME[,NAME]", NULL, CMD_LIST | CMD_RECOMMEND, "GPU model or family (h100 = every H100; h100-sxm = that one)"},
+	{O_GPUS, "gpus", 0, "N", NULL, CMD_LIST | CMD_RECOMMEND, "at least N GPUs in the offer"},
 	{O_VRAM, "vram", 0, "GB", NULL, CMD_LIST, "at least GB of memory per GPU"},
 	{O_MAX_PRICE, "max-price", 0, "USD", NULL, CMD_LIST, "at most USD per hour for the whole offer (spot price with --spot)"},
 	{O_SPOT, "spot", 0, NULL, NULL, CMD_LIST, "only offers with a spot price; prices, --max-price and the default sort use it"},
 	{O_REGION, "region", 0, "GLOB", NULL, CMD_LIST, "region matches GLOB, case-insensitive ('us-*', '*europe*')"},
-	{O_PROVIDER, "provider", 0, "ID[,ID]", NULL, CMD_LIST, "only these providers"},
+	{O_PROVIDER, "provider", 0, "ID[,ID]", NULL, CMD_LIST | CMD_RECOMMEND, "only these providers"},
 	{O_K8S, "k8s", 0, "MODE", k8s_choices, LISTLIKE, "Kubernetes: managed (or both), join (or both), any, none"},
 	{O_DOCKER, "docker", 0, "LEVEL", docker_choices, LISTLIKE, "containers: custom (any image), daemon (real docker), base (vendor images or better)"},
 	{O_MIG, "mig", 0, NULL, NULL, LISTLIKE, "MIG possible (provider allows it and the GPU supports it)"},
@@ -40,16 +41,18 @@ const struct opt_def cli_options[] = {
 	{O_WHERE, "where", 'w', "EXPR", NULL, LISTLIKE, "filter expression, e.g. 'vram>=80 and price<2.5' (gpucmp help where)"},
 	{O_CUDA, "cuda", 0, "VERSION", NULL, CMD_LIST, "keep offers whose host driver runs this CUDA (12.4); unknown drivers kept, flagged"},
 	{O_CUDA_STRICT, "cuda-strict", 0, NULL, NULL, CMD_LIST, "with --cuda: drop offers whose driver is unknown"},
-	{O_HOURS, "hours", 0, "H", NULL, CMD_LIST, "add est_cost_usd: price x H hours x nodes (+ control plane with --k8s managed)"},
-	{O_NODES, "nodes", 0, "N", NULL, CMD_LIST, "nodes for --hours (default 1)"},
+	{O_HOURS, "hours", 0, "H", NULL, CMD_LIST | CMD_RECOMMEND, "add est_cost_usd: price x H hours x nodes (+ control plane with --k8s managed)"},
+	{O_NODES, "nodes", 0, "N", NULL, CMD_LIST | CMD_RECOMMEND, "nodes for --hours (default 1)"},
 	{O_AVAILABLE, "available", 0, NULL, NULL, CMD_LIST, "only offers known to be in stock"},
 	{O_SORT, "sort", 0, "FIELD[,-FIELD]", NULL, CMD_LIST, "sort keys, '-' for descending (default: price)"},
-	{O_LIMIT, "limit", 0, "N", NULL, CMD_LIST, "at most N offers"},
+	{O_LIMIT, "limit", 0, "N", NULL, CMD_LIST | CMD_RECOMMEND, "at most N offers"},
 	{O_COLUMNS, "columns", 0, "FIELD[,FIELD]", NULL, CMD_LIST, "fields to print (see 'gpucmp help fields')"},
 	{O_FORMAT, "format", 0, "FMT", format_choices, CMD_LIST | CMD_GPUS | CMD_PROVIDERS, "output: table, json, csv, ndjson"},
 	{O_IMPORT_FORMAT, "format", 0, "FMT", import_choices, CMD_IMPORT, "catalog format: skypilot (the default and only one)"},
 	{O_IMPORT_PROVIDER, "provider", 0, "ID", NULL, CMD_IMPORT, "provider id of a single vms.csv (default: its folder's name)"},
-	{O_JSON, "json", 0, NULL, NULL, CMD_LIST | CMD_GPUS | CMD_PROVIDERS | CMD_SHOW | CMD_COMPARE | CMD_REFRESH | CMD_CACHE | CMD_IMPORT, "same as --format json"},
+	{O_JSON, "json", 0, NULL, NULL, CMD_LIST | CMD_GPUS | CMD_PROVIDERS | CMD_SHOW | CMD_COMPARE | CMD_REFRESH | CMD_CACHE | CMD_IMPORT | CMD_RECOMMEND, "same as --format json"},
+	{O_WORKLOAD, "workload", 0, "KIND", workload_choices, CMD_RECOMMEND, "inference, training, batch or notebook"},
+	{O_BUDGET, "budget", 0, "USD", NULL, CMD_RECOMMEND, "leave out picks whose estimate (needs --hours) is above USD"},
 	{O_DIFF, "diff", 0, NULL, NULL, CMD_COMPARE, "only the fields where the providers differ"},
 	{O_JOBS, "jobs", 'j', "N", NULL, CMD_REFRESH, "fetch N providers at once (default 16)"},
 	{O_MAX_AGE, "max-age", 0, "DURATION", NULL, CMD_REFRESH, "skip providers refreshed less than DURATION ago (30m, 6h, 1d)"},
