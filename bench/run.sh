@@ -27,6 +27,7 @@ queries=(
 	"--k8s managed --mig --limit 100"
 	"--region us-* --spot --sort -gpu_count,price"
 	"--sort price --limit 20"
+	"--where 'vram >= 24 and price < 20 and gpus >= 2' --sort value --limit 100"
 )
 
 now() { date +%s.%N; }
@@ -53,12 +54,10 @@ for n in "${sizes[@]}"; do
 		printf 'generated %s offers in %.2f s\n' "$n" "$(echo "$t1 - $t0" | bc -l)" >&2
 	fi
 	for q in "${queries[@]}"; do
-		# shellcheck disable=SC2086
-		sql=$(GPUCMP_CACHE=$db "$gpucmp" list $q --format csv --explain)
-		# shellcheck disable=SC2086
-		rows=$(GPUCMP_CACHE=$db "$gpucmp" --quiet list $q --format csv | tail -n +2 | wc -l)
-		# shellcheck disable=SC2086
-		g=$(GPUCMP_CACHE=$db time_cmd "$gpucmp" --quiet list $q --format csv)
+		eval "args=($q)" # the queries quote their --where expressions
+		sql=$(GPUCMP_CACHE=$db "$gpucmp" list "${args[@]}" --format csv --explain)
+		rows=$(GPUCMP_CACHE=$db "$gpucmp" --quiet list "${args[@]}" --format csv | tail -n +2 | wc -l)
+		g=$(GPUCMP_CACHE=$db time_cmd "$gpucmp" --quiet list "${args[@]}" --format csv)
 		s=$(time_cmd sqlite3 -csv -header "$db" "$sql")
 		printf '| %s | `%s` | %s | %.3f | %.3f | %.2f |\n' "$n" "$q" "$rows" "$g" "$s" \
 			"$(echo "$g / $s" | bc -l)"

@@ -2,12 +2,84 @@
 #include "gpucmp/http.h"
 
 #include <curl/curl.h>
+#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+
+/* libcurl is loaded when the first client is made, not at start-up: linking
+ * it pulls in some thirty libraries (TLS, Kerberos, LDAP, ...) whose
+ * relocations cost more than everything a small `gpucmp list` does.  Only
+ * refresh and import from a URL pay for it. */
+static struct {
+	void (*easy_cleanup)(CURL *);
+	CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
+	CURL *(*easy_init)(void);
+	void (*easy_reset)(CURL *);
+	CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
+	const char *(*easy_strerror)(CURLcode);
+	void (*global_cleanup)(void);
+	CURLcode (*global_init)(long);
+	CURLMcode (*multi_add_handle)(CURLM *, CURL *);
+	CURLMcode (*multi_cleanup)(CURLM *);
+	CURLMsg *(*multi_info_read)(CURLM *, int *);
+	CURLM *(*multi_init)(void);
+	CURLMcode (*multi_perform)(CURLM *, int *);
+	CURLMcode (*multi_poll)(CURLM *, struct curl_waitfd *, unsigned int, int, int *);
+	CURLMcode (*multi_remove_handle)(CURLM *, CURL *);
+	struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
+	void (*slist_free_all)(struct curl_slist *);
+} api;
+static void *api_lib;
+
+static enum gc_status api_load(char **err)
+{
+	if (api_lib)
+		return GC_OK;
+	static const char *const sonames[] = {"libcurl.so.4", "libcurl.so", "libcurl-gnutls.so.4",
+					      NULL};
+	void *lib = NULL;
+	for (size_t i = 0; !lib && sonames[i]; i++)
+		lib = dlopen(sonames[i], RTLD_NOW | RTLD_LOCAL);
+	if (!lib)
+		return err_set(err, GC_EUNAVAILABLE,
+			       "cannot load libcurl (libcurl.so.4): install libcurl4 to fetch over HTTP");
+	static const struct {
+		const char *name;
+		void **slot;
+	} syms[] = {
+		{"curl_easy_cleanup", (void **)&api.easy_cleanup},
+		{"curl_easy_getinfo", (void **)&api.easy_getinfo},
+		{"curl_easy_init", (void **)&api.easy_init},
+		{"curl_easy_reset", (void **)&api.easy_reset},
+		{"curl_easy_setopt", (void **)&api.easy_setopt},
+		{"curl_easy_strerror", (void **)&api.easy_strerror},
+		{"curl_global_cleanup", (void **)&api.global_cleanup},
+		{"curl_global_init", (void **)&api.global_init},
+		{"curl_multi_add_handle", (void **)&api.multi_add_handle},
+		{"curl_multi_cleanup", (void **)&api.multi_cleanup},
+		{"curl_multi_info_read", (void **)&api.multi_info_read},
+		{"curl_multi_init", (void **)&api.multi_init},
+		{"curl_multi_perform", (void **)&api.multi_perform},
+		{"curl_multi_poll", (void **)&api.multi_poll},
+		{"curl_multi_remove_handle", (void **)&api.multi_remove_handle},
+		{"curl_slist_append", (void **)&api.slist_append},
+		{"curl_slist_free_all", (void **)&api.slist_free_all}
+	};
+	for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
+		/* POSIX: a dlsym result converts to a function pointer */
+		*syms[i].slot = dlsym(lib, syms[i].name);
+		if (!*syms[i].slot) {
+			dlclose(lib);
+			return err_set(err, GC_EUNAVAILABLE, "libcurl lacks %s (too old?)", syms[i].name);
+		}
+	}
+	api_lib = lib; /* kept loaded for the life of the process */
+	return GC_OK;
+}
 
 struct xfer {
 	struct http_client *client;
@@ -73,11 +145,14 @@ enum gc_status http_client_new(struct http_client **out, const struct http_opts 
 			       char **err)
 {
 	*out = NULL;
-	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+	enum gc_status lst = api_load(err);
+	if (lst != GC_OK)
+		return lst;
+	if (api.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
 		return err_set(err, GC_EUNAVAILABLE, "cannot initialise libcurl");
 	struct http_client *c = calloc(1, sizeof *c);
 	if (!c) {
-		curl_global_cleanup();
+		api.global_cleanup();
 		return err_set(err, GC_ENOMEM, "out of memory");
 	}
 	if (opts)
@@ -88,10 +163,10 @@ enum gc_status http_client_new(struct http_client **out, const struct http_opts 
 	if (!c->opts.user_agent)
 		c->opts.user_agent = c->ua;
 	c->rng = (unsigned)time(NULL) ^ (unsigned)(size_t)c;
-	c->multi = curl_multi_init();
+	c->multi = api.multi_init();
 	if (!c->multi) {
 		free(c);
-		curl_global_cleanup();
+		api.global_cleanup();
 		return err_set(err, GC_ENOMEM, "cannot create a libcurl multi handle");
 	}
 	*out = c;
@@ -113,9 +188,9 @@ static void resp_reset(struct http_response *r)
 static void xfer_free(struct xfer *x)
 {
 	if (x->running)
-		curl_multi_remove_handle(x->client->multi, x->easy);
-	curl_easy_cleanup(x->easy);
-	curl_slist_free_all(x->headers);
+		api.multi_remove_handle(x->client->multi, x->easy);
+	api.easy_cleanup(x->easy);
+	api.slist_free_all(x->headers);
 	resp_reset(&x->resp);
 	buf_free(&x->resp.body);
 	free(x->method);
@@ -139,9 +214,9 @@ void http_client_free(struct http_client *c)
 		c->xfers = x->next;
 		xfer_free(x);
 	}
-	curl_multi_cleanup(c->multi);
+	api.multi_cleanup(c->multi);
 	free(c);
-	curl_global_cleanup();
+	api.global_cleanup();
 }
 
 static size_t on_body(char *data, size_t size, size_t n, void *arg)
@@ -191,34 +266,34 @@ static enum gc_status setup_easy(struct xfer *x, char **err)
 {
 	const struct http_opts *o = &x->client->opts;
 	CURL *e = x->easy;
-	curl_easy_reset(e);
-	curl_easy_setopt(e, CURLOPT_URL, x->url);
-	curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L);
-	curl_easy_setopt(e, CURLOPT_MAXREDIRS, 5L);
-	curl_easy_setopt(e, CURLOPT_USERAGENT, o->user_agent);
-	curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
-	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, o->connect_timeout_ms);
-	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, o->timeout_ms);
-	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)o->max_body);
-	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(e, CURLOPT_WRITEDATA, x);
-	curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
-	curl_easy_setopt(e, CURLOPT_HEADERDATA, x);
-	curl_easy_setopt(e, CURLOPT_ERRORBUFFER, x->errbuf);
-	curl_easy_setopt(e, CURLOPT_PRIVATE, x);
+	api.easy_reset(e);
+	api.easy_setopt(e, CURLOPT_URL, x->url);
+	api.easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+	api.easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+	api.easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L);
+	api.easy_setopt(e, CURLOPT_MAXREDIRS, 5L);
+	api.easy_setopt(e, CURLOPT_USERAGENT, o->user_agent);
+	api.easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
+	api.easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, o->connect_timeout_ms);
+	api.easy_setopt(e, CURLOPT_TIMEOUT_MS, o->timeout_ms);
+	api.easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+	api.easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)o->max_body);
+	api.easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
+	api.easy_setopt(e, CURLOPT_WRITEDATA, x);
+	api.easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
+	api.easy_setopt(e, CURLOPT_HEADERDATA, x);
+	api.easy_setopt(e, CURLOPT_ERRORBUFFER, x->errbuf);
+	api.easy_setopt(e, CURLOPT_PRIVATE, x);
 	if (x->body) {
-		curl_easy_setopt(e, CURLOPT_POSTFIELDS, x->body);
-		curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)strlen(x->body));
+		api.easy_setopt(e, CURLOPT_POSTFIELDS, x->body);
+		api.easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)strlen(x->body));
 	}
 	if (x->method && strcmp(x->method, "GET") != 0 && strcmp(x->method, "POST") != 0)
-		curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, x->method);
-	curl_easy_setopt(e, CURLOPT_HTTPHEADER, x->headers);
+		api.easy_setopt(e, CURLOPT_CUSTOMREQUEST, x->method);
+	api.easy_setopt(e, CURLOPT_HTTPHEADER, x->headers);
 	x->errbuf[0] = '\0';
 	resp_reset(&x->resp);
-	if (curl_multi_add_handle(x->client->multi, e) != CURLM_OK)
+	if (api.multi_add_handle(x->client->multi, e) != CURLM_OK)
 		return err_set(err, GC_ENOMEM, "cannot start a transfer");
 	x->running = 1;
 	return GC_OK;
@@ -234,7 +309,7 @@ enum gc_status http_add(struct http_client *c, const struct http_request *req,
 	x->done = done;
 	x->user = user;
 	buf_init(&x->resp.body, c->opts.max_body);
-	x->easy = curl_easy_init();
+	x->easy = api.easy_init();
 	x->method = strdup(req->method ? req->method : "GET");
 	x->url = dup_or_null(req->url);
 	x->body = dup_or_null(req->body);
@@ -243,26 +318,26 @@ enum gc_status http_add(struct http_client *c, const struct http_request *req,
 		 (!secret || x->secret);
 	struct curl_slist *h = NULL;
 	for (size_t i = 0; ok && i < HTTP_MAX_HEADERS && req->headers[i]; i++) {
-		struct curl_slist *t = curl_slist_append(h, req->headers[i]);
+		struct curl_slist *t = api.slist_append(h, req->headers[i]);
 		ok = t != NULL;
 		h = t ? t : h;
 	}
 	char line[512];
 	if (ok && req->if_none_match) {
 		snprintf(line, sizeof line, "If-None-Match: %s", req->if_none_match);
-		struct curl_slist *t = curl_slist_append(h, line);
+		struct curl_slist *t = api.slist_append(h, line);
 		ok = t != NULL;
 		h = t ? t : h;
 	}
 	if (ok && req->if_modified_since) {
 		snprintf(line, sizeof line, "If-Modified-Since: %s", req->if_modified_since);
-		struct curl_slist *t = curl_slist_append(h, line);
+		struct curl_slist *t = api.slist_append(h, line);
 		ok = t != NULL;
 		h = t ? t : h;
 	}
 	/* an empty Expect: stops libcurl waiting for 100-continue on POSTs */
 	if (ok && x->body) {
-		struct curl_slist *t = curl_slist_append(h, "Expect:");
+		struct curl_slist *t = api.slist_append(h, "Expect:");
 		ok = t != NULL;
 		h = t ? t : h;
 	}
@@ -346,23 +421,23 @@ static void url_for_message(const struct xfer *x, char *out, size_t n)
 /* One attempt finished: retry, or settle the outcome and hand it over. */
 static void finish_attempt(struct http_client *c, struct xfer *x, CURLcode rc)
 {
-	curl_multi_remove_handle(c->multi, x->easy);
+	api.multi_remove_handle(c->multi, x->easy);
 	x->running = 0;
 	x->resp.attempts++;
 	long status = 0;
-	curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
+	api.easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
 	x->resp.status = rc == CURLE_OK ? status : 0;
 	if (retryable(rc, status) && x->resp.attempts <= c->opts.max_retries) {
 		curl_off_t ra = 0;
 		if (rc == CURLE_OK)
-			curl_easy_getinfo(x->easy, CURLINFO_RETRY_AFTER, &ra);
+			api.easy_getinfo(x->easy, CURLINFO_RETRY_AFTER, &ra);
 		x->wake = now_s() + backoff_s(c, x->resp.attempts, ra);
 		return;
 	}
 	char where[256];
 	url_for_message(x, where, sizeof where);
 	char *ct = NULL;
-	curl_easy_getinfo(x->easy, CURLINFO_CONTENT_TYPE, &ct);
+	api.easy_getinfo(x->easy, CURLINFO_CONTENT_TYPE, &ct);
 	x->resp.content_type = dup_or_null(ct);
 	if (rc == CURLE_WRITE_ERROR || rc == CURLE_FILESIZE_EXCEEDED)
 		set_message(x, GC_EDATA, "%s: response larger than %zu bytes", where,
@@ -372,7 +447,7 @@ static void finish_attempt(struct http_client *c, struct xfer *x, CURLcode rc)
 			    x->resp.attempts, x->resp.attempts == 1 ? "" : "s");
 	else if (rc != CURLE_OK)
 		set_message(x, GC_EUNAVAILABLE, "%s: %s", where,
-			    x->errbuf[0] ? x->errbuf : curl_easy_strerror(rc));
+			    x->errbuf[0] ? x->errbuf : api.easy_strerror(rc));
 	else if (status >= 400 || (status >= 100 && status < 200))
 		set_message(x, status == 429 || status >= 500 ? GC_EUNAVAILABLE : GC_EDATA,
 			    "%s: HTTP %ld%s", where, status,
@@ -385,15 +460,15 @@ enum gc_status http_client_run(struct http_client *c, char **err)
 {
 	for (;;) {
 		int still = 0;
-		if (curl_multi_perform(c->multi, &still) != CURLM_OK)
+		if (api.multi_perform(c->multi, &still) != CURLM_OK)
 			return err_set(err, GC_EUNAVAILABLE, "libcurl multi interface failed");
 		CURLMsg *m;
 		int left;
-		while ((m = curl_multi_info_read(c->multi, &left)) != NULL) {
+		while ((m = api.multi_info_read(c->multi, &left)) != NULL) {
 			if (m->msg != CURLMSG_DONE)
 				continue;
 			struct xfer *x = NULL;
-			curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&x);
+			api.easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&x);
 			if (x)
 				finish_attempt(c, x, m->data.result);
 		}
@@ -428,7 +503,7 @@ enum gc_status http_client_run(struct http_client *c, char **err)
 			double w = (next_wake - now_s()) * 1000.0;
 			timeout_ms = w < 0 ? 0 : w > 1000 ? 1000 : (int)w + 1;
 		}
-		if (curl_multi_poll(c->multi, NULL, 0, timeout_ms, NULL) != CURLM_OK)
+		if (api.multi_poll(c->multi, NULL, 0, timeout_ms, NULL) != CURLM_OK)
 			return err_set(err, GC_EUNAVAILABLE, "libcurl multi interface failed");
 	}
 }

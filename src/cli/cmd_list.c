@@ -260,8 +260,11 @@ static void footer(struct list_state *s, size_t rows)
 		}
 		sqlite3_finalize(st);
 	}
+	/* snapshot rows exist? per profiled provider through the (provider,
+	 * source) index: a plain scan for source would read every offer */
 	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'snapshot_date'"
-				   " AND EXISTS (SELECT 1 FROM offer WHERE source = 'snapshot')",
+				   " AND EXISTS (SELECT 1 FROM provider p WHERE EXISTS (SELECT 1 FROM"
+				   " offer o WHERE o.provider = p.id AND o.source = 'snapshot'))",
 			       -1, &st, NULL) == SQLITE_OK) {
 		if (sqlite3_step(st) == SQLITE_ROW) {
 			const char *d = (const char *)sqlite3_column_text(st, 0);
