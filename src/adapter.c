@@ -1,5 +1,6 @@
-/* adapter.c - what every adapter shares: the request queue, offer
- * completion (GPU normalization, currency) and small JSON readers. */
+/* adapter.c - what every adapter shares: the request queue and pagination,
+ * offer completion (GPU normalization, currency), the loop over a response's
+ * elements, API error messages and small JSON readers. */
 #include "gpucmp/adapter.h"
 
 #include <ctype.h>
@@ -8,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "gpucmp/strutil.h"
 
@@ -127,20 +129,57 @@ struct adapter_request *adapter_next(struct adapter_run *run)
 	return r;
 }
 
-enum gc_status adapter_follow(struct adapter_run *run, int kind, const char *next, char **err)
+/* Host of an absolute URL ("https://h:443/x" -> "h", length 1); -1 when
+ * the URL has no scheme (a path, or a relative link). */
+static int url_host(const char *url, const char **host, size_t *len)
+{
+	size_t n = url ? strcspn(url, ":/?#") : 0;
+	if (n == 0 || strncmp(url + n, "://", 3) != 0)
+		return -1;
+	*host = url + n + 3;
+	*len = strcspn(*host, ":/?#");
+	return 0;
+}
+
+static int same_host(const char *host, size_t len, const char *url)
+{
+	const char *h;
+	size_t n;
+	return url_host(url, &h, &n) == 0 && n == len && strncasecmp(h, host, len) == 0;
+}
+
+enum gc_status adapter_follow(struct adapter_run *run, const struct adapter_request *req,
+			      const char *next, char **err)
 {
 	if (!next || !*next)
 		return GC_OK;
-	if (strncmp(next, "http://", 7) == 0 || strncmp(next, "https://", 8) == 0)
-		return adapter_queue(run, kind, NULL, NULL, err, "%s", next);
-	if (next[0] == '/') {
-		/* absolute path: keep scheme and host of the base URL */
-		const char *host = strstr(run->base, "://");
-		const char *path = host ? strchr(host + 3, '/') : NULL;
-		int hostlen = path ? (int)(path - run->base) : (int)strlen(run->base);
-		return adapter_queue(run, kind, NULL, NULL, err, "%.*s%s", hostlen, run->base, next);
+	const char *rest = next;
+	const char *host;
+	size_t n;
+	if (url_host(next, &host, &n) == 0) {
+		/* the API key goes with every request: never to another host */
+		if (!same_host(host, n, run->ad->base_url) && !same_host(host, n, run->base))
+			return err_set(err, GC_EDATA,
+				       "next-page link to another host refused: %.100s", next);
+		rest = host + n;
+		rest += strcspn(rest, "/?#"); /* past a port */
 	}
-	return adapter_queue(run, kind, NULL, NULL, err, "%s/%s", run->base, next);
+	char url[8192];
+	size_t j = (size_t)snprintf(url, sizeof url, "%s%s", run->base, rest[0] == '/' ? "" : "/");
+	if (j >= sizeof url)
+		return err_set(err, GC_EDATA, "next-page link too long");
+	for (const unsigned char *s = (const unsigned char *)rest; *s; s++) {
+		if (j + 4 >= sizeof url)
+			return err_set(err, GC_EDATA, "next-page link too long");
+		if (*s <= ' ' || *s >= 0x7f || strchr("\"<>\\^`{|}", *s))
+			j += (size_t)snprintf(url + j, 4, "%%%02X", *s);
+		else
+			url[j++] = (char)*s;
+	}
+	url[j] = '\0';
+	if (req->url && strcmp(url, req->url) == 0)
+		return GC_OK; /* a page that links to itself would never end */
+	return adapter_queue(run, req->kind, NULL, NULL, err, "%s", url);
 }
 
 void adapter_urlencode(char *out, size_t n, const char *s)
@@ -159,6 +198,19 @@ void adapter_urlencode(char *out, size_t n, const char *s)
 	}
 	if (n)
 		out[j < n ? j : n - 1] = '\0';
+}
+
+void adapter_set_prices(struct offer *o, const char *currency, double price, double spot)
+{
+	if (!currency || !*currency || strcmp(currency, "USD") == 0) {
+		o->price_hr = price;
+		o->spot_price_hr = spot;
+	} else {
+		/* adapter_emit converts them, or keeps them alone without a rate */
+		o->currency = currency;
+		o->price_native = price;
+		o->spot_native = spot;
+	}
 }
 
 enum gc_status adapter_emit(struct adapter_run *run, struct offer *o, char **err)
@@ -229,6 +281,100 @@ enum gc_status adapter_emit(struct adapter_run *run, struct offer *o, char **err
 	return run->emit ? run->emit(run->emit_ctx, o, err) : GC_OK;
 }
 
+enum gc_status adapter_emit_regions(struct adapter_run *run, struct offer *o,
+				    const json_t *regions, char **err)
+{
+	size_t i, n = 0;
+	json_t *r;
+	json_array_foreach(regions, i, r) {
+		if (!json_is_string(r) || !*json_string_value(r))
+			continue;
+		struct offer copy = *o;
+		copy.region = json_string_value(r);
+		n++;
+		enum gc_status st = adapter_emit(run, &copy, err);
+		if (st != GC_OK)
+			return st;
+	}
+	if (n)
+		return GC_OK;
+	/* listed nowhere: still an offer, so that the price is seen */
+	o->region = "unknown";
+	o->available = 0;
+	return adapter_emit(run, o, err);
+}
+
+enum gc_status adapter_each(struct adapter_run *run, json_t *list, adapter_item_fn fn,
+			    char **err)
+{
+	enum gc_status st = GC_OK;
+	size_t i;
+	const char *key;
+	json_t *v;
+	if (json_is_object(list)) {
+		json_object_foreach(list, key, v) {
+			if ((st = fn(run, v, err)) != GC_OK)
+				break;
+		}
+	} else {
+		json_array_foreach(list, i, v) {
+			if ((st = fn(run, v, err)) != GC_OK)
+				break;
+		}
+	}
+	return st;
+}
+
+struct kept {
+	json_t *doc[ADAPTER_MAX_KEPT];
+};
+
+enum gc_status adapter_keep(struct adapter_run *run, int kind, json_t *doc, char **err)
+{
+	if (kind < 0 || kind >= ADAPTER_MAX_KEPT)
+		return err_set(err, GC_EUSAGE, "unknown request kind %d", kind);
+	if (!run->state && !(run->state = calloc(1, sizeof(struct kept))))
+		return err_set(err, GC_ENOMEM, "out of memory");
+	struct kept *k = run->state;
+	json_decref(k->doc[kind]);
+	k->doc[kind] = json_incref(doc);
+	return GC_OK;
+}
+
+json_t *adapter_kept(const struct adapter_run *run, int kind)
+{
+	const struct kept *k = run->state;
+	return k && kind >= 0 && kind < ADAPTER_MAX_KEPT ? k->doc[kind] : NULL;
+}
+
+void adapter_kept_free(void *state)
+{
+	struct kept *k = state;
+	for (size_t i = 0; k && i < ADAPTER_MAX_KEPT; i++)
+		json_decref(k->doc[i]);
+	free(k);
+}
+
+enum gc_status adapter_parse_list(struct adapter_run *run, const char *body, size_t len,
+				  json_type type, const char *path, adapter_item_fn fn,
+				  enum gc_status (*why)(json_t *root, char **err), char **err)
+{
+	json_t *root = adapter_json(body, len, err);
+	if (!root)
+		return GC_EDATA;
+	json_t *list = aj_path(root, path);
+	enum gc_status st;
+	if (list && json_typeof(list) == type)
+		st = adapter_each(run, list, fn, err);
+	else if (why)
+		st = why(root, err);
+	else
+		st = err_set(err, GC_EDATA, "no '%s' %s in the response", path,
+			     type == JSON_OBJECT ? "object" : "array");
+	json_decref(root);
+	return st;
+}
+
 json_t *adapter_json(const char *body, size_t len, char **err)
 {
 	json_error_t je;
@@ -246,6 +392,20 @@ json_t *adapter_json(const char *body, size_t len, char **err)
 		err_set(err, GC_EDATA, "response is not valid JSON: %s at byte %d", je.text,
 			je.position);
 	return NULL;
+}
+
+enum gc_status adapter_api_error(char **err, const char *what, const char *msg)
+{
+	/* the text comes from the network and is shown on a terminal: no
+	 * control characters, and not more than a line's worth */
+	char clean[201];
+	size_t j = 0;
+	for (const char *s = msg ? msg : ""; *s && j + 1 < sizeof clean; s++) {
+		unsigned char c = (unsigned char)*s;
+		clean[j++] = (c < 0x20 || c == 0x7f) ? ' ' : (char)c;
+	}
+	clean[j] = '\0';
+	return err_set(err, GC_EDATA, "%s: %s", what, clean);
 }
 
 double aj_num(const json_t *obj, const char *key)

@@ -37,7 +37,7 @@ enum adapter_key_style {
 	ADAPTER_KEY_CUSTOM  /* the adapter uses run->key itself (e.g. OAuth) */
 };
 
-enum { ADAPTER_MAX_HEADERS = 4, ADAPTER_MAX_REQUESTS = 2000 };
+enum { ADAPTER_MAX_HEADERS = 4, ADAPTER_MAX_REQUESTS = 2000, ADAPTER_MAX_KEPT = 4 };
 /* A price above this (USD per hour, whole offer) is treated as garbage. */
 #define ADAPTER_MAX_PRICE_HR 10000.0
 
@@ -119,9 +119,53 @@ void adapter_request_release(struct adapter_request *r);
  * NAN) is converted to USD.  Unknown GPUs are kept with gpu NULL. */
 enum gc_status adapter_emit(struct adapter_run *run, struct offer *o, char **err);
 
+/* Set o's on-demand and spot prices (NAN: none) in `currency`: as price_hr /
+ * spot_price_hr when it is USD (or NULL or ""), else as the native prices
+ * adapter_emit converts.  `currency` is borrowed until the offer is emitted. */
+void adapter_set_prices(struct offer *o, const char *currency, double price, double spot);
+
+/* Emit a copy of `o` for each region `regions` names (a JSON array of
+ * strings; other and empty elements are skipped), with o->available as the
+ * caller set it; when it names none, `o` itself in region "unknown", marked
+ * unavailable. */
+enum gc_status adapter_emit_regions(struct adapter_run *run, struct offer *o,
+				    const json_t *regions, char **err);
+
+/* Call fn on each element of `list` (an array) or each value (an object),
+ * in order, stopping at the first status that is not GC_OK; a NULL or a
+ * scalar `list` has no elements.  The loop of every parser: one element,
+ * one offer (or one row kept for finish()). */
+typedef enum gc_status (*adapter_item_fn)(struct adapter_run *run, json_t *item, char **err);
+enum gc_status adapter_each(struct adapter_run *run, json_t *list, adapter_item_fn fn,
+			    char **err);
+
+/* An adapter that joins documents of several requests in finish() keeps
+ * them with adapter_keep: one per request kind (0 .. ADAPTER_MAX_KEPT - 1),
+ * a later one of a kind replacing the earlier, held in run->state (the
+ * adapter's free_state is then adapter_kept_free, and it keeps nothing else
+ * there).  adapter_kept is the document of a kind, or NULL. */
+enum gc_status adapter_keep(struct adapter_run *run, int kind, json_t *doc, char **err);
+json_t *adapter_kept(const struct adapter_run *run, int kind);
+void adapter_kept_free(void *state);
+
+/* The whole parse of a response that is one list and nothing else (no
+ * pagination): the body is JSON with a `type` (JSON_ARRAY or JSON_OBJECT)
+ * at `path` (as aj_path), whose elements go to fn as in adapter_each.  A
+ * body that is not JSON is GC_EDATA; so is one without the list, with the
+ * message why(root) sets (the API's own, where the API sends one), or
+ * "no '<path>' array (object) in the response" when why is NULL. */
+enum gc_status adapter_parse_list(struct adapter_run *run, const char *body, size_t len,
+				  json_type type, const char *path, adapter_item_fn fn,
+				  enum gc_status (*why)(json_t *root, char **err), char **err);
+
 /* Parse a JSON body; a body that is not JSON (an HTML error page, a
  * truncated document) is GC_EDATA with a message that says so. */
 json_t *adapter_json(const char *body, size_t len, char **err);
+
+/* GC_EDATA with the error message an API answered with, as "<what>: <msg>":
+ * control characters blanked and cut to 200 bytes (the text came from the
+ * network and ends up on a terminal); a NULL msg reads as "". */
+enum gc_status adapter_api_error(char **err, const char *what, const char *msg);
 
 /* Small JSON readers: a number (also from a numeric string) or NAN; a
  * string or NULL; an integer or `dflt`. */
@@ -131,9 +175,23 @@ long aj_int(const json_t *obj, const char *key, long dflt);
 /* Object at a dotted path ("meta.links"), or NULL. */
 json_t *aj_path(json_t *obj, const char *path);
 
-/* Pagination: queue `next` (absolute, or relative to run->base) as another
- * request of `kind`, unless it is empty or NULL. */
-enum gc_status adapter_follow(struct adapter_run *run, int kind, const char *next, char **err);
+/* Pagination: queue the next-page link `next` found in the response to
+ * `req`, as another request of req->kind.  Nothing is queued when `next` is
+ * NULL or empty, or when it leads back to req->url (a page that links to
+ * itself would never end).  The link is re-rooted on run->base, so that an
+ * overridden base URL (a proxy, the test server) also serves later pages:
+ *   "https://HOST[:PORT]/path?q"  run->base + "/path?q", and only when HOST
+ *                                 is the host of the adapter's base_url or
+ *                                 of run->base (any case); a link to another
+ *                                 host is refused with GC_EDATA, since the
+ *                                 API key would follow it there;
+ *   "/path?q"                     run->base + "/path?q";
+ *   "path?q"                      run->base + "/path?q".
+ * Bytes a URL may not hold raw (spaces, as in an OData filter, controls,
+ * non-ASCII, and " < > \ ^ ` { | }) are percent-encoded; '%' is kept, so
+ * a link that is already encoded stays as it is. */
+enum gc_status adapter_follow(struct adapter_run *run, const struct adapter_request *req,
+			      const char *next, char **err);
 
 /* Percent-encode `s` for a query string into out (always terminated). */
 void adapter_urlencode(char *out, size_t n, const char *s);

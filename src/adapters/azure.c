@@ -20,10 +20,8 @@
  * one, else the first row read.  vCPUs, memory and stock are not in the API.
  */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "gpucmp/adapter.h"
 
@@ -56,64 +54,6 @@ static void free_state(void *p)
 	free(s);
 }
 
-static int url_host(const char *url, const char **host, size_t *len)
-{
-	const char *p = strstr(url, "://");
-	if (!p)
-		return -1;
-	*host = p + 3;
-	*len = strcspn(*host, ":/?#");
-	return 0;
-}
-
-/* Queue a next-page link.  The API answers with absolute links on its own
- * host ("https://prices.azure.com:443/api/retail/prices?...&$skip=1000");
- * they are re-rooted on run->base, so an overridden base URL (a proxy, the
- * test server) also serves the later pages.  A link to any other host is
- * refused.  Bytes a URL may not hold raw (spaces in an OData filter,
- * controls) are percent-encoded.  A link back to the page just read ends
- * the crawl instead of looping. */
-static enum gc_status follow_next(struct adapter_run *run, const struct adapter_request *req,
-				  const char *next, char **err)
-{
-	if (!next || !*next)
-		return GC_OK;
-	const char *rest = next;
-	const char *h1, *h2;
-	size_t n1, n2;
-	if (url_host(next, &h1, &n1) == 0) {
-		int same = url_host(run->ad->base_url, &h2, &n2) == 0 && n1 == n2 &&
-			   strncasecmp(h1, h2, n1) == 0;
-		if (!same && url_host(run->base, &h2, &n2) == 0 && n1 == n2 &&
-		    strncasecmp(h1, h2, n1) == 0)
-			same = 1;
-		if (!same)
-			return err_set(err, GC_EDATA, "next-page link to another host refused: %.100s",
-				       next);
-		rest = h1 + n1;
-		rest += strcspn(rest, "/?#");
-	} else if (next[0] != '/') {
-		return adapter_follow(run, req->kind, next, err);
-	}
-	char url[8192];
-	size_t j = (size_t)snprintf(url, sizeof url, "%s%s", run->base, rest[0] == '/' ? "" : "/");
-	if (j >= sizeof url)
-		return err_set(err, GC_EDATA, "next-page link too long");
-	for (const unsigned char *s = (const unsigned char *)rest; *s; s++) {
-		if (j + 4 >= sizeof url)
-			return err_set(err, GC_EDATA, "next-page link too long");
-		if (*s <= ' ' || *s >= 0x7f || *s == '"' || *s == '<' || *s == '>' || *s == '\\' ||
-		    *s == '^' || *s == '`' || *s == '{' || *s == '|' || *s == '}')
-			j += (size_t)snprintf(url + j, 4, "%%%02X", *s);
-		else
-			url[j++] = (char)*s;
-	}
-	url[j] = '\0';
-	if (req->url && strcmp(url, req->url) == 0)
-		return GC_OK;
-	return adapter_queue(run, req->kind, NULL, NULL, err, "%s", url);
-}
-
 static enum gc_status start(struct adapter_run *run, char **err)
 {
 	char filter[1024];
@@ -129,8 +69,9 @@ static int has(const char *s, const char *word)
 }
 
 /* Keep one row of the answer, or skip it. */
-static enum gc_status one_item(struct state *s, json_t *it, char **err)
+static enum gc_status one_item(struct adapter_run *run, json_t *it, char **err)
 {
+	struct state *s = run->state;
 	const char *sku = aj_str(it, "armSkuName");
 	const char *region = aj_str(it, "armRegionName");
 	const char *type = aj_str(it, "type");
@@ -183,26 +124,17 @@ static enum gc_status parse(struct adapter_run *run, const struct adapter_reques
 	if (!root)
 		return GC_EDATA;
 	json_t *items = json_object_get(root, "Items");
-	enum gc_status st = GC_OK;
-	if (!json_is_array(items)) {
-		json_t *e = json_object_get(root, "Error");
-		const char *msg = aj_str(e, "Message");
-		st = msg ? err_set(err, GC_EDATA, "API error: %.200s", msg)
+	enum gc_status st;
+	if (json_is_array(items)) {
+		st = adapter_each(run, items, one_item, err);
+	} else {
+		const char *msg = aj_str(json_object_get(root, "Error"), "Message");
+		st = msg ? adapter_api_error(err, "API error", msg)
 			 : err_set(err, GC_EDATA, "no 'Items' array in the response");
 	}
-	size_t i;
-	json_t *it;
-	json_array_foreach(items, i, it) {
-		if (st != GC_OK)
-			break;
-		st = one_item(run->state, it, err);
-	}
 	/* an empty page ends the crawl even if a link is given (gpuhunt's rule) */
-	if (st == GC_OK && json_array_size(items) > 0) {
-		json_t *next = json_object_get(root, "NextPageLink");
-		if (json_is_string(next))
-			st = follow_next(run, req, json_string_value(next), err);
-	}
+	if (st == GC_OK && json_array_size(items) > 0)
+		st = adapter_follow(run, req, aj_str(root, "NextPageLink"), err);
 	json_decref(root);
 	return st;
 }
@@ -257,14 +189,7 @@ static enum gc_status finish(struct adapter_run *run, char **err)
 		double p = od ? od->price : NAN;
 		/* a spot row in another currency than the on-demand one is not comparable */
 		double sp = spot && strcmp(spot->currency, first->currency) == 0 ? spot->price : NAN;
-		if (strcmp(first->currency, "USD") == 0) {
-			o.price_hr = p;
-			o.spot_price_hr = sp;
-		} else {
-			o.currency = first->currency;
-			o.price_native = p;
-			o.spot_native = sp;
-		}
+		adapter_set_prices(&o, first->currency, p, sp);
 		st = adapter_emit(run, &o, err);
 		i = j;
 	}

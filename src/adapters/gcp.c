@@ -206,8 +206,9 @@ static struct gcp_entry *entry(struct gcp_state *s, const char *sku, const char 
 	return e;
 }
 
-static enum gc_status one_sku(struct gcp_state *s, json_t *sku, char **err)
+static enum gc_status one_sku(struct adapter_run *run, json_t *sku, char **err)
 {
+	struct gcp_state *s = run->state;
 	json_t *cat = json_object_get(sku, "category");
 	const char *desc = aj_str(sku, "description");
 	const char *usage = aj_str(cat, "usageType");
@@ -266,7 +267,6 @@ static enum gc_status start(struct adapter_run *run, char **err)
 static enum gc_status parse(struct adapter_run *run, const struct adapter_request *req,
 			    const char *body, size_t len, char **err)
 {
-	(void)req;
 	json_t *root = adapter_json(body, len, err);
 	if (!root)
 		return GC_EDATA;
@@ -277,19 +277,14 @@ static enum gc_status parse(struct adapter_run *run, const struct adapter_reques
 		st = err_set(err, GC_EDATA, "expected a JSON object with 'skus'");
 	} else if (json_is_object(json_object_get(root, "error"))) {
 		const char *m = aj_str(json_object_get(root, "error"), "message");
-		st = err_set(err, GC_EDATA, "API error: %.200s", m ? m : "(no message)");
+		st = adapter_api_error(err, "API error", m ? m : "(no message)");
 	} else if (skus && !json_is_array(skus)) {
 		st = err_set(err, GC_EDATA, "'skus' is not a list");
 	} else if (!s && !(s = run->state = calloc(1, sizeof *s))) {
 		st = err_set(err, GC_ENOMEM, "out of memory");
 	}
-	size_t i;
-	json_t *sku;
-	json_array_foreach(skus, i, sku) {
-		if (st != GC_OK)
-			break;
-		st = one_sku(s, sku, err);
-	}
+	if (st == GC_OK)
+		st = adapter_each(run, skus, one_sku, err);
 	const char *next = aj_str(root, "nextPageToken");
 	if (st == GC_OK && next && *next) {
 		char enc[4096];
@@ -301,7 +296,7 @@ static enum gc_status parse(struct adapter_run *run, const struct adapter_reques
 			adapter_urlencode(enc, sizeof enc, next);
 			free(s->last_token);
 			s->last_token = strdup(next);
-			st = s->last_token ? adapter_queue(run, 0, NULL, NULL, err,
+			st = s->last_token ? adapter_queue(run, req->kind, NULL, NULL, err,
 							   "%s" SKUS_PATH "&pageToken=%s",
 							   run->base, enc)
 					   : err_set(err, GC_ENOMEM, "out of memory");
@@ -329,14 +324,7 @@ static enum gc_status finish(struct adapter_run *run, char **err)
 			o.gpu = m->id;
 			o.gpu_mem_gb = m->memory_gb;
 		}
-		if (strcmp(e->currency, "USD") == 0 || !e->currency[0]) {
-			o.price_hr = e->price;
-			o.spot_price_hr = e->spot;
-		} else {
-			o.currency = e->currency;
-			o.price_native = e->price;
-			o.spot_native = e->spot;
-		}
+		adapter_set_prices(&o, e->currency, e->price, e->spot);
 		enum gc_status st = adapter_emit(run, &o, err);
 		if (st != GC_OK)
 			return st;

@@ -23,25 +23,11 @@
  * PricebookModel) and the two known consumers above.
  */
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "gpucmp/adapter.h"
 
 enum { KIND_FLAVORS = 0, KIND_PRICEBOOK = 1 };
-
-struct state {
-	json_t *groups;    /* flavors `data` */
-	json_t *pricebook; /* the array */
-};
-
-static void free_state(void *p)
-{
-	struct state *s = p;
-	json_decref(s->groups);
-	json_decref(s->pricebook);
-	free(s);
-}
 
 static enum gc_status start(struct adapter_run *run, char **err)
 {
@@ -58,9 +44,6 @@ static enum gc_status parse(struct adapter_run *run, const struct adapter_reques
 {
 	if (req->kind != KIND_FLAVORS && req->kind != KIND_PRICEBOOK)
 		return err_set(err, GC_EUSAGE, "unknown request kind %d", req->kind);
-	if (!run->state && !(run->state = calloc(1, sizeof(struct state))))
-		return err_set(err, GC_ENOMEM, "out of memory");
-	struct state *s = run->state;
 	json_t *root = adapter_json(body, len, err);
 	if (!root)
 		return GC_EDATA;
@@ -68,23 +51,19 @@ static enum gc_status parse(struct adapter_run *run, const struct adapter_reques
 	json_t *status = json_object_get(root, "status");
 	const char *msg = aj_str(root, "message");
 	if (json_is_false(status))
-		st = err_set(err, GC_EDATA, "API error: %.200s", msg ? msg : "status false");
+		st = adapter_api_error(err, "API error", msg ? msg : "status false");
 	else if (req->kind == KIND_FLAVORS) {
 		json_t *data = json_object_get(root, "data");
 		if (!json_is_array(data))
 			st = err_set(err, GC_EDATA, "no 'data' array in the flavors response");
-		else {
-			json_decref(s->groups);
-			s->groups = json_incref(data);
-		}
+		else
+			st = adapter_keep(run, KIND_FLAVORS, data, err); /* the flavor groups */
 	} else {
 		if (!json_is_array(root))
-			st = msg ? err_set(err, GC_EDATA, "API error: %.200s", msg)
+			st = msg ? adapter_api_error(err, "API error", msg)
 				 : err_set(err, GC_EDATA, "the pricebook is not an array");
-		else {
-			json_decref(s->pricebook);
-			s->pricebook = json_incref(root);
-		}
+		else
+			st = adapter_keep(run, KIND_PRICEBOOK, root, err);
 	}
 	json_decref(root);
 	return st;
@@ -131,21 +110,17 @@ static enum gc_status one_flavor(struct adapter_run *run, json_t *group, json_t 
 	o.ram_gb = aj_num(f, "ram");
 	o.disk_gb = disk >= 0 ? disk + (eph > 0 ? eph : 0) : NAN;
 	o.available = json_is_boolean(stock) ? json_is_true(stock) : -1;
-	struct state *s = run->state;
-	double unit = price_of(s->pricebook, gpu);
+	double unit = price_of(adapter_kept(run, KIND_PRICEBOOK), gpu);
 	o.price_hr = o.gpu_count > 0 ? unit * o.gpu_count : NAN;
 	return adapter_emit(run, &o, err);
 }
 
 static enum gc_status finish(struct adapter_run *run, char **err)
 {
-	struct state *s = run->state;
-	if (!s || !s->groups)
-		return GC_OK;
 	size_t i, j;
 	json_t *g, *f;
 	enum gc_status st = GC_OK;
-	json_array_foreach(s->groups, i, g) {
+	json_array_foreach(adapter_kept(run, KIND_FLAVORS), i, g) {
 		json_array_foreach(json_object_get(g, "flavors"), j, f) {
 			if ((st = one_flavor(run, g, f, err)) != GC_OK)
 				return st;
@@ -169,5 +144,5 @@ const struct adapter adapter_hyperstack = {
 	.start = start,
 	.parse = parse,
 	.finish = finish,
-	.free_state = free_state,
+	.free_state = adapter_kept_free,
 };

@@ -100,22 +100,7 @@ static enum gc_status parse(struct adapter_run *run, const struct adapter_reques
 			    const char *body, size_t len, char **err)
 {
 	(void)req;
-	json_t *root = adapter_json(body, len, err);
-	if (!root)
-		return GC_EDATA;
-	json_t *data = json_object_get(root, "data");
-	enum gc_status st = GC_OK;
-	if (!json_is_object(data))
-		st = err_set(err, GC_EDATA, "no 'data' object in the response");
-	const char *k;
-	json_t *v;
-	json_object_foreach(data, k, v) {
-		if (st != GC_OK)
-			break;
-		st = one_type(run, v, err);
-	}
-	json_decref(root);
-	return st;
+	return adapter_parse_list(run, body, len, JSON_OBJECT, "data", one_type, NULL, err);
 }
 
 static const char *const key_envs[] = {"LAMBDA_API_KEY", NULL};

@@ -113,45 +113,26 @@ static enum gc_status start(struct adapter_run *run, char **err)
 	return adapter_queue(run, 0, NULL, NULL, err, "%s/v4/linode/types", run->base);
 }
 
-static void clean_text(char *out, size_t n, const char *s)
-{
-	size_t j = 0;
-	for (; s && *s && j + 1 < n; s++) {
-		unsigned char c = (unsigned char)*s;
-		out[j++] = (c < 0x20 || c == 0x7f) ? ' ' : (char)c;
-	}
-	if (n)
-		out[j] = '\0';
-}
-
 static enum gc_status parse(struct adapter_run *run, const struct adapter_request *req,
 			    const char *body, size_t len, char **err)
 {
-	(void)req;
 	json_t *root = adapter_json(body, len, err);
 	if (!root)
 		return GC_EDATA;
 	json_t *data = json_object_get(root, "data");
-	enum gc_status st = GC_OK;
-	if (!json_is_array(data)) {
+	enum gc_status st;
+	if (json_is_array(data)) {
+		st = adapter_each(run, data, one_type, err);
+	} else {
 		/* {"errors": [{"reason": "..."}]} */
 		json_t *first = json_array_get(json_object_get(root, "errors"), 0);
 		const char *msg = aj_str(first, "reason");
-		char clean[201];
-		clean_text(clean, sizeof clean, msg);
-		st = msg ? err_set(err, GC_EDATA, "Linode error: %s", clean)
+		st = msg ? adapter_api_error(err, "Linode error", msg)
 			 : err_set(err, GC_EDATA, "no 'data' array in the response");
-	}
-	size_t i;
-	json_t *t;
-	json_array_foreach(data, i, t) {
-		if (st != GC_OK)
-			break;
-		st = one_type(run, t, err);
 	}
 	long page = aj_int(root, "page", 0), pages = aj_int(root, "pages", 0);
 	if (st == GC_OK && page >= 1 && page < pages && page < MAX_PAGES)
-		st = adapter_queue(run, 0, NULL, NULL, err, "%s/v4/linode/types?page=%ld",
+		st = adapter_queue(run, req->kind, NULL, NULL, err, "%s/v4/linode/types?page=%ld",
 				   run->base, page + 1);
 	json_decref(root);
 	return st;

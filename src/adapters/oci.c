@@ -39,7 +39,6 @@
  */
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "gpucmp/adapter.h"
@@ -47,20 +46,6 @@
 enum { OCI_SHAPES, OCI_PRODUCTS };
 
 #define DATA_PATH "/a/ocom/docs/cloudestimator2/data/"
-
-struct oci_state {
-	json_t *shapes, *products; /* the "items" arrays */
-};
-
-static void free_state(void *p)
-{
-	struct oci_state *s = p;
-	if (!s)
-		return;
-	json_decref(s->shapes);
-	json_decref(s->products);
-	free(s);
-}
 
 static enum gc_status start(struct adapter_run *run, char **err)
 {
@@ -78,21 +63,13 @@ static enum gc_status parse(struct adapter_run *run, const struct adapter_reques
 	json_t *root = adapter_json(body, len, err);
 	if (!root)
 		return GC_EDATA;
+	/* the "items" arrays are kept for finish() */
 	json_t *items = json_object_get(root, "items");
-	if (!json_is_array(items)) {
-		json_decref(root);
-		return err_set(err, GC_EDATA, "no 'items' list in the response");
-	}
-	struct oci_state *s = run->state;
-	if (!s && !(s = run->state = calloc(1, sizeof *s))) {
-		json_decref(root);
-		return err_set(err, GC_ENOMEM, "out of memory");
-	}
-	json_t **slot = req->kind == OCI_SHAPES ? &s->shapes : &s->products;
-	json_decref(*slot);
-	*slot = json_incref(items);
+	enum gc_status st = json_is_array(items)
+				    ? adapter_keep(run, req->kind, items, err)
+				    : err_set(err, GC_EDATA, "no 'items' list in the response");
 	json_decref(root);
-	return GC_OK;
+	return st;
 }
 
 /* USD pay-as-you-go price per hour of one part; NAN if unknown. */
@@ -163,9 +140,9 @@ static int is_arm(const char *shape, const char *proc)
 	       !strstr(shape, "GPU.A10"); /* A10 and A100 shapes */
 }
 
-static enum gc_status one_shape(struct adapter_run *run, json_t *sh, json_t *products,
-				char **err)
+static enum gc_status one_shape(struct adapter_run *run, json_t *sh, char **err)
 {
+	json_t *products = adapter_kept(run, OCI_PRODUCTS);
 	const char *full = aj_str(sh, "name");
 	const char *status = aj_str(sh, "status");
 	double gpus = aj_num(sh, "gpuQty");
@@ -229,17 +206,9 @@ static enum gc_status one_shape(struct adapter_run *run, json_t *sh, json_t *pro
 
 static enum gc_status finish(struct adapter_run *run, char **err)
 {
-	struct oci_state *s = run->state;
-	if (!s || !s->shapes || !s->products)
+	if (!adapter_kept(run, OCI_PRODUCTS))
 		return GC_OK; /* prices need both documents */
-	size_t i;
-	json_t *sh;
-	json_array_foreach(s->shapes, i, sh) {
-		enum gc_status st = one_shape(run, sh, s->products, err);
-		if (st != GC_OK)
-			return st;
-	}
-	return GC_OK;
+	return adapter_each(run, adapter_kept(run, OCI_SHAPES), one_shape, err);
 }
 
 const struct adapter adapter_oci = {
@@ -252,5 +221,5 @@ const struct adapter adapter_oci = {
 	.start = start,
 	.parse = parse,
 	.finish = finish,
-	.free_state = free_state,
+	.free_state = adapter_kept_free,
 };

@@ -73,48 +73,26 @@ static enum gc_status one_type(struct adapter_run *run, json_t *t, char **err)
 	return adapter_emit(run, &o, err);
 }
 
-static void clean_text(char *out, size_t n, const char *s)
-{
-	size_t j = 0;
-	for (; s && *s && j + 1 < n; s++) {
-		unsigned char c = (unsigned char)*s;
-		out[j++] = (c < 0x20 || c == 0x7f) ? ' ' : (char)c;
-	}
-	if (n)
-		out[j] = '\0';
-}
-
 static enum gc_status start(struct adapter_run *run, char **err)
 {
 	return adapter_queue(run, 0, "POST", query_body, err, "%s/graphql", run->base);
+}
+
+/* A GraphQL error ({"errors": [{"message": ...}], "data": null}) as text. */
+static enum gc_status graphql_error(json_t *root, char **err)
+{
+	const char *msg = aj_str(json_array_get(json_object_get(root, "errors"), 0), "message");
+	if (!msg)
+		return err_set(err, GC_EDATA, "no 'data.gpuTypes' array in the response");
+	return adapter_api_error(err, "RunPod GraphQL error", msg);
 }
 
 static enum gc_status parse(struct adapter_run *run, const struct adapter_request *req,
 			    const char *body, size_t len, char **err)
 {
 	(void)req;
-	json_t *root = adapter_json(body, len, err);
-	if (!root)
-		return GC_EDATA;
-	json_t *types = aj_path(root, "data.gpuTypes");
-	enum gc_status st = GC_OK;
-	if (!json_is_array(types)) {
-		json_t *errors = json_object_get(root, "errors");
-		const char *msg = aj_str(json_array_get(errors, 0), "message");
-		char clean[201];
-		clean_text(clean, sizeof clean, msg);
-		st = msg ? err_set(err, GC_EDATA, "RunPod GraphQL error: %s", clean)
-			 : err_set(err, GC_EDATA, "no 'data.gpuTypes' array in the response");
-	}
-	size_t i;
-	json_t *t;
-	json_array_foreach(types, i, t) {
-		if (st != GC_OK)
-			break;
-		st = one_type(run, t, err);
-	}
-	json_decref(root);
-	return st;
+	return adapter_parse_list(run, body, len, JSON_ARRAY, "data.gpuTypes", one_type,
+				  graphql_error, err);
 }
 
 static const char *const key_envs[] = {"RUNPOD_API_KEY", NULL};

@@ -111,7 +111,7 @@ static enum gc_status parse(struct adapter_run *run, const struct adapter_reques
 	enum gc_status st = GC_OK;
 	if (!json_is_object(servers)) {
 		const char *msg = aj_str(root, "message");
-		st = msg ? err_set(err, GC_EDATA, "API error: %.200s", msg)
+		st = msg ? adapter_api_error(err, "API error", msg)
 			 : err_set(err, GC_EDATA, "no 'servers' object in the response");
 	} else if (json_object_update(ep == EP_AVAIL ? s->avail[zone] : s->products[zone],
 				      servers) != 0) {

@@ -115,19 +115,6 @@ static enum gc_status start(struct adapter_run *run, char **err)
 	return adapter_queue(run, 0, "POST", body, err, "%s/api/v0/bundles/", run->base);
 }
 
-/* `s` without control characters, at most n-1 bytes: text from the
- * network goes into error messages shown on a terminal. */
-static void clean_text(char *out, size_t n, const char *s)
-{
-	size_t j = 0;
-	for (; s && *s && j + 1 < n; s++) {
-		unsigned char c = (unsigned char)*s;
-		out[j++] = (c < 0x20 || c == 0x7f) ? ' ' : (char)c;
-	}
-	if (n)
-		out[j] = '\0';
-}
-
 /* An API error body ({"success": false, "error": ..., "msg": ...}) as text. */
 static enum gc_status api_error(json_t *root, char **err)
 {
@@ -136,31 +123,14 @@ static enum gc_status api_error(json_t *root, char **err)
 		msg = aj_str(root, "error");
 	if (!msg)
 		return err_set(err, GC_EDATA, "no 'offers' array in the response");
-	char clean[201];
-	clean_text(clean, sizeof clean, msg);
-	return err_set(err, GC_EDATA, "vast.ai error: %s", clean);
+	return adapter_api_error(err, "vast.ai error", msg);
 }
 
 static enum gc_status parse(struct adapter_run *run, const struct adapter_request *req,
 			    const char *body, size_t len, char **err)
 {
 	(void)req;
-	json_t *root = adapter_json(body, len, err);
-	if (!root)
-		return GC_EDATA;
-	json_t *offers = json_object_get(root, "offers");
-	enum gc_status st = GC_OK;
-	if (!json_is_array(offers))
-		st = api_error(root, err);
-	size_t i;
-	json_t *r;
-	json_array_foreach(offers, i, r) {
-		if (st != GC_OK)
-			break;
-		st = one_offer(run, r, err);
-	}
-	json_decref(root);
-	return st;
+	return adapter_parse_list(run, body, len, JSON_ARRAY, "offers", one_offer, api_error, err);
 }
 
 static const char *const key_envs[] = {"VAST_API_KEY", NULL};

@@ -32,35 +32,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "gpucmp/adapter.h"
 
 enum { VERDA_TOKEN, VERDA_TYPES, VERDA_AVAIL };
 
 enum { MAX_TOKEN = 8192 };
-
-struct verda_state {
-	json_t *types; /* array */
-	json_t *avail; /* array, NULL until received */
-};
-
-static void free_state(void *p)
-{
-	struct verda_state *s = p;
-	if (!s)
-		return;
-	json_decref(s->types);
-	json_decref(s->avail);
-	free(s);
-}
-
-static struct verda_state *state_of(struct adapter_run *run)
-{
-	if (!run->state)
-		run->state = calloc(1, sizeof(struct verda_state));
-	return run->state;
-}
 
 static void wipe_free(char *s)
 {
@@ -142,25 +119,15 @@ static enum gc_status parse(struct adapter_run *run, const struct adapter_reques
 	json_t *root = adapter_json(body, len, err);
 	if (!root)
 		return GC_EDATA;
-	enum gc_status st = GC_OK;
-	if (req->kind == VERDA_TOKEN) {
+	enum gc_status st;
+	if (req->kind == VERDA_TOKEN)
 		st = got_token(run, root, err);
-		json_decref(root);
-		return st;
-	}
-	if (!json_is_array(root)) {
-		json_decref(root);
-		return err_set(err, GC_EDATA, "expected a JSON list of %s",
-			       req->kind == VERDA_TYPES ? "instance types" : "locations");
-	}
-	struct verda_state *s = state_of(run);
-	if (!s) {
-		json_decref(root);
-		return err_set(err, GC_ENOMEM, "out of memory");
-	}
-	json_t **slot = req->kind == VERDA_TYPES ? &s->types : &s->avail;
-	json_decref(*slot);
-	*slot = root;
+	else if (!json_is_array(root))
+		st = err_set(err, GC_EDATA, "expected a JSON list of %s",
+			     req->kind == VERDA_TYPES ? "instance types" : "locations");
+	else
+		st = adapter_keep(run, req->kind, root, err); /* joined in finish() */
+	json_decref(root);
 	return st;
 }
 
@@ -187,8 +154,9 @@ static int listed(json_t *location, const char *sku)
 	return 0;
 }
 
-static enum gc_status one_type(struct adapter_run *run, json_t *t, json_t *avail, char **err)
+static enum gc_status one_type(struct adapter_run *run, json_t *t, char **err)
 {
+	json_t *avail = adapter_kept(run, VERDA_AVAIL); /* NULL until received */
 	const char *sku = aj_str(t, "instance_type");
 	if (!json_is_object(t) || !sku || !*sku)
 		return GC_OK;
@@ -214,22 +182,14 @@ static enum gc_status one_type(struct adapter_run *run, json_t *t, json_t *avail
 	o.vcpus = aj_num(json_object_get(t, "cpu"), "number_of_cores");
 	o.ram_gb = aj_num(json_object_get(t, "memory"), "size_in_gigabytes");
 	o.disk_gb = aj_num(json_object_get(t, "storage"), "size_in_gigabytes");
-	double price = aj_num(t, "price_per_hour");
-	double spot = aj_num(t, "spot_price");
+	/* the currency is lower case ("usd") */
 	const char *cur = aj_str(t, "currency");
 	char code[8];
-	if (cur && strcasecmp(cur, "usd") != 0) {
-		size_t i = 0;
-		for (; cur[i] && i < sizeof code - 1; i++)
-			code[i] = (char)toupper((unsigned char)cur[i]);
-		code[i] = '\0';
-		o.currency = code;
-		o.price_native = price;
-		o.spot_native = spot;
-	} else {
-		o.price_hr = price;
-		o.spot_price_hr = spot;
-	}
+	size_t n = 0;
+	for (; cur && cur[n] && n < sizeof code - 1; n++)
+		code[n] = (char)toupper((unsigned char)cur[n]);
+	code[n] = '\0';
+	adapter_set_prices(&o, code, aj_num(t, "price_per_hour"), aj_num(t, "spot_price"));
 	if (!avail)
 		return adapter_emit(run, &o, err);
 	size_t i, found = 0;
@@ -254,17 +214,7 @@ static enum gc_status one_type(struct adapter_run *run, json_t *t, json_t *avail
 
 static enum gc_status finish(struct adapter_run *run, char **err)
 {
-	struct verda_state *s = run->state;
-	if (!s || !s->types)
-		return GC_OK;
-	size_t i;
-	json_t *t;
-	json_array_foreach(s->types, i, t) {
-		enum gc_status st = one_type(run, t, s->avail, err);
-		if (st != GC_OK)
-			return st;
-	}
-	return GC_OK;
+	return adapter_each(run, adapter_kept(run, VERDA_TYPES), one_type, err);
 }
 
 const struct adapter adapter_verda = {
@@ -277,5 +227,5 @@ const struct adapter adapter_verda = {
 	.start = start,
 	.parse = parse,
 	.finish = finish,
-	.free_state = free_state,
+	.free_state = adapter_kept_free,
 };

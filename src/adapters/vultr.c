@@ -141,35 +141,22 @@ static const struct gpu_model *resolve_vm(const struct adapter_run *run, const c
 	return m; /* more memory than k whole GPUs explain: count stays 1 */
 }
 
-/* One offer per location (or one unavailable offer). */
+/* One offer per location: a plan can be deployed where it is listed (or
+ * one unavailable offer when it is listed nowhere). */
 static enum gc_status emit_locations(struct adapter_run *run, json_t *plan, struct offer *o,
 				     char **err)
 {
-	json_t *locs = json_object_get(plan, "locations");
-	size_t i, emitted = 0;
-	json_t *l;
-	json_array_foreach(locs, i, l) {
-		if (!json_is_string(l) || !*json_string_value(l))
-			continue;
-		struct offer copy = *o;
-		copy.region = json_string_value(l);
-		if (copy.available < 0)
-			copy.available = 1;
-		enum gc_status st = adapter_emit(run, &copy, err);
-		if (st != GC_OK)
-			return st;
-		emitted++;
-	}
-	if (emitted)
-		return GC_OK;
-	o->region = "unknown";
-	if (o->available < 0)
-		o->available = 0;
-	return adapter_emit(run, o, err);
+	o->available = 1;
+	return adapter_emit_regions(run, o, json_object_get(plan, "locations"), err);
 }
 
-static void common(json_t *plan, struct offer *o)
+/* What VM and metal plans share; the plan's id, NULL when it has none (and
+ * is skipped). */
+static const char *common(json_t *plan, struct offer *o)
 {
+	const char *id = aj_str(plan, "id");
+	offer_init(o);
+	o->sku = id;
 	double ram = aj_num(plan, "ram");
 	double disk = aj_num(plan, "disk");
 	double ndisk = aj_num(plan, "disk_count");
@@ -180,17 +167,15 @@ static void common(json_t *plan, struct offer *o)
 	o->spot_price_hr = aj_num(plan, "hourly_cost_preemptible");
 	if (json_is_false(json_object_get(plan, "deploy_ondemand")))
 		o->price_hr = NAN;
+	return id;
 }
 
 static enum gc_status vm_plan(struct adapter_run *run, json_t *plan, char **err)
 {
-	const char *id = aj_str(plan, "id");
+	struct offer o;
+	const char *id = common(plan, &o);
 	if (!id)
 		return GC_OK;
-	struct offer o;
-	offer_init(&o);
-	o.sku = id;
-	common(plan, &o);
 	double vcpu = aj_num(plan, "vcpu_count");
 	o.vcpus = vcpu > 0 && vcpu < 1e5 ? vcpu : NAN;
 	char tok[64];
@@ -221,13 +206,10 @@ static enum gc_status vm_plan(struct adapter_run *run, json_t *plan, char **err)
 
 static enum gc_status metal_plan(struct adapter_run *run, json_t *plan, char **err)
 {
-	const char *id = aj_str(plan, "id");
+	struct offer o;
+	const char *id = common(plan, &o);
 	if (!id)
 		return GC_OK;
-	struct offer o;
-	offer_init(&o);
-	o.sku = id;
-	common(plan, &o);
 	double threads = aj_num(plan, "cpu_threads");
 	if (!(threads > 0))
 		threads = aj_num(plan, "cpu_count");
@@ -269,17 +251,6 @@ static enum gc_status start(struct adapter_run *run, char **err)
 	return st;
 }
 
-static void clean_text(char *out, size_t n, const char *s)
-{
-	size_t j = 0;
-	for (; s && *s && j + 1 < n; s++) {
-		unsigned char c = (unsigned char)*s;
-		out[j++] = (c < 0x20 || c == 0x7f) ? ' ' : (char)c;
-	}
-	if (n)
-		out[j] = '\0';
-}
-
 static enum gc_status parse(struct adapter_run *run, const struct adapter_request *req,
 			    const char *body, size_t len, char **err)
 {
@@ -288,21 +259,13 @@ static enum gc_status parse(struct adapter_run *run, const struct adapter_reques
 	if (!root)
 		return GC_EDATA;
 	json_t *plans = json_object_get(root, list_key[kind]);
-	enum gc_status st = GC_OK;
-	if (!json_is_array(plans)) {
+	enum gc_status st;
+	if (json_is_array(plans)) {
+		st = adapter_each(run, plans, kind == KIND_METAL ? metal_plan : vm_plan, err);
+	} else {
 		const char *msg = aj_str(root, "error");
-		char clean[201];
-		clean_text(clean, sizeof clean, msg);
-		st = msg ? err_set(err, GC_EDATA, "Vultr error: %s", clean)
+		st = msg ? adapter_api_error(err, "Vultr error", msg)
 			 : err_set(err, GC_EDATA, "no '%s' array in the response", list_key[kind]);
-	}
-	size_t i;
-	json_t *p;
-	json_array_foreach(plans, i, p) {
-		if (st != GC_OK)
-			break;
-		if (json_is_object(p))
-			st = kind == KIND_METAL ? metal_plan(run, p, err) : vm_plan(run, p, err);
 	}
 	/* the next page: an opaque cursor, empty on the last page */
 	const char *next = aj_str(aj_path(root, "meta.links"), "next");

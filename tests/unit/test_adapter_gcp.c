@@ -1,74 +1,13 @@
 /* test_adapter_gcp.c - the GCP adapter (Cloud Billing Catalog, per-GPU-hour
  * accelerator prices) on its recorded pages and on SKUs built in the same
  * shape. */
-#include <math.h>
-
-#include "gpucmp/catalog.h"
-#include "gpucmp/offerstore.h"
-#include "gpucmp/rates.h"
-#include "gpucmp/refresh.h"
-#include "testutil.h"
+#include "gpucmp/adapter.h"
 
 extern const struct adapter adapter_gcp;
+#define AD adapter_gcp
+#define FIX "tests/fixtures/http/gcp"
 
-static struct catalog cat;
-
-static int setup(void **state)
-{
-	(void)state;
-	return load_embedded_catalog(&cat);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	catalog_release(&cat);
-	return 0;
-}
-
-struct harness {
-	struct adapter_run run;
-	struct rate_table rates;
-	struct offer_store store;
-};
-
-static void h_init(struct harness *h)
-{
-	char *err = NULL;
-	assert_int_equal(rates_load_embedded(&h->rates, &err), GC_OK);
-	adapter_run_init(&h->run, &adapter_gcp, adapter_gcp.base_url, "k");
-	offer_store_init(&h->store);
-	h->run.gpus = cat.gpus;
-	h->run.types = cat.types;
-	h->run.rates = &h->rates;
-	h->run.fetched_at = "2026-01-01T00:00:00Z";
-	h->run.origin = adapter_gcp.base_url;
-	h->run.emit = offer_store_cb;
-	h->run.emit_ctx = &h->store;
-}
-
-static enum gc_status h_parse(struct harness *h, const char *body, size_t len, char **err)
-{
-	struct adapter_request req;
-	memset(&req, 0, sizeof req);
-	req.url = (char *)adapter_gcp.base_url;
-	return adapter_gcp.parse(&h->run, &req, body, len, err);
-}
-
-static void h_free(struct harness *h)
-{
-	adapter_run_release(&h->run);
-	rates_free(&h->rates);
-	offer_store_free(&h->store);
-}
-
-static const struct offer *find(const struct offer_store *s, const char *sku, const char *region)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (strcmp(s->items[i].sku, sku) == 0 && strcmp(s->items[i].region, region) == 0)
-			return &s->items[i];
-	return NULL;
-}
+#include "adapter_testutil.h"
 
 /* One SKU in the shape of the recorded ones.  `price` is the unitPrice
  * object's inside. */
@@ -90,20 +29,12 @@ static char *sku_json(char *out, size_t n, const char *desc, const char *group, 
 static void test_page1(void **state)
 {
 	(void)state;
-	size_t len, queued = 0;
-	char *body = read_source_file("tests/fixtures/http/gcp/skus-page1.json", &len);
-	struct offer_store s;
-	offer_store_init(&s);
 	char *err = NULL;
-	assert_int_equal(refresh_parse_one(&adapter_gcp, &cat, 0, body, len, offer_store_cb, &s,
-					   &queued, &err),
-			 GC_OK);
-	assert_int_equal(queued, 1);
-	assert_int_equal(s.n, 3);
+	struct offer_store s;
+	expect_parsed_file(0, FIX "/skus-page1.json", &s, 1, 3);
 	const char *regions[] = {"us-central1", "us-east1", "us-west1"};
 	for (size_t i = 0; i < 3; i++) {
-		const struct offer *o = find(&s, "nvidia-tesla-a100", regions[i]);
-		assert_non_null(o);
+		const struct offer *o = must_find(&s, "nvidia-tesla-a100", regions[i]);
 		assert_string_equal(o->provider, "gcp");
 		assert_string_equal(o->source, "live");
 		assert_string_equal(o->gpu, "a100-sxm-40gb");
@@ -120,8 +51,8 @@ static void test_page1(void **state)
 
 	/* the follow-up carries the token, URL-encoded */
 	struct harness h;
-	h_init(&h);
-	assert_int_equal(h_parse(&h, body, len, &err), GC_OK);
+	h_init(&h, NULL, "k");
+	assert_int_equal(h_file(&h, 0, FIX "/skus-page1.json", &err), GC_OK);
 	assert_int_equal(h.run.nqueue, 1);
 	assert_string_equal(h.run.queue[0].url,
 			    "https://cloudbilling.googleapis.com/v1/services/6F81-5844-456A/skus"
@@ -129,36 +60,29 @@ static void test_page1(void **state)
 			    "k1Hc54Tx_Kz3oBxwSnRIdGVxXoSPdf-XlDpyNBf4QuxKcIEgtrQ1LDLWAgZowI0ns7HjrGta"
 			    "2s%3D");
 	/* the same token again would never end */
-	assert_int_equal(h_parse(&h, body, len, &err), GC_EDATA);
+	assert_int_equal(h_file(&h, 0, FIX "/skus-page1.json", &err), GC_EDATA);
 	assert_non_null(strstr(err, "repeats"));
 	free(err);
 	h_free(&h);
-	free(body);
 }
 
 /* Page 2 has no GPU and no next page; both pages together give page 1's offers. */
 static void test_both_pages(void **state)
 {
 	(void)state;
-	size_t len1, len2, queued = 1;
-	char *p1 = read_source_file("tests/fixtures/http/gcp/skus-page1.json", &len1);
-	char *p2 = read_source_file("tests/fixtures/http/gcp/skus-page2.json", &len2);
 	char *err = NULL;
-	assert_int_equal(
-		refresh_parse_one(&adapter_gcp, &cat, 0, p2, len2, NULL, NULL, &queued, &err),
-		GC_OK);
-	assert_int_equal(queued, 0);
+	struct offer_store s;
+	expect_parsed_file(0, FIX "/skus-page2.json", &s, 0, 0);
+	offer_store_free(&s);
 	struct harness h;
-	h_init(&h);
-	assert_int_equal(h_parse(&h, p1, len1, &err), GC_OK);
-	assert_int_equal(h_parse(&h, p2, len2, &err), GC_OK);
+	h_init(&h, NULL, "k");
+	assert_int_equal(h_file(&h, 0, FIX "/skus-page1.json", &err), GC_OK);
+	assert_int_equal(h_file(&h, 0, FIX "/skus-page2.json", &err), GC_OK);
 	assert_int_equal(h.store.n, 0);
-	assert_int_equal(adapter_gcp.finish(&h.run, &err), GC_OK);
+	assert_int_equal(AD.finish(&h.run, &err), GC_OK);
 	assert_int_equal(h.store.n, 3);
 	assert_int_equal(h.run.nqueue - h.run.qhead, 1);
 	h_free(&h);
-	free(p1);
-	free(p2);
 }
 
 /* On-demand and Spot SKUs join per GPU and region; what is skipped. */
@@ -216,41 +140,27 @@ static void test_spot_and_filters(void **state)
 	snprintf(body + used, sizeof body - used, "],\"nextPageToken\":\"\"}");
 
 	struct offer_store st;
-	offer_store_init(&st);
-	size_t queued = 9;
-	char *err = NULL;
-	assert_int_equal(refresh_parse_one(&adapter_gcp, &cat, 0, body, strlen(body),
-					   offer_store_cb, &st, &queued, &err),
-			 GC_OK);
-	assert_int_equal(queued, 0); /* an empty token ends the listing */
-	const struct offer *t4 = find(&st, "nvidia-tesla-t4", "us-central1");
-	assert_non_null(t4);
+	expect_parsed(0, body, &st, 0, 7); /* an empty token ends the listing */
+	const struct offer *t4 = must_find(&st, "nvidia-tesla-t4", "us-central1");
 	assert_string_equal(t4->gpu, "t4");
 	assert_float_equal(t4->price_hr, 0.35, 1e-9);
 	assert_float_equal(t4->spot_price_hr, 0.07, 1e-9);
-	const struct offer *t4e = find(&st, "nvidia-tesla-t4", "us-east1");
-	assert_non_null(t4e);
+	const struct offer *t4e = must_find(&st, "nvidia-tesla-t4", "us-east1");
 	assert_true(isnan(t4e->spot_price_hr));
-	const struct offer *a80 = find(&st, "nvidia-a100-80gb", "europe-west1");
-	assert_non_null(a80);
+	const struct offer *a80 = must_find(&st, "nvidia-a100-80gb", "europe-west1");
 	assert_string_equal(a80->gpu, "a100-sxm-80gb");
 	assert_string_equal(a80->gpu_name, "Nvidia Tesla A100 80GB");
-	const struct offer *mega = find(&st, "nvidia-h100-mega-80gb", "us-central1");
-	assert_non_null(mega);
+	const struct offer *mega = must_find(&st, "nvidia-h100-mega-80gb", "us-central1");
 	assert_string_equal(mega->gpu, "h100-sxm");
 	assert_float_equal(mega->price_hr, 11, 1e-9);
-	const struct offer *rtx = find(&st, "nvidia-rtx-pro-6000", "us-central1");
-	assert_non_null(rtx);
+	const struct offer *rtx = must_find(&st, "nvidia-rtx-pro-6000", "us-central1");
 	assert_string_equal(rtx->gpu, "rtx-pro-6000");
-	const struct offer *l4 = find(&st, "nvidia-l4", "us-central1");
-	assert_non_null(l4);
+	const struct offer *l4 = must_find(&st, "nvidia-l4", "us-central1");
 	assert_string_equal(l4->gpu, "l4");
-	const struct offer *h200 = find(&st, "nvidia-h200-141gb", "us-east4");
-	assert_non_null(h200);
+	const struct offer *h200 = must_find(&st, "nvidia-h200-141gb", "us-east4");
 	assert_true(isnan(h200->price_hr));
 	assert_string_equal(h200->gpu, "h200");
 	assert_float_equal(h200->spot_price_hr, 3, 1e-9);
-	assert_int_equal(st.n, 7);
 	for (size_t i = 0; i < st.n; i++) {
 		assert_null(strstr(st.items[i].sku, "p4"));
 		assert_null(strstr(st.items[i].sku, "b200"));
@@ -289,21 +199,16 @@ static void test_currency_and_hostile(void **state)
 		 "\"startUsageAmount\":10,\"unitPrice\":{\"units\":\"1\"}}]}}]}]}",
 		 a, b, c, d, e, f);
 	struct offer_store st;
-	offer_store_init(&st);
-	char *err = NULL;
-	assert_int_equal(refresh_parse_one(&adapter_gcp, &cat, 0, body, strlen(body),
-					   offer_store_cb, &st, NULL, &err),
-			 GC_OK);
-	const struct offer *v = find(&st, "nvidia-tesla-v100", "europe-west4");
-	assert_non_null(v);
+	/* "abc" units, 5e12 nanos, "x" nanos, a negative price, a tier not at 0
+	 * and a huge price: dropped */
+	expect_parsed(0, body, &st, 0, 1);
+	const struct offer *v = must_find(&st, "nvidia-tesla-v100", "europe-west4");
 	assert_string_equal(v->currency, "EUR");
 	assert_float_equal(v->price_native, 2, 1e-9);
 	assert_float_equal(v->price_hr, 2 * 1.0411, 1e-9);
 	assert_string_equal(v->gpu, "v100-sxm2-16gb");
 	/* huge but finite: beyond any real rental, so not a price (ADAPTER_MAX_PRICE_HR) */
 	assert_null(find(&st, "nvidia-b200", "us-south1"));
-	/* "abc" units, 5e12 nanos, "x" nanos, a negative price, a tier not at 0: dropped */
-	assert_int_equal(st.n, 1);
 	offer_store_free(&st);
 }
 
@@ -311,46 +216,24 @@ static void test_bad_bodies(void **state)
 {
 	(void)state;
 	char *err = NULL;
-	const char *html = "<html><body>403 Forbidden</body></html>";
-	assert_int_equal(refresh_parse_one(&adapter_gcp, &cat, 0, html, strlen(html), NULL, NULL,
-					   NULL, &err),
-			 GC_EDATA);
-	assert_non_null(strstr(err, "HTML"));
-	free(err);
-	err = NULL;
+	expect_refused(0, "<html><body>403 Forbidden</body></html>", "HTML");
 	size_t len;
-	char *body = read_source_file("tests/fixtures/http/gcp/skus-page1.json", &len);
-	assert_int_equal(refresh_parse_one(&adapter_gcp, &cat, 0, body, len - 40, NULL, NULL, NULL,
-					   &err),
-			 GC_EDATA);
-	assert_non_null(strstr(err, "not valid JSON"));
-	free(err);
-	err = NULL;
+	char *body = read_source_file(FIX "/skus-page1.json", &len);
+	expect_refused_len(0, body, len - 40, "not valid JSON");
 	free(body);
 	const char *wrong[] = {"[]", "{\"skus\":{}}", "\"skus\"",
 			       "{\"error\":{\"code\":403,\"message\":\"API key not valid.\"}}", NULL};
-	for (size_t i = 0; wrong[i]; i++) {
-		assert_int_equal(refresh_parse_one(&adapter_gcp, &cat, 0, wrong[i],
-						   strlen(wrong[i]), NULL, NULL, NULL, &err),
-				 GC_EDATA);
-		assert_non_null(err);
-		free(err);
-		err = NULL;
-	}
+	for (size_t i = 0; wrong[i]; i++)
+		expect_refused(0, wrong[i], NULL);
 	/* an empty listing (proto3 leaves the empty list out): no offers, no error */
-	size_t queued = 5;
-	assert_int_equal(refresh_parse_one(&adapter_gcp, &cat, 0, "{}", 2, NULL, NULL, &queued,
-					   &err),
-			 GC_OK);
-	assert_int_equal(queued, 0);
+	expect_empty(0, "{}");
 	/* a page token too long to send */
+	size_t queued;
 	char big[8192];
 	size_t n = (size_t)snprintf(big, sizeof big, "{\"nextPageToken\":\"");
 	memset(big + n, '/', 3000);
 	snprintf(big + n + 3000, sizeof big - n - 3000, "\"}");
-	assert_int_equal(refresh_parse_one(&adapter_gcp, &cat, 0, big, strlen(big), NULL, NULL,
-					   &queued, &err),
-			 GC_EDATA);
+	assert_int_equal(parse_str(0, big, NULL, &queued, &err), GC_EDATA);
 	free(err);
 }
 
@@ -363,5 +246,5 @@ int main(void)
 		cmocka_unit_test(test_currency_and_hostile),
 		cmocka_unit_test(test_bad_bodies),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, catalog_setup, catalog_teardown);
 }

@@ -1,103 +1,36 @@
 /* test_adapter_linode.c - the Linode adapter on the recorded types list
  * (split in two pages), region prices, bad bodies and hostile values. */
-#include <math.h>
-
-#include "gpucmp/catalog.h"
-#include "gpucmp/offerstore.h"
-#include "gpucmp/rates.h"
-#include "gpucmp/refresh.h"
-#include "testutil.h"
+#include "gpucmp/adapter.h"
 
 extern const struct adapter adapter_linode;
+#define AD adapter_linode
+#define FIX "tests/fixtures/http/linode"
 
-static struct catalog cat;
-
-static int setup(void **state)
-{
-	(void)state;
-	return load_embedded_catalog(&cat);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	catalog_release(&cat);
-	return 0;
-}
-
-static enum gc_status parse_str(const char *body, struct offer_store *s, size_t *queued,
-				char **err)
-{
-	return refresh_parse_one(&adapter_linode, &cat, 0, body, strlen(body),
-				 s ? offer_store_cb : NULL, s, queued, err);
-}
-
-static enum gc_status parse_file(const char *rel, struct offer_store *s, size_t *queued,
-				 char **err)
-{
-	size_t len;
-	char *body = read_source_file(rel, &len);
-	enum gc_status st = refresh_parse_one(&adapter_linode, &cat, 0, body, len, offer_store_cb, s,
-					      queued, err);
-	free(body);
-	return st;
-}
-
-static const struct offer *find(const struct offer_store *s, const char *sku, const char *region)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (strcmp(s->items[i].sku, sku) == 0 && strcmp(s->items[i].region, region) == 0)
-			return &s->items[i];
-	return NULL;
-}
+#include "adapter_testutil.h"
 
 /* The first request, and page 2 queued from page 1. */
 static void test_requests(void **state)
 {
 	(void)state;
-	struct adapter_run run;
-	struct rate_table rates;
+	struct harness h;
 	char *err = NULL;
-	assert_int_equal(rates_load_embedded(&rates, &err), GC_OK);
-	adapter_run_init(&run, &adapter_linode, "http://127.0.0.1:1", NULL);
-	run.gpus = cat.gpus;
-	run.types = cat.types;
-	run.rates = &rates;
-	assert_int_equal(adapter_linode.start(&run, &err), GC_OK);
-	struct adapter_request *r = adapter_next(&run);
-	assert_non_null(r);
-	assert_string_equal(r->url, "http://127.0.0.1:1/v4/linode/types");
-	size_t len;
-	char *body = read_source_file("tests/fixtures/http/linode/types.json", &len);
-	assert_int_equal(adapter_linode.parse(&run, r, body, len, &err), GC_OK);
-	free(body);
-	adapter_request_release(r);
-	free(r);
-	r = adapter_next(&run);
-	assert_non_null(r);
-	assert_string_equal(r->url, "http://127.0.0.1:1/v4/linode/types?page=2");
-	adapter_request_release(r);
-	free(r);
-	assert_null(adapter_next(&run));
-	adapter_run_release(&run);
-	rates_free(&rates);
-	assert_int_equal(adapter_linode.auth, ADAPTER_AUTH_OPTIONAL);
-	assert_int_equal(adapter_linode.key_style, ADAPTER_KEY_BEARER);
+	struct adapter_request *r =
+		h_start(&h, "http://127.0.0.1:1", NULL, "http://127.0.0.1:1/v4/linode/types");
+	assert_int_equal(h_answer(&h, r, FIX "/types.json", &err), GC_OK);
+	drop_request(r);
+	drop_request(next_request(&h.run, "http://127.0.0.1:1/v4/linode/types?page=2"));
+	assert_null(adapter_next(&h.run));
+	h_free(&h);
+	assert_int_equal(AD.auth, ADAPTER_AUTH_OPTIONAL);
+	assert_int_equal(AD.key_style, ADAPTER_KEY_BEARER);
 }
 
 static void test_recorded_pages(void **state)
 {
 	(void)state;
 	struct offer_store s;
-	offer_store_init(&s);
-	char *err = NULL;
-	size_t queued = 0;
-	assert_int_equal(parse_file("tests/fixtures/http/linode/types.json", &s, &queued, &err),
-			 GC_OK);
-	assert_int_equal(queued, 1);
-	assert_int_equal(s.n, 1); /* the Nanode has no GPU */
-	const struct offer *o = find(&s, "g1-gpu-rtx6000-1", "unknown");
-	assert_non_null(o);
+	expect_parsed_file(0, FIX "/types.json", &s, 1, 1); /* the Nanode has no GPU */
+	const struct offer *o = must_find(&s, "g1-gpu-rtx6000-1", "unknown");
 	assert_string_equal(o->provider, "linode");
 	assert_string_equal(o->gpu_name, "RTX6000");
 	assert_string_equal(o->gpu, "quadro-rtx-6000");
@@ -111,15 +44,8 @@ static void test_recorded_pages(void **state)
 	assert_int_equal(o->available, -1);
 	offer_store_free(&s);
 
-	offer_store_init(&s);
-	queued = 9;
-	assert_int_equal(parse_file("tests/fixtures/http/linode/types-page2.json", &s, &queued,
-				    &err),
-			 GC_OK);
-	assert_int_equal(queued, 0); /* page 2 of 2 */
-	assert_int_equal(s.n, 1);
-	o = find(&s, "g1-gpu-rtx6000-2", "unknown");
-	assert_non_null(o);
+	expect_parsed_file(0, FIX "/types-page2.json", &s, 0, 1); /* page 2 of 2 */
+	o = must_find(&s, "g1-gpu-rtx6000-2", "unknown");
 	assert_string_equal(o->gpu, "quadro-rtx-6000");
 	assert_float_equal(o->gpu_count, 2, 0);
 	assert_float_equal(o->price_hr, 3.0, 1e-12);
@@ -142,24 +68,16 @@ static void test_region_prices_and_labels(void **state)
 		"\"class\":\"gpu\",\"gpus\":1,\"price\":{\"hourly\":2.0}}"
 		"],\"page\":1,\"pages\":1,\"results\":2}";
 	struct offer_store s;
-	offer_store_init(&s);
-	char *err = NULL;
-	size_t queued = 9;
-	assert_int_equal(parse_str(body, &s, &queued, &err), GC_OK);
-	assert_int_equal(queued, 0);
-	assert_int_equal(s.n, 3);
-	const struct offer *base = find(&s, "g2-gpu-rtx4000a1-s", "unknown");
-	assert_non_null(base);
+	expect_parsed(0, body, &s, 0, 3);
+	const struct offer *base = must_find(&s, "g2-gpu-rtx4000a1-s", "unknown");
 	assert_string_equal(base->gpu_name, "RTX4000 Ada");
 	assert_string_equal(base->gpu, "rtx-4000-ada");
 	assert_float_equal(base->price_hr, 0.52, 1e-12);
-	const struct offer *cgk = find(&s, "g2-gpu-rtx4000a1-s", "id-cgk");
-	assert_non_null(cgk);
+	const struct offer *cgk = must_find(&s, "g2-gpu-rtx4000a1-s", "id-cgk");
 	assert_float_equal(cgk->price_hr, 0.62, 1e-12);
 	assert_float_equal(cgk->vcpus, 8, 0);
 	assert_null(find(&s, "g2-gpu-rtx4000a1-s", "br-gru")); /* no price */
-	const struct offer *nu = find(&s, "g9-gpu-new-1", "unknown");
-	assert_non_null(nu);
+	const struct offer *nu = must_find(&s, "g9-gpu-new-1", "unknown");
 	assert_null(nu->gpu);
 	assert_string_equal(nu->gpu_name, "Brand New");
 	offer_store_free(&s);
@@ -169,43 +87,21 @@ static void test_bad_bodies(void **state)
 {
 	(void)state;
 	char *err = NULL;
-	assert_int_equal(parse_str("<html><body>504 Gateway Time-out</body></html>", NULL, NULL,
-				   &err),
-			 GC_EDATA);
-	assert_non_null(strstr(err, "HTML"));
-	free(err);
-	err = NULL;
+	expect_refused(0, "<html><body>504 Gateway Time-out</body></html>", "HTML");
 	size_t len;
-	char *body = read_source_file("tests/fixtures/http/linode/types.json", &len);
-	assert_int_equal(refresh_parse_one(&adapter_linode, &cat, 0, body, 300, NULL, NULL, NULL,
-					   &err),
-			 GC_EDATA);
-	assert_non_null(strstr(err, "not valid JSON"));
-	free(err);
-	err = NULL;
+	char *body = read_source_file(FIX "/types.json", &len);
+	expect_refused_len(0, body, 300, "not valid JSON");
 	free(body);
-	assert_int_equal(parse_str("{\"errors\":[{\"reason\":\"Invalid Token\\r\\n\"}]}", NULL, NULL,
-				   &err),
+	assert_int_equal(parse_str(0, "{\"errors\":[{\"reason\":\"Invalid Token\\r\\n\"}]}", NULL,
+				   NULL, &err),
 			 GC_EDATA);
 	assert_non_null(strstr(err, "Linode error: Invalid Token"));
 	assert_null(strchr(err, '\n'));
 	free(err);
-	err = NULL;
 	const char *shapes[] = {"{}", "[]", "{\"data\":{}}", "{\"errors\":[]}", "true"};
-	for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
-		assert_int_equal(parse_str(shapes[i], NULL, NULL, &err), GC_EDATA);
-		free(err);
-		err = NULL;
-	}
-	struct offer_store s;
-	offer_store_init(&s);
-	size_t queued = 9;
-	assert_int_equal(parse_str("{\"data\":[],\"page\":1,\"pages\":1,\"results\":0}", &s, &queued,
-				   &err),
-			 GC_OK);
-	assert_int_equal(s.n, 0);
-	assert_int_equal(queued, 0);
-	offer_store_free(&s);
+	for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+		expect_refused(0, shapes[i], NULL);
+	expect_empty(0, "{\"data\":[],\"page\":1,\"pages\":1,\"results\":0}");
 }
 
 static void test_hostile_values(void **state)
@@ -225,32 +121,18 @@ static void test_hostile_values(void **state)
 		"\"price\":{\"hourly\":\"2.5\"},\"region_prices\":\"none\"}"
 		"],\"page\":1,\"pages\":1e12}";
 	struct offer_store s;
-	offer_store_init(&s);
-	char *err = NULL;
-	size_t queued = 0;
-	assert_int_equal(parse_str(body, &s, &queued, &err), GC_OK);
 	/* "pages" out of range reads as unknown: no runaway pagination */
-	assert_int_equal(queued, 0);
-	assert_int_equal(s.n, 1);
-	const struct offer *o = find(&s, "g1-gpu-rtx6000-5", "unknown");
-	assert_non_null(o);
+	expect_parsed(0, body, &s, 0, 1);
+	const struct offer *o = must_find(&s, "g1-gpu-rtx6000-5", "unknown");
 	assert_string_equal(o->gpu_name, "");
 	assert_null(o->gpu);
 	assert_float_equal(o->price_hr, 2.5, 1e-12);
 	offer_store_free(&s);
 
 	/* a page past the last, or a negative page: nothing queued */
-	queued = 9;
-	assert_int_equal(parse_str("{\"data\":[],\"page\":5,\"pages\":2}", NULL, &queued, &err),
-			 GC_OK);
-	assert_int_equal(queued, 0);
-	assert_int_equal(parse_str("{\"data\":[],\"page\":-1,\"pages\":2}", NULL, &queued, &err),
-			 GC_OK);
-	assert_int_equal(queued, 0);
-	assert_int_equal(parse_str("{\"data\":[],\"page\":\"1\",\"pages\":\"3\"}", NULL, &queued,
-				   &err),
-			 GC_OK);
-	assert_int_equal(queued, 1);
+	assert_int_equal(queued_by(0, "{\"data\":[],\"page\":5,\"pages\":2}"), 0);
+	assert_int_equal(queued_by(0, "{\"data\":[],\"page\":-1,\"pages\":2}"), 0);
+	assert_int_equal(queued_by(0, "{\"data\":[],\"page\":\"1\",\"pages\":\"3\"}"), 1);
 }
 
 int main(void)
@@ -262,5 +144,5 @@ int main(void)
 		cmocka_unit_test(test_bad_bodies),
 		cmocka_unit_test(test_hostile_values),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, catalog_setup, catalog_teardown);
 }

@@ -1,86 +1,14 @@
 /* test_adapter_oci.c - the OCI adapter: Cost Estimator shapes joined with
  * product prices. */
-#include <math.h>
-
-#include "gpucmp/catalog.h"
-#include "gpucmp/offerstore.h"
-#include "gpucmp/rates.h"
-#include "gpucmp/refresh.h"
-#include "testutil.h"
+#include "gpucmp/adapter.h"
 
 extern const struct adapter adapter_oci;
+#define AD adapter_oci
+#define FIX "tests/fixtures/http/oci"
+
+#include "adapter_testutil.h"
 
 enum { K_SHAPES, K_PRODUCTS }; /* the adapter's request kinds */
-
-static struct catalog cat;
-
-static int setup(void **state)
-{
-	(void)state;
-	return load_embedded_catalog(&cat);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	catalog_release(&cat);
-	return 0;
-}
-
-struct harness {
-	struct adapter_run run;
-	struct rate_table rates;
-	struct offer_store store;
-};
-
-static void h_init(struct harness *h)
-{
-	char *err = NULL;
-	assert_int_equal(rates_load_embedded(&h->rates, &err), GC_OK);
-	adapter_run_init(&h->run, &adapter_oci, adapter_oci.base_url, NULL);
-	offer_store_init(&h->store);
-	h->run.gpus = cat.gpus;
-	h->run.types = cat.types;
-	h->run.rates = &h->rates;
-	h->run.fetched_at = "2026-01-01T00:00:00Z";
-	h->run.origin = adapter_oci.base_url;
-	h->run.emit = offer_store_cb;
-	h->run.emit_ctx = &h->store;
-}
-
-static enum gc_status h_parse(struct harness *h, int kind, const char *body, size_t len,
-			      char **err)
-{
-	struct adapter_request req;
-	memset(&req, 0, sizeof req);
-	req.kind = kind;
-	req.url = (char *)adapter_oci.base_url;
-	return adapter_oci.parse(&h->run, &req, body, len, err);
-}
-
-static enum gc_status h_file(struct harness *h, int kind, const char *rel, char **err)
-{
-	size_t len;
-	char *body = read_source_file(rel, &len);
-	enum gc_status st = h_parse(h, kind, body, len, err);
-	free(body);
-	return st;
-}
-
-static void h_free(struct harness *h)
-{
-	adapter_run_release(&h->run);
-	rates_free(&h->rates);
-	offer_store_free(&h->store);
-}
-
-static const struct offer *find(const struct offer_store *s, const char *sku)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (strcmp(s->items[i].sku, sku) == 0)
-			return &s->items[i];
-	return NULL;
-}
 
 struct want {
 	const char *sku, *gpu;
@@ -106,7 +34,7 @@ static void check_fixture_offers(const struct offer_store *s)
 	};
 	assert_int_equal(s->n, sizeof w / sizeof w[0]);
 	for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
-		const struct offer *o = find(s, w[i].sku);
+		const struct offer *o = find(s, w[i].sku, NULL);
 		if (!o)
 			fail_msg("no offer for %s", w[i].sku);
 		assert_string_equal(o->provider, "oci");
@@ -133,8 +61,8 @@ static void check_fixture_offers(const struct offer_store *s)
 		else
 			assert_float_equal(o->spot_price_hr, w[i].spot, 1e-9);
 	}
-	assert_string_equal(find(s, "BM.GPU.GB300.4")->gpu_name, "GB300");
-	assert_string_equal(find(s, "BM.GPU.H100.8")->gpu_name, "H100");
+	assert_string_equal(find(s, "BM.GPU.GB300.4", NULL)->gpu_name, "GB300");
+	assert_string_equal(find(s, "BM.GPU.H100.8", NULL)->gpu_name, "H100");
 }
 
 /* The two recorded documents, in either order. */
@@ -144,15 +72,15 @@ static void test_joined(void **state)
 	for (int order = 0; order < 2; order++) {
 		struct harness h;
 		char *err = NULL;
-		h_init(&h);
-		assert_int_equal(adapter_oci.start(&h.run, &err), GC_OK);
+		h_init(&h, NULL, NULL);
+		assert_int_equal(AD.start(&h.run, &err), GC_OK);
 		assert_int_equal(h.run.nqueue, 2);
 		assert_string_equal(h.run.queue[0].url, "https://www.oracle.com/a/ocom/docs/"
 							"cloudestimator2/data/shapes.json");
 		assert_string_equal(h.run.queue[1].url, "https://www.oracle.com/a/ocom/docs/"
 							"cloudestimator2/data/products.json");
-		const char *shapes = "tests/fixtures/http/oci/shapes.json";
-		const char *products = "tests/fixtures/http/oci/products.json";
+		const char *shapes = FIX "/shapes.json";
+		const char *products = FIX "/products.json";
 		assert_int_equal(h_file(&h, order ? K_PRODUCTS : K_SHAPES, order ? products : shapes,
 					&err),
 				 GC_OK);
@@ -161,7 +89,7 @@ static void test_joined(void **state)
 				 GC_OK);
 		assert_int_equal(h.store.n, 0);
 		assert_int_equal(h.run.nqueue, 2); /* nothing more to fetch */
-		assert_int_equal(adapter_oci.finish(&h.run, &err), GC_OK);
+		assert_int_equal(AD.finish(&h.run, &err), GC_OK);
 		check_fixture_offers(&h.store);
 		assert_int_equal(h.run.unknown_gpu, 1);
 		h_free(&h);
@@ -172,21 +100,11 @@ static void test_joined(void **state)
 static void test_one_document(void **state)
 {
 	(void)state;
-	const char *files[] = {"tests/fixtures/http/oci/shapes.json",
-			       "tests/fixtures/http/oci/products.json"};
+	const char *files[] = {FIX "/shapes.json", FIX "/products.json"};
 	for (int kind = K_SHAPES; kind <= K_PRODUCTS; kind++) {
-		size_t len, queued = 1;
-		char *body = read_source_file(files[kind], &len);
 		struct offer_store s;
-		offer_store_init(&s);
-		char *err = NULL;
-		assert_int_equal(refresh_parse_one(&adapter_oci, &cat, kind, body, len,
-						   offer_store_cb, &s, &queued, &err),
-				 GC_OK);
-		assert_int_equal(queued, 0);
-		assert_int_equal(s.n, 0);
+		expect_parsed_file(kind, files[kind], &s, 0, 0);
 		offer_store_free(&s);
-		free(body);
 	}
 }
 
@@ -255,23 +173,20 @@ static void test_odd_values(void **state)
 		"]}";
 	struct harness h;
 	char *err = NULL;
-	h_init(&h);
+	h_init(&h, NULL, NULL);
 	assert_int_equal(h_parse(&h, K_SHAPES, shapes, strlen(shapes), &err), GC_OK);
 	assert_int_equal(h_parse(&h, K_PRODUCTS, products, strlen(products), &err), GC_OK);
-	assert_int_equal(adapter_oci.finish(&h.run, &err), GC_OK);
-	const struct offer *l40s = find(&h.store, "VM.GPU.L40S.2");
-	assert_non_null(l40s);
+	assert_int_equal(AD.finish(&h.run, &err), GC_OK);
+	const struct offer *l40s = must_find(&h.store, "VM.GPU.L40S.2", NULL);
 	assert_string_equal(l40s->gpu, "l40s");
 	assert_float_equal(l40s->price_hr, 2 * 2 + 0.01 * 100, 1e-9);
 	assert_float_equal(l40s->ram_gb, 100, 0);
 	assert_float_equal(l40s->vcpus, 20, 0);
 	assert_float_equal(l40s->gpu_mem_gb, 48, 0); /* 96 / 2 */
-	const struct offer *odd = find(&h.store, "BM.GPU.8");
-	assert_non_null(odd);
+	const struct offer *odd = must_find(&h.store, "BM.GPU.8", NULL);
 	assert_null(odd->gpu);
 	assert_string_equal(odd->gpu_name, "BM.GPU.8");
-	const struct offer *chip = find(&h.store, "BM.GPU.NEWCHIP-x.8");
-	assert_non_null(chip);
+	const struct offer *chip = must_find(&h.store, "BM.GPU.NEWCHIP-x.8", NULL);
 	assert_string_equal(chip->gpu_name, "NEWCHIP");
 	assert_int_equal(h.store.n, 3);
 	h_free(&h);
@@ -281,39 +196,22 @@ static void test_bad_bodies(void **state)
 {
 	(void)state;
 	char *err = NULL;
-	const char *html = "<!DOCTYPE html><html><body>Access Denied</body></html>";
-	for (int kind = K_SHAPES; kind <= K_PRODUCTS; kind++) {
-		assert_int_equal(refresh_parse_one(&adapter_oci, &cat, kind, html, strlen(html), NULL,
-						   NULL, NULL, &err),
-				 GC_EDATA);
-		assert_non_null(strstr(err, "HTML"));
-		free(err);
-		err = NULL;
-	}
+	for (int kind = K_SHAPES; kind <= K_PRODUCTS; kind++)
+		expect_refused(kind, "<!DOCTYPE html><html><body>Access Denied</body></html>",
+			       "HTML");
 	size_t len;
-	char *body = read_source_file("tests/fixtures/http/oci/shapes.json", &len);
-	assert_int_equal(refresh_parse_one(&adapter_oci, &cat, K_SHAPES, body, len / 3, NULL, NULL,
-					   NULL, &err),
-			 GC_EDATA);
-	assert_non_null(strstr(err, "not valid JSON"));
-	free(err);
-	err = NULL;
+	char *body = read_source_file(FIX "/shapes.json", &len);
+	expect_refused_len(K_SHAPES, body, len / 3, "not valid JSON");
 	free(body);
 	const char *wrong[] = {"[]", "{\"items\":{}}", "{}", "{\"items\":null}", NULL};
-	for (size_t i = 0; wrong[i]; i++) {
-		assert_int_equal(refresh_parse_one(&adapter_oci, &cat, K_PRODUCTS, wrong[i],
-						   strlen(wrong[i]), NULL, NULL, NULL, &err),
-				 GC_EDATA);
-		assert_non_null(strstr(err, "items"));
-		free(err);
-		err = NULL;
-	}
+	for (size_t i = 0; wrong[i]; i++)
+		expect_refused(K_PRODUCTS, wrong[i], "items");
 	/* empty lists: no offers */
 	struct harness h;
-	h_init(&h);
+	h_init(&h, NULL, NULL);
 	assert_int_equal(h_parse(&h, K_SHAPES, "{\"items\":[]}", 12, &err), GC_OK);
 	assert_int_equal(h_parse(&h, K_PRODUCTS, "{\"items\":[]}", 12, &err), GC_OK);
-	assert_int_equal(adapter_oci.finish(&h.run, &err), GC_OK);
+	assert_int_equal(AD.finish(&h.run, &err), GC_OK);
 	assert_int_equal(h.store.n, 0);
 	h_free(&h);
 }
@@ -326,5 +224,5 @@ int main(void)
 		cmocka_unit_test(test_odd_values),
 		cmocka_unit_test(test_bad_bodies),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, catalog_setup, catalog_teardown);
 }

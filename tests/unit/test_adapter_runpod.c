@@ -1,54 +1,20 @@
 /* test_adapter_runpod.c - the RunPod adapter on RunPod's documented
  * gpuTypes answers, GraphQL errors and hostile values. */
-#include <math.h>
-
-#include "gpucmp/catalog.h"
-#include "gpucmp/offerstore.h"
-#include "gpucmp/refresh.h"
-#include "testutil.h"
+#include "gpucmp/adapter.h"
 
 extern const struct adapter adapter_runpod;
+#define AD adapter_runpod
+#define FIX "tests/fixtures/http/runpod"
 
-static struct catalog cat;
-
-static int setup(void **state)
-{
-	(void)state;
-	return load_embedded_catalog(&cat);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	catalog_release(&cat);
-	return 0;
-}
-
-static enum gc_status parse_str(const char *body, struct offer_store *s, char **err)
-{
-	return refresh_parse_one(&adapter_runpod, &cat, 0, body, strlen(body),
-				 s ? offer_store_cb : NULL, s, NULL, err);
-}
-
-static const struct offer *find(const struct offer_store *s, const char *sku)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (strcmp(s->items[i].sku, sku) == 0)
-			return &s->items[i];
-	return NULL;
-}
+#include "adapter_testutil.h"
 
 /* One POST of the gpuTypes query; the key goes in the query string. */
 static void test_request(void **state)
 {
 	(void)state;
-	struct adapter_run run;
-	char *err = NULL;
-	adapter_run_init(&run, &adapter_runpod, "http://127.0.0.1:1", NULL);
-	assert_int_equal(adapter_runpod.start(&run, &err), GC_OK);
-	struct adapter_request *r = adapter_next(&run);
-	assert_non_null(r);
-	assert_string_equal(r->url, "http://127.0.0.1:1/graphql");
+	struct harness h;
+	struct adapter_request *r =
+		h_start(&h, "http://127.0.0.1:1", NULL, "http://127.0.0.1:1/graphql");
 	assert_string_equal(r->method, "POST");
 	assert_non_null(strstr(r->body, "lowestPrice(input: {gpuCount: 1})"));
 	assert_non_null(strstr(r->body, "uninterruptablePrice"));
@@ -57,29 +23,19 @@ static void test_request(void **state)
 	assert_non_null(j);
 	assert_true(json_is_string(json_object_get(j, "query")));
 	json_decref(j);
-	assert_null(adapter_next(&run));
-	adapter_request_release(r);
-	free(r);
-	adapter_run_release(&run);
-	assert_int_equal(adapter_runpod.auth, ADAPTER_AUTH_OPTIONAL);
-	assert_int_equal(adapter_runpod.key_style, ADAPTER_KEY_QUERY);
-	assert_string_equal(adapter_runpod.key_name, "api_key");
+	assert_null(adapter_next(&h.run));
+	drop_request(r);
+	h_free(&h);
+	assert_int_equal(AD.auth, ADAPTER_AUTH_OPTIONAL);
+	assert_int_equal(AD.key_style, ADAPTER_KEY_QUERY);
+	assert_string_equal(AD.key_name, "api_key");
 }
 
 static void test_documented_answers(void **state)
 {
 	(void)state;
-	size_t len, queued = 9;
-	char *body = read_source_file("tests/fixtures/http/runpod/gpu-types.json", &len);
 	struct offer_store s;
-	offer_store_init(&s);
-	char *err = NULL;
-	assert_int_equal(refresh_parse_one(&adapter_runpod, &cat, 0, body, len, offer_store_cb, &s,
-					   &queued, &err),
-			 GC_OK);
-	free(body);
-	assert_int_equal(queued, 0);
-	assert_int_equal(s.n, 1);
+	expect_parsed_file(0, FIX "/gpu-types.json", &s, 0, 1);
 	const struct offer *o = &s.items[0];
 	assert_string_equal(o->provider, "runpod");
 	assert_string_equal(o->sku, "NVIDIA GeForce RTX 3090");
@@ -95,14 +51,8 @@ static void test_documented_answers(void **state)
 	offer_store_free(&s);
 
 	/* the GPU type list has no prices: no offers, no error */
-	body = read_source_file("tests/fixtures/http/runpod/gpu-types-list.json", &len);
-	offer_store_init(&s);
-	assert_int_equal(refresh_parse_one(&adapter_runpod, &cat, 0, body, len, offer_store_cb, &s,
-					   NULL, &err),
-			 GC_OK);
-	assert_int_equal(s.n, 0);
+	expect_parsed_file(0, FIX "/gpu-types-list.json", &s, 0, 0);
 	offer_store_free(&s);
-	free(body);
 }
 
 /* stockStatus, minVcpu / minMemory; the display name when the id is unknown. */
@@ -124,29 +74,22 @@ static void test_stock_and_names(void **state)
 		"\"lowestPrice\":{\"uninterruptablePrice\":0.1}}"
 		"]}}";
 	struct offer_store s;
-	offer_store_init(&s);
-	char *err = NULL;
-	assert_int_equal(parse_str(body, &s, &err), GC_OK);
-	assert_int_equal(s.n, 4);
-	const struct offer *h = find(&s, "NVIDIA H100 80GB HBM3");
-	assert_non_null(h);
+	expect_parsed(0, body, &s, 0, 4);
+	const struct offer *h = must_find(&s, "NVIDIA H100 80GB HBM3", NULL);
 	assert_string_equal(h->gpu, "h100-sxm");
 	assert_int_equal(h->available, 1);
 	assert_float_equal(h->vcpus, 16, 0);
 	assert_float_equal(h->ram_gb, 125, 0);
 	assert_float_equal(h->price_hr, 2.69, 1e-12);
 	assert_true(isnan(h->spot_price_hr));
-	const struct offer *a = find(&s, "NVIDIA A40");
-	assert_non_null(a);
+	const struct offer *a = must_find(&s, "NVIDIA A40", NULL);
 	assert_string_equal(a->gpu, "a40");
 	assert_int_equal(a->available, 0);
-	const struct offer *r = find(&s, "NVIDIA GeForce RTX 3090 Special");
-	assert_non_null(r);
+	const struct offer *r = must_find(&s, "NVIDIA GeForce RTX 3090 Special", NULL);
 	assert_string_equal(r->gpu, "rtx-3090"); /* from displayName */
 	assert_int_equal(r->available, 1);
 	assert_true(isnan(r->spot_price_hr)); /* 0 = not offered */
-	const struct offer *m = find(&s, "Mystery GPU");
-	assert_non_null(m);
+	const struct offer *m = must_find(&s, "Mystery GPU", NULL);
 	assert_null(m->gpu);
 	assert_string_equal(m->gpu_name, "Mystery GPU");
 	offer_store_free(&s);
@@ -156,38 +99,22 @@ static void test_errors_and_bad_bodies(void **state)
 {
 	(void)state;
 	char *err = NULL;
-	assert_int_equal(parse_str("{\"errors\":[{\"message\":\"Cannot query field \\\"x\\\" on "
+	assert_int_equal(parse_str(0,
+				   "{\"errors\":[{\"message\":\"Cannot query field \\\"x\\\" on "
 				   "type \\\"GpuType\\\".\\n\"}],\"data\":null}",
-				   NULL, &err),
+				   NULL, NULL, &err),
 			 GC_EDATA);
 	assert_non_null(strstr(err, "RunPod GraphQL error: Cannot query field \"x\""));
 	assert_null(strchr(err, '\n'));
 	free(err);
-	err = NULL;
-	assert_int_equal(parse_str("<html><head><title>403 Forbidden</title></head></html>", NULL,
-				   &err),
-			 GC_EDATA);
-	assert_non_null(strstr(err, "HTML"));
-	free(err);
-	err = NULL;
-	const char *cut = "{\"data\":{\"gpuTypes\":[{\"id\":\"NVIDIA A40\",\"lowestPr";
-	assert_int_equal(parse_str(cut, NULL, &err), GC_EDATA);
-	assert_non_null(strstr(err, "not valid JSON"));
-	free(err);
-	err = NULL;
+	expect_refused(0, "<html><head><title>403 Forbidden</title></head></html>", "HTML");
+	expect_refused(0, "{\"data\":{\"gpuTypes\":[{\"id\":\"NVIDIA A40\",\"lowestPr",
+		       "not valid JSON");
 	const char *shapes[] = {"{}", "[]", "null", "{\"data\":{}}", "{\"data\":{\"gpuTypes\":{}}}",
 				"{\"errors\":\"boom\"}", "{\"errors\":[{\"message\":5}]}"};
-	for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
-		assert_int_equal(parse_str(shapes[i], NULL, &err), GC_EDATA);
-		assert_non_null(err);
-		free(err);
-		err = NULL;
-	}
-	struct offer_store s;
-	offer_store_init(&s);
-	assert_int_equal(parse_str("{\"data\":{\"gpuTypes\":[]}}", &s, &err), GC_OK);
-	assert_int_equal(s.n, 0);
-	offer_store_free(&s);
+	for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+		expect_refused(0, shapes[i], NULL);
+	expect_empty(0, "{\"data\":{\"gpuTypes\":[]}}");
 }
 
 static void test_hostile_values(void **state)
@@ -207,20 +134,15 @@ static void test_hostile_values(void **state)
 		"\"uninterruptablePrice\":\"0.25\",\"stockStatus\":\"\"}}"
 		"]}}";
 	struct offer_store s;
-	offer_store_init(&s);
-	char *err = NULL;
-	assert_int_equal(parse_str(body, &s, &err), GC_OK);
-	assert_int_equal(s.n, 2);
-	const struct offer *l = find(&s, "NVIDIA L4");
-	assert_non_null(l);
+	expect_parsed(0, body, &s, 0, 2);
+	const struct offer *l = must_find(&s, "NVIDIA L4", NULL);
 	assert_string_equal(l->gpu, "l4");
 	assert_true(isnan(l->vcpus));
 	assert_true(isnan(l->ram_gb));
 	assert_int_equal(l->available, -1);
 	assert_float_equal(l->gpu_mem_gb, 24, 0); /* from the table, not "lots" */
-	assert_null(find(&s, "NVIDIA A40")); /* 1e308 $/h is garbage, not a price */
-	const struct offer *r = find(&s, "RTX 3090");
-	assert_non_null(r);
+	assert_null(find(&s, "NVIDIA A40", NULL)); /* 1e308 $/h is garbage, not a price */
+	const struct offer *r = must_find(&s, "RTX 3090", NULL);
 	assert_string_equal(r->gpu, "rtx-3090");
 	assert_float_equal(r->price_hr, 0.25, 1e-12);
 	assert_int_equal(r->available, 0);
@@ -236,5 +158,5 @@ int main(void)
 		cmocka_unit_test(test_errors_and_bad_bodies),
 		cmocka_unit_test(test_hostile_values),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, catalog_setup, catalog_teardown);
 }

@@ -1,79 +1,35 @@
 /* test_adapter_vast.c - the Vast.ai adapter on its recorded offer, bad
  * bodies and hostile values. */
-#include <math.h>
-
-#include "gpucmp/catalog.h"
-#include "gpucmp/offerstore.h"
-#include "gpucmp/refresh.h"
-#include "testutil.h"
+#include "gpucmp/adapter.h"
 
 extern const struct adapter adapter_vast;
+#define AD adapter_vast
+#define FIX "tests/fixtures/http/vast"
 
-static struct catalog cat;
-
-static int setup(void **state)
-{
-	(void)state;
-	return load_embedded_catalog(&cat);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	catalog_release(&cat);
-	return 0;
-}
-
-static enum gc_status parse_str(const char *body, struct offer_store *s, size_t *queued,
-				char **err)
-{
-	return refresh_parse_one(&adapter_vast, &cat, 0, body, strlen(body), s ? offer_store_cb : NULL,
-				 s, queued, err);
-}
-
-static const struct offer *find_region(const struct offer_store *s, const char *region)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (strcmp(s->items[i].region, region) == 0)
-			return &s->items[i];
-	return NULL;
-}
+#include "adapter_testutil.h"
 
 /* The request: one POST with the filter, no pagination. */
 static void test_request(void **state)
 {
 	(void)state;
-	struct adapter_run run;
-	char *err = NULL;
-	adapter_run_init(&run, &adapter_vast, "http://127.0.0.1:1", NULL);
-	assert_int_equal(adapter_vast.start(&run, &err), GC_OK);
-	struct adapter_request *r = adapter_next(&run);
-	assert_non_null(r);
-	assert_string_equal(r->url, "http://127.0.0.1:1/api/v0/bundles/");
+	struct harness h;
+	struct adapter_request *r =
+		h_start(&h, "http://127.0.0.1:1", NULL, "http://127.0.0.1:1/api/v0/bundles/");
 	assert_string_equal(r->method, "POST");
 	assert_non_null(strstr(r->body, "\"rentable\":{\"eq\":true}"));
 	assert_non_null(strstr(r->body, "\"limit\":3000"));
-	assert_null(adapter_next(&run));
-	adapter_request_release(r);
-	free(r);
-	adapter_run_release(&run);
-	assert_int_equal(adapter_vast.auth, ADAPTER_AUTH_OPTIONAL);
-	assert_int_equal(adapter_vast.conditional, 0);
+	assert_null(adapter_next(&h.run));
+	drop_request(r);
+	h_free(&h);
+	assert_int_equal(AD.auth, ADAPTER_AUTH_OPTIONAL);
+	assert_int_equal(AD.conditional, 0);
 }
 
 static void test_recorded_offer(void **state)
 {
 	(void)state;
-	size_t len, queued = 9;
-	char *body = read_source_file("tests/fixtures/http/vast/bundles.json", &len);
 	struct offer_store s;
-	offer_store_init(&s);
-	char *err = NULL;
-	assert_int_equal(refresh_parse_one(&adapter_vast, &cat, 0, body, len, offer_store_cb, &s,
-					   &queued, &err),
-			 GC_OK);
-	assert_int_equal(queued, 0);
-	assert_int_equal(s.n, 1);
+	expect_parsed_file(0, FIX "/bundles.json", &s, 0, 1);
 	const struct offer *o = &s.items[0];
 	assert_string_equal(o->provider, "vast");
 	assert_string_equal(o->source, "live");
@@ -93,7 +49,6 @@ static void test_recorded_offer(void **state)
 	assert_string_equal(o->max_cuda, "12.2");
 	assert_string_equal(o->currency, "USD");
 	offer_store_free(&s);
-	free(body);
 }
 
 /* Rented or unrentable machines are unavailable; an unknown GPU is kept. */
@@ -110,26 +65,20 @@ static void test_availability_and_unknown_gpu(void **state)
 		"{\"gpu_name\":\"RTX 3090\",\"num_gpus\":1,\"dph_total\":0.2}"
 		"]}";
 	struct offer_store s;
-	offer_store_init(&s);
-	char *err = NULL;
-	assert_int_equal(parse_str(body, &s, NULL, &err), GC_OK);
-	assert_int_equal(s.n, 3);
-	const struct offer *h = find_region(&s, "Texas, US");
-	assert_non_null(h);
+	expect_parsed(0, body, &s, 0, 3);
+	const struct offer *h = must_find(&s, NULL, "Texas, US");
 	assert_string_equal(h->gpu, "h100-sxm");
 	assert_string_equal(h->sku, "8x-H100_SXM-224-2064000");
 	assert_float_equal(h->gpu_count, 8, 0);
 	assert_int_equal(h->available, 0);
 	assert_string_equal(h->max_cuda, "12.8");
-	const struct offer *t = find_region(&s, "Quebec, CA");
-	assert_non_null(t);
+	const struct offer *t = must_find(&s, NULL, "Quebec, CA");
 	assert_null(t->gpu);
 	assert_string_equal(t->gpu_name, "Titan V");
 	assert_int_equal(t->available, 0);
 	assert_true(isnan(t->spot_price_hr));
 	assert_null(t->driver_version);
-	const struct offer *u = find_region(&s, "unknown");
-	assert_non_null(u);
+	const struct offer *u = must_find(&s, NULL, "unknown");
 	assert_string_equal(u->gpu, "rtx-3090");
 	assert_int_equal(u->available, -1);
 	assert_string_equal(u->sku, "1x-RTX_3090-0-0");
@@ -139,51 +88,24 @@ static void test_availability_and_unknown_gpu(void **state)
 static void test_bad_bodies(void **state)
 {
 	(void)state;
-	char *err = NULL;
-	const char *html = "<!DOCTYPE html><html><body>502 Bad Gateway</body></html>";
-	assert_int_equal(parse_str(html, NULL, NULL, &err), GC_EDATA);
-	assert_non_null(strstr(err, "HTML"));
-	free(err);
-	err = NULL;
+	expect_refused(0, "<!DOCTYPE html><html><body>502 Bad Gateway</body></html>", "HTML");
 
 	size_t len;
-	char *body = read_source_file("tests/fixtures/http/vast/bundles.json", &len);
-	assert_int_equal(refresh_parse_one(&adapter_vast, &cat, 0, body, len / 2, NULL, NULL, NULL,
-					   &err),
-			 GC_EDATA);
-	assert_non_null(strstr(err, "not valid JSON"));
-	free(err);
-	err = NULL;
+	char *body = read_source_file(FIX "/bundles.json", &len);
+	expect_refused_len(0, body, len / 2, "not valid JSON");
 	free(body);
 
-	assert_int_equal(parse_str("", NULL, NULL, &err), GC_EDATA);
-	free(err);
-	err = NULL;
-	assert_int_equal(parse_str("{}", NULL, NULL, &err), GC_EDATA);
-	assert_non_null(strstr(err, "offers"));
-	free(err);
-	err = NULL;
-	assert_int_equal(parse_str("[{\"gpu_name\":\"RTX 4090\"}]", NULL, NULL, &err), GC_EDATA);
-	free(err);
-	err = NULL;
-	assert_int_equal(parse_str("{\"offers\":{\"gpu_name\":\"RTX 4090\"}}", NULL, NULL, &err),
-			 GC_EDATA);
-	free(err);
-	err = NULL;
+	expect_refused(0, "", NULL);
+	expect_refused(0, "{}", "offers");
+	expect_refused(0, "[{\"gpu_name\":\"RTX 4090\"}]", NULL);
+	expect_refused(0, "{\"offers\":{\"gpu_name\":\"RTX 4090\"}}", NULL);
 	/* an API error: its message, without the terminal escape */
-	assert_int_equal(parse_str("{\"success\":false,\"error\":\"invalid_args\","
-				   "\"msg\":\"bad \\u001b[31mquery\"}",
-				   NULL, NULL, &err),
-			 GC_EDATA);
-	assert_non_null(strstr(err, "vast.ai error: bad  [31mquery"));
-	free(err);
-	err = NULL;
+	expect_refused(0,
+		       "{\"success\":false,\"error\":\"invalid_args\",\"msg\":\"bad "
+		       "\\u001b[31mquery\"}",
+		       "vast.ai error: bad  [31mquery");
 
-	struct offer_store s;
-	offer_store_init(&s);
-	assert_int_equal(parse_str("{\"offers\":[]}", &s, NULL, &err), GC_OK);
-	assert_int_equal(s.n, 0);
-	offer_store_free(&s);
+	expect_empty(0, "{\"offers\":[]}");
 }
 
 /* Wrong types, negative and huge numbers: dropped or NAN, never a crash. */
@@ -203,10 +125,7 @@ static void test_hostile_values(void **state)
 		"{\"gpu_name\":\"RTX 4090\",\"num_gpus\":2,\"dph_total\":1e308}"
 		"]}";
 	struct offer_store s;
-	offer_store_init(&s);
-	char *err = NULL;
-	assert_int_equal(parse_str(body, &s, NULL, &err), GC_OK);
-	assert_int_equal(s.n, 2);
+	expect_parsed(0, body, &s, 0, 2);
 	const struct offer *a = &s.items[0];
 	assert_float_equal(a->price_hr, 0.35, 1e-12); /* a numeric string is a number */
 	assert_true(isnan(a->spot_price_hr));
@@ -236,5 +155,5 @@ int main(void)
 		cmocka_unit_test(test_bad_bodies),
 		cmocka_unit_test(test_hostile_values),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, catalog_setup, catalog_teardown);
 }

@@ -1,87 +1,14 @@
 /* test_adapter_verda.c - the Verda adapter: OAuth token, then instance types
  * joined with availability, on the recorded responses. */
-#include <math.h>
-
-#include "gpucmp/catalog.h"
-#include "gpucmp/offerstore.h"
-#include "gpucmp/rates.h"
-#include "gpucmp/refresh.h"
-#include "testutil.h"
+#include "gpucmp/adapter.h"
 
 extern const struct adapter adapter_verda;
+#define AD adapter_verda
+#define FIX "tests/fixtures/http/verda"
+
+#include "adapter_testutil.h"
 
 enum { K_TOKEN, K_TYPES, K_AVAIL }; /* the adapter's request kinds */
-
-static struct catalog cat;
-
-static int setup(void **state)
-{
-	(void)state;
-	return load_embedded_catalog(&cat);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	catalog_release(&cat);
-	return 0;
-}
-
-/* A run like refresh.c sets up, for feeding several responses in turn. */
-struct harness {
-	struct adapter_run run;
-	struct rate_table rates;
-	struct offer_store store;
-};
-
-static void h_init(struct harness *h, const char *key)
-{
-	char *err = NULL;
-	assert_int_equal(rates_load_embedded(&h->rates, &err), GC_OK);
-	adapter_run_init(&h->run, &adapter_verda, adapter_verda.base_url, key);
-	offer_store_init(&h->store);
-	h->run.gpus = cat.gpus;
-	h->run.types = cat.types;
-	h->run.rates = &h->rates;
-	h->run.fetched_at = "2026-01-01T00:00:00Z";
-	h->run.origin = adapter_verda.base_url;
-	h->run.emit = offer_store_cb;
-	h->run.emit_ctx = &h->store;
-}
-
-static enum gc_status h_parse(struct harness *h, int kind, const char *body, size_t len,
-			      char **err)
-{
-	struct adapter_request req;
-	memset(&req, 0, sizeof req);
-	req.kind = kind;
-	req.url = (char *)adapter_verda.base_url;
-	return adapter_verda.parse(&h->run, &req, body, len, err);
-}
-
-static enum gc_status h_file(struct harness *h, int kind, const char *rel, char **err)
-{
-	size_t len;
-	char *body = read_source_file(rel, &len);
-	enum gc_status st = h_parse(h, kind, body, len, err);
-	free(body);
-	return st;
-}
-
-static void h_free(struct harness *h)
-{
-	adapter_run_release(&h->run);
-	rates_free(&h->rates);
-	offer_store_free(&h->store);
-}
-
-static const struct offer *find(const struct offer_store *s, const char *sku, const char *region)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (strcmp(s->items[i].sku, sku) == 0 && strcmp(s->items[i].region, region) == 0)
-			return &s->items[i];
-	return NULL;
-}
 
 /* The token request: a POST with the split key in a JSON body, no key attached. */
 static void test_start_token_request(void **state)
@@ -89,8 +16,8 @@ static void test_start_token_request(void **state)
 	(void)state;
 	struct harness h;
 	char *err = NULL;
-	h_init(&h, "my-id:sec:ret\"x");
-	assert_int_equal(adapter_verda.start(&h.run, &err), GC_OK);
+	h_init(&h, NULL, "my-id:sec:ret\"x");
+	assert_int_equal(AD.start(&h.run, &err), GC_OK);
 	assert_int_equal(h.run.nqueue, 1);
 	struct adapter_request *r = &h.run.queue[0];
 	assert_string_equal(r->url, "https://api.verda.com/v1/oauth2/token");
@@ -108,8 +35,8 @@ static void test_start_token_request(void **state)
 	/* a key without the ':' is a usage error that does not echo the key */
 	const char *bad[] = {"just-a-token", ":secret", "id:", NULL};
 	for (size_t i = 0; bad[i]; i++) {
-		h_init(&h, bad[i]);
-		assert_int_equal(adapter_verda.start(&h.run, &err), GC_EUSAGE);
+		h_init(&h, NULL, bad[i]);
+		assert_int_equal(AD.start(&h.run, &err), GC_EUSAGE);
 		assert_null(strstr(err, bad[i]));
 		free(err);
 		err = NULL;
@@ -124,8 +51,8 @@ static void test_token_response(void **state)
 	(void)state;
 	struct harness h;
 	char *err = NULL;
-	h_init(&h, "id:secret");
-	assert_int_equal(h_file(&h, K_TOKEN, "tests/fixtures/http/verda/token.json", &err), GC_OK);
+	h_init(&h, NULL, "id:secret");
+	assert_int_equal(h_file(&h, K_TOKEN, FIX "/token.json", &err), GC_OK);
 	assert_string_equal(h.run.secret2, "access");
 	assert_int_equal(h.run.nqueue, 2);
 	assert_string_equal(h.run.queue[0].url, "https://api.verda.com/v1/instance-types");
@@ -143,7 +70,7 @@ static void test_token_response(void **state)
 			     "{\"access_token\":\"\"}", "{\"access_token\":\"a\\r\\nX-Evil: 1\"}",
 			     "[]", NULL};
 	for (size_t i = 0; bad[i]; i++) {
-		h_init(&h, "id:secret");
+		h_init(&h, NULL, "id:secret");
 		assert_int_equal(h_parse(&h, K_TOKEN, bad[i], strlen(bad[i]), &err), GC_EDATA);
 		assert_non_null(err);
 		free(err);
@@ -160,19 +87,15 @@ static void test_joined(void **state)
 	(void)state;
 	struct harness h;
 	char *err = NULL;
-	h_init(&h, "id:secret");
-	assert_int_equal(h_file(&h, K_TYPES, "tests/fixtures/http/verda/instance-types.json", &err),
-			 GC_OK);
-	assert_int_equal(
-		h_file(&h, K_AVAIL, "tests/fixtures/http/verda/instance-availability.json", &err),
-		GC_OK);
+	h_init(&h, NULL, "id:secret");
+	assert_int_equal(h_file(&h, K_TYPES, FIX "/instance-types.json", &err), GC_OK);
+	assert_int_equal(h_file(&h, K_AVAIL, FIX "/instance-availability.json", &err), GC_OK);
 	assert_int_equal(h.store.n, 0); /* nothing before finish() */
-	assert_int_equal(adapter_verda.finish(&h.run, &err), GC_OK);
+	assert_int_equal(AD.finish(&h.run, &err), GC_OK);
 	assert_int_equal(h.store.n, 3);
 
 	/* listed nowhere: one unavailable offer */
-	const struct offer *a = find(&h.store, "1H100.80S.30V", "unknown");
-	assert_non_null(a);
+	const struct offer *a = must_find(&h.store, "1H100.80S.30V", "unknown");
 	assert_string_equal(a->provider, "verda");
 	assert_string_equal(a->source, "live");
 	assert_int_equal(a->available, 0);
@@ -186,8 +109,7 @@ static void test_joined(void **state)
 	assert_float_equal(a->ram_gb, 120, 0);
 	assert_true(isnan(a->disk_gb)); /* "dynamic" storage */
 
-	const struct offer *b = find(&h.store, "2A6000.20V", "FIN-01");
-	assert_non_null(b);
+	const struct offer *b = must_find(&h.store, "2A6000.20V", "FIN-01");
 	assert_int_equal(b->available, 1);
 	assert_string_equal(b->gpu, "rtx-a6000");
 	assert_float_equal(b->gpu_count, 2, 0);
@@ -195,8 +117,7 @@ static void test_joined(void **state)
 	assert_float_equal(b->price_hr, 1.98, 1e-9);
 	assert_float_equal(b->spot_price_hr, 0.70, 1e-9);
 
-	const struct offer *c = find(&h.store, "1V100.6V", "FIN-01");
-	assert_non_null(c);
+	const struct offer *c = must_find(&h.store, "1V100.6V", "FIN-01");
 	assert_int_equal(c->available, 1);
 	assert_string_equal(c->gpu, "v100-sxm2-16gb");
 	assert_float_equal(c->price_hr, 0.89, 1e-9);
@@ -209,22 +130,13 @@ static void test_joined(void **state)
 static void test_types_only(void **state)
 {
 	(void)state;
-	size_t len, queued = 1;
-	char *body = read_source_file("tests/fixtures/http/verda/instance-types.json", &len);
 	struct offer_store s;
-	offer_store_init(&s);
-	char *err = NULL;
-	assert_int_equal(refresh_parse_one(&adapter_verda, &cat, K_TYPES, body, len, offer_store_cb,
-					   &s, &queued, &err),
-			 GC_OK);
-	assert_int_equal(queued, 0);
-	assert_int_equal(s.n, 3);
+	expect_parsed_file(K_TYPES, FIX "/instance-types.json", &s, 0, 3);
 	for (size_t i = 0; i < s.n; i++) {
 		assert_int_equal(s.items[i].available, -1);
 		assert_string_equal(s.items[i].region, "unknown");
 	}
 	offer_store_free(&s);
-	free(body);
 }
 
 /* CPU types, another currency, hostile values. */
@@ -251,14 +163,13 @@ static void test_odd_values(void **state)
 			    " {\"availabilities\":\"1A100.40S.22V\"}, 9]";
 	struct harness h;
 	char *err = NULL;
-	h_init(&h, "id:secret");
+	h_init(&h, NULL, "id:secret");
 	assert_int_equal(h_parse(&h, K_TYPES, types, strlen(types), &err), GC_OK);
 	assert_int_equal(h_parse(&h, K_AVAIL, avail, strlen(avail), &err), GC_OK);
-	assert_int_equal(adapter_verda.finish(&h.run, &err), GC_OK);
+	assert_int_equal(AD.finish(&h.run, &err), GC_OK);
 
 	assert_null(find(&h.store, "CPU.4V.16G", "unknown")); /* no GPU */
-	const struct offer *e = find(&h.store, "1A100.40S.22V", "FIN-02");
-	assert_non_null(e);
+	const struct offer *e = must_find(&h.store, "1A100.40S.22V", "FIN-02");
 	assert_string_equal(e->currency, "EUR");
 	assert_float_equal(e->price_native, 1.00, 1e-9);
 	assert_float_equal(e->price_hr, 1.0411, 1e-9);
@@ -272,8 +183,7 @@ static void test_odd_values(void **state)
 	/* a GPU count beyond reason is not trusted */
 	assert_null(find(&h.store, "X.HUGE", "unknown"));
 	/* an AMD 7900XTX: kept, GPU unknown to the table */
-	const struct offer *amd = find(&h.store, "1AMD.7900.8V", "unknown");
-	assert_non_null(amd);
+	const struct offer *amd = must_find(&h.store, "1AMD.7900.8V", "unknown");
 	assert_null(amd->gpu);
 	assert_string_equal(amd->gpu_name, "AMD 7900XTX");
 	assert_int_equal(h.store.n, 2);
@@ -284,43 +194,15 @@ static void test_odd_values(void **state)
 static void test_bad_bodies(void **state)
 {
 	(void)state;
-	char *err = NULL;
-	const char *html = "<html><body>502 Bad Gateway</body></html>";
-	for (int kind = K_TOKEN; kind <= K_AVAIL; kind++) {
-		assert_int_equal(refresh_parse_one(&adapter_verda, &cat, kind, html, strlen(html),
-						   NULL, NULL, NULL, &err),
-				 GC_EDATA);
-		assert_non_null(strstr(err, "HTML"));
-		free(err);
-		err = NULL;
-	}
+	for (int kind = K_TOKEN; kind <= K_AVAIL; kind++)
+		expect_refused(kind, "<html><body>502 Bad Gateway</body></html>", "HTML");
 	size_t len;
-	char *body = read_source_file("tests/fixtures/http/verda/instance-types.json", &len);
-	assert_int_equal(refresh_parse_one(&adapter_verda, &cat, K_TYPES, body, len / 2, NULL, NULL,
-					   NULL, &err),
-			 GC_EDATA);
-	assert_non_null(strstr(err, "not valid JSON"));
-	free(err);
-	err = NULL;
+	char *body = read_source_file(FIX "/instance-types.json", &len);
+	expect_refused_len(K_TYPES, body, len / 2, "not valid JSON");
 	free(body);
-	const char *obj = "{\"data\":[]}";
-	assert_int_equal(refresh_parse_one(&adapter_verda, &cat, K_TYPES, obj, strlen(obj), NULL,
-					   NULL, NULL, &err),
-			 GC_EDATA);
-	free(err);
-	err = NULL;
-	assert_int_equal(refresh_parse_one(&adapter_verda, &cat, K_AVAIL, obj, strlen(obj), NULL,
-					   NULL, NULL, &err),
-			 GC_EDATA);
-	free(err);
-	err = NULL;
-	struct offer_store s;
-	offer_store_init(&s);
-	assert_int_equal(refresh_parse_one(&adapter_verda, &cat, K_TYPES, "[]", 2, offer_store_cb,
-					   &s, NULL, &err),
-			 GC_OK);
-	assert_int_equal(s.n, 0);
-	offer_store_free(&s);
+	expect_refused(K_TYPES, "{\"data\":[]}", NULL);
+	expect_refused(K_AVAIL, "{\"data\":[]}", NULL);
+	expect_empty(K_TYPES, "[]");
 }
 
 int main(void)
@@ -333,5 +215,5 @@ int main(void)
 		cmocka_unit_test(test_odd_values),
 		cmocka_unit_test(test_bad_bodies),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, catalog_setup, catalog_teardown);
 }

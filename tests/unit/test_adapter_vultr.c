@@ -1,117 +1,48 @@
 /* test_adapter_vultr.c - the Vultr adapter: Cloud GPU and bare-metal plans
  * on the recorded responses, cursor pagination, bad bodies and hostile
  * values. */
-#include <math.h>
-
-#include "gpucmp/catalog.h"
-#include "gpucmp/offerstore.h"
-#include "gpucmp/rates.h"
-#include "gpucmp/refresh.h"
-#include "testutil.h"
+#include "gpucmp/adapter.h"
 
 extern const struct adapter adapter_vultr;
+#define AD adapter_vultr
+#define FIX "tests/fixtures/http/vultr"
+
+#include "adapter_testutil.h"
 
 enum { K_PLANS, K_METAL }; /* the adapter's request kinds */
-
-static struct catalog cat;
-
-static int setup(void **state)
-{
-	(void)state;
-	return load_embedded_catalog(&cat);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	catalog_release(&cat);
-	return 0;
-}
-
-static enum gc_status parse_str(int kind, const char *body, struct offer_store *s, size_t *queued,
-				char **err)
-{
-	return refresh_parse_one(&adapter_vultr, &cat, kind, body, strlen(body),
-				 s ? offer_store_cb : NULL, s, queued, err);
-}
-
-static enum gc_status parse_file(int kind, const char *rel, struct offer_store *s, size_t *queued,
-				 char **err)
-{
-	size_t len;
-	char *body = read_source_file(rel, &len);
-	enum gc_status st = refresh_parse_one(&adapter_vultr, &cat, kind, body, len, offer_store_cb,
-					      s, queued, err);
-	free(body);
-	return st;
-}
-
-static const struct offer *find(const struct offer_store *s, const char *sku, const char *region)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (strcmp(s->items[i].sku, sku) == 0 && strcmp(s->items[i].region, region) == 0)
-			return &s->items[i];
-	return NULL;
-}
 
 /* Both lists are asked for; page 1's cursor is sent back URL-encoded. */
 static void test_requests_and_cursor(void **state)
 {
 	(void)state;
-	struct adapter_run run;
-	struct rate_table rates;
+	struct harness h;
 	char *err = NULL;
-	assert_int_equal(rates_load_embedded(&rates, &err), GC_OK);
-	adapter_run_init(&run, &adapter_vultr, "http://127.0.0.1:1/base", NULL);
-	run.gpus = cat.gpus;
-	run.types = cat.types;
-	run.rates = &rates;
-	assert_int_equal(adapter_vultr.start(&run, &err), GC_OK);
-	struct adapter_request *r = adapter_next(&run);
-	assert_non_null(r);
+	struct adapter_request *r =
+		h_start(&h, "http://127.0.0.1:1/base", NULL,
+			"http://127.0.0.1:1/base/v2/plans?type=all&per_page=500");
 	assert_int_equal(r->kind, K_PLANS);
-	assert_string_equal(r->url, "http://127.0.0.1:1/base/v2/plans?type=all&per_page=500");
 	assert_null(r->body);
-	size_t len;
-	char *body = read_source_file("tests/fixtures/http/vultr/plans.json", &len);
-	assert_int_equal(adapter_vultr.parse(&run, r, body, len, &err), GC_OK);
-	free(body);
-	adapter_request_release(r);
-	free(r);
-	r = adapter_next(&run);
-	assert_non_null(r);
+	assert_int_equal(h_answer(&h, r, FIX "/plans.json", &err), GC_OK);
+	drop_request(r);
+	r = next_request(&h.run, "http://127.0.0.1:1/base/v2/plans-metal?per_page=500");
 	assert_int_equal(r->kind, K_METAL);
-	assert_string_equal(r->url, "http://127.0.0.1:1/base/v2/plans-metal?per_page=500");
-	adapter_request_release(r);
-	free(r);
-	r = adapter_next(&run);
-	assert_non_null(r);
+	drop_request(r);
+	r = next_request(&h.run, "http://127.0.0.1:1/base/v2/plans?type=all&per_page=500"
+				 "&cursor=bmV4dF9fdmNnLWExMDAtNmMtNjBnLTQwdnJhbQ%3D%3D");
 	assert_int_equal(r->kind, K_PLANS);
-	assert_string_equal(r->url, "http://127.0.0.1:1/base/v2/plans?type=all&per_page=500"
-				    "&cursor=bmV4dF9fdmNnLWExMDAtNmMtNjBnLTQwdnJhbQ%3D%3D");
-	adapter_request_release(r);
-	free(r);
-	assert_null(adapter_next(&run));
-	adapter_run_release(&run);
-	rates_free(&rates);
-	assert_int_equal(adapter_vultr.auth, ADAPTER_AUTH_NONE);
+	drop_request(r);
+	assert_null(adapter_next(&h.run));
+	h_free(&h);
+	assert_int_equal(AD.auth, ADAPTER_AUTH_NONE);
 }
 
 static void test_cloud_gpu_pages(void **state)
 {
 	(void)state;
 	struct offer_store s;
-	offer_store_init(&s);
-	char *err = NULL;
-	size_t queued = 0;
-	assert_int_equal(parse_file(K_PLANS, "tests/fixtures/http/vultr/plans.json", &s, &queued,
-				    &err),
-			 GC_OK);
-	assert_int_equal(queued, 1); /* page 2 */
-	assert_int_equal(s.n, 2);
+	expect_parsed_file(K_PLANS, FIX "/plans.json", &s, 1, 2); /* page 2 */
 	/* 4 GB of an 80 GB A100: a 1/20 slice */
-	const struct offer *slice = find(&s, "vcg-a100-1c-6g-4vram", "ewr");
-	assert_non_null(slice);
+	const struct offer *slice = must_find(&s, "vcg-a100-1c-6g-4vram", "ewr");
 	assert_string_equal(slice->provider, "vultr");
 	assert_string_equal(slice->gpu_name, "NVIDIA_A100");
 	assert_string_equal(slice->gpu, "a100-sxm-80gb");
@@ -123,8 +54,7 @@ static void test_cloud_gpu_pages(void **state)
 	assert_float_equal(slice->ram_gb, 6, 0);
 	assert_float_equal(slice->disk_gb, 70, 0);
 	assert_int_equal(slice->available, 1);
-	const struct offer *full = find(&s, "vcg-a100-12c-120g-80vram", "ewr");
-	assert_non_null(full);
+	const struct offer *full = must_find(&s, "vcg-a100-12c-120g-80vram", "ewr");
 	assert_string_equal(full->gpu, "a100-sxm-80gb");
 	assert_float_equal(full->gpu_count, 1, 0);
 	assert_float_equal(full->gpu_mem_gb, 80, 0);
@@ -132,15 +62,8 @@ static void test_cloud_gpu_pages(void **state)
 	assert_float_equal(full->ram_gb, 120, 0);
 	offer_store_free(&s);
 
-	offer_store_init(&s);
-	queued = 9;
-	assert_int_equal(parse_file(K_PLANS, "tests/fixtures/http/vultr/plans-page2.json", &s,
-				    &queued, &err),
-			 GC_OK);
-	assert_int_equal(queued, 0); /* next "" ends it */
-	assert_int_equal(s.n, 1);
-	const struct offer *half = find(&s, "vcg-a100-6c-60g-40vram", "ewr");
-	assert_non_null(half);
+	expect_parsed_file(K_PLANS, FIX "/plans-page2.json", &s, 0, 1); /* next "" ends it */
+	const struct offer *half = must_find(&s, "vcg-a100-6c-60g-40vram", "ewr");
 	/* 40 GB reads as one A100 40GB: the plan does not say it is half of an 80 */
 	assert_string_equal(half->gpu, "a100-sxm-40gb");
 	assert_float_equal(half->gpu_count, 1, 0);
@@ -152,16 +75,8 @@ static void test_bare_metal(void **state)
 {
 	(void)state;
 	struct offer_store s;
-	offer_store_init(&s);
-	char *err = NULL;
-	size_t queued = 9;
-	assert_int_equal(parse_file(K_METAL, "tests/fixtures/http/vultr/plans-metal.json", &s,
-				    &queued, &err),
-			 GC_OK);
-	assert_int_equal(queued, 0);
-	assert_int_equal(s.n, 2);
-	const struct offer *mi = find(&s, "vbm-256c-2048gb-8-mi300x-gpu", "ord");
-	assert_non_null(mi);
+	expect_parsed_file(K_METAL, FIX "/plans-metal.json", &s, 0, 2);
+	const struct offer *mi = must_find(&s, "vbm-256c-2048gb-8-mi300x-gpu", "ord");
 	assert_string_equal(mi->gpu_name, "mi300x");
 	assert_string_equal(mi->gpu, "mi300x");
 	assert_float_equal(mi->gpu_count, 8, 0);
@@ -171,8 +86,7 @@ static void test_bare_metal(void **state)
 	assert_float_equal(mi->ram_gb, 2321924 / 1024.0, 1e-9);
 	assert_float_equal(mi->disk_gb, 3576 * 8, 0);
 	assert_int_equal(mi->available, 1);
-	const struct offer *h = find(&s, "vbm-112c-2048gb-8-h100-gpu", "sea");
-	assert_non_null(h);
+	const struct offer *h = must_find(&s, "vbm-112c-2048gb-8-h100-gpu", "sea");
 	assert_string_equal(h->gpu, "h100-sxm");
 	assert_float_equal(h->gpu_count, 8, 0);
 	assert_float_equal(h->price_hr, 23.92, 1e-12);
@@ -204,29 +118,21 @@ static void test_other_shapes(void **state)
 		"\"hourly_cost\":0.027,\"locations\":[\"fra\"]}"
 		"],\"meta\":{\"total\":5,\"links\":{\"next\":\"\",\"prev\":\"\"}}}";
 	struct offer_store s;
-	offer_store_init(&s);
-	char *err = NULL;
-	size_t queued = 9;
-	assert_int_equal(parse_str(K_PLANS, plans, &s, &queued, &err), GC_OK);
-	assert_int_equal(queued, 0);
-	assert_int_equal(s.n, 4);
-	const struct offer *a40 = find(&s, "vcg-a40-24c-120g-48vram", "blr");
-	assert_non_null(a40);
+	expect_parsed(K_PLANS, plans, &s, 0, 4);
+	const struct offer *a40 = must_find(&s, "vcg-a40-24c-120g-48vram", "blr");
 	assert_string_equal(a40->gpu_name, "a40");
 	assert_string_equal(a40->gpu, "a40");
 	assert_float_equal(a40->gpu_count, 1, 0);
 	assert_float_equal(a40->gpu_mem_gb, 48, 0);
-	assert_non_null(find(&s, "vcg-a40-24c-120g-48vram", "ord"));
+	must_find(&s, "vcg-a40-24c-120g-48vram", "ord");
 	/* 160 GB of A100: two 80 GB GPUs; no location: one unavailable offer */
-	const struct offer *two = find(&s, "vcg-a100-24c-240g-160vram", "unknown");
-	assert_non_null(two);
+	const struct offer *two = must_find(&s, "vcg-a100-24c-240g-160vram", "unknown");
 	assert_string_equal(two->gpu, "a100-sxm-80gb");
 	assert_float_equal(two->gpu_count, 2, 0);
 	assert_float_equal(two->gpu_mem_gb, 80, 0);
 	assert_int_equal(two->available, 0);
 	/* a GPU the table does not know: kept, one GPU */
-	const struct offer *zz = find(&s, "vcg-zz9-8c-32g-24vram", "fra");
-	assert_non_null(zz);
+	const struct offer *zz = must_find(&s, "vcg-zz9-8c-32g-24vram", "fra");
 	assert_null(zz->gpu);
 	assert_string_equal(zz->gpu_name, "NVIDIA_ZZ9");
 	assert_float_equal(zz->gpu_count, 1, 0);
@@ -245,12 +151,9 @@ static void test_other_shapes(void **state)
 		"{\"id\":\"vbm-4c-32gb\",\"cpu_count\":4,\"cpu_threads\":8,\"ram\":32768,\"disk\":240,"
 		"\"disk_count\":1,\"monthly_cost\":300,\"type\":\"SSD\",\"locations\":[\"dwf\"]}"
 		"],\"meta\":{\"total\":3,\"links\":{\"next\":\"\",\"prev\":\"\"}}}";
-	offer_store_init(&s);
-	assert_int_equal(parse_str(K_METAL, metal, &s, NULL, &err), GC_OK);
 	/* the l40 plan has no count in its id: unknown, so not an offer */
-	assert_int_equal(s.n, 1);
-	const struct offer *mi = find(&s, "vbm-256c-3072gb-8-mi325x-gpu", "ord");
-	assert_non_null(mi);
+	expect_parsed(K_METAL, metal, &s, 0, 1);
+	const struct offer *mi = must_find(&s, "vbm-256c-3072gb-8-mi325x-gpu", "ord");
 	assert_string_equal(mi->gpu, "mi325x");
 	assert_float_equal(mi->gpu_count, 8, 0);
 	assert_float_equal(mi->gpu_mem_gb, 256, 0);
@@ -262,27 +165,12 @@ static void test_bad_bodies(void **state)
 {
 	(void)state;
 	char *err = NULL;
-	assert_int_equal(parse_str(K_PLANS, "<html><body>Bad Gateway</body></html>", NULL, NULL,
-				   &err),
-			 GC_EDATA);
-	assert_non_null(strstr(err, "HTML"));
-	free(err);
-	err = NULL;
+	expect_refused(K_PLANS, "<html><body>Bad Gateway</body></html>", "HTML");
 	size_t len;
-	char *body = read_source_file("tests/fixtures/http/vultr/plans-metal.json", &len);
-	assert_int_equal(refresh_parse_one(&adapter_vultr, &cat, K_METAL, body, len - 20, NULL, NULL,
-					   NULL, &err),
-			 GC_EDATA);
-	assert_non_null(strstr(err, "not valid JSON"));
-	free(err);
-	err = NULL;
+	char *body = read_source_file(FIX "/plans-metal.json", &len);
+	expect_refused_len(K_METAL, body, len - 20, "not valid JSON");
 	/* a metal body on the plans request (and the reverse) is the wrong shape */
-	assert_int_equal(refresh_parse_one(&adapter_vultr, &cat, K_PLANS, body, len, NULL, NULL,
-					   NULL, &err),
-			 GC_EDATA);
-	assert_non_null(strstr(err, "'plans'"));
-	free(err);
-	err = NULL;
+	expect_refused_len(K_PLANS, body, len, "'plans'");
 	free(body);
 	assert_int_equal(parse_str(K_PLANS, "{\"error\":\"Invalid API token.\\u001b[0m\","
 					    "\"status\":401}",
@@ -291,20 +179,10 @@ static void test_bad_bodies(void **state)
 	assert_non_null(strstr(err, "Vultr error: Invalid API token."));
 	assert_null(strchr(err, '\x1b'));
 	free(err);
-	err = NULL;
 	const char *shapes[] = {"{}", "[]", "{\"plans\":{}}", "{\"plans\":null}", "\"plans\""};
-	for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
-		assert_int_equal(parse_str(K_PLANS, shapes[i], NULL, NULL, &err), GC_EDATA);
-		free(err);
-		err = NULL;
-	}
-	struct offer_store s;
-	offer_store_init(&s);
-	size_t queued = 9;
-	assert_int_equal(parse_str(K_METAL, "{\"plans_metal\":[]}", &s, &queued, &err), GC_OK);
-	assert_int_equal(s.n, 0);
-	assert_int_equal(queued, 0);
-	offer_store_free(&s);
+	for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+		expect_refused(K_PLANS, shapes[i], NULL);
+	expect_empty(K_METAL, "{\"plans_metal\":[]}");
 }
 
 static void test_hostile_values(void **state)
@@ -325,28 +203,18 @@ static void test_hostile_values(void **state)
 		"\"gpu_vram_gb\":\"2\",\"locations\":[\"ams\"]}"
 		"],\"meta\":{\"links\":{\"next\":42}}}";
 	struct offer_store s;
-	offer_store_init(&s);
-	char *err = NULL;
-	size_t queued = 9;
-	assert_int_equal(parse_str(K_PLANS, plans, &s, &queued, &err), GC_OK);
-	assert_int_equal(queued, 0); /* a non-string cursor is no cursor */
-	assert_int_equal(s.n, 2);
+	expect_parsed(K_PLANS, plans, &s, 0, 2); /* a non-string cursor is no cursor */
 	s.n = 0;
 	offer_store_free(&s);
-	offer_store_init(&s);
 	const char *huge = "{\"plans\":[{\"id\":\"vcg-l40s-1-2-48vram\",\"hourly_cost\":1e308,"
 			   "\"gpu_type\":\"NVIDIA_L40S\",\"gpu_vram_gb\":48,\"locations\":[\"fra\"]}]}";
-	assert_int_equal(parse_str(K_PLANS, huge, &s, &queued, &err), GC_OK);
-	assert_int_equal(s.n, 0); /* 1e308 $/h is garbage, not a price */
+	expect_parsed(K_PLANS, huge, &s, 0, 0); /* 1e308 $/h is garbage, not a price */
 	offer_store_free(&s);
-	offer_store_init(&s);
-	assert_int_equal(parse_str(K_PLANS, plans, &s, &queued, &err), GC_OK);
-	const struct offer *l = find(&s, "vcg-l40s-1-2-99999999999999999999vram", "fra");
-	assert_non_null(l);
+	expect_parsed(K_PLANS, plans, &s, 0, 2);
+	const struct offer *l = must_find(&s, "vcg-l40s-1-2-99999999999999999999vram", "fra");
 	assert_string_equal(l->gpu, "l40s");
 	assert_float_equal(l->gpu_count, 1, 0);
-	const struct offer *a = find(&s, "vcg-a16-1c-2g-2vram", "ams");
-	assert_non_null(a);
+	const struct offer *a = must_find(&s, "vcg-a16-1c-2g-2vram", "ams");
 	assert_string_equal(a->gpu, "a16");
 	assert_float_equal(a->gpu_count, 2.0 / 16, 1e-12);
 	offer_store_free(&s);
@@ -358,15 +226,14 @@ static void test_hostile_values(void **state)
 		"{\"id\":\"vbm-1c-1gb-99999999999-h100-gpu\",\"hourly_cost\":1,\"locations\":[\"x\"]},"
 		"{\"id\":\"vbm-1c-1gb-8-h100-gpu\",\"hourly_cost\":1,\"gpu_count\":-2,"
 		"\"gpu_vram_gb\":\"x\",\"cpu_threads\":1e300,\"locations\":[\"x\"]}]}";
-	offer_store_init(&s);
-	assert_int_equal(parse_str(K_METAL, metal, &s, NULL, &err), GC_OK);
-	assert_int_equal(s.n, 1);
+	expect_parsed(K_METAL, metal, &s, 0, 1);
 	assert_string_equal(s.items[0].sku, "vbm-1c-1gb-8-h100-gpu");
 	assert_float_equal(s.items[0].gpu_count, 8, 0);
 	assert_true(isnan(s.items[0].vcpus));
 	offer_store_free(&s);
 
 	/* a cursor longer than any real one fails instead of being cut */
+	char *err = NULL;
 	char big[2048];
 	int n = snprintf(big, sizeof big, "{\"plans\":[],\"meta\":{\"links\":{\"next\":\"");
 	memset(big + n, 'A', 600);
@@ -386,5 +253,5 @@ int main(void)
 		cmocka_unit_test(test_bad_bodies),
 		cmocka_unit_test(test_hostile_values),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, catalog_setup, catalog_teardown);
 }
