@@ -253,17 +253,27 @@ scenario_cron() {
 }
 
 # Two refreshes at once: the second waits for the lock, then gives up (75).
+# The first is then killed in the middle of its fetch: the lock goes with
+# it, and the cache is intact.
 scenario_lock() {
-	server <<EOF || return 1
-GET /api/v1/instance-types file=lambda/instance-types.json delay_ms=2500
-EOF
+	server "GET /api/v1/instance-types file=lambda/instance-types.json delay_ms=6000" || return 1
 	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
 	"$bin" refresh lambda >/dev/null 2>&1 &
 	first=$!
-	sleep 0.5
+	i=0 # wait until the first one holds the lock (its request reached the server)
+	while ! grep -q '^GET' "$dir/requests.log" 2>/dev/null && [ $i -lt 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
 	last="refresh --wait 0.5"; g refresh lambda --wait 0.5
-	wait $first
-	expect_rc 75 && has err "is updating the cache; try again later"
+	kill -9 $first 2>/dev/null
+	wait $first 2>/dev/null
+	expect_rc 75 && has err "is updating the cache; try again later" || return 1
+	sql_is "PRAGMA integrity_check" "ok" || return 1
+	server "$LAMBDA_OK" || return 1
+	export GPUCMP_LAMBDA_BASE_URL="$BASE"
+	last="refresh after the kill"; g refresh lambda --wait 0.5
+	expect_rc 0 && has out "2 offers"
 }
 
 # import: a catalog folder and a single vms.csv over HTTP.
