@@ -42,7 +42,7 @@ struct job {
 struct flight {
 	struct job *j;
 	struct adapter_request *req;
-	char origin[1024];           /* its URL without the query (which may hold a key) */
+	char origin[1024];           /* its URL as the adapter wrote it (no key) */
 };
 
 /* Requests one provider may have in flight at once: its independent
@@ -232,10 +232,9 @@ static int job_send(struct job *j, struct adapter_request *q)
 		hr.if_modified_since = j->prev.last_modified;
 	}
 	j->first = 0;
+	/* the adapter's URL, query included (which page broke matters); the key
+	 * is only ever added to the copy sent, never to q->url */
 	snprintf(f->origin, sizeof f->origin, "%s", q->url);
-	char *qm = strchr(f->origin, '?');
-	if (qm)
-		*qm = '\0';
 	enum gc_status st = GC_OK;
 	if (with_key && j->ad->key_style == ADAPTER_KEY_QUERY && !url)
 		st = err_set(&err, GC_ENOMEM, "out of memory");

@@ -60,7 +60,7 @@ struct adapter_run {
 	const struct insttype_table *types; /* may be NULL */
 	const struct rate_table *rates;     /* may be NULL: non-USD prices stay unconverted */
 	const char *fetched_at;             /* RFC 3339 UTC, the same for the whole run */
-	const char *origin;                 /* URL of the response being parsed, no query */
+	const char *origin;                 /* URL of the response being parsed (never holds a key) */
 	offer_cb emit;
 	void *emit_ctx;
 	void *state;         /* the adapter's own, freed with ad->free_state */

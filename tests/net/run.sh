@@ -192,6 +192,25 @@ EOF
 	sql_is "PRAGMA integrity_check" "ok"
 }
 
+# A broken page in the middle of a pagination (Linode, page 2 of 2 cut
+# short): nothing of the crawl is stored, the previous offers stay.
+scenario_broken_page() {
+	server "GET /v4/linode/types?page=2 file=linode/types-page2.json
+GET /v4/linode/types file=linode/types.json" || return 1
+	export GPUCMP_LINODE_BASE_URL="$BASE"
+	g refresh linode
+	expect_rc 0 || return 1
+	before=$(sql "SELECT count(*) || '/' || max(fetched_at) FROM offer WHERE provider='linode'")
+	server "GET /v4/linode/types?page=2 file=linode/types-page2.json truncate=40
+GET /v4/linode/types file=linode/types.json" || return 1
+	export GPUCMP_LINODE_BASE_URL="$BASE"
+	last="refresh (page 2 broken)"; g refresh linode
+	expect_rc 69 && has err "page=2" && has err "not valid JSON" || return 1
+	[ "$(grep -c '^GET' "$dir/requests.log")" = 2 ] || fail "want pages 1 and 2 fetched" || return 1
+	sql_is "SELECT count(*) || '/' || max(fetched_at) FROM offer WHERE provider='linode'" "$before" || return 1
+	sql_is "SELECT min(stale), min(source) FROM offer WHERE provider='linode'" "1|live"
+}
+
 # ETag: the second refresh asks "changed?", gets 304 and keeps the offers.
 scenario_not_modified() {
 	server <<EOF || return 1
