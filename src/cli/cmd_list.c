@@ -176,6 +176,16 @@ static int columns(struct list_state *s, const struct cli_args *a, enum render_f
 	for (size_t i = 0; n == 0 && i < offer_field_count; i++)
 		if (fmt != RF_TABLE || offer_fields[i].table_rank > 0)
 			s->cols[s->ncols++] = &offer_fields[i];
+	if (n == 0 && fmt == RF_TABLE) {
+		/* what the user asked about is shown: the CUDA verdict and its reason
+		 * (the driver), and the cost estimate */
+		static const char *const cuda_cols[] = {"driver_version", "max_cuda", "cuda_ok"};
+		for (size_t i = 0; s->q.cuda_num > 0 && i < 3; i++)
+			s->cols[s->ncols++] = field_find(cuda_cols[i]);
+		if (!isnan(s->q.hours))
+			s->cols[s->ncols++] =
+				field_find(s->q.spot ? "est_spot_cost_usd" : "est_cost_usd");
+	}
 	return 0;
 }
 
