@@ -4,7 +4,7 @@
 set -eu
 need=${1:-test}
 pkgs="build-essential cmake pkg-config libcurl4-openssl-dev libjansson-dev libsqlite3-dev libyaml-dev"
-[ "$need" = test ] && pkgs="$pkgs libcmocka-dev libmicrohttpd-dev valgrind sqlite3"
+[ "$need" = test ] && pkgs="$pkgs libcmocka-dev libmicrohttpd-dev valgrind sqlite3 groff-base"
 
 missing=""
 have_pc() { pkg-config --exists "$1" 2>/dev/null; }
@@ -17,6 +17,7 @@ if [ "$need" = test ]; then
 	have_pc libmicrohttpd || missing=yes
 	command -v valgrind >/dev/null 2>&1 || missing=yes
 	command -v sqlite3 >/dev/null 2>&1 || missing=yes
+	command -v groff >/dev/null 2>&1 || missing=yes
 fi
 [ -z "$missing" ] && exit 0
 

@@ -50,7 +50,7 @@ const struct opt_def cli_options[] = {
 	{O_FORMAT, "format", 0, "FMT", format_choices, CMD_LIST | CMD_GPUS | CMD_PROVIDERS, "output: table, json, csv, ndjson"},
 	{O_IMPORT_FORMAT, "format", 0, "FMT", import_choices, CMD_IMPORT, "catalog format: skypilot (the default and only one)"},
 	{O_IMPORT_PROVIDER, "provider", 0, "ID", NULL, CMD_IMPORT, "provider id of a single vms.csv (default: its folder's name)"},
-	{O_JSON, "json", 0, NULL, NULL, CMD_LIST | CMD_GPUS | CMD_PROVIDERS | CMD_SHOW | CMD_COMPARE | CMD_REFRESH | CMD_CACHE | CMD_IMPORT | CMD_RECOMMEND, "same as --format json"},
+	{O_JSON, "json", 0, NULL, NULL, CMD_LIST | CMD_GPUS | CMD_PROVIDERS | CMD_SHOW | CMD_COMPARE | CMD_REFRESH | CMD_CACHE | CMD_RECOMMEND, "same as --format json"},
 	{O_WORKLOAD, "workload", 0, "KIND", workload_choices, CMD_RECOMMEND, "inference, training, batch or notebook"},
 	{O_BUDGET, "budget", 0, "USD", NULL, CMD_RECOMMEND, "leave out picks whose estimate (needs --hours) is above USD"},
 	{O_DIFF, "diff", 0, NULL, NULL, CMD_COMPARE, "only the fields where the providers differ"},
