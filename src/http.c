@@ -270,7 +270,10 @@ static enum gc_status setup_easy(struct xfer *x, char **err)
 	api.easy_setopt(e, CURLOPT_URL, x->url);
 	api.easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
 	api.easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-	api.easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L);
+	/* A request that carries a key is never redirected: libcurl drops only
+	 * Authorization and Cookie on a jump to another host, not a key in a
+	 * header of the provider's own name.  A 3xx then fails the request. */
+	api.easy_setopt(e, CURLOPT_FOLLOWLOCATION, x->secret ? 0L : 1L);
 	api.easy_setopt(e, CURLOPT_MAXREDIRS, 5L);
 	api.easy_setopt(e, CURLOPT_USERAGENT, o->user_agent);
 	api.easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");

@@ -211,6 +211,17 @@ GET /v4/linode/types file=linode/types.json" || return 1
 	sql_is "SELECT min(stale), min(source) FROM offer WHERE provider='linode'" "1|live"
 }
 
+# A redirect is not followed when the request carries a key (a header with
+# the provider's own name would go along to the new host): it fails instead.
+scenario_redirect_with_key() {
+	server "GET /api/v1/instance-types status=302 header=Location:/elsewhere body={}
+GET /elsewhere file=lambda/instance-types.json" || return 1
+	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
+	last="refresh (302)"; g refresh lambda
+	expect_rc 69 && has err "HTTP 302" || return 1
+	! grep -q '^GET /elsewhere' "$dir/requests.log" || fail "the redirect was followed with the key"
+}
+
 # ETag: the second refresh asks "changed?", gets 304 and keeps the offers.
 scenario_not_modified() {
 	server <<EOF || return 1
