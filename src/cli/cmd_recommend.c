@@ -147,6 +147,9 @@ static int collect(struct cli_env *env, struct query *q, enum workload w, int no
 			}
 		}
 		recommend_judge(w, nodes, &k->o, k->p, &k->v);
+		/* they point into this pick, which is moved when the list is
+		 * ranked: the verdict has what was needed */
+		k->o.rdma = k->o.mig = NULL;
 	}
 	sqlite3_finalize(s);
 	return rc;
