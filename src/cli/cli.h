@@ -168,6 +168,12 @@ int cli_print_json(struct json_t *v, int ndjson);
 /* Does the provider qualify for the capability filters in `a`? */
 int provider_matches(const struct profile *p, const struct cli_args *a);
 
+/* "unknown WHAT 'NAME'; did you mean 'BEST'?" (or "; HINT" without a
+ * suggestion) on stderr; returns 64.  cli_unknown_provider suggests a
+ * profile id. */
+int cli_unknown(const char *what, const char *name, const char *best, const char *hint);
+int cli_unknown_provider(const struct cli_env *env, const char *id);
+
 /* --gpu (families expand to models) and --provider into q, with "did you
  * mean"; the catalog parts they need must be loaded.  Return exit codes. */
 struct query;

@@ -131,15 +131,8 @@ static int clear(struct cli_env *env, const struct cli_args *a)
 		int known = n > 0 || cache_get_meta(env->cache, id, &m, NULL) == GC_OK;
 		if (known && n == 0)
 			cache_meta_release(&m);
-		if (!known) {
-			const char *best = profile_set_suggest(&env->cat.profiles, id);
-			str_sanitize(safe, sizeof safe, id);
-			if (best)
-				msg_error("unknown provider '%s'; did you mean '%s'?", safe, best);
-			else
-				msg_error("unknown provider '%s'", safe);
-			return EXIT_USAGE;
-		}
+		if (!known)
+			return cli_unknown_provider(env, id);
 	}
 	size_t removed = 0, restored = 0;
 	char *err = NULL;

@@ -194,12 +194,7 @@ int cmd_compare(struct cli_args *a)
 		char safe[64];
 		str_sanitize(safe, sizeof safe, a->pos[i]);
 		if (!p) {
-			const char *best = profile_set_suggest(&env.cat.profiles, a->pos[i]);
-			if (best)
-				msg_error("unknown provider '%s'; did you mean '%s'?", safe, best);
-			else
-				msg_error("unknown provider '%s'; 'gpucmp providers' lists them", safe);
-			rc = EXIT_USAGE;
+			rc = cli_unknown_provider(&env, a->pos[i]);
 			break;
 		}
 		for (size_t k = 0; k < n; k++)

@@ -70,12 +70,8 @@ static int pick(const struct cli_args *a, const struct cli_env *env, const struc
 			suggest_init(&s, a->pos[i]);
 			for (size_t k = 0; k < adapter_count; k++)
 				suggest_try(&s, adapters[k]->id);
-			const char *best = suggest_best(&s);
-			if (best)
-				msg_error("unknown provider '%s'; did you mean '%s'?", safe, best);
-			else
-				msg_error("unknown provider '%s'; 'gpucmp cache status' lists them", safe);
-			return EXIT_USAGE;
+			return cli_unknown("provider", a->pos[i], suggest_best(&s),
+					   "'gpucmp providers' lists them");
 		}
 		int dup = 0;
 		for (size_t k = 0; k < *n; k++)

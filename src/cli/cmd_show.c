@@ -158,16 +158,9 @@ int cmd_show(struct cli_args *a)
 	if (rc)
 		return rc;
 	const struct profile *p = profile_set_find(&env.cat.profiles, a->pos[0]);
-	if (!p) {
-		char safe[64];
-		const char *best = profile_set_suggest(&env.cat.profiles, a->pos[0]);
-		str_sanitize(safe, sizeof safe, a->pos[0]);
-		if (best)
-			msg_error("unknown provider '%s'; did you mean '%s'?", safe, best);
-		else
-			msg_error("unknown provider '%s'; 'gpucmp providers' lists them", safe);
-		rc = EXIT_USAGE;
-	} else if (cli_flag(a, O_JSON)) {
+	if (!p)
+		rc = cli_unknown_provider(&env, a->pos[0]);
+	else if (cli_flag(a, O_JSON)) {
 		rc = cli_print_json(sheet_json(&env, p), 0);
 	} else {
 		rc = print_sheet(&env, p);

@@ -272,16 +272,9 @@ int cli_gpu_filter(const struct cli_env *env, const struct cli_args *a, char **s
 	for (int i = 0; i < n; i++) {
 		size_t room = QUERY_MAX_LIST - q->ngpus;
 		size_t got = gpu_match(env->cat.gpus, words[i], q->gpus + q->ngpus, room);
-		if (got == 0) {
-			char safe[64];
-			const char *best = gpu_suggest(env->cat.gpus, words[i]);
-			str_sanitize(safe, sizeof safe, words[i]);
-			if (best)
-				msg_error("unknown GPU '%s'; did you mean '%s'?", safe, best);
-			else
-				msg_error("unknown GPU '%s'; 'gpucmp gpus' lists the known ones", safe);
-			return EXIT_USAGE;
-		}
+		if (got == 0)
+			return cli_unknown("GPU", words[i], gpu_suggest(env->cat.gpus, words[i]),
+					   "'gpucmp gpus' lists the known ones");
 		q->ngpus += got;
 	}
 	return 0;
@@ -297,16 +290,25 @@ int cli_provider_filter(const struct cli_env *env, const struct cli_args *a, cha
 	}
 	q->nproviders = (size_t)n;
 	for (int i = 0; i < n; i++) {
-		if (profile_set_find(&env->cat.profiles, q->providers[i]))
-			continue;
-		char safe[64];
-		const char *best = profile_set_suggest(&env->cat.profiles, q->providers[i]);
-		str_sanitize(safe, sizeof safe, q->providers[i]);
-		if (best)
-			msg_error("unknown provider '%s'; did you mean '%s'?", safe, best);
-		else
-			msg_error("unknown provider '%s'; 'gpucmp providers' lists them", safe);
-		return EXIT_USAGE;
+		if (!profile_set_find(&env->cat.profiles, q->providers[i]))
+			return cli_unknown_provider(env, q->providers[i]);
 	}
 	return 0;
+}
+
+int cli_unknown(const char *what, const char *name, const char *best, const char *hint)
+{
+	char safe[64];
+	str_sanitize(safe, sizeof safe, name);
+	if (best)
+		msg_error("unknown %s '%s'; did you mean '%s'?", what, safe, best);
+	else
+		msg_error("unknown %s '%s'; %s", what, safe, hint);
+	return EXIT_USAGE;
+}
+
+int cli_unknown_provider(const struct cli_env *env, const char *id)
+{
+	return cli_unknown("provider", id, profile_set_suggest(&env->cat.profiles, id),
+			   "'gpucmp providers' lists them");
 }
