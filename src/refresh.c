@@ -325,7 +325,12 @@ static int job_answer(struct job *j, struct flight *f, const struct http_respons
 		j->etag = resp->etag ? strdup(resp->etag) : NULL;
 		j->last_modified = resp->last_modified ? strdup(resp->last_modified) : NULL;
 	}
-	j->run.origin = f->origin;
+	/* offers record the URL without its query: Azure's filter alone is
+	 * longer than the rest of a row, and the page is in the messages */
+	char origin[sizeof f->origin];
+	snprintf(origin, sizeof origin, "%s", f->origin);
+	origin[strcspn(origin, "?")] = '\0';
+	j->run.origin = origin;
 	enum gc_status st = j->ad->parse(&j->run, f->req, resp->body.ptr ? resp->body.ptr : "",
 					 resp->body.len, &err);
 	j->run.origin = NULL;
