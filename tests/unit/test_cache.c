@@ -144,6 +144,55 @@ static void test_replace_is_atomic(void **state)
 	cache_close(c);
 }
 
+/* A large load rebuilds the offer indexes inside its transaction: after
+ * it they are all there, the rows are right, queries use the indexes, and
+ * a large load that fails leaves the old rows and the indexes as they were. */
+static void test_large_replace_rebuilds_indexes(void **state)
+{
+	(void)state;
+	const char *path = scratch_path("large.db");
+	struct cache_open_info info;
+	struct cache *c = open_ok(path, &info);
+	const char *idx = "SELECT count(*) FROM sqlite_master WHERE type = 'index'"
+			  " AND tbl_name = 'offer' AND name LIKE 'offer_%'";
+	long long nidx = scalar(c, idx);
+	assert_int_equal(nidx, 4);
+	struct fill big = {30000, -1};
+	size_t inserted = 0;
+	char *err = NULL;
+	cache_expect_rows(c, 30000);
+	assert_int_equal(cache_replace(c, "lambda", NULL, fill_offers, &big, &inserted, &err), GC_OK);
+	assert_int_equal(inserted, 30000);
+	assert_int_equal(scalar(c, idx), nidx);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM offer WHERE provider = 'lambda'"), 30000);
+	assert_int_equal(scalar(c, "SELECT min(price_hr) FROM offer WHERE gpu = 'h100-sxm'"
+				   " AND provider = 'lambda'"), 20);
+	/* the cheapest-first query reads the price index, not a sort */
+	sqlite3_stmt *s;
+	assert_int_equal(sqlite3_prepare_v2(cache_db(c),
+					    "EXPLAIN QUERY PLAN SELECT id FROM offer ORDER BY"
+					    " price_hr IS NULL, price_hr LIMIT 5",
+					    -1, &s, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	assert_non_null(strstr((const char *)sqlite3_column_text(s, 3), "offer_price"));
+	sqlite3_finalize(s);
+	/* a large load that fails half-way: old rows and indexes stay */
+	struct fill bad = {30000, 25000};
+	cache_expect_rows(c, 30000);
+	assert_int_equal(cache_replace(c, "lambda", NULL, fill_offers, &bad, NULL, &err), GC_EDATA);
+	free(err);
+	assert_int_equal(scalar(c, idx), nidx);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM offer WHERE provider = 'lambda'"), 30000);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM pragma_integrity_check"
+				   " WHERE integrity_check = 'ok'"), 1);
+	/* and the insert statement, compiled before the indexes changed, still works */
+	struct fill small = {2, -1};
+	assert_int_equal(cache_replace(c, "lambda", NULL, fill_offers, &small, &inserted, &err), GC_OK);
+	assert_int_equal(inserted, 2);
+	cache_close(c);
+}
+
 /* A newer build's snapshot replaces snapshot rows, but not a provider that
  * already has live offers. */
 static void test_snapshot_update_keeps_live_rows(void **state)
@@ -303,6 +352,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_create_and_seed_once),
 		cmocka_unit_test(test_replace_is_atomic),
+		cmocka_unit_test(test_large_replace_rebuilds_indexes),
 		cmocka_unit_test(test_snapshot_update_keeps_live_rows),
 		cmocka_unit_test(test_newer_schema_is_refused),
 		cmocka_unit_test(test_foreign_database_is_left_alone),
