@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "gpucmp/fileio.h"
 #include "gpucmp/http.h"
+#include "gpucmp/pipe.h"
 #include "gpucmp/skypilot.h"
 #include "gpucmp/strutil.h"
 
@@ -25,11 +26,21 @@ struct one {
 	struct skypilot_stats stats;
 };
 
-static enum gc_status fill(void *arg, offer_cb cb, void *ctx, char **err)
+static enum gc_status parse(void *arg, offer_cb cb, void *ctx, char **err)
 {
 	struct one *o = arg;
 	memset(&o->stats, 0, sizeof o->stats);
 	return skypilot_parse(o->data, o->len, &o->opts, cb, ctx, &o->stats, err);
+}
+
+/* Inside the transaction: a large catalog is parsed on a second thread
+ * while SQLite inserts here; a small one is not worth a thread. */
+static enum gc_status fill(void *arg, offer_cb cb, void *ctx, char **err)
+{
+	struct one *o = arg;
+	if (o->len < (1u << 20))
+		return parse(arg, cb, ctx, err);
+	return pipe_run(parse, arg, cb, ctx, err);
 }
 
 static int valid_id(const char *id)

@@ -322,6 +322,22 @@ EOF
 	sql_is "SELECT min(source) FROM offer WHERE provider='vast'" "import"
 }
 
+# A large import (over 1 MiB, 22,000 rows): parsed on a second thread,
+# indexes rebuilt in the transaction; then imported again over itself.
+scenario_import_large() {
+	awk 'BEGIN { print "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice"
+		for (i = 0; i < 22000; i++)
+			printf "gpu_%dx_H100_%d,H100,%d,8.0,64.0,%.2f,region-%d,,%.2f\n", 2 ^ (i % 4), i % 50, 2 ^ (i % 4), 2 + (i % 1000) / 100.0, int(i / 50), 1 + (i % 700) / 100.0 }' >"$dir/vms.csv"
+	last="import large"; g import "$dir/vms.csv" --provider bigcloud
+	expect_rc 0 && has out "22000 offers imported" || return 1
+	sql_is "SELECT count(*), min(source) FROM offer WHERE provider='bigcloud'" "22000|import" || return 1
+	sql_is "SELECT count(*) FROM sqlite_master WHERE type='index' AND tbl_name='offer' AND name LIKE 'offer_%'" "4" || return 1
+	last="import large again"; g import "$dir/vms.csv" --provider bigcloud
+	expect_rc 0 || return 1
+	sql_is "SELECT count(*) FROM offer WHERE provider='bigcloud'" "22000" || return 1
+	sql_is "PRAGMA integrity_check" "ok"
+}
+
 # Every adapter at once, each against its own server with its recorded
 # responses (tests/fixtures/http/<id>.routes): all updated, offers stored,
 # no key anywhere in the output or the cache.
