@@ -43,21 +43,13 @@ long long catalog_now(void)
 	return (long long)time(NULL);
 }
 
-static const struct embedded_file *need(const char *name, char **err)
-{
-	const struct embedded_file *f = embedded_find(name);
-	if (!f)
-		err_set(err, GC_EDATA, "%s is missing from this build", name);
-	return f;
-}
-
 enum gc_status catalog_init(struct catalog *c, long today, char **err)
 {
 	memset(c, 0, sizeof *c);
 	c->today = today;
-	const struct embedded_file *g = need("data/gpus.yaml", err);
-	const struct embedded_file *t = g ? need("data/instance-types.yaml", err) : NULL;
-	const struct embedded_file *s = t ? need("data/snapshot.csv", err) : NULL;
+	const struct embedded_file *g = embedded_require("data/gpus.yaml", err);
+	const struct embedded_file *t = g ? embedded_require("data/instance-types.yaml", err) : NULL;
+	const struct embedded_file *s = t ? embedded_require("data/snapshot.csv", err) : NULL;
 	if (!s)
 		return GC_EDATA;
 	c->gpus_file = g;

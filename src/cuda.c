@@ -72,16 +72,16 @@ enum gc_status cuda_load(struct cuda_table *t, const char *file, const char *dat
 		st = ydoc_check_keys(&d, root, keys, err);
 	if (st == GC_OK)
 		st = ydoc_dup_str(&d, root, "source", 1, &t->source, err);
-	yaml_node_t *list = st == GC_OK ? ydoc_get(&d, root, "toolkits") : NULL;
-	if (st == GC_OK && (!list || list->type != YAML_SEQUENCE_NODE))
-		st = ydoc_error(&d, list ? list : root, err, "toolkits must be a list");
+	yaml_node_t *list = NULL;
+	size_t n = 0;
+	if (st == GC_OK)
+		st = ydoc_list(&d, root, "toolkits", &list, &n, err);
 	if (st == GC_OK) {
-		size_t n = (size_t)(list->data.sequence.items.top - list->data.sequence.items.start);
 		t->rows = calloc(n ? n : 1, sizeof *t->rows);
 		if (!t->rows)
 			st = err_set(err, GC_ENOMEM, "out of memory");
 		for (size_t i = 0; st == GC_OK && i < n; i++) {
-			yaml_node_t *m = ydoc_node(&d, list->data.sequence.items.start[i]);
+			yaml_node_t *m = ydoc_item(&d, list, i);
 			st = load_row(&d, m, &t->rows[i], err);
 			if (st == GC_OK && i && t->rows[i].num <= t->rows[i - 1].num)
 				st = ydoc_error(&d, m, err, "toolkits must be sorted by version, once each");
@@ -96,9 +96,9 @@ enum gc_status cuda_load(struct cuda_table *t, const char *file, const char *dat
 
 enum gc_status cuda_load_embedded(struct cuda_table *t, char **err)
 {
-	const struct embedded_file *f = embedded_find("data/cuda.yaml");
+	const struct embedded_file *f = embedded_require("data/cuda.yaml", err);
 	if (!f)
-		return err_set(err, GC_EDATA, "data/cuda.yaml is not embedded");
+		return GC_EDATA;
 	return cuda_load(t, f->name, (const char *)f->data, f->len, err);
 }
 

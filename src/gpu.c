@@ -325,15 +325,15 @@ static enum gc_status load_models(struct gpu_table *t, struct ydoc *d, char **er
 	enum gc_status st = ydoc_check_keys(d, root, top_keys, err);
 	if (st != GC_OK)
 		return st;
-	yaml_node_t *list = ydoc_get(d, root, "gpus");
-	if (!list || list->type != YAML_SEQUENCE_NODE)
-		return ydoc_error(d, list ? list : root, err, "'gpus' must be a list");
-	size_t cnt = (size_t)(list->data.sequence.items.top - list->data.sequence.items.start);
+	yaml_node_t *list;
+	size_t cnt;
+	if ((st = ydoc_list(d, root, "gpus", &list, &cnt, err)) != GC_OK)
+		return st;
 	t->models = calloc(cnt ? cnt : 1, sizeof *t->models);
 	if (!t->models)
 		return err_set(err, GC_ENOMEM, "out of memory");
 	for (size_t i = 0; i < cnt; i++) {
-		yaml_node_t *m = ydoc_node(d, list->data.sequence.items.start[i]);
+		yaml_node_t *m = ydoc_item(d, list, i);
 		t->n++;
 		st = load_model(d, m, &t->models[i], err);
 		if (st != GC_OK)

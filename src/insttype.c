@@ -111,15 +111,12 @@ enum gc_status insttype_load(struct insttype_table **out, const char *file,
 		st = err_set(err, GC_ENOMEM, "out of memory");
 		goto out;
 	}
+	size_t cnt = 0;
 	st = ydoc_check_keys(&d, root, top, err);
-	if (st == GC_OK) {
-		list = ydoc_get(&d, root, "types");
-		if (!list || list->type != YAML_SEQUENCE_NODE)
-			st = ydoc_error(&d, list ? list : root, err, "'types' must be a list");
-	}
+	if (st == GC_OK)
+		st = ydoc_list(&d, root, "types", &list, &cnt, err);
 	if (st != GC_OK)
 		goto out;
-	size_t cnt = (size_t)(list->data.sequence.items.top - list->data.sequence.items.start);
 	t->items = calloc(cnt ? cnt : 1, sizeof *t->items);
 	if (!t->items) {
 		st = err_set(err, GC_ENOMEM, "out of memory");
@@ -127,8 +124,7 @@ enum gc_status insttype_load(struct insttype_table **out, const char *file,
 	}
 	for (size_t i = 0; i < cnt && st == GC_OK; i++) {
 		t->n++;
-		st = load_entry(&d, ydoc_node(&d, list->data.sequence.items.start[i]),
-				&t->items[i], err);
+		st = load_entry(&d, ydoc_item(&d, list, i), &t->items[i], err);
 	}
 out:
 	ydoc_free(&d);

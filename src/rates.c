@@ -54,17 +54,16 @@ enum gc_status rates_load(struct rate_table *t, const char *file, const char *da
 		snprintf(t->date, sizeof t->date, "%s", date);
 		st = ydoc_dup_str(&d, root, "source", 1, &t->source, err);
 	}
-	yaml_node_t *list = st == GC_OK ? ydoc_get(&d, root, "rates") : NULL;
-	if (st == GC_OK && (!list || list->type != YAML_SEQUENCE_NODE))
-		st = ydoc_error(&d, list ? list : root, err, "rates must be a list");
+	yaml_node_t *list = NULL;
+	size_t n = 0;
+	if (st == GC_OK)
+		st = ydoc_list(&d, root, "rates", &list, &n, err);
 	if (st == GC_OK) {
-		size_t n = (size_t)(list->data.sequence.items.top - list->data.sequence.items.start);
 		t->items = calloc(n ? n : 1, sizeof *t->items);
 		if (!t->items)
 			st = err_set(err, GC_ENOMEM, "out of memory");
 		for (size_t i = 0; st == GC_OK && i < n; i++) {
-			st = load_rate(&d, ydoc_node(&d, list->data.sequence.items.start[i]),
-				       &t->items[i], err);
+			st = load_rate(&d, ydoc_item(&d, list, i), &t->items[i], err);
 			t->n += st == GC_OK;
 		}
 	}
@@ -77,9 +76,9 @@ enum gc_status rates_load(struct rate_table *t, const char *file, const char *da
 
 enum gc_status rates_load_embedded(struct rate_table *t, char **err)
 {
-	const struct embedded_file *f = embedded_find("data/rates.yaml");
+	const struct embedded_file *f = embedded_require("data/rates.yaml", err);
 	if (!f)
-		return err_set(err, GC_EDATA, "data/rates.yaml is not embedded");
+		return GC_EDATA;
 	return rates_load(t, f->name, (const char *)f->data, f->len, err);
 }
 

@@ -84,6 +84,24 @@ yaml_node_t *ydoc_get(struct ydoc *d, yaml_node_t *map, const char *key)
 	return NULL;
 }
 
+enum gc_status ydoc_list(struct ydoc *d, yaml_node_t *map, const char *key, yaml_node_t **list,
+			 size_t *n, char **err)
+{
+	yaml_node_t *l = ydoc_get(d, map, key);
+	*list = NULL;
+	*n = 0;
+	if (!l || l->type != YAML_SEQUENCE_NODE)
+		return ydoc_error(d, l ? l : map, err, "'%s' must be a list", key);
+	*list = l;
+	*n = (size_t)(l->data.sequence.items.top - l->data.sequence.items.start);
+	return GC_OK;
+}
+
+yaml_node_t *ydoc_item(struct ydoc *d, yaml_node_t *list, size_t i)
+{
+	return ydoc_node(d, list->data.sequence.items.start[i]);
+}
+
 enum gc_status ydoc_dup_str(struct ydoc *d, yaml_node_t *map, const char *key,
 			    int required, char **out, char **err)
 {

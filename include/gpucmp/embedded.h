@@ -10,6 +10,8 @@
 
 #include <stddef.h>
 
+#include "gpucmp/err.h"
+
 struct embedded_file {
 	const char *name;          /* "data/gpus.yaml", "providers/azure.yaml" */
 	const unsigned char *data; /* borrowed, static */
@@ -28,5 +30,14 @@ extern const size_t embedded_profiles_count;
 
 /* Look up a data/ file by name ("data/gpus.yaml"); NULL if absent. */
 const struct embedded_file *embedded_find(const char *name);
+
+/* The same, with "NAME is missing from this build" in *err when absent. */
+static inline const struct embedded_file *embedded_require(const char *name, char **err)
+{
+	const struct embedded_file *f = embedded_find(name);
+	if (!f)
+		err_set(err, GC_EDATA, "%s is missing from this build", name);
+	return f;
+}
 
 #endif

@@ -39,6 +39,13 @@ int ydoc_is_null(const yaml_node_t *n);
 /* Value node for `key` in mapping `map`, or NULL. */
 yaml_node_t *ydoc_get(struct ydoc *d, yaml_node_t *map, const char *key);
 
+/* The list under `key` of mapping `map`: *list and its length *n, or
+ * "'KEY' must be a list" at the mapping (or the value) when it is missing
+ * or not a sequence.  ydoc_item() is its i-th element. */
+enum gc_status ydoc_list(struct ydoc *d, yaml_node_t *map, const char *key, yaml_node_t **list,
+			 size_t *n, char **err);
+yaml_node_t *ydoc_item(struct ydoc *d, yaml_node_t *list, size_t i);
+
 /* Copy the text of `key` in mapping `map` into *out (a new string).  An
  * absent key is an error when `required`, else leaves *out alone; a null or
  * empty value is always an error. */
