@@ -221,10 +221,12 @@ enum gc_status adapter_emit(struct adapter_run *run, struct offer *o, char **err
 	o->fetched_at = run->fetched_at;
 	if (!o->region || !*o->region)
 		o->region = "unknown";
-	if (!o->gpu_name)
-		o->gpu_name = "";
 	const struct insttype *it =
 		o->sku ? insttype_lookup(run->types, run->ad->id, o->sku) : NULL;
+	/* a source that names no GPU (Azure's price list): the table's model
+	 * stands in, as it does for the snapshot */
+	if (!o->gpu_name || !*o->gpu_name)
+		o->gpu_name = it && it->gpu ? it->gpu : "";
 	/* the curated table first: the count decides per-GPU memory of a slice */
 	if (it && it->gpu_count > 0 && isnan(o->gpu_count))
 		o->gpu_count = it->gpu_count;

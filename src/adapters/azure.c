@@ -181,11 +181,8 @@ static enum gc_status finish(struct adapter_run *run, char **err)
 		offer_init(&o);
 		o.sku = first->sku;
 		o.region = first->region;
-		const struct insttype *it = insttype_lookup(run->types, run->ad->id, o.sku);
-		o.gpu_name = it && it->gpu ? it->gpu : NULL;
-		/* set here, not left to adapter_emit, so that a partition's memory
-		 * is scaled by its fraction */
-		o.gpu_count = it && it->gpu_count > 0 ? it->gpu_count : NAN;
+		/* GPU model and count (a partition's fraction too) come from
+		 * data/instance-types.yaml, through adapter_emit */
 		double p = od ? od->price : NAN;
 		/* a spot row in another currency than the on-demand one is not comparable */
 		double sp = spot && strcmp(spot->currency, first->currency) == 0 ? spot->price : NAN;
