@@ -168,6 +168,12 @@ int cli_print_json(struct json_t *v, int ndjson);
 /* Does the provider qualify for the capability filters in `a`? */
 int provider_matches(const struct profile *p, const struct cli_args *a);
 
+/* A number option (`whole`: an integer) from min to max into *out, left
+ * alone when the option is absent; otherwise "bad value ... (expected a
+ * number >= MIN)" and 64. */
+int cli_number(const struct cli_args *a, enum opt_id id, int whole, double min, double max,
+	       double *out);
+
 /* "unknown WHAT 'NAME'; did you mean 'BEST'?" (or "; HINT" without a
  * suggestion) on stderr; returns 64.  cli_unknown_provider suggests a
  * profile id. */

@@ -31,9 +31,6 @@ static int where_lookup(void *ctx, const char *name, struct where_field *out)
 	return 0;
 }
 
-static int number_opt(const struct cli_args *a, enum opt_id id, const char *name,
-		      int whole, double *out);
-
 /* --cuda VERSION and --cuda-strict, --hours and --nodes. */
 static int cuda_and_cost(struct query *q, const struct cli_args *a)
 {
@@ -76,9 +73,9 @@ static int cuda_and_cost(struct query *q, const struct cli_args *a)
 		q->cuda_strict = cli_flag(a, O_CUDA_STRICT);
 		cuda_free(&t);
 	}
-	int rc = number_opt(a, O_HOURS, "hours", 0, &q->hours);
+	int rc = cli_number(a, O_HOURS, 0, 0, 1e12, &q->hours);
 	if (!rc)
-		rc = number_opt(a, O_NODES, "nodes", 1, &q->nodes);
+		rc = cli_number(a, O_NODES, 1, 0, 1e12, &q->nodes);
 	if (rc)
 		return rc;
 	if (!isnan(q->hours) && !(q->hours > 0)) {
@@ -98,28 +95,6 @@ static const char *where_suggest(void *ctx, const char *name)
 {
 	(void)ctx;
 	return field_suggest(name);
-}
-
-static int bad_number(const char *opt, const char *v, const char *want)
-{
-	char safe[64];
-	msg_error("bad value '%s' for --%s (expected %s)", str_sanitize(safe, sizeof safe, v),
-		  opt, want);
-	return EXIT_USAGE;
-}
-
-/* A non-negative number option; `whole` requires an integer. */
-static int number_opt(const struct cli_args *a, enum opt_id id, const char *name,
-		      int whole, double *out)
-{
-	const char *v = cli_opt(a, id);
-	if (!v)
-		return 0;
-	double d;
-	if (str_to_double(v, &d) != 0 || d < 0 || (whole && d != floor(d)) || d > 1e12)
-		return bad_number(name, v, whole ? "a whole number >= 0" : "a number >= 0");
-	*out = d;
-	return 0;
 }
 
 static int unknown_field(const char *opt, const char *key)
@@ -195,19 +170,21 @@ static int build_query(struct list_state *s, const struct cli_args *a,
 	struct query *q = &s->q;
 	query_init(q);
 	double limit = -1;
-	int rc = number_opt(a, O_GPUS, "gpus", 1, &q->min_gpus);
+	int rc = cli_number(a, O_GPUS, 1, 0, 1e12, &q->min_gpus);
 	if (!rc)
-		rc = number_opt(a, O_VRAM, "vram", 0, &q->min_vram);
+		rc = cli_number(a, O_VRAM, 0, 0, 1e12, &q->min_vram);
 	if (!rc)
-		rc = number_opt(a, O_MAX_PRICE, "max-price", 0, &q->max_price);
+		rc = cli_number(a, O_MAX_PRICE, 0, 0, 1e12, &q->max_price);
 	if (!rc)
-		rc = number_opt(a, O_LIMIT, "limit", 1, &limit);
+		rc = cli_number(a, O_LIMIT, 1, 0, 1e12, &limit);
 	if (rc)
 		return rc;
 	q->limit = (long)limit;
 	q->region_glob = cli_opt(a, O_REGION);
-	if (q->region_glob && !*q->region_glob)
-		return bad_number("region", "", "a glob such as 'us-*'");
+	if (q->region_glob && !*q->region_glob) {
+		msg_error("bad value '' for --region (expected a glob such as 'us-*')");
+		return EXIT_USAGE;
+	}
 	q->spot = cli_flag(a, O_SPOT);
 	q->available = cli_flag(a, O_AVAILABLE);
 	q->mig = cli_flag(a, O_MIG);

@@ -51,24 +51,6 @@ static int cmp_pick(const void *a, const void *b)
 	return strcmp(x->provider, y->provider);
 }
 
-static int number(const struct cli_args *a, enum opt_id id, const char *name, int whole,
-		  double min, double *out)
-{
-	const char *v = cli_opt(a, id);
-	double d;
-	if (!v)
-		return 0;
-	if (str_to_double(v, &d) != 0 || d < min || (whole && d != floor(d)) || d > 1e9) {
-		char safe[64];
-		msg_error("bad value '%s' for --%s (expected %s >= %g)",
-			  str_sanitize(safe, sizeof safe, v), name, whole ? "a whole number" : "a number",
-			  min);
-		return EXIT_USAGE;
-	}
-	*out = d;
-	return 0;
-}
-
 /* The cheapest matching offer of each provider, judged. */
 static int collect(struct cli_env *env, struct query *q, enum workload w, int nodes,
 		   double hours, struct pick **out, size_t *n)
@@ -205,15 +187,15 @@ int cmd_recommend(struct cli_args *a)
 	}
 	enum workload w = (enum workload)workload_parse(wname);
 	double gpus = w == WL_TRAINING ? 8 : 1, nodes = 1, hours = NAN, budget = NAN, limit = 5;
-	int rc = number(a, O_GPUS, "gpus", 1, 1, &gpus);
+	int rc = cli_number(a, O_GPUS, 1, 1, 1e9, &gpus);
 	if (!rc)
-		rc = number(a, O_NODES, "nodes", 1, 1, &nodes);
+		rc = cli_number(a, O_NODES, 1, 1, 1e9, &nodes);
 	if (!rc)
-		rc = number(a, O_HOURS, "hours", 0, 0.001, &hours);
+		rc = cli_number(a, O_HOURS, 0, 0.001, 1e9, &hours);
 	if (!rc)
-		rc = number(a, O_BUDGET, "budget", 0, 0, &budget);
+		rc = cli_number(a, O_BUDGET, 0, 0, 1e9, &budget);
 	if (!rc)
-		rc = number(a, O_LIMIT, "limit", 1, 1, &limit);
+		rc = cli_number(a, O_LIMIT, 1, 1, 1e9, &limit);
 	if (rc)
 		return rc;
 	if (!isnan(budget) && isnan(hours)) {

@@ -1,5 +1,6 @@
 /* env.c - what every subcommand needs: catalog, cache, colour, format. */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -311,4 +312,25 @@ int cli_unknown_provider(const struct cli_env *env, const char *id)
 {
 	return cli_unknown("provider", id, profile_set_suggest(&env->cat.profiles, id),
 			   "'gpucmp providers' lists them");
+}
+
+int cli_number(const struct cli_args *a, enum opt_id id, int whole, double min, double max,
+	       double *out)
+{
+	const char *v = cli_opt(a, id);
+	double d;
+	if (!v)
+		return EXIT_OK;
+	if (str_to_double(v, &d) == 0 && d >= min && d <= max && (!whole || d == floor(d))) {
+		*out = d;
+		return EXIT_OK;
+	}
+	const char *name = "?";
+	for (size_t i = 0; i < cli_option_count; i++)
+		if (cli_options[i].id == id)
+			name = cli_options[i].name;
+	char safe[64];
+	msg_error("bad value '%s' for --%s (expected %s >= %g)", str_sanitize(safe, sizeof safe, v),
+		  name, whole ? "a whole number" : "a number", min);
+	return EXIT_USAGE;
 }
