@@ -105,6 +105,21 @@ static char *dup_base(const char *s)
 
 static void start_next_jobs(struct refresh *rf);
 
+/* What a started job holds, freed. */
+static void job_release(struct job *j)
+{
+	free(j->fail_msg);
+	j->fail_msg = NULL;
+	adapter_run_release(&j->run);
+	offer_store_free(&j->store);
+	cache_meta_release(&j->prev);
+	free(j->etag);
+	free(j->last_modified);
+	j->etag = j->last_modified = NULL;
+	free((char *)j->run.base);
+	j->run.base = NULL;
+}
+
 /* Settle a job: store its offers (or its failure) and free its run. */
 static void job_end(struct job *j, enum refresh_outcome out, enum gc_status st, const char *msg)
 {
@@ -150,16 +165,7 @@ static void job_end(struct job *j, enum refresh_outcome out, enum gc_status st, 
 		free(e2);
 	}
 	free(err);
-	free(j->fail_msg);
-	j->fail_msg = NULL;
-	adapter_run_release(&j->run);
-	offer_store_free(&j->store);
-	cache_meta_release(&j->prev);
-	free(j->etag);
-	free(j->last_modified);
-	j->etag = j->last_modified = NULL;
-	free((char *)j->run.base);
-	j->run.base = NULL;
+	job_release(j);
 	j->finished = 1;
 	rf->running--;
 	rf->done++;
@@ -443,11 +449,9 @@ enum gc_status refresh_run(struct cache *c, const struct catalog *cat,
 	const struct adapter *const *list = opts->only ? opts->only : adapters;
 	size_t n = opts->only ? opts->nonly : adapter_count;
 	struct refresh_result *res = calloc(n ? n : 1, sizeof *res);
-	struct job *all = calloc(n ? n : 1, sizeof *all);
 	rf.jobs = calloc(n ? n : 1, sizeof *rf.jobs);
-	if (!res || !all || !rf.jobs) {
+	if (!res || !rf.jobs) {
 		free(res);
-		free(all);
 		free(rf.jobs);
 		return err_set(err, GC_ENOMEM, "out of memory");
 	}
@@ -455,33 +459,26 @@ enum gc_status refresh_run(struct cache *c, const struct catalog *cat,
 	if (st == GC_OK)
 		st = http_client_new(&rf.http, &opts->http, err);
 	for (size_t i = 0; st == GC_OK && i < n; i++) {
-		struct job *j = &all[i];
+		/* a provider skipped before any I/O leaves only its result */
+		struct job *j = &rf.jobs[rf.njobs];
+		memset(j, 0, sizeof *j);
 		j->rf = &rf;
 		j->ad = list[i];
 		j->res = &res[i];
 		res[i].id = list[i]->id;
 		if (!pre_skip(&rf, j))
-			rf.jobs[rf.njobs++] = *j;
+			rf.njobs++;
 	}
-	/* jobs point at their own results; `all` was only the staging area */
-	free(all);
 	if (st == GC_OK) {
 		start_next_jobs(&rf);
 		st = http_client_run(rf.http, err);
 	}
 	http_client_free(rf.http);
 	for (size_t i = 0; i < rf.njobs; i++)
-		if (rf.jobs[i].started && !rf.jobs[i].finished) {
-			/* only after a fatal multi error: release what is left (the
-			 * flights went with the http client) */
-			free(rf.jobs[i].fail_msg);
-			adapter_run_release(&rf.jobs[i].run);
-			offer_store_free(&rf.jobs[i].store);
-			cache_meta_release(&rf.jobs[i].prev);
-			free(rf.jobs[i].etag);
-			free(rf.jobs[i].last_modified);
-			free((char *)rf.jobs[i].run.base);
-		}
+		if (rf.jobs[i].started && !rf.jobs[i].finished)
+			/* only after libcurl's multi interface itself failed; the
+			 * flight records of its unfinished transfers are lost with it */
+			job_release(&rf.jobs[i]);
 	free(rf.jobs);
 	rates_free(&rf.rates);
 	if (st != GC_OK) {
