@@ -1048,6 +1048,22 @@ void cache_meta_release(struct cache_meta *m)
 	memset(m, 0, sizeof *m);
 }
 
+int cache_has_provider(struct cache *c, const char *provider)
+{
+	sqlite3_stmt *s;
+	int has = 0;
+	if (sqlite3_prepare_v2(c->db,
+			       "SELECT EXISTS (SELECT 1 FROM offer WHERE provider = ?1)"
+			       " OR EXISTS (SELECT 1 FROM provider_state WHERE provider = ?1)",
+			       -1, &s, NULL) != SQLITE_OK)
+		return 0;
+	bind_text(s, 1, provider);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		has = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	return has;
+}
+
 enum gc_status cache_get_meta(struct cache *c, const char *provider, struct cache_meta *m,
 			      char **err)
 {

@@ -90,6 +90,8 @@ enum gc_status cache_mark_fresh(struct cache *c, const char *provider, const cha
 enum gc_status cache_get_meta(struct cache *c, const char *provider, struct cache_meta *m,
 			      char **err);
 void cache_meta_release(struct cache_meta *m);
+/* Does the cache hold offers or a refresh record of `provider`? */
+int cache_has_provider(struct cache *c, const char *provider);
 
 struct cache_status_row {
 	const char *provider;

@@ -115,25 +115,9 @@ static int clear(struct cli_env *env, const struct cli_args *a)
 		return EXIT_USAGE;
 	}
 	char safe[64];
-	if (id && !profile_set_find(&env->cat.profiles, id)) {
-		/* a provider that only an import brought in has no profile: look in the cache */
-		struct cache_meta m;
-		long long n = 0;
-		sqlite3_stmt *s;
-		if (sqlite3_prepare_v2(cache_db(env->cache),
-				       "SELECT count(*) FROM offer WHERE provider = ?1", -1, &s,
-				       NULL) == SQLITE_OK) {
-			sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
-			if (sqlite3_step(s) == SQLITE_ROW)
-				n = sqlite3_column_int64(s, 0);
-			sqlite3_finalize(s);
-		}
-		int known = n > 0 || cache_get_meta(env->cache, id, &m, NULL) == GC_OK;
-		if (known && n == 0)
-			cache_meta_release(&m);
-		if (!known)
-			return cli_unknown_provider(env, id);
-	}
+	/* a provider that only an import brought in has no profile, but is in the cache */
+	if (id && !profile_set_find(&env->cat.profiles, id) && !cache_has_provider(env->cache, id))
+		return cli_unknown_provider(env, id);
 	size_t removed = 0, restored = 0;
 	char *err = NULL;
 	enum gc_status st = cache_clear(env->cache, &env->cat, id, &removed, &restored, &err);
