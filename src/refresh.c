@@ -174,7 +174,7 @@ static void job_end(struct job *j, enum refresh_outcome out, enum gc_status st, 
 	start_next_jobs(rf);
 }
 
-static void on_response(void *user, const struct http_response *resp);
+static void on_response(void *user, struct http_response *resp);
 
 /* Remember the first failure; the job ends once nothing is in flight. */
 static void job_fail(struct job *j, enum gc_status st, const char *msg)
@@ -349,7 +349,7 @@ static int job_answer(struct job *j, struct flight *f, const struct http_respons
 	return 0;
 }
 
-static void on_response(void *user, const struct http_response *resp)
+static void on_response(void *user, struct http_response *resp)
 {
 	struct flight *f = user;
 	struct job *j = f->j;

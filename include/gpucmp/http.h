@@ -54,8 +54,9 @@ struct http_response {
 struct http_client;
 
 /* Called once per request, when it is done (success or final failure).
- * `resp` is borrowed for the call. */
-typedef void (*http_done_fn)(void *user, const struct http_response *resp);
+ * `resp` is borrowed for the call; the callback may take the body with
+ * buf_steal(&resp->body) instead of copying it. */
+typedef void (*http_done_fn)(void *user, struct http_response *resp);
 
 enum gc_status http_client_new(struct http_client **out, const struct http_opts *opts,
 			       char **err);

@@ -146,20 +146,25 @@ static int import_file(struct cli_env *env, const char *path, const char *provid
 }
 
 struct fetched {
-	struct buf body;
+	char *body; /* taken from the response, not copied */
+	size_t len;
 	long status;
 	enum gc_status st;
 	char *message;
 };
 
-static void on_done(void *user, const struct http_response *resp)
+static void on_done(void *user, struct http_response *resp)
 {
 	struct fetched *f = user;
 	f->status = resp->status;
 	f->st = resp->error;
 	f->message = resp->message ? strdup(resp->message) : NULL;
-	if (resp->error == GC_OK && resp->status >= 200 && resp->status < 300)
-		buf_add(&f->body, resp->body.ptr ? resp->body.ptr : "", resp->body.len);
+	if (resp->error == GC_OK && resp->status >= 200 && resp->status < 300) {
+		f->len = resp->body.len;
+		f->body = buf_steal(&resp->body);
+		if (!f->body)
+			f->st = GC_ENOMEM;
+	}
 }
 
 static int import_url(struct cli_env *env, const char *url, const char *provider,
@@ -182,7 +187,6 @@ static int import_url(struct cli_env *env, const char *url, const char *provider
 	struct http_client *c = NULL;
 	struct fetched f;
 	memset(&f, 0, sizeof f);
-	buf_init(&f.body, CATALOG_MAX_BYTES);
 	struct http_request req;
 	memset(&req, 0, sizeof req);
 	req.url = url;
@@ -206,11 +210,11 @@ static int import_url(struct cli_env *env, const char *url, const char *provider
 		msg_error("%s: HTTP %ld; the cache is unchanged", where, f.status);
 		rc = EXIT_UNAVAILABLE;
 	} else {
-		rc = import_one(env, provider, url, f.body.ptr ? f.body.ptr : "", f.body.len);
+		rc = import_one(env, provider, url, f.body, f.len);
 	}
 	free(err);
 	free(f.message);
-	buf_free(&f.body);
+	free(f.body);
 	return rc;
 }
 
