@@ -165,6 +165,16 @@ struct json_t *pv_json(const struct pfield_def *f, const struct pvalue *v);
 /* Print `v` (stolen) to stdout: indented JSON, or with `ndjson` one compact
  * line per element of an array.  Returns an exit code. */
 int cli_print_json(struct json_t *v, int ndjson);
+/* The capability groups in the order show and compare print them, and the
+ * fields of one (profile_fields indexes; billing also lists spot). */
+struct pv_group {
+	const char *group, *title;
+};
+extern const struct pv_group pv_groups[];
+extern const size_t pv_ngroups;
+size_t pv_group_fields(const char *group, int *idx, size_t max);
+/* Days from `date` (YYYY-MM-DD) to the catalog's today; -1 if malformed. */
+long cli_days_ago(const struct cli_env *env, const char *date);
 /* Does the provider qualify for the capability filters in `a`? */
 int provider_matches(const struct profile *p, const struct cli_args *a);
 

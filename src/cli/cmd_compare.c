@@ -15,25 +15,6 @@
 
 enum { MAX_COMPARE = 12, CCELL = 64 };
 
-static const struct {
-	const char *group, *title;
-} groups[] = {
-	{"kubernetes", "Kubernetes"}, {"docker", "Docker"}, {"sharing", "GPU sharing"},
-	{"interconnect", "Interconnect"}, {"billing", "Billing"},
-};
-
-/* The fields of a group in display order (billing also shows spot). */
-static size_t group_fields(const char *group, int *idx, size_t max)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < profile_field_count && n < max; i++)
-		if (strcmp(profile_fields[i].group, group) == 0)
-			idx[n++] = (int)i;
-	if (strcmp(group, "billing") == 0 && n < max)
-		idx[n++] = profile_field_index("spot");
-	return n;
-}
-
 static int differs(const struct profile *const *ps, size_t n, int field)
 {
 	char a[CCELL], b[CCELL];
@@ -46,19 +27,13 @@ static int differs(const struct profile *const *ps, size_t n, int field)
 	return 0;
 }
 
-static long days_ago(const struct cli_env *env, const struct profile *p)
-{
-	long d = str_date_days(p->verified);
-	return d < 0 ? -1 : env->cat.today - d;
-}
-
 static int print_json(const struct cli_env *env, const struct profile *const *ps, size_t n,
 		      int only_diff)
 {
 	json_t *root = json_object(), *provs = json_array(), *fields = json_array();
 	for (size_t i = 0; i < n; i++) {
 		json_t *o = json_object();
-		long ago = days_ago(env, ps[i]);
+		long ago = cli_days_ago(env, ps[i]->verified);
 		json_object_set_new(o, "id", json_string(ps[i]->id));
 		json_object_set_new(o, "name", json_string(ps[i]->name));
 		json_object_set_new(o, "kind", json_string(ps[i]->kind));
@@ -67,9 +42,9 @@ static int print_json(const struct cli_env *env, const struct profile *const *ps
 		json_object_set_new(o, "stale", json_boolean(ago > PROFILE_STALE_DAYS));
 		json_array_append_new(provs, o);
 	}
-	for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
+	for (size_t g = 0; g < pv_ngroups; g++) {
 		int idx[16];
-		size_t nf = group_fields(groups[g].group, idx, 16);
+		size_t nf = pv_group_fields(pv_groups[g].group, idx, 16);
 		for (size_t k = 0; k < nf; k++) {
 			const struct pfield_def *f = &profile_fields[idx[k]];
 			int d = differs(ps, n, idx[k]);
@@ -79,7 +54,7 @@ static int print_json(const struct cli_env *env, const struct profile *const *ps
 			char path[64];
 			snprintf(path, sizeof path, "%s%s%s", f->group, *f->group ? "." : "", f->key);
 			json_object_set_new(o, "field", json_string(path));
-			json_object_set_new(o, "group", json_string(groups[g].group));
+			json_object_set_new(o, "group", json_string(pv_groups[g].group));
 			json_object_set_new(o, "differs", json_boolean(d));
 			for (size_t i = 0; i < n; i++)
 				json_object_set_new(vals, ps[i]->id,
@@ -118,19 +93,19 @@ static int print_table(const struct cli_env *env, const struct cli_args *a,
 	rows++;
 	snprintf(text[rows][0], CCELL, "  verified");
 	for (size_t i = 0; i < n; i++) {
-		long ago = days_ago(env, ps[i]);
+		long ago = cli_days_ago(env, ps[i]->verified);
 		int stale = ago > PROFILE_STALE_DAYS;
 		nstale += (size_t)stale;
 		snprintf(text[rows][i + 1], CCELL, "%s (%ld d)%s", ps[i]->verified, ago,
 			 stale ? " STALE" : "");
 	}
 	rows++;
-	for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
+	for (size_t g = 0; g < pv_ngroups; g++) {
 		int idx[16];
-		size_t nf = group_fields(groups[g].group, idx, 16), title = rows;
+		size_t nf = pv_group_fields(pv_groups[g].group, idx, 16), title = rows;
 		if (rows + nf + 1 >= cap)
 			break; /* cannot happen with the schema's ~30 fields */
-		snprintf(text[rows++][0], CCELL, "%s", groups[g].title);
+		snprintf(text[rows++][0], CCELL, "%s", pv_groups[g].title);
 		for (size_t k = 0; k < nf; k++) {
 			const struct pfield_def *f = &profile_fields[idx[k]];
 			int d = differs(ps, n, idx[k]);

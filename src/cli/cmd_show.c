@@ -8,19 +8,6 @@
 #include "gpucmp/buf.h"
 #include "gpucmp/strutil.h"
 
-static const struct {
-	const char *group, *title;
-} sections[] = {
-	{"kubernetes", "Kubernetes"}, {"docker", "Docker"}, {"sharing", "GPU sharing"},
-	{"interconnect", "Interconnect"}, {"billing", "Billing"},
-};
-
-static long days_ago(const struct cli_env *env, const struct profile *p)
-{
-	long d = str_date_days(p->verified);
-	return d < 0 ? -1 : env->cat.today - d;
-}
-
 static json_t *group_json(const struct profile *p, const char *group)
 {
 	json_t *o = json_object();
@@ -46,8 +33,8 @@ static json_t *sheet_json(const struct cli_env *env, const struct profile *p)
 	json_object_set_new(o, "name", json_string(p->name));
 	json_object_set_new(o, "site", json_string(p->site));
 	json_object_set_new(o, "kind", json_string(p->kind));
-	for (size_t g = 0; g < 4; g++)
-		json_object_set_new(o, sections[g].group, group_json(p, sections[g].group));
+	for (size_t g = 0; g < 4; g++) /* billing and spot are top-level keys */
+		json_object_set_new(o, pv_groups[g].group, group_json(p, pv_groups[g].group));
 	int spot = profile_field_index("spot"), gran = profile_field_index("billing.granularity");
 	json_object_set_new(o, "spot", pv_json(&profile_fields[spot], &p->values[spot]));
 	json_object_set_new(o, "billing", pv_json(&profile_fields[gran], &p->values[gran]));
@@ -65,7 +52,7 @@ static json_t *sheet_json(const struct cli_env *env, const struct profile *p)
 	json_object_set_new(o, "field_sources", fs);
 	json_object_set_new(o, "notes", notes);
 	json_object_set_new(o, "note", p->note ? json_string(p->note) : json_null());
-	long ago = days_ago(env, p);
+	long ago = cli_days_ago(env, p->verified);
 	json_object_set_new(o, "verified", json_string(p->verified));
 	json_object_set_new(o, "verified_days_ago", json_integer(ago));
 	json_object_set_new(o, "stale", json_boolean(ago > PROFILE_STALE_DAYS));
@@ -107,21 +94,18 @@ static int print_sheet(const struct cli_env *env, const struct profile *p)
 		return EXIT_OSERR;
 	}
 	buf_init(&b, 0);
-	long ago = days_ago(env, p);
+	long ago = cli_days_ago(env, p->verified);
 	buf_printf(&b, "%s (%s), %s\n%s\n", p->name, p->id, p->kind, p->site);
 	buf_printf(&b, "verified %s (%ld day%s ago)%s\n", p->verified, ago, ago == 1 ? "" : "s",
 		   ago > PROFILE_STALE_DAYS ? "  STALE: older than 180 days, re-check the sources" : "");
 	if (p->note)
 		buf_printf(&b, "note: %s\n", p->note);
-	for (size_t g = 0; g < sizeof sections / sizeof sections[0]; g++) {
-		buf_printf(&b, "\n%s\n", sections[g].title);
-		for (size_t i = 0; i < profile_field_count; i++)
-			if (strcmp(profile_fields[i].group, sections[g].group) == 0)
-				sheet_line(&b, &profile_fields[i], &p->values[i], urls, &nurls);
-		if (strcmp(sections[g].group, "billing") == 0) {
-			int spot = profile_field_index("spot");
-			sheet_line(&b, &profile_fields[spot], &p->values[spot], urls, &nurls);
-		}
+	for (size_t g = 0; g < pv_ngroups; g++) {
+		int idx[16];
+		size_t nf = pv_group_fields(pv_groups[g].group, idx, 16);
+		buf_printf(&b, "\n%s\n", pv_groups[g].title);
+		for (size_t k = 0; k < nf; k++)
+			sheet_line(&b, &profile_fields[idx[k]], &p->values[idx[k]], urls, &nurls);
 	}
 	buf_printf(&b, "\nRegions\n  ");
 	for (size_t i = 0; i < p->nregions; i++)

@@ -43,10 +43,10 @@ int cli_catalog_need(struct cli_env *env, unsigned parts)
 	return EXIT_OK;
 }
 
-static long age_days(const struct cli_env *env, const char *date)
+long cli_days_ago(const struct cli_env *env, const char *date)
 {
 	long d = str_date_days(date);
-	return d < 0 ? 0 : env->cat.today - d;
+	return d < 0 ? -1 : env->cat.today - d;
 }
 
 static void open_notes(const struct cli_env *env, const char *path,
@@ -57,11 +57,11 @@ static void open_notes(const struct cli_env *env, const char *path,
 			 "from the built-in snapshot", path, info->moved_aside);
 	if (memory && info->seeded)
 		msg_note("answering from the built-in snapshot of %s (%ld days old)",
-			 info->snapshot_date, age_days(env, info->snapshot_date));
+			 info->snapshot_date, cli_days_ago(env, info->snapshot_date));
 	else if (info->seeded)
 		msg_note("created cache %s from the built-in snapshot of %s (%zu offers, %ld days old)",
 			 path, info->snapshot_date, info->snapshot_rows,
-			 age_days(env, info->snapshot_date));
+			 cli_days_ago(env, info->snapshot_date));
 	else if (info->snapshot_updated)
 		msg_note("updated the built-in snapshot offers in %s to %s", path,
 			 info->snapshot_date);

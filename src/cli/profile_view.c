@@ -121,3 +121,20 @@ int cli_print_json(json_t *v, int ndjson)
 	}
 	return EXIT_OK;
 }
+
+const struct pv_group pv_groups[] = {
+	{"kubernetes", "Kubernetes"}, {"docker", "Docker"}, {"sharing", "GPU sharing"},
+	{"interconnect", "Interconnect"}, {"billing", "Billing"},
+};
+const size_t pv_ngroups = sizeof pv_groups / sizeof pv_groups[0];
+
+size_t pv_group_fields(const char *group, int *idx, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < profile_field_count && n < max; i++)
+		if (strcmp(profile_fields[i].group, group) == 0)
+			idx[n++] = (int)i;
+	if (strcmp(group, "billing") == 0 && n < max)
+		idx[n++] = profile_field_index("spot");
+	return n;
+}
