@@ -141,16 +141,22 @@ out:
 }
 
 /* --where over the provider table: a field is "group.key" (or
- * "group_key"), or one of the summary's short names (k8s, mig, ...). */
-static const struct {
-	const char *alias, *path;
-} where_aliases[] = {
-	{"k8s", "kubernetes.mode"}, {"docker_custom_image", "docker.custom_image"},
-	{"docker_daemon", "docker.daemon"}, {"mig", "sharing.mig"}, {"mps", "sharing.mps"},
-	{"time_slicing", "sharing.time_slicing"}, {"infiniband", "interconnect.infiniband"},
-	{"rdma", "interconnect.rdma"}, {"nvlink", "interconnect.nvlink"},
+ * "group_key", or the key alone), or one of the summary's JSON keys (k8s,
+ * mig, ...: summary_keys above), or "ib" and "billing". */
+static const char *const extra_aliases[][2] = {
 	{"ib", "interconnect.infiniband"}, {"billing", "billing.granularity"},
 };
+
+static const char *alias_path(const char *name)
+{
+	for (size_t i = 0; summary_keys[i]; i++)
+		if (strcmp(name, summary_keys[i]) == 0)
+			return summary_fields[i];
+	for (size_t i = 0; i < sizeof extra_aliases / sizeof extra_aliases[0]; i++)
+		if (strcmp(name, extra_aliases[i][0]) == 0)
+			return extra_aliases[i][1];
+	return NULL;
+}
 
 static char where_sql[64][160]; /* per profile field: its SQL over the provider table */
 
@@ -166,9 +172,9 @@ static int where_lookup(void *ctx, const char *name, struct where_field *out)
 		}
 	char path[96];
 	snprintf(path, sizeof path, "%s", name);
-	for (size_t i = 0; i < sizeof where_aliases / sizeof where_aliases[0]; i++)
-		if (strcmp(name, where_aliases[i].alias) == 0)
-			snprintf(path, sizeof path, "%s", where_aliases[i].path);
+	const char *aliased = alias_path(name);
+	if (aliased)
+		snprintf(path, sizeof path, "%s", aliased);
 	int idx = profile_field_index(path);
 	for (char *u = path; idx < 0 && (u = strchr(u, '_')) != NULL; u++) {
 		/* "kubernetes_mode" -> "kubernetes.mode" (the first '_' that works) */
@@ -209,8 +215,10 @@ static const char *where_suggest(void *ctx, const char *name)
 	static char paths[64][96]; /* suggest_try keeps the pointers */
 	struct suggest s;
 	suggest_init(&s, name);
-	for (size_t i = 0; i < sizeof where_aliases / sizeof where_aliases[0]; i++)
-		suggest_try(&s, where_aliases[i].alias);
+	for (size_t i = 0; summary_keys[i]; i++)
+		suggest_try(&s, summary_keys[i]);
+	for (size_t i = 0; i < sizeof extra_aliases / sizeof extra_aliases[0]; i++)
+		suggest_try(&s, extra_aliases[i][0]);
 	for (size_t i = 0; i < profile_field_count && i < 64; i++) {
 		snprintf(paths[i], sizeof paths[i], "%s%s%s", profile_fields[i].group,
 			 *profile_fields[i].group ? "." : "", profile_fields[i].key);
