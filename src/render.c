@@ -1,11 +1,15 @@
 /* render.c - table, JSON, CSV and NDJSON output of offers. */
+/* wcwidth() is X/Open */
+#define _XOPEN_SOURCE 700
 #include "gpucmp/render.h"
 
+#include <locale.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #include "gpucmp/csv.h"
 #include "gpucmp/strutil.h"
@@ -106,11 +110,50 @@ enum gc_status render_json_number(struct buf *b, double v)
 	return buf_addstr(b, tmp);
 }
 
+/* Terminal cells of the code point at p (length n, a valid sequence):
+ * glibc's wcwidth() under the C.UTF-8 locale, set for this call only, so
+ * East Asian wide characters take 2 cells and combining marks none.  Where
+ * that locale does not exist, 1 cell per code point. */
+static size_t cp_width(const unsigned char *p, size_t n)
+{
+	static locale_t utf8;
+	static int tried;
+	if (n == 1)
+		return 1;
+	if (!tried) {
+		tried = 1;
+		utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+	}
+	if (!utf8)
+		return 1;
+	wchar_t cp = n == 2 ? (wchar_t)(p[0] & 0x1F)
+		   : n == 3 ? (wchar_t)(p[0] & 0x0F) : (wchar_t)(p[0] & 0x07);
+	for (size_t i = 1; i < n; i++)
+		cp = (cp << 6) | (p[i] & 0x3F);
+	locale_t old = uselocale(utf8);
+	int w = wcwidth(cp);
+	uselocale(old);
+	return w < 0 ? 1 : (size_t)w;
+}
+
+/* One step through `s`: the bytes of the next character (an invalid byte
+ * counts as one character) and its width in cells. */
+static size_t next_char(const unsigned char *p, size_t *cells)
+{
+	size_t n = p[0] < 0x80 ? 1 : utf8_seq(p);
+	if (n == 0) {
+		*cells = 1;
+		return 1;
+	}
+	*cells = cp_width(p, n);
+	return n;
+}
+
 size_t render_width(const char *s)
 {
-	size_t w = 0;
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		w += (*p & 0xC0) != 0x80;
+	size_t w = 0, cw;
+	for (const unsigned char *p = (const unsigned char *)s; *p; w += cw)
+		p += next_char(p, &cw);
 	return w;
 }
 
@@ -120,17 +163,18 @@ enum gc_status render_fit(struct buf *out, const char *s, size_t width)
 		return buf_addstr(out, s);
 	if (width == 0)
 		return GC_OK;
-	size_t cells = 0;
+	/* keep whole characters (and the combining marks after them) that fit
+	 * in width - 1 cells, then the ellipsis */
+	size_t cells = 0, cw;
 	const unsigned char *p = (const unsigned char *)s;
-	const unsigned char *cut = p;
-	while (*p && cells < width - 1) {
-		p++;
-		while ((*p & 0xC0) == 0x80)
-			p++;
-		cells++;
-		cut = p;
+	while (*p) {
+		size_t n = next_char(p, &cw);
+		if (cells + cw > width - 1)
+			break;
+		cells += cw;
+		p += n;
 	}
-	enum gc_status st = buf_add(out, s, (size_t)(cut - (const unsigned char *)s));
+	enum gc_status st = buf_add(out, s, (size_t)(p - (const unsigned char *)s));
 	return st == GC_OK ? buf_addstr(out, "\xE2\x80\xA6") : st;
 }
 

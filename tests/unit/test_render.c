@@ -121,6 +121,18 @@ static void test_fit_and_width(void **state)
 	buf_reset(&b);
 	assert_int_equal(render_fit(&b, "short", 10), GC_OK);
 	assert_string_equal(b.ptr, "short");
+	/* wide characters take two cells and are never cut in half */
+	buf_reset(&b);
+	assert_int_equal(render_width("\xe6\x97\xa5\xe6\x9c\xac"), 4); /* 日本 */
+	assert_int_equal(render_fit(&b, "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e-gpu", 4), GC_OK);
+	assert_string_equal(b.ptr, "\xe6\x97\xa5\xe2\x80\xa6"); /* 日… : 3 cells, not 日本 + … */
+	/* a combining mark takes none and stays with its letter */
+	buf_reset(&b);
+	assert_int_equal(render_width("Cafe\xcc\x81 Noir"), 9);
+	assert_int_equal(render_fit(&b, "Cafe\xcc\x81 Noir", 5), GC_OK);
+	assert_string_equal(b.ptr, "Cafe\xcc\x81\xe2\x80\xa6");
+	/* an invalid byte counts one cell */
+	assert_int_equal(render_width("a\xff" "b"), 3);
 	buf_free(&b);
 	buf_init(&b, 0);
 	render_json_string(&b, "bad\xff utf8 \xe2\x82");
