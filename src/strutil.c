@@ -8,6 +8,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+char *str_concat(const char *a, const char *b)
+{
+	size_t n = strlen(a) + strlen(b) + 1;
+	char *s = malloc(n);
+	if (s)
+		snprintf(s, n, "%s%s", a, b);
+	return s;
+}
+
+int str_user_path(const char *own_var, const char *xdg_var, const char *home_dir,
+		  const char *leaf, char **out)
+{
+	const char *env;
+	char tail[128];
+	*out = NULL;
+	if ((env = getenv(own_var)) && *env)
+		*out = strdup(env);
+	else if ((env = getenv(xdg_var)) && *env == '/') {
+		snprintf(tail, sizeof tail, "/gpucmp/%s", leaf);
+		*out = str_concat(env, tail);
+	} else if ((env = getenv("HOME")) && *env) {
+		snprintf(tail, sizeof tail, "/%s/gpucmp/%s", home_dir, leaf);
+		*out = str_concat(env, tail);
+	} else
+		return 0;
+	return *out ? 0 : -1;
+}
+
 /* Plain decimals ("12", "-0.375") are most of what catalogs hold: read them
  * without strtod when the result is exact (at most 15 significant digits and
  * 22 decimals, so digits / 10^k is one correctly rounded division).  Returns

@@ -9,6 +9,16 @@
 int str_to_double(const char *s, double *out);
 int str_to_long(const char *s, long *out);
 
+/* `a` followed by `b` in a new string; NULL when out of memory. */
+char *str_concat(const char *a, const char *b);
+
+/* Where a per-user file lives (XDG base directories): $<own_var> when set,
+ * else $<xdg_var>/gpucmp/<leaf> (an absolute value only), else
+ * $HOME/<home_dir>/gpucmp/<leaf>.  Sets *out to a new string, or to NULL
+ * when none of them is set; returns -1 only when out of memory. */
+int str_user_path(const char *own_var, const char *xdg_var, const char *home_dir,
+		  const char *leaf, char **out);
+
 /* Case-insensitive edit distance (insert, delete, substitute, transpose). */
 unsigned str_distance(const char *a, const char *b);
 
