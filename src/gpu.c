@@ -173,7 +173,7 @@ static enum gc_status load_model(struct ydoc *d, yaml_node_t *m,
 				 struct gpu_model *g, char **err)
 {
 	enum gc_status st = ydoc_check_keys(d, m, entry_keys, err);
-	double mig;
+	double mig = 0; /* read below even when an earlier field failed */
 	if (st == GC_OK)
 		st = get_str(d, m, "id", NULL, &g->id, err);
 	if (st == GC_OK && !valid_id(g->id))
@@ -533,8 +533,10 @@ static const char *family_with_hints(const struct gpu_table *t, const char *name
 	}
 	for (size_t split = 1; split < nt; split++) {
 		size_t o = 0;
-		for (size_t i = 0; i < split; i++)
+		for (size_t i = 0; i < split && o < sizeof key; i++)
 			o += (size_t)snprintf(key + o, sizeof key - o, "%s", toks[i]);
+		if (o >= sizeof key)
+			break; /* no family name is that long, nor one with more words */
 		const char *family = lookup_family(t, key);
 		if (!family)
 			continue;

@@ -113,6 +113,13 @@ static void test_unknown_names(void **state)
 	/* a family name followed by an unrecognised word is not that family */
 	assert_null(gpu_normalize(table, "A100 Turbo", 0, NULL));
 	assert_null(gpu_normalize(table, "tpu-v5p-8", 0, NULL));
+	/* words longer together than any family key (found by fuzzing: the
+	 * key built from them overflowed its buffer) */
+	const char *w = "abcdefghijabcdefghijabcdefghijabcdefghij ";
+	char longname[7 * 41 + 1] = "";
+	for (int i = 0; i < 7; i++)
+		memcpy(longname + i * 41, w, 42);
+	assert_null(gpu_normalize(table, longname, 0, NULL));
 }
 
 static void test_match_family_and_model(void **state)

@@ -1,0 +1,154 @@
+#!/bin/sh
+# Build the seed corpora and dictionaries of the libFuzzer targets from the
+# files the other tests already use, so nothing large is copied into the
+# repository.  CMake runs this at build time (tests/fuzz/CMakeLists.txt).
+#
+# usage: tests/fuzz/seeds.sh SOURCE_DIR OUT_DIR
+#
+# Writes OUT_DIR/<target>/ (one file per seed) and OUT_DIR/<target>.dict for
+# every target: adapter_<id> for each live adapter, profile, where and
+# skypilot.  The input formats are described at the top of each fuzz_*.c;
+# the regression inputs in tests/fuzz/regress/<target>/ are added as they
+# are.
+set -eu
+src=$1
+out=$2
+http=$src/tests/fixtures/http
+rm -rf "$out"
+mkdir -p "$out"
+
+# One response: the kind byte (octal, as printf takes it), then the body.
+doc() { # KIND FILE
+	printf "\\$(printf %03o "$1")"
+	cat "$2"
+}
+
+# adapter_<id> seeds: "ID NAME KIND FILE [KIND FILE]..." per line, the
+# responses of one run in order (split by 0xff, fuzz_adapter.c).
+adapter_seeds() {
+	while read -r id name rest; do
+		[ -n "$id" ] || continue
+		mkdir -p "$out/adapter_$id"
+		set -- $rest
+		first=1
+		while [ $# -ge 2 ]; do
+			[ $first = 1 ] || printf '\377'
+			doc "$1" "$http/$id/$2"
+			first=0
+			shift 2
+		done >"$out/adapter_$id/$name"
+	done
+}
+adapter_seeds <<'EOF'
+azure prices 0 prices.json
+azure page2 0 prices-page2.json
+azure both 0 prices.json 0 prices-page2.json
+digitalocean sizes 0 sizes.json
+digitalocean page2 0 sizes-page2.json
+digitalocean both 0 sizes.json 0 sizes-page2.json
+gcp page1 0 skus-page1.json
+gcp page2 0 skus-page2.json
+gcp both 0 skus-page1.json 0 skus-page2.json
+hyperstack flavors 0 flavors.json
+hyperstack pricebook 1 pricebook.json
+hyperstack join 0 flavors.json 1 pricebook.json
+lambda types 0 instance-types.json
+linode types 0 types.json
+linode page2 0 types-page2.json
+linode both 0 types.json 0 types-page2.json
+oci shapes 0 shapes.json
+oci products 1 products.json
+oci join 0 shapes.json 1 products.json
+runpod gpu-types 0 gpu-types.json
+runpod list 0 gpu-types-list.json
+scaleway servers 2 servers.json
+scaleway page2 8 servers-page2.json
+scaleway availability 3 availability.json
+scaleway empty 0 empty.json
+scaleway join 2 servers.json 3 availability.json 8 servers-page2.json
+vast bundles 0 bundles.json
+verda token 0 token.json
+verda types 1 instance-types.json
+verda availability 2 instance-availability.json
+verda join 0 token.json 1 instance-types.json 2 instance-availability.json
+vultr plans 0 plans.json
+vultr page2 0 plans-page2.json
+vultr metal 1 plans-metal.json
+vultr all 0 plans.json 0 plans-page2.json 1 plans-metal.json
+EOF
+
+# Dictionary of an adapter: JSON syntax, and the keys and words its source
+# names (string literals that are plain words; dotted paths split up).
+json_dict() {
+	printf '%s\n' '"{"' '"}"' '"["' '"]"' '":"' '","' '"\""' '"null"' '"true"' \
+		'"false"' '"0"' '"-1"' '"1e308"' '"-0.0"' '"\\u0000"' '"\\u001b"' '"\\ud800"' \
+		'"\xff"'
+}
+for f in "$src"/src/adapters/*.c; do
+	id=$(basename "$f" .c)
+	[ -d "$out/adapter_$id" ] || continue
+	{
+		json_dict
+		grep -o '"[A-Za-z0-9_.-]*"' "$f" | tr -d '"' | tr . '\n' |
+			grep -E '^[A-Za-z0-9_-]{2,32}$' | sort -u | sed 's/.*/"&"/'
+	} >"$out/adapter_$id.dict"
+done
+
+# profile: every profile, valid or not; keys and values of the schema.
+mkdir -p "$out/profile"
+for f in "$src"/providers/*.yaml "$src"/tests/fixtures/profiles/*.yaml; do
+	cp "$f" "$out/profile/$(basename "$(dirname "$f")")-$(basename "$f")"
+done
+{
+	printf '%s\n' '"id: "' '"\x0a"' '"\x0a  "' '"- "' '": "' '"unknown"' '"yes"' '"no"' \
+		'"source: "' '"note: "' '"https://"' '"2026-01-01"' '"&a"' '"*a"' '"!!str"' \
+		'"{"' '"}"' '"["' '"]"' '"---"' '"\x27"' '"\""' '"|"' '">"' '"~"'
+	sed -n 's/^ *-\{0,1\} *\([a-z][a-z0-9_]*\):.*/"\1:"/p' "$src"/providers/*.yaml | sort -u
+	grep -o '"[a-z][a-z0-9_-]*"' "$src/src/profile.c" | sort -u
+} >"$out/profile.dict"
+
+# where: the expressions of tests/unit/test_where.c and the end-to-end cases.
+mkdir -p "$out/where"
+{
+	grep -o 'compile_\(ok\|bad\)("\([^"\\]\|\\.\)*"' "$src/tests/unit/test_where.c" |
+		sed 's/^compile_[a-z]*("//; s/"$//; s/\\"/"/g; s/\\\\/\\/g'
+	cat "$src"/tests/e2e/cases/*.case |
+		sed -n "s/^args:.*--where '\\([^']*\\)'.*/\\1/p; s/^args:.*--where \"\\([^\"]*\\)\".*/\\1/p"
+} | awk -v dir="$out/where" '{ f = sprintf("%s/expr-%03d", dir, NR); printf "%s", $0 > f; close(f) }'
+{
+	printf '%s\n' '"and"' '"or"' '"not"' '"in"' '"("' '")"' '","' '"="' '"=="' '"!="' \
+		'"<>"' '"<"' '"<="' '">"' '">="' '"~"' '"!~"' '"\x27"' '"\""' '"true"' \
+		'"false"' '"yes"' '"no"' '"null"' '"$"' '"gb"' '"tb"' '"gbps"' '"/h"' '"*"'
+	sed -n 's/^[[:space:]]*{"\([a-z_]*\)".*/"\1"/p' "$src/src/field.c"
+} | sort -u >"$out/where.dict"
+
+# skypilot: each recorded catalog, behind the byte of its cloud (the order
+# of providers[] in fuzz_skypilot.c).
+mkdir -p "$out/skypilot"
+i=0
+for cloud in azure gcp lambda vast verda; do
+	{
+		printf "\\$(printf %03o $i)"
+		cat "$src/tests/fixtures/skypilot/$cloud/vms.csv"
+	} >"$out/skypilot/$cloud"
+	i=$((i + 1))
+done
+{
+	printf '%s\n' '","' '"\x0a"' '"\x0d\x0a"' '"\""' '"\"\""' '"{"' '"}"' '"["' '"]"' '"\x27"' \
+		'": "' '"None"' '"True"' '"nan"' '"inf"' '"1e308"' '"-1"' '"0.5"'
+	for f in "$src"/tests/fixtures/skypilot/*/vms.csv; do head -n 1 "$f"; done |
+		tr -d '\r' | tr ',' '\n' | sort -u | sed 's/.*/"&"/'
+	grep -o '"[A-Za-z][A-Za-z0-9_-]*"' "$src/src/skypilot.c" | sort -u
+} >"$out/skypilot.dict"
+
+# Inputs that once failed (docs/RELIABILITY.md), replayed first in every run.
+if [ -d "$src/tests/fuzz/regress" ]; then
+	for d in "$src"/tests/fuzz/regress/*/; do
+		t=$(basename "$d")
+		[ -d "$out/$t" ] || continue
+		for f in "$d"*; do
+			[ -f "$f" ] && cp "$f" "$out/$t/regress-$(basename "$f")"
+		done
+	done
+fi
+exit 0
