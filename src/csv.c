@@ -133,7 +133,7 @@ int csv_next(struct csv_reader *r, char **err)
 	return 1;
 nomem:
 	err_set(err, GC_ENOMEM, "out of memory reading CSV");
-	return -1;
+	return CSV_NOMEM;
 }
 
 int csv_column(const struct csv_reader *r, const char *name)

@@ -240,7 +240,8 @@ enum gc_status query_prepare(sqlite3 *db, const struct query_sql *qs,
 			     sqlite3_stmt **stmt, char **err)
 {
 	if (sqlite3_prepare_v2(db, qs->sql.ptr, -1, stmt, NULL) != SQLITE_OK)
-		return err_set(err, GC_EIO, "cannot query the cache: %s", sqlite3_errmsg(db));
+		return err_set(err, sqlite3_errcode(db) == SQLITE_NOMEM ? GC_ENOMEM : GC_EIO,
+			       "cannot query the cache: %s", sqlite3_errmsg(db));
 	for (int i = 0; i < qs->nbinds; i++) {
 		const struct query_bind *x = &qs->binds[i];
 		int rc = x->is_text ? sqlite3_bind_text(*stmt, i + 1, x->text, -1, SQLITE_STATIC)

@@ -246,6 +246,8 @@ static const struct host *find_host(const struct state *s, const char *type,
 				    const char *zone)
 {
 	char key[256];
+	if (!s->nhosts)
+		return NULL; /* hosts is NULL then, which bsearch may not be given */
 	snprintf(key, sizeof key, "%s|%s", type, zone);
 	struct host probe = {key, 0, 0, 0, 0};
 	return bsearch(&probe, s->hosts, s->nhosts, sizeof *s->hosts, host_cmp);
@@ -414,6 +416,12 @@ static enum gc_status emit_paired(struct state *s, const struct row *r, char **e
 	int paired = 0;
 	enum gc_status st = GC_OK;
 	char sku[128];
+	/* no VM carries more than 64 (nor a missing or absurd number, which
+	 * would not even convert to int below) */
+	if (!(r->count >= 1 && r->count <= 64)) {
+		s->st->unpaired++;
+		return GC_OK;
+	}
 	for (size_t i = 0; i < sizeof gcp_hosts / sizeof gcp_hosts[0] && st == GC_OK; i++) {
 		const struct host_rule *h = &gcp_hosts[i];
 		if (strcmp(h->acc, r->acc) != 0 || h->count != (int)r->count)
@@ -510,7 +518,7 @@ static enum gc_status first_pass(struct state *s, const char *data, size_t len, 
 			break;
 	}
 	if (rc < 0 && st == GC_OK)
-		st = GC_EDATA;
+		st = rc == CSV_NOMEM ? GC_ENOMEM : GC_EDATA;
 	csv_release(&rd);
 	if (st == GC_OK && s->nhosts)
 		qsort(s->hosts, s->nhosts, sizeof *s->hosts, host_cmp);
@@ -545,7 +553,7 @@ enum gc_status skypilot_parse(const char *data, size_t len,
 	struct csv_reader rd;
 	csv_init(&rd, data, len);
 	int rc = csv_next(&rd, err);
-	enum gc_status st = rc < 0 ? GC_EDATA
+	enum gc_status st = rc < 0 ? (rc == CSV_NOMEM ? GC_ENOMEM : GC_EDATA)
 			  : rc == 0 ? err_set(err, GC_EDATA, "empty catalog")
 				    : find_cols(&rd, &s.c, err);
 	if (st == GC_OK)
@@ -559,7 +567,7 @@ enum gc_status skypilot_parse(const char *data, size_t len,
 			err_prefix(err, "line %zu", rd.line);
 	}
 	if (rc < 0 && st == GC_OK)
-		st = GC_EDATA;
+		st = rc == CSV_NOMEM ? GC_ENOMEM : GC_EDATA;
 	csv_release(&rd);
 	state_release(&s);
 	free(s.memo);

@@ -111,7 +111,9 @@ enum gc_status snapshot_parse(const char *data, size_t len, offer_cb cb, void *c
 	int rc = csv_next(&r, err);
 	if (rc <= 0) {
 		csv_release(&r);
-		return rc < 0 ? GC_EDATA : err_set(err, GC_EDATA, "data/snapshot.csv: empty");
+		if (rc == 0)
+			return err_set(err, GC_EDATA, "data/snapshot.csv: empty");
+		return rc == CSV_NOMEM ? GC_ENOMEM : GC_EDATA;
 	}
 	/* the header must be exactly ours: columns are positional below */
 	struct buf h;
@@ -139,7 +141,7 @@ enum gc_status snapshot_parse(const char *data, size_t len, offer_cb cb, void *c
 		}
 	}
 	if (rc < 0 && st == GC_OK)
-		st = GC_EDATA;
+		st = rc == CSV_NOMEM ? GC_ENOMEM : GC_EDATA;
 	csv_release(&r);
 	return st;
 }

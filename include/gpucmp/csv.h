@@ -30,7 +30,8 @@ void csv_init(struct csv_reader *r, const char *data, size_t len);
 void csv_release(struct csv_reader *r);
 
 /* Read the next record.  Returns 1 and sets r->fields / r->nfields, 0 at the
- * end of input, or -1 with *err set (unterminated quote, allocation). */
+ * end of input, or with *err set -1 (unterminated quote) or CSV_NOMEM. */
+enum { CSV_NOMEM = -2 };
 int csv_next(struct csv_reader *r, char **err);
 
 /* Index of column `name` in a header record, or -1. */

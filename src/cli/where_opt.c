@@ -33,12 +33,18 @@ int cli_where(const struct cli_args *a, where_lookup_fn lookup, where_suggest_fn
 			    : buf_printf(&e, "%s(%s)", i ? " and " : "", a->values[O_WHERE][i]);
 	if (st != GC_OK) {
 		buf_free(&e);
-		msg_error("--where: expression too long");
-		return EXIT_USAGE;
+		msg_error(st == GC_ENOMEM ? "out of memory" : "--where: expression too long");
+		return st == GC_ENOMEM ? EXIT_OSERR : EXIT_USAGE;
 	}
 	char *err = NULL;
 	const char *expr = e.ptr ? e.ptr : "";
 	st = where_compile(expr, lookup, suggest, ctx, out, &err);
+	if (st == GC_ENOMEM) { /* not the expression's fault: no caret */
+		msg_status(st, NULL, NULL);
+		free(err);
+		buf_free(&e);
+		return EXIT_OSERR;
+	}
 	if (st != GC_OK) {
 		char shown[1024];
 		str_sanitize(shown, sizeof shown, expr);
