@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -14,6 +15,7 @@
 #include "gpucmp/buf.h"
 #include "gpucmp/cuda.h"
 #include "gpucmp/snapshot.h"
+#include "gpucmp/strutil.h"
 
 struct cache {
 	sqlite3 *db;
@@ -113,10 +115,34 @@ static const char insert_sql[] =
 	" VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
 	" ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)";
 
+
+/* Whether the cache file or its WAL has grown to the file-size limit
+ * (ulimit -f): a write past it fails with EFBIG, which SQLite reports as
+ * a plain "disk I/O error". */
+static int at_size_limit(const struct cache *c)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_FSIZE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+		return 0;
+	static const char *const sides[] = {"", "-wal"};
+	for (size_t i = 0; i < 2; i++) {
+		char *f = str_concat(c->path, sides[i]);
+		struct stat sb;
+		int hit = f && stat(f, &sb) == 0 && (rlim_t)sb.st_size + 65536 > rl.rlim_cur;
+		free(f);
+		if (hit)
+			return 1;
+	}
+	return 0;
+}
+
 static enum gc_status db_error(struct cache *c, char **err, const char *what)
 {
 	int code = sqlite3_errcode(c->db);
 	enum gc_status st = code == SQLITE_NOMEM ? GC_ENOMEM : GC_EIO;
+	if (code == SQLITE_IOERR && at_size_limit(c))
+		return err_set(err, st, "cache %s: %s: %s (the file-size limit, ulimit -f, "
+			       "is reached)", c->path, what, sqlite3_errmsg(c->db));
 	return err_set(err, st, "cache %s: %s: %s", c->path, what, sqlite3_errmsg(c->db));
 }
 
@@ -141,35 +167,28 @@ static void rollback(struct cache *c)
 
 /* --- paths -------------------------------------------------------------- */
 
-static char *join2(const char *a, const char *b)
-{
-	size_t n = strlen(a) + strlen(b) + 1;
-	char *s = malloc(n);
-	if (s)
-		snprintf(s, n, "%s%s", a, b);
-	return s;
-}
 
 char *cache_default_path(const char *override, char **err)
 {
-	const char *env;
 	char *p = NULL;
+	cache_locate(override, &p, err);
+	return p;
+}
+
+enum gc_status cache_locate(const char *override, char **path, char **err)
+{
+	char *p = NULL;
+	*path = NULL;
 	if (override && *override)
 		p = strdup(override);
-	else if ((env = getenv("GPUCMP_CACHE")) && *env)
-		p = strdup(env);
-	else if ((env = getenv("XDG_CACHE_HOME")) && *env == '/')
-		p = join2(env, "/gpucmp/cache.db");
-	else if ((env = getenv("HOME")) && *env)
-		p = join2(env, "/.cache/gpucmp/cache.db");
-	else {
-		err_set(err, GC_EUSAGE, "cannot find a cache location: set HOME, "
-			"XDG_CACHE_HOME or GPUCMP_CACHE, or pass --cache PATH");
-		return NULL;
-	}
+	else if (str_user_path("GPUCMP_CACHE", "XDG_CACHE_HOME", ".cache", "cache.db", &p) == 0 &&
+		 !p)
+		return err_set(err, GC_EUSAGE, "cannot find a cache location: set HOME, "
+			       "XDG_CACHE_HOME or GPUCMP_CACHE, or pass --cache PATH");
 	if (!p)
-		err_set(err, GC_ENOMEM, "out of memory");
-	return p;
+		return err_set(err, GC_ENOMEM, "out of memory");
+	*path = p;
+	return GC_OK;
 }
 
 /* mkdir -p for the parent directory of `path`, mode 0700 for new ones. */
@@ -272,36 +291,42 @@ static enum gc_status user_version(struct cache *c, int *v, char **err)
 	return st;
 }
 
-/* A database with tables but no schema version belongs to someone else. */
-static int has_tables(struct cache *c)
+/* Refuse a file from a newer gpucmp or from another program; *v is its
+ * schema version.  Runs before anything is written, the journal mode too. */
+static enum gc_status check_ours(struct cache *c, int *v, char **err)
 {
+	/* one statement, so one read transaction: a first run elsewhere
+	 * commits its tables and its version together, and two reads could
+	 * see no version, then tables (a file with tables and no version
+	 * belongs to someone else) */
 	sqlite3_stmt *s;
-	int any = 0;
-	if (sqlite3_prepare_v2(c->db, "SELECT 1 FROM sqlite_master LIMIT 1", -1, &s, NULL) ==
-	    SQLITE_OK) {
-		any = sqlite3_step(s) == SQLITE_ROW;
-		sqlite3_finalize(s);
-	}
-	return any;
+	if (sqlite3_prepare_v2(c->db, "SELECT (SELECT user_version FROM pragma_user_version),"
+			       " EXISTS (SELECT 1 FROM sqlite_master)", -1, &s, NULL) != SQLITE_OK)
+		return db_error(c, err, "cannot read schema version");
+	int rc = sqlite3_step(s);
+	*v = rc == SQLITE_ROW ? sqlite3_column_int(s, 0) : -1;
+	int tables = rc == SQLITE_ROW && sqlite3_column_int(s, 1);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW)
+		return db_error(c, err, "cannot read schema version");
+	if (*v > (int)NMIGRATIONS)
+		return err_set(err, GC_EIO,
+			       "cache %s has schema version %d, newer than this gpucmp knows (%d); "
+			       "upgrade gpucmp or use another --cache",
+			       c->path, *v, (int)NMIGRATIONS);
+	if (*v == 0 && tables)
+		return err_set(err, GC_EIO,
+			       "%s is a SQLite database but not a gpucmp cache; "
+			       "refusing to change it (use another --cache)", c->path);
+	return GC_OK;
 }
 
 static enum gc_status migrate(struct cache *c, int *created, char **err)
 {
 	int v;
-	enum gc_status st = user_version(c, &v, err);
-	if (st != GC_OK)
+	enum gc_status st = check_ours(c, &v, err);
+	if (st != GC_OK || v == (int)NMIGRATIONS)
 		return st;
-	if (v > (int)NMIGRATIONS)
-		return err_set(err, GC_EIO,
-			       "cache %s has schema version %d, newer than this gpucmp knows (%d); "
-			       "upgrade gpucmp or use another --cache",
-			       c->path, v, (int)NMIGRATIONS);
-	if (v == (int)NMIGRATIONS)
-		return GC_OK;
-	if (v == 0 && has_tables(c))
-		return err_set(err, GC_EIO,
-			       "%s is a SQLite database but not a gpucmp cache; "
-			       "refusing to change it (use another --cache)", c->path);
 	if ((st = exec(c, "BEGIN IMMEDIATE", err)) != GC_OK)
 		return st;
 	/* re-read inside the write lock: another process may have migrated */
@@ -683,8 +708,9 @@ static enum gc_status connect(struct cache *c, int memory, char **err)
 	/* one connection per thread: no need for SQLite's own mutexes */
 	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
 	if (sqlite3_open_v2(c->path, &c->db, flags, NULL) != SQLITE_OK) {
-		enum gc_status st = err_set(err, GC_EIO, "cannot open cache %s: %s", c->path,
-					    c->db ? sqlite3_errmsg(c->db) : "out of memory");
+		int nomem = !c->db || sqlite3_errcode(c->db) == SQLITE_NOMEM;
+		enum gc_status st = err_set(err, nomem ? GC_ENOMEM : GC_EIO, "cannot open cache %s: %s",
+					    c->path, c->db ? sqlite3_errmsg(c->db) : "out of memory");
 		sqlite3_close(c->db);
 		c->db = NULL;
 		return st;
@@ -693,6 +719,11 @@ static enum gc_status connect(struct cache *c, int memory, char **err)
 	sqlite3_extended_result_codes(c->db, 0);
 	if (memory)
 		return GC_OK;
+	/* switching to WAL rewrites the header: not in a file we must not touch */
+	int v;
+	enum gc_status st = check_ours(c, &v, err);
+	if (st != GC_OK)
+		return st;
 	sqlite3_stmt *s;
 	if (sqlite3_prepare_v2(c->db, "PRAGMA journal_mode=WAL", -1, &s, NULL) != SQLITE_OK)
 		return db_error(c, err, "cannot open");
@@ -726,7 +757,7 @@ static enum gc_status move_aside(const char *path, struct cache_open_info *info,
 	struct tm tm;
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof stamp, ".corrupt-%Y%m%dT%H%M%SZ", &tm);
-	if (!(dst = join2(path, stamp)))
+	if (!(dst = str_concat(path, stamp)))
 		return err_set(err, GC_ENOMEM, "out of memory");
 	if (rename(path, dst) != 0) {
 		enum gc_status st = err_set(err, GC_EIO, "cache %s is corrupt and cannot be moved aside: %s",
@@ -736,7 +767,7 @@ static enum gc_status move_aside(const char *path, struct cache_open_info *info,
 	}
 	static const char *const sides[] = {"-wal", "-shm"};
 	for (size_t i = 0; i < 2; i++) {
-		char *a = join2(path, sides[i]), *b = join2(dst, sides[i]);
+		char *a = str_concat(path, sides[i]), *b = str_concat(dst, sides[i]);
 		if (a && b)
 			rename(a, b); /* absent is fine */
 		free(a);
@@ -773,6 +804,63 @@ enum gc_status cache_open(struct cache **out, const char *path,
 			st = prepare(c, cat, info, err);
 		}
 	}
+	if (st != GC_OK) {
+		cache_close(c);
+		return st;
+	}
+	*out = c;
+	return GC_OK;
+}
+
+/* "file:" URI for `path`: read-only, and immutable (no locks, no -shm)
+ * when no -wal file is beside it, which is the only way SQLite reads a
+ * WAL database in a directory where it cannot create the -shm. */
+static enum gc_status readonly_uri(const char *path, struct buf *b)
+{
+	char *wal = str_concat(path, "-wal");
+	if (!wal)
+		return GC_ENOMEM;
+	int immutable = access(wal, F_OK) != 0;
+	free(wal);
+	enum gc_status st = buf_addstr(b, "file:");
+	for (const char *p = path; *p && st == GC_OK; p++)
+		st = *p == '%' || *p == '?' || *p == '#'
+			     ? buf_printf(b, "%%%02X", (unsigned char)*p)
+			     : buf_addc(b, *p);
+	if (st == GC_OK)
+		st = buf_addstr(b, immutable ? "?mode=ro&immutable=1" : "?mode=ro");
+	return st;
+}
+
+enum gc_status cache_open_readonly(struct cache **out, const char *path,
+				   struct catalog *cat, char **err)
+{
+	struct cache *c = calloc(1, sizeof *c);
+	struct buf uri;
+	buf_init(&uri, 0);
+	*out = NULL;
+	if (!c || !(c->path = strdup(path)) || readonly_uri(path, &uri) != GC_OK) {
+		buf_free(&uri);
+		cache_close(c);
+		return err_set(err, GC_ENOMEM, "out of memory");
+	}
+	int flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX;
+	enum gc_status st = GC_OK;
+	int v = 0;
+	if (sqlite3_open_v2(uri.ptr, &c->db, flags, NULL) != SQLITE_OK)
+		st = err_set(err, GC_EIO, "cannot open cache %s: %s", path,
+			     c->db ? sqlite3_errmsg(c->db) : "out of memory");
+	buf_free(&uri);
+	if (st == GC_OK) {
+		sqlite3_busy_timeout(c->db, 10000);
+		st = check_ours(c, &v, err);
+	}
+	/* seeded, by this build: the stored view is the one it queries */
+	uint64_t want = catalog_hash(cat->catalog_hash, view_sql, sizeof view_sql);
+	if (st == GC_OK && (v != (int)NMIGRATIONS || !meta_matches(c, "catalog_hash", want) ||
+			    !meta_matches(c, "snapshot_hash", cat->snapshot_hash)))
+		st = err_set(err, GC_EIO, "cache %s is read-only and was written by another "
+			     "version of gpucmp", path);
 	if (st != GC_OK) {
 		cache_close(c);
 		return st;

@@ -35,6 +35,9 @@ struct cache_open_info {
  * else $XDG_CACHE_HOME/gpucmp/cache.db, else $HOME/.cache/gpucmp/cache.db.
  * Returns a new string, or NULL with *err set. */
 char *cache_default_path(const char *override, char **err);
+/* The same, telling why it failed: GC_EUSAGE (no location: HOME and the
+ * rest unset) or GC_ENOMEM.  *path is a new string on success. */
+enum gc_status cache_locate(const char *override, char **path, char **err);
 
 /* Open (creating parent directories and the file as needed), migrate, sync
  * the catalog tables (parsing the catalog parts that needs) and seed the
@@ -46,6 +49,11 @@ char *cache_default_path(const char *override, char **err);
 enum gc_status cache_open(struct cache **out, const char *path,
 			  struct catalog *cat, struct cache_open_info *info,
 			  char **err);
+/* Open an existing cache for reading only, changing nothing: for a reader
+ * that cannot write the file or its directory.  The file must be a gpucmp
+ * cache seeded by this build (same catalog and snapshot).  Errors: GC_EIO. */
+enum gc_status cache_open_readonly(struct cache **out, const char *path,
+				   struct catalog *cat, char **err);
 void cache_close(struct cache *c);
 void cache_open_info_release(struct cache_open_info *info);
 

@@ -11,7 +11,10 @@
 #   args: list --gpu h100 --json        (words split by the shell; quotes allowed)
 #   exit: 0
 #   env: COLUMNS=100                    (any number of env: lines)
-#   setup: seeded | fresh | corrupt | newer-schema | foreign | unwritable
+#   setup: seeded | fresh | corrupt | truncated | empty | newer-schema | foreign | unwritable
+#   config-mode: 644                    (of the config file; default 600)
+#   --- config                          (optional, before stdout: the case's
+#   ...config.yaml...                    config file, in $XDG_CONFIG_HOME)
 #   --- stdout
 #   ...expected stdout...
 #   --- stderr
@@ -38,13 +41,13 @@ run_bin() {
 
 # One seeded cache, copied into each case that wants one.
 template="$root/template.db"
-GPUCMP_CACHE=$template GPUCMP_TODAY=2026-12-02 HOME=$root \
+GPUCMP_CACHE=$template GPUCMP_TODAY=2026-12-02 HOME=$root XDG_CONFIG_HOME=$root/config GPUCMP_CONFIG= \
 	run_bin --quiet list --limit 0 >/dev/null 2>"$root/template.err" || {
 	echo "cannot create the template cache:"; cat "$root/template.err"; exit 1; }
 
 section() { # file name -> the lines of section `name`
 	awk -v want="--- $2" '
-		/^--- (stdout|stderr)$/ { on = ($0 == want); next }
+		/^--- (stdout|stderr|config)$/ { on = ($0 == want); next }
 		on { print }' "$1"
 }
 
@@ -72,18 +75,28 @@ for file in $list; do
 	seeded) cp "$template" "$cache" ;;
 	fresh) ;;
 	corrupt) head -c 4096 /dev/urandom >"$cache" ;;
+	truncated) head -c $(($(wc -c <"$template") / 2)) "$template" >"$cache" ;;
+	empty) : >"$cache" ;;
 	newer-schema) cp "$template" "$cache"; sqlite3 "$cache" "PRAGMA user_version = 99" ;;
 	foreign) sqlite3 "$cache" "CREATE TABLE notes(x)" ;;
 	unwritable) : >"$dir/plainfile"; cache="$dir/plainfile/cache.db" ;;
 	*) echo "$name: unknown setup '$setup'"; fail=$((fail + 1)); continue ;;
 	esac
+	# never the user's config: each case has its own (the "--- config" section)
+	if grep -q '^--- config$' "$file"; then
+		mkdir -p "$dir/config/gpucmp"
+		section "$file" config >"$dir/config/gpucmp/config.yaml"
+		mode=$(header "$file" config-mode)
+		chmod "${mode:-600}" "$dir/config/gpucmp/config.yaml"
+	fi
 	args=$(header "$file" args)
 	want_exit=$(header "$file" exit)
 	envs=$(awk '/^--- / { exit } $1 == "env:" { sub(/^env: ?/, ""); print }' "$file")
 	(
 		cd "$dir" || exit 1
-		unset XDG_CACHE_HOME XDG_CONFIG_HOME NO_COLOR COLUMNS GPUCMP_CACHE
+		unset XDG_CACHE_HOME XDG_CONFIG_HOME NO_COLOR COLUMNS GPUCMP_CACHE GPUCMP_CONFIG
 		export HOME="$dir/home" GPUCMP_CACHE="$cache" GPUCMP_TODAY=2026-12-02 LC_ALL=C TERM=dumb
+		export XDG_CONFIG_HOME="$dir/config"
 		for e in $envs; do export "$e"; done
 		eval "set -- $args"
 		run_bin "$@" >"$dir/stdout" 2>"$dir/stderr.raw"
@@ -94,8 +107,12 @@ for file in $list; do
 	got_exit=$(cat "$dir/exit")
 	if [ "${UPDATE:-}" = 1 ]; then
 		{
-			awk '/^--- (stdout|stderr)$/ { exit } /^exit:/ { next } { print }' "$file"
+			awk '/^--- / { exit } /^exit:/ { next } { print }' "$file"
 			echo "exit: $got_exit"
+			if grep -q '^--- config$' "$file"; then
+				echo "--- config"
+				section "$file" config
+			fi
 			echo "--- stdout"
 			cat "$dir/stdout"
 			echo "--- stderr"
