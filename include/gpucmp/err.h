@@ -17,7 +17,8 @@ enum gc_status {
 	GC_ENOMEM,       /* allocation failed */
 	GC_EUNAVAILABLE, /* a service could not be reached */
 	GC_ETEMPFAIL,    /* partial failure, try again later */
-	GC_ENOTFOUND     /* a named thing (provider, gpu) does not exist */
+	GC_ENOTFOUND,    /* a named thing (provider, gpu) does not exist */
+	GC_ECONFIG       /* the config file is malformed or unsafe to read */
 };
 
 /* Replace *err (if err is not NULL) with a new formatted message.

@@ -20,6 +20,8 @@ int exit_code_for(enum gc_status st)
 		return EXIT_IOERR;
 	case GC_ETEMPFAIL:
 		return EXIT_TEMPFAIL;
+	case GC_ECONFIG:
+		return EXIT_CONFIG;
 	}
 	return EXIT_SOFTWARE;
 }
