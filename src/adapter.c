@@ -213,7 +213,55 @@ void adapter_set_prices(struct offer *o, const char *currency, double price, dou
 	}
 }
 
+/* Network text as it may be stored: `s` itself when it is clean, else a
+ * copy in buf with control characters (and broken UTF-8) as '?'. */
+static const char *clean_text(char *buf, size_t n, const char *s, int *dirty)
+{
+	if (!s || strcmp(str_sanitize(buf, n, s), s) == 0)
+		return s;
+	*dirty = 1;
+	return buf;
+}
+
+/* A size the source reported: unknown (NAN) unless in [lo, hi]. */
+static double sane(double v, double lo, double hi)
+{
+	return v >= lo && v <= hi ? v : NAN;
+}
+
+/* The most GPUs one offer can have (a whole cluster of 8-GPU nodes). */
+#define ADAPTER_MAX_GPUS 4096
+
+static enum gc_status emit_checked(struct adapter_run *run, struct offer *o, char **err);
+
 enum gc_status adapter_emit(struct adapter_run *run, struct offer *o, char **err)
+{
+	/* cleaned copies live only for the call; o's own pointers come back */
+	char b[7][512];
+	const struct offer orig = *o;
+	int dirty = 0;
+	o->sku = clean_text(b[0], sizeof b[0], o->sku, &dirty);
+	o->region = clean_text(b[1], sizeof b[1], o->region, &dirty);
+	o->gpu_name = clean_text(b[2], sizeof b[2], o->gpu_name, &dirty);
+	o->currency = clean_text(b[3], sizeof b[3], o->currency, &dirty);
+	o->driver_version = clean_text(b[4], sizeof b[4], o->driver_version, &dirty);
+	o->max_cuda = clean_text(b[5], sizeof b[5], o->max_cuda, &dirty);
+	o->rdma = clean_text(b[6], sizeof b[6], o->rdma, &dirty);
+	run->cleaned += dirty;
+	enum gc_status st = emit_checked(run, o, err);
+	o->sku = orig.sku;
+	if (o->region == b[1])
+		o->region = orig.region;
+	if (o->gpu_name == b[2])
+		o->gpu_name = orig.gpu_name;
+	o->currency = orig.currency;
+	o->driver_version = orig.driver_version;
+	o->max_cuda = orig.max_cuda;
+	o->rdma = orig.rdma;
+	return st;
+}
+
+static enum gc_status emit_checked(struct adapter_run *run, struct offer *o, char **err)
 {
 	o->provider = run->ad->id;
 	o->source = "live";
@@ -227,6 +275,11 @@ enum gc_status adapter_emit(struct adapter_run *run, struct offer *o, char **err
 	 * stands in, as it does for the snapshot */
 	if (!o->gpu_name || !*o->gpu_name)
 		o->gpu_name = it && it->gpu ? it->gpu : "";
+	o->gpu_mem_gb = sane(o->gpu_mem_gb, 1e-3, 1e4);
+	o->vcpus = sane(o->vcpus, 1e-3, 1e5);
+	o->ram_gb = sane(o->ram_gb, 1e-3, 1e7);
+	o->disk_gb = sane(o->disk_gb, 0, 1e9);
+	o->node_bandwidth_gbps = sane(o->node_bandwidth_gbps, 1e-3, 1e6);
 	/* the curated table first: the count decides per-GPU memory of a slice */
 	if (it && it->gpu_count > 0 && isnan(o->gpu_count))
 		o->gpu_count = it->gpu_count;
@@ -252,29 +305,47 @@ enum gc_status adapter_emit(struct adapter_run *run, struct offer *o, char **err
 		if (isnan(o->node_bandwidth_gbps) && it->node_bandwidth_gbps > 0)
 			o->node_bandwidth_gbps = it->node_bandwidth_gbps;
 	}
-	if (!(o->gpu_count > 0)) {
+	if (!(o->gpu_count > 0) || o->gpu_count > ADAPTER_MAX_GPUS) {
 		run->skipped++;
-		return GC_OK; /* not a GPU offer */
+		if (o->gpu_count > ADAPTER_MAX_GPUS)
+			run->drop_bad_number++; /* 1e308 GPUs, or infinity */
+		else
+			run->drop_no_gpu++; /* not a GPU offer */
+		return GC_OK;
 	}
 	if (!o->currency)
 		o->currency = "USD";
+	int priced = !isnan(o->price_hr) || !isnan(o->spot_price_hr) ||
+		     !isnan(o->price_native) || !isnan(o->spot_native);
+	int no_rate = 0;
 	if (strcmp(o->currency, "USD") != 0) {
 		double r = rates_usd(run->rates, o->currency);
+		no_rate = isnan(r);
 		/* no rate: keep the native price only; price_hr stays unknown */
 		o->price_hr = isnan(o->price_native) ? NAN : o->price_native * r;
 		o->spot_price_hr = isnan(o->spot_native) ? NAN : o->spot_native * r;
 	} else {
 		o->price_native = o->spot_native = NAN;
 	}
-	/* hostile or broken numbers never reach the cache as prices: negative,
-	 * NaN, infinite, or beyond any real rental (no GPU offer costs more
-	 * than ADAPTER_MAX_PRICE_HR per hour) */
-	if (!(o->price_hr >= 0 && o->price_hr <= ADAPTER_MAX_PRICE_HR))
+	/* hostile or broken numbers never reach the cache as prices: zero,
+	 * negative, NaN, infinite, or beyond any real rental (no GPU offer
+	 * costs more than ADAPTER_MAX_PRICE_HR per hour) */
+	if (!(o->price_hr > 0 && o->price_hr <= ADAPTER_MAX_PRICE_HR))
 		o->price_hr = NAN;
-	if (!(o->spot_price_hr >= 0 && o->spot_price_hr <= ADAPTER_MAX_PRICE_HR))
+	if (!(o->spot_price_hr > 0 && o->spot_price_hr <= ADAPTER_MAX_PRICE_HR))
 		o->spot_price_hr = NAN;
+	if (!(o->price_native > 0 && o->price_native <= 1e9))
+		o->price_native = NAN;
+	if (!(o->spot_native > 0 && o->spot_native <= 1e9))
+		o->spot_native = NAN;
 	if (isnan(o->price_hr) && isnan(o->spot_price_hr)) {
 		run->skipped++;
+		if (!priced)
+			run->drop_no_price++;
+		else if (no_rate)
+			run->drop_currency++;
+		else
+			run->drop_bad_price++;
 		return GC_OK;
 	}
 	if (!o->gpu)
@@ -400,13 +471,20 @@ enum gc_status adapter_api_error(char **err, const char *what, const char *msg)
 {
 	/* the text comes from the network and is shown on a terminal: no
 	 * control characters, and not more than a line's worth */
-	char clean[201];
-	size_t j = 0;
-	for (const char *s = msg ? msg : ""; *s && j + 1 < sizeof clean; s++) {
-		unsigned char c = (unsigned char)*s;
-		clean[j++] = (c < 0x20 || c == 0x7f) ? ' ' : (char)c;
+	char clean[1024];
+	str_sanitize(clean, sizeof clean, msg ? msg : "");
+	/* cut at a blank, not inside a word: the word could be the API key
+	 * the error quotes back, and a key cut short escapes redaction */
+	size_t n = strlen(clean);
+	if (n > 200) {
+		n = 201;
+		while (n && clean[n - 1] != ' ')
+			n--;
+		while (n && clean[n - 1] == ' ')
+			n--;
+		clean[n] = '\0';
+		return err_set(err, GC_EDATA, "%s: %s ...", what, clean);
 	}
-	clean[j] = '\0';
 	return err_set(err, GC_EDATA, "%s: %s", what, clean);
 }
 

@@ -86,7 +86,7 @@ struct xfer {
 	struct xfer *next;        /* in the client's list */
 	CURL *easy;
 	struct curl_slist *headers;
-	char *method, *url, *body, *secret;
+	char *method, *url, *body, *secret, *label;
 	char *if_none_match, *if_modified_since;
 	const char *hdr_in[HTTP_MAX_HEADERS + 1];
 	http_done_fn done;
@@ -122,6 +122,8 @@ void http_opts_default(struct http_opts *o)
 	o->retry_max_ms = 30000;
 	o->max_body = 64u << 20;
 	o->user_agent = NULL;
+	o->log = NULL;
+	o->log_arg = NULL;
 }
 
 void http_redact(char *s, const char *secret)
@@ -134,6 +136,88 @@ void http_redact(char *s, const char *secret)
 		memset(p, '*', m);
 		memmove(p + m, p + n, strlen(p + n) + 1);
 	}
+}
+
+/* Does a query parameter of this name carry a credential? */
+static int secret_param(const char *name, size_t len)
+{
+	static const char *const parts[] = {"key", "token", "secret", "pass", "auth", "sig",
+					    "credential", "session", NULL};
+	for (size_t i = 0; parts[i]; i++) {
+		size_t m = strlen(parts[i]);
+		for (size_t k = 0; k + m <= len; k++)
+			if (strncasecmp(name + k, parts[i], m) == 0)
+				return 1;
+	}
+	return 0;
+}
+
+/* Append s[0..len) to out (size n) at *j, truncating. */
+static void put(char *out, size_t n, size_t *j, const char *s, size_t len)
+{
+	while (len-- && *j + 1 < n)
+		out[(*j)++] = *s++;
+}
+
+void http_url_redact(char *out, size_t n, const char *url, const char *secret)
+{
+	if (!n)
+		return;
+	size_t j = 0;
+	const char *p = url ? url : "";
+	const char *sep = strstr(p, "://");
+	if (sep && sep == p + strcspn(p, ":/?#")) {
+		const char *host = sep + 3;
+		size_t auth = strcspn(host, "/?#");
+		const char *at = memchr(host, '@', auth);
+		put(out, n, &j, p, (size_t)(host - p));
+		if (at) {
+			put(out, n, &j, "***", 3);
+			host = at;
+		}
+		p = host;
+	}
+	size_t path = strcspn(p, "?#");
+	put(out, n, &j, p, path);
+	p += path;
+	if (*p == '?') {
+		put(out, n, &j, "?", 1);
+		p++;
+		while (*p && *p != '#') {
+			size_t plen = strcspn(p, "&#");
+			size_t name = strcspn(p, "=&#");
+			put(out, n, &j, p, name);
+			if (name < plen) {
+				if (secret_param(p, name))
+					put(out, n, &j, "=***", 4);
+				else
+					put(out, n, &j, p + name, plen - name);
+			}
+			p += plen;
+			if (*p == '&')
+				put(out, n, &j, p++, 1);
+		}
+	}
+	put(out, n, &j, p, strlen(p));
+	out[j] = '\0';
+	if (!secret || !*secret)
+		return;
+	http_redact(out, secret);
+	char enc[512];
+	size_t e = 0;
+	static const char hex[] = "0123456789ABCDEF";
+	for (const unsigned char *s = (const unsigned char *)secret; *s && e + 4 < sizeof enc; s++) {
+		if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+		    strchr("-_.~", *s)) {
+			enc[e++] = (char)*s;
+		} else {
+			enc[e++] = '%';
+			enc[e++] = hex[*s >> 4];
+			enc[e++] = hex[*s & 15];
+		}
+	}
+	enc[e] = '\0';
+	http_redact(out, enc);
 }
 
 static char *dup_or_null(const char *s)
@@ -202,6 +286,7 @@ static void xfer_free(struct xfer *x)
 	}
 	free(x->if_none_match);
 	free(x->if_modified_since);
+	free(x->label);
 	free(x);
 }
 
@@ -317,8 +402,9 @@ enum gc_status http_add(struct http_client *c, const struct http_request *req,
 	x->url = dup_or_null(req->url);
 	x->body = dup_or_null(req->body);
 	x->secret = dup_or_null(secret);
+	x->label = dup_or_null(req->label);
 	int ok = x->easy && x->method && x->url && (!req->body || x->body) &&
-		 (!secret || x->secret);
+		 (!secret || x->secret) && (!req->label || x->label);
 	struct curl_slist *h = NULL;
 	for (size_t i = 0; ok && i < HTTP_MAX_HEADERS && req->headers[i]; i++) {
 		struct curl_slist *t = api.slist_append(h, req->headers[i]);
@@ -412,13 +498,41 @@ static void set_message(struct xfer *x, enum gc_status st, const char *fmt, ...)
 	x->resp.error = st;
 }
 
-/* Host and path of the URL, without the query (which may hold a key). */
+/* Host and path of the URL, without the query (which may hold a key)
+ * and without userinfo. */
 static void url_for_message(const struct xfer *x, char *out, size_t n)
 {
-	snprintf(out, n, "%s", x->url);
-	char *q = strchr(out, '?');
-	if (q)
-		*q = '\0';
+	http_url_redact(out, n, x->url, x->secret);
+	out[strcspn(out, "?#")] = '\0';
+}
+
+/* --verbose: one line for the attempt that just ended. */
+static void log_attempt(struct http_client *c, struct xfer *x, CURLcode rc, long status,
+			double wait)
+{
+	if (!c->opts.log)
+		return;
+	char url[1024], what[320], line[1600];
+	http_url_redact(url, sizeof url, x->url, x->secret);
+	double t = 0;
+	api.easy_getinfo(x->easy, CURLINFO_TOTAL_TIME, &t);
+	if (rc == CURLE_OK)
+		snprintf(what, sizeof what, "HTTP %ld, %zu bytes", status, x->resp.body.len);
+	else
+		snprintf(what, sizeof what, "failed: %s",
+			 x->errbuf[0] ? x->errbuf : api.easy_strerror(rc));
+	int n = snprintf(line, sizeof line, "%s%s%s %s: %s, %.3f s, attempt %d", x->label ? x->label : "",
+			 x->label ? ": " : "", x->method, url, what, t, x->resp.attempts);
+	size_t k = n < 0 ? 0 : (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
+	if (wait >= 0)
+		snprintf(line + k, sizeof line - k, "; retrying in %.1f s", wait);
+	else if (rc == CURLE_OK && status >= 300 && status < 400 && x->secret)
+		snprintf(line + k, sizeof line - k, "; redirect not followed (the request carries a key)");
+	else if (retryable(rc, status))
+		snprintf(line + k, sizeof line - k, "; giving up after %d attempt%s", x->resp.attempts,
+			 x->resp.attempts == 1 ? "" : "s");
+	http_redact(line, x->secret);
+	c->opts.log(c->opts.log_arg, line);
 }
 
 /* One attempt finished: retry, or settle the outcome and hand it over. */
@@ -434,9 +548,12 @@ static void finish_attempt(struct http_client *c, struct xfer *x, CURLcode rc)
 		curl_off_t ra = 0;
 		if (rc == CURLE_OK)
 			api.easy_getinfo(x->easy, CURLINFO_RETRY_AFTER, &ra);
-		x->wake = now_s() + backoff_s(c, x->resp.attempts, ra);
+		double wait = backoff_s(c, x->resp.attempts, ra);
+		log_attempt(c, x, rc, status, wait);
+		x->wake = now_s() + wait;
 		return;
 	}
+	log_attempt(c, x, rc, status, -1);
 	char where[256];
 	url_for_message(x, where, sizeof where);
 	char *ct = NULL;

@@ -9,6 +9,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "gpucmp/config.h"
 #include "gpucmp/offerstore.h"
 #include "gpucmp/strutil.h"
 
@@ -75,21 +76,33 @@ static const char *env_nonempty(const char *name)
 	return v && *v ? v : NULL;
 }
 
-const char *refresh_key(const struct adapter *ad)
+const char *refresh_key(const struct adapter *ad, const struct config *cfg, char *from,
+			size_t n)
 {
 	char name[96];
 	refresh_env_name(ad, "API_KEY", name, sizeof name);
 	const char *v = env_nonempty(name);
 	for (size_t i = 0; !v && ad->key_envs && ad->key_envs[i]; i++)
-		v = env_nonempty(ad->key_envs[i]);
+		if ((v = env_nonempty(ad->key_envs[i])))
+			snprintf(name, sizeof name, "%s", ad->key_envs[i]);
+	if (!v && (v = config_api_key(cfg, ad->id)))
+		snprintf(name, sizeof name, "config");
+	if (from && n)
+		snprintf(from, n, "%s", v ? name : "");
 	return v;
 }
 
-const char *refresh_base_url(const struct adapter *ad)
+const char *refresh_base_url(const struct adapter *ad, const struct config *cfg, char *from,
+			     size_t n)
 {
 	char name[96];
 	refresh_env_name(ad, "BASE_URL", name, sizeof name);
-	return env_nonempty(name);
+	const char *v = env_nonempty(name);
+	if (!v && (v = config_base_url(cfg, ad->id)))
+		snprintf(name, sizeof name, "config");
+	if (from && n)
+		snprintf(from, n, "%s", v ? name : "");
+	return v;
 }
 
 static char *dup_base(const char *s)
@@ -120,6 +133,46 @@ static void job_release(struct job *j)
 	j->run.base = NULL;
 }
 
+/* --verbose: what the crawl of a provider came to. */
+static void job_log(const struct job *j, size_t dups)
+{
+	const struct http_opts *h = &j->rf->opts->http;
+	const struct adapter_run *u = &j->run;
+	if (!h->log)
+		return;
+	char line[512];
+	size_t emitted = u->offers + u->skipped;
+	int n = snprintf(line, sizeof line,
+			 "%s: %zu offers parsed, %zu kept, %zu dropped (%zu not a GPU offer, "
+			 "%zu bad number, %zu no price, %zu bad price, %zu unknown currency, "
+			 "%zu duplicate); %zu with an unknown GPU, %zu with control characters "
+			 "replaced",
+			 j->ad->id, emitted, u->offers - dups, u->skipped + dups, u->drop_no_gpu,
+			 u->drop_bad_number, u->drop_no_price, u->drop_bad_price, u->drop_currency,
+			 dups, u->unknown_gpu, u->cleaned);
+	if (n > 0)
+		h->log(h->log_arg, line);
+}
+
+/* A failure message as it may be shown and stored: the key (and a run-time
+ * token) masked, control characters and broken UTF-8 as '?' (it quotes the
+ * network: an API's error text, a URL). */
+static char *clean_message(const struct job *j, const char *msg)
+{
+	char *m = strdup(msg ? msg : "failed");
+	if (!m)
+		return NULL;
+	http_redact(m, j->key);
+	http_redact(m, j->run.secret2);
+	size_t n = strlen(m) + 1;
+	char *c = malloc(n);
+	if (c)
+		str_sanitize(c, n, m);
+	memset(m, 0, n - 1);
+	free(m);
+	return c;
+}
+
 /* Settle a job: store its offers (or its failure) and free its run. */
 static void job_end(struct job *j, enum refresh_outcome out, enum gc_status st, const char *msg)
 {
@@ -130,6 +183,13 @@ static void job_end(struct job *j, enum refresh_outcome out, enum gc_status st, 
 	r->seconds = mono_s() - j->t0;
 	r->requests = j->run.requests;
 	if (out == REFRESH_UPDATED) {
+		/* the same offer twice in one crawl (a list repeating a row,
+		 * overlapping pages) is stored once */
+		size_t dups = offer_store_dedupe(&j->store);
+		j->run.unknown_gpu = 0;
+		for (size_t i = 0; i < j->store.n; i++)
+			j->run.unknown_gpu += !j->store.items[i].gpu;
+		job_log(j, dups);
 		struct cache_meta m = {"live", rf->fetched_at, j->etag, j->last_modified, NULL, 0};
 		size_t inserted = 0;
 		cache_expect_rows(rf->cache, j->store.n);
@@ -138,7 +198,7 @@ static void job_end(struct job *j, enum refresh_outcome out, enum gc_status st, 
 		if (st == GC_OK) {
 			r->offers = inserted;
 			r->unknown_gpu = j->run.unknown_gpu;
-			r->skipped = j->run.skipped;
+			r->skipped = j->run.skipped + dups;
 		} else {
 			out = r->outcome = REFRESH_FAILED;
 			msg = err;
@@ -152,11 +212,7 @@ static void job_end(struct job *j, enum refresh_outcome out, enum gc_status st, 
 	}
 	if (out == REFRESH_FAILED) {
 		r->status = st;
-		r->message = strdup(msg ? msg : "failed");
-		if (r->message) {
-			http_redact(r->message, j->key);
-			http_redact(r->message, j->run.secret2);
-		}
+		r->message = clean_message(j, msg);
 		char *e2 = NULL;
 		/* the cache being unwritable is reported once, as the failure itself */
 		if (cache_mark_failed(rf->cache, j->ad->id, r->message, &e2) != GC_OK &&
@@ -232,6 +288,7 @@ static int job_send(struct job *j, struct adapter_request *q)
 			hr.headers[nh++] = "Content-Type: application/json";
 	}
 	hr.url = url ? url : q->url;
+	hr.label = j->ad->id;
 	if (j->first && j->ad->conditional && j->prev.source && !j->prev.stale &&
 	    strcmp(j->prev.source, "live") == 0) {
 		hr.if_none_match = j->prev.etag;
@@ -239,8 +296,9 @@ static int job_send(struct job *j, struct adapter_request *q)
 	}
 	j->first = 0;
 	/* the adapter's URL, query included (which page broke matters); the key
-	 * is only ever added to the copy sent, never to q->url */
-	snprintf(f->origin, sizeof f->origin, "%s", q->url);
+	 * is only ever added to the copy sent, never to q->url; userinfo of a
+	 * GPUCMP_<ID>_BASE_URL and credential-like parameters are masked */
+	http_url_redact(f->origin, sizeof f->origin, q->url, j->key);
 	enum gc_status st = GC_OK;
 	if (with_key && j->ad->key_style == ADAPTER_KEY_QUERY && !url)
 		st = err_set(&err, GC_ENOMEM, "out of memory");
@@ -369,7 +427,7 @@ static void job_start(struct job *j)
 	j->started = 1;
 	rf->running++;
 	j->t0 = mono_s();
-	const char *base = refresh_base_url(j->ad);
+	const char *base = refresh_base_url(j->ad, rf->opts->config, NULL, 0);
 	char *b = dup_base(base ? base : j->ad->base_url);
 	offer_store_init(&j->store);
 	adapter_run_init(&j->run, j->ad, b, j->key);
@@ -381,6 +439,8 @@ static void job_start(struct job *j)
 	j->run.emit_ctx = &j->store;
 	j->first = 1;
 	if (!b) {
+		/* adapter_run_init put the adapter's built-in URL there: not ours to free */
+		j->run.base = NULL;
 		job_end(j, REFRESH_FAILED, GC_ENOMEM, "out of memory");
 		return;
 	}
@@ -405,7 +465,7 @@ static void start_next_jobs(struct refresh *rf)
 static int pre_skip(struct refresh *rf, struct job *j)
 {
 	struct refresh_result *r = j->res;
-	j->key = refresh_key(j->ad);
+	j->key = refresh_key(j->ad, rf->opts->config, NULL, 0);
 	if (j->ad->auth == ADAPTER_AUTH_REQUIRED && !j->key) {
 		char name[96], msg[256];
 		refresh_env_name(j->ad, "API_KEY", name, sizeof name);

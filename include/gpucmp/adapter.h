@@ -71,6 +71,10 @@ struct adapter_run {
 	size_t requests;     /* made so far (a runaway pagination stops at the cap) */
 	/* counters */
 	size_t offers, unknown_gpu, skipped;
+	/* why offers were skipped (they add up to `skipped`), and how many had
+	 * control characters in their text replaced (for --verbose) */
+	size_t drop_no_gpu, drop_bad_number, drop_no_price, drop_bad_price, drop_currency;
+	size_t cleaned;
 };
 
 struct adapter {
@@ -116,7 +120,13 @@ void adapter_request_release(struct adapter_request *r);
  * fetched_at are filled in; the GPU is normalized from o->gpu_name (and the
  * instance-type table, by o->sku) when o->gpu is NULL; a price in another
  * currency (o->currency, o->price_native / o->spot_native set, price_hr
- * NAN) is converted to USD.  Unknown GPUs are kept with gpu NULL. */
+ * NAN) is converted to USD.  Unknown GPUs are kept with gpu NULL.
+ * The network is not trusted: control characters (C0, C1, DEL: terminal
+ * escape sequences) in the offer's text become '?'; sizes that are
+ * negative, not finite or absurd become unknown; a price that is not > 0,
+ * not finite or above ADAPTER_MAX_PRICE_HR counts as absent; an offer
+ * without a sane GPU count or without any price is skipped (counted in
+ * run->drop_*), never stored. */
 enum gc_status adapter_emit(struct adapter_run *run, struct offer *o, char **err);
 
 /* Set o's on-demand and spot prices (NAN: none) in `currency`: as price_hr /
@@ -163,8 +173,10 @@ enum gc_status adapter_parse_list(struct adapter_run *run, const char *body, siz
 json_t *adapter_json(const char *body, size_t len, char **err);
 
 /* GC_EDATA with the error message an API answered with, as "<what>: <msg>":
- * control characters blanked and cut to 200 bytes (the text came from the
- * network and ends up on a terminal); a NULL msg reads as "". */
+ * control characters (and broken UTF-8) as '?' by str_sanitize, cut to 200
+ * bytes at a blank (then " ..." follows; never inside a word, which could
+ * be a key the API quotes back) since the text came from the network and
+ * ends up on a terminal; a NULL msg reads as "". */
 enum gc_status adapter_api_error(char **err, const char *what, const char *msg);
 
 /* Small JSON readers: a number (also from a numeric string) or NAN; a

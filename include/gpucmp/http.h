@@ -24,6 +24,11 @@ struct http_opts {
 	long retry_max_ms;       /* longest single wait (also caps Retry-After); default 30000 */
 	size_t max_body;         /* bytes, default 64 MiB */
 	const char *user_agent;  /* default "gpucmp/<version>" */
+	/* --verbose: called with one line per attempt (method, URL with its
+	 * secrets masked, status or error, bytes, time, the retry decision);
+	 * NULL = silent.  The line is borrowed for the call. */
+	void (*log)(void *arg, const char *line);
+	void *log_arg;
 };
 void http_opts_default(struct http_opts *o);
 
@@ -37,6 +42,7 @@ struct http_request {
 	const char *headers[HTTP_MAX_HEADERS + 1]; /* "Name: value", NULL-terminated */
 	const char *if_none_match;                 /* ETag of a previous response */
 	const char *if_modified_since;             /* its Last-Modified */
+	const char *label;                         /* prefix of its log lines ("lambda"), may be NULL */
 };
 
 struct http_response {
@@ -74,5 +80,13 @@ enum gc_status http_client_run(struct http_client *c, char **err);
 /* Replace every occurrence of `secret` in `s` with "***" (in place when it
  * fits, which it always does since "***" is no longer than a real key). */
 void http_redact(char *s, const char *secret);
+
+/* `url` as it may be shown or logged, into out (always terminated):
+ * userinfo ("user:pass@") becomes "***@", the value of every query
+ * parameter whose name looks like a credential (key, token, secret, pass,
+ * auth, sig, ... in any case: "api_key", "pageToken") becomes "***", and
+ * `secret` (may be NULL), raw or percent-encoded, is masked as by
+ * http_redact. */
+void http_url_redact(char *out, size_t n, const char *url, const char *secret);
 
 #endif

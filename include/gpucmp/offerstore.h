@@ -29,6 +29,12 @@ enum gc_status offer_store_add(struct offer_store *s, const struct offer *o);
 /* An offer_cb that adds to the store passed as ctx. */
 enum gc_status offer_store_cb(void *ctx, const struct offer *o, char **err);
 
+/* Drop every offer identical (every text and number) to an earlier one,
+ * keeping the first of each in its place and the order of the rest;
+ * returns how many were dropped.  Offers that differ in anything, even
+ * with the same sku and region (a marketplace's machines), all stay. */
+size_t offer_store_dedupe(struct offer_store *s);
+
 /* A cache_fill_fn: feeds every stored offer to cb. */
 enum gc_status offer_store_fill(void *store, offer_cb cb, void *cb_ctx, char **err);
 

@@ -16,6 +16,8 @@
 #include "gpucmp/catalog.h"
 #include "gpucmp/http.h"
 
+struct config;
+
 enum refresh_outcome {
 	REFRESH_UPDATED,   /* new offers stored */
 	REFRESH_UNCHANGED, /* 304 Not Modified: the offers are current */
@@ -43,13 +45,21 @@ struct refresh_opts {
 	/* Called when a provider is done (for progress output), may be NULL. */
 	void (*progress)(void *arg, const struct refresh_result *r, size_t done, size_t total);
 	void *progress_arg;
+	/* The config file: keys and base URLs below the environment's; may be NULL. */
+	const struct config *config;
 };
 
-/* The API key and base URL a provider uses: GPUCMP_<ID>_API_KEY (then the
- * adapter's conventional variables) and GPUCMP_<ID>_BASE_URL.  Borrowed
- * from the environment; NULL when unset. */
-const char *refresh_key(const struct adapter *ad);
-const char *refresh_base_url(const struct adapter *ad);
+/* The one place that decides the API key and base URL a provider uses,
+ * the first set of: GPUCMP_<ID>_API_KEY, the adapter's conventional
+ * variables, provider.<id>.api_key of `cfg`; GPUCMP_<ID>_BASE_URL,
+ * provider.<id>.base_url of `cfg` (the adapter's default is the caller's).
+ * `cfg` may be NULL.  Borrowed from the environment or `cfg`; NULL when
+ * unset.  `from` (NULL or n bytes) receives where the value came from: the
+ * variable's name or "config". */
+const char *refresh_key(const struct adapter *ad, const struct config *cfg, char *from,
+			size_t n);
+const char *refresh_base_url(const struct adapter *ad, const struct config *cfg, char *from,
+			     size_t n);
 /* "GPUCMP_<ID>_<SUFFIX>" (id upper-cased, '-' as '_') into out. */
 void refresh_env_name(const struct adapter *ad, const char *suffix, char *out, size_t n);
 

@@ -190,6 +190,7 @@ static int import_url(struct cli_env *env, const char *url, const char *provider
 	struct http_request req;
 	memset(&req, 0, sizeof req);
 	req.url = url;
+	req.label = "import";
 	char *err = NULL;
 	enum gc_status st = http_client_new(&c, &ho, &err);
 	if (st == GC_OK)
@@ -198,8 +199,11 @@ static int import_url(struct cli_env *env, const char *url, const char *provider
 		st = http_client_run(c, &err);
 	http_client_free(c);
 	int rc;
-	char where[256];
-	str_sanitize(where, sizeof where, url);
+	/* the URL as shown and stored as the offers' origin: userinfo and
+	 * credential-like query parameters masked */
+	char shown[4096], where[256];
+	http_url_redact(shown, sizeof shown, url, NULL);
+	str_sanitize(where, sizeof where, shown);
 	if (st != GC_OK) {
 		msg_status(st, err, "cannot fetch the catalog");
 		rc = exit_code_for(st);
@@ -210,7 +214,7 @@ static int import_url(struct cli_env *env, const char *url, const char *provider
 		msg_error("%s: HTTP %ld; the cache is unchanged", where, f.status);
 		rc = EXIT_UNAVAILABLE;
 	} else {
-		rc = import_one(env, provider, url, f.body, f.len);
+		rc = import_one(env, provider, shown, f.body, f.len);
 	}
 	free(err);
 	free(f.message);

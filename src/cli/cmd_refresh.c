@@ -126,17 +126,24 @@ static void print_line(const struct refresh_result *r)
 	}
 }
 
+/* A new object, or NULL when memory ran out (never one missing a key). */
 static json_t *result_json(const struct refresh_result *r)
 {
 	json_t *o = json_object();
-	json_object_set_new(o, "provider", json_string(r->id));
-	json_object_set_new(o, "result", json_string(outcome_name(r->outcome)));
-	json_object_set_new(o, "offers", r->outcome == REFRESH_UPDATED ? json_integer((json_int_t)r->offers)
-								     : json_null());
-	json_object_set_new(o, "unknown_gpu", json_integer((json_int_t)r->unknown_gpu));
-	json_object_set_new(o, "requests", json_integer((json_int_t)r->requests));
-	json_object_set_new(o, "seconds", json_real(round(r->seconds * 1000) / 1000));
-	json_object_set_new(o, "message", r->message ? json_string(r->message) : json_null());
+	int bad = !o;
+	bad |= json_object_set_new(o, "provider", json_string(r->id));
+	bad |= json_object_set_new(o, "result", json_string(outcome_name(r->outcome)));
+	bad |= json_object_set_new(o, "offers", r->outcome == REFRESH_UPDATED
+							? json_integer((json_int_t)r->offers)
+							: json_null());
+	bad |= json_object_set_new(o, "unknown_gpu", json_integer((json_int_t)r->unknown_gpu));
+	bad |= json_object_set_new(o, "requests", json_integer((json_int_t)r->requests));
+	bad |= json_object_set_new(o, "seconds", json_real(round(r->seconds * 1000) / 1000));
+	bad |= json_object_set_new(o, "message", r->message ? json_string(r->message) : json_null());
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
 	return o;
 }
 
@@ -156,7 +163,13 @@ int cmd_refresh(struct cli_args *a)
 	if (!rc)
 		rc = cli_catalog_need(&env, CATALOG_ALL);
 	if (!rc)
+		rc = cli_config(&env);
+	if (!rc)
 		rc = pick(a, &env, chosen, &nchosen);
+	/* no IDs: the config's enabled providers (checked adapter ids), else all */
+	for (size_t i = 0; !rc && !a->npos && i < env.config.nproviders && i < 64; i++)
+		if ((chosen[nchosen] = adapter_find(env.config.providers[i])))
+			nchosen++;
 	if (!rc)
 		rc = cli_open_cache(&env, a);
 	if (rc) {
@@ -168,6 +181,7 @@ int cmd_refresh(struct cli_args *a)
 	o.nonly = nchosen;
 	o.progress = on_progress;
 	o.progress_arg = &pr;
+	o.config = &env.config;
 	struct refresh_result *res = NULL;
 	size_t n = 0;
 	char *err = NULL;
@@ -187,8 +201,12 @@ int cmd_refresh(struct cli_args *a)
 	/* (stdout: what was refreshed; stderr: skips and failures) */
 	if (cli_flag(a, O_JSON)) {
 		json_t *arr = json_array();
-		for (size_t i = 0; i < n; i++)
-			json_array_append_new(arr, result_json(&res[i]));
+		for (size_t i = 0; i < n && arr; i++) {
+			if (json_array_append_new(arr, result_json(&res[i])) != 0) {
+				json_decref(arr); /* cli_print_json says "out of memory" */
+				arr = NULL;
+			}
+		}
 		rc = cli_print_json(arr, 0);
 	} else {
 		for (size_t i = 0; i < n && !quiet; i++)

@@ -2,7 +2,11 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli.h"
+#include "gpucmp/strutil.h"
 
 static int quiet;
 
@@ -45,6 +49,18 @@ void msg_note(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmsg(NULL, fmt, ap);
 	va_end(ap);
+}
+
+void msg_verbose(const char *line)
+{
+	char buf[1024];
+	size_t n = strlen(line) + 1;
+	char *big = n > sizeof buf ? malloc(n) : NULL;
+	char *out = big ? big : buf;
+	str_sanitize(out, big ? n : sizeof buf, line);
+	fflush(stdout);
+	fprintf(stderr, "gpucmp: %s\n", out);
+	free(big);
 }
 
 void msg_status(enum gc_status st, const char *err, const char *fallback)

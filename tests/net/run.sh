@@ -35,12 +35,13 @@ fail() {
 }
 
 # server [ROUTES] (or routes on stdin): start the fixture server with these routes
-# (file= paths are relative to tests/fixtures/http); sets BASE.
+# (file= paths are relative to tests/fixtures/http, or to $SERVER_ROOT when
+# set: files a scenario generates); sets BASE.
 server() {
 	stop_server
 	if [ $# -gt 0 ]; then printf '%s\n' "$1" >"$dir/routes"; else cat >"$dir/routes"; fi
 	rm -f "$dir/port" "$dir/requests.log"
-	"$fixtured" --routes "$dir/routes" --root "$fixtures" --port-file "$dir/port" \
+	"$fixtured" --routes "$dir/routes" --root "${SERVER_ROOT:-$fixtures}" --port-file "$dir/port" \
 		--log "$dir/requests.log" 2>"$dir/server.err" &
 	pid=$!
 	i=0
@@ -63,11 +64,33 @@ stop_server() {
 	fi
 }
 
+# leak_check FILE...: fails, naming the file, when one of them (text or a
+# binary SQLite file) holds the key; missing files are fine.
+leak_check() {
+	for f in "$@"; do
+		[ -f "$f" ] || continue
+		if grep -qaF -- "$SECRET" "$f"; then
+			echo "$(basename "$f")"
+			return 1
+		fi
+	done
+	return 0
+}
+
 # g ARGS...: run gpucmp; stdout in $dir/out, stderr in $dir/err, exit in $rc.
+# After every run, stdout, stderr (where --verbose logs go) and the cache
+# with its -wal and -shm files must not hold the key: a leak is recorded in
+# $dir/leaks, which fails the scenario (the runner checks it).
 g() {
 	# shellcheck disable=SC2086
 	$wrapper "$bin" "$@" >"$dir/out" 2>"$dir/err"
 	rc=$?
+	if ! where=$(leak_check "$dir/out" "$dir/err" "$GPUCMP_CACHE" "$GPUCMP_CACHE-wal" \
+		"$GPUCMP_CACHE-shm"); then
+		echo "the API key leaked into $where (gpucmp $*)" >>"$dir/leaks"
+		cp "$dir/err" "$dir/leaked.err" 2>/dev/null
+	fi
+	return 0
 }
 
 expect_rc() { [ "$rc" = "$1" ] || fail "exit $rc, want $1 (gpucmp $last)"; }
@@ -80,10 +103,15 @@ sql_is() {
 }
 # no file this scenario wrote, nor the cache, holds the secret
 no_secret() {
-	for f in "$dir"/out "$dir"/err "$GPUCMP_CACHE"*; do
-		[ -f "$f" ] || continue
-		! grep -qF -- "$SECRET" "$f" || fail "the API key leaked into $(basename "$f")"
-	done
+	where=$(leak_check "$dir"/out "$dir"/err "$GPUCMP_CACHE"*) ||
+		fail "the API key leaked into $where"
+}
+# no raw ESC, BEL, CR or C1 control (U+0080..U+009F) in a file
+no_controls() {
+	! LC_ALL=C grep -q "$(printf '[\033\007\r]')" "$dir/$1" ||
+		fail "$1 holds a raw control character" || return 1
+	! LC_ALL=C grep -q "$(printf '\302[\200-\237]')" "$dir/$1" ||
+		fail "$1 holds a raw C1 control character"
 }
 
 # --- scenarios ---------------------------------------------------------------
@@ -387,6 +415,277 @@ scenario_cuda_live() {
 	expect_rc 0 && has out ",true"
 }
 
+# --- secrets -----------------------------------------------------------------
+
+# The leak check itself: it must see the key in a text file, in the cache
+# (a binary SQLite file) and in what g records; otherwise every "no leak"
+# above would pass vacuously.
+scenario_leak_check_selftest() {
+	printf 'before %s after\n' "$SECRET" >"$dir/probe"
+	! leak_check "$dir/probe" >/dev/null || fail "leak_check missed the key in a file" || return 1
+	leak_check "$dir/routes-none" "$template" >/dev/null || fail "leak_check saw a key in a clean cache" || return 1
+	last="list --provider KEY"; g list --provider "$SECRET"
+	[ -s "$dir/leaks" ] || fail "g did not notice the key echoed on stderr" || return 1
+	rm -f "$dir/leaks"
+	sql "CREATE TABLE probe(x); INSERT INTO probe VALUES('$SECRET');"
+	! leak_check "$GPUCMP_CACHE" "$GPUCMP_CACHE-wal" >/dev/null || fail "leak_check missed the key in the cache" || return 1
+	g --version
+	[ -s "$dir/leaks" ] || fail "g did not notice the key in the cache" || return 1
+	rm -f "$dir/leaks" "$dir/leaked.err"
+}
+
+# --verbose: one line per attempt (method, URL, status, bytes, time, the
+# retry decision) and a per-provider summary; never a header or the key.
+scenario_verbose() {
+	server "$LAMBDA_OK" || return 1
+	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
+	last="refresh -v lambda"; g refresh -v lambda
+	expect_rc 0 && has out "2 offers" || return 1
+	has err "gpucmp: lambda: GET $BASE/api/v1/instance-types: HTTP 200, " || return 1
+	has err " bytes, " && has err "attempt 1" || return 1
+	has err "lambda: 2 offers parsed, 2 kept, 0 dropped" || return 1
+	lacks err "Authorization" && lacks err "Bearer" || return 1
+	server <<EOF || return 1
+GET /api/v1/instance-types status=503 body={"error":"busy"}
+EOF
+	export GPUCMP_LAMBDA_BASE_URL="$BASE"
+	last="refresh --verbose --retries 1 (503)"; g refresh --verbose --retries 1 lambda
+	expect_rc 69 || return 1
+	has err "HTTP 503, 16 bytes" && has err "attempt 1; retrying in " || return 1
+	has err "attempt 2; giving up after 2 attempts" || return 1
+	[ "$(grep -c 'lambda: GET' "$dir/err")" = 2 ] || fail "want one line per attempt" || return 1
+	last="refresh --quiet -v"; g refresh --quiet -v --retries 0 lambda
+	has err "attempt 1; giving up" || return 1
+	last="list -v"; g list -v
+	expect_rc 64 && has err "'--verbose' does not apply to 'list'"
+}
+
+# A key that goes in the query string (RunPod: ?api_key=): masked in
+# --verbose lines and in curl's own error text, sent all the same.
+scenario_key_in_query() {
+	server "POST /graphql file=runpod/gpu-types.json" || return 1
+	export GPUCMP_RUNPOD_BASE_URL="$BASE" GPUCMP_RUNPOD_API_KEY="$SECRET"
+	last="refresh -v runpod"; g refresh -v runpod
+	expect_rc 0 && has err "runpod: POST $BASE/graphql?api_key=***: HTTP 200" || return 1
+	has requests.log "POST /graphql?api_key=$SECRET" || return 1
+	stop_server # nothing listens on that port now: curl's error text
+	last="refresh -v runpod (refused)"; g refresh -v --retries 1 runpod
+	expect_rc 69 && has err "runpod: $BASE/graphql: " && has err "api_key=***: failed: " || return 1
+	has err "kept its previous offers" && no_secret
+}
+
+# Userinfo in a base URL (GPUCMP_<ID>_BASE_URL=http://user:KEY@host) and a
+# credential in an import URL: masked in messages, --verbose and the
+# offers' origin in the cache.
+scenario_url_credentials() {
+	server "GET /api/v1/instance-types status=500 body={}" || return 1
+	port=${BASE##*:}
+	export GPUCMP_LAMBDA_BASE_URL="http://me:$SECRET@127.0.0.1:$port" GPUCMP_LAMBDA_API_KEY=other-key
+	last="refresh (userinfo, 500)"; g refresh -v --retries 0 lambda
+	expect_rc 69 && has err "http://***@127.0.0.1:$port/api/v1/instance-types: HTTP 500" || return 1
+	server "$LAMBDA_OK" || return 1
+	port=${BASE##*:}
+	export GPUCMP_LAMBDA_BASE_URL="http://me:$SECRET@127.0.0.1:$port"
+	last="refresh (userinfo)"; g refresh -v lambda
+	expect_rc 0 && has out "2 offers" || return 1
+	sql_is "SELECT DISTINCT origin FROM offer WHERE provider='lambda'" "http://***@127.0.0.1:$port/api/v1/instance-types" || return 1
+	server <<EOF || return 1
+GET /catalogs/v7/vast/vms.csv file=../skypilot/vast/vms.csv type=text/csv
+EOF
+	port=${BASE##*:}
+	last="import URL with credentials"; g import -v "http://me:$SECRET@127.0.0.1:$port/catalogs/v7/vast/vms.csv?token=$SECRET&v=7"
+	expect_rc 0 && has out "vast " && has err "import: GET http://***@127.0.0.1:$port/catalogs/v7/vast/vms.csv?token=***&v=7: HTTP 200" || return 1
+	sql_is "SELECT DISTINCT origin FROM offer WHERE provider='vast'" "http://***@127.0.0.1:$port/catalogs/v7/vast/vms.csv?token=***&v=7" || return 1
+	last="import URL (404)"; g import "http://me:$SECRET@127.0.0.1:$port/nothing/vms.csv?api_key=$SECRET"
+	[ "$rc" != 0 ] && has err "http://***@127.0.0.1:$port/nothing/vms.csv: HTTP 404"
+}
+
+# 401 and 403 whose bodies quote the request headers, key included: the
+# body is never shown, the status is.  The same text in a 200 that an
+# adapter reads as the API's error (RunPod's GraphQL "errors"): shown
+# cleaned, the key masked even where the 200-byte cut falls inside it.
+scenario_auth_echo() {
+	server "GET /api/v1/instance-types status=401 file=hostile/lambda-401.json" || return 1
+	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
+	last="refresh (401)"; g refresh -v lambda
+	expect_rc 69 && has err "instance-types: HTTP 401" && lacks err "sk-test" || return 1
+	server "GET /api/v1/instance-types status=403 file=hostile/lambda-401.json" || return 1
+	export GPUCMP_LAMBDA_BASE_URL="$BASE"
+	last="refresh (403)"; g refresh -v lambda
+	expect_rc 69 && has err "HTTP 403" || return 1
+	last="cache status"; g cache status --json
+	expect_rc 0 && has out "HTTP 403" || return 1
+	server "POST /graphql file=hostile/runpod-errors.json" || return 1
+	export GPUCMP_RUNPOD_BASE_URL="$BASE" GPUCMP_RUNPOD_API_KEY="$SECRET"
+	last="refresh (GraphQL error)"; g refresh -v runpod
+	expect_rc 69 && has err "RunPod GraphQL error: Unauthorized ?]8;;http://evil.example/?click" || return 1
+	has err " ...; kept its previous offers" && lacks err "sk-test" && no_controls err || return 1
+	sql_is "SELECT instr(last_error, char(27)) + instr(last_error, 'sk-test') FROM provider_state WHERE provider='runpod'" "0" || return 1
+	last="cache status"; g cache status
+	expect_rc 0 && no_controls out
+}
+
+# A key in the config file (its permission check: scenario_config_file):
+# `config show` as text and JSON, and a --verbose refresh using the key;
+# the key is in none of their outputs (g checks every run).
+scenario_config_secrets() {
+	server "$LAMBDA_OK" || return 1
+	mkdir -p "$XDG_CONFIG_HOME/gpucmp"
+	cfg=$XDG_CONFIG_HOME/gpucmp/config.yaml
+	printf 'provider:\n  lambda:\n    base_url: %s\n    api_key: %s\n' "$BASE" "$SECRET" >"$cfg"
+	chmod 600 "$cfg"
+	last="config show"; g config show
+	expect_rc 0 && has out "api_key: (redacted)" || return 1
+	last="config show --json"; g config show --json
+	expect_rc 0 && has out "lambda" || return 1
+	last="refresh -v (key from the config)"; g refresh -v lambda
+	expect_rc 0 && has out "2 offers" && has err "lambda: GET $BASE/api/v1/instance-types: HTTP 200" || return 1
+	has requests.log "Authorization: Bearer $SECRET"
+}
+
+# --- hostile responses ------------------------------------------------------
+
+# 100,000 nested '[' (and '{'): jansson's depth limit makes it a clean
+# per-provider failure, never a stack overflow; other providers go on.
+scenario_hostile_nesting() {
+	SERVER_ROOT=$dir
+	awk 'BEGIN { for (i = 0; i < 100000; i++) printf "["; print "" }' >"$dir/arrays.json"
+	awk 'BEGIN { printf "{\"data\":"; for (i = 0; i < 100000; i++) printf "{\"a\":"; print "1" }' >"$dir/objects.json"
+	cp "$fixtures/linode/types.json" "$fixtures/linode/types-page2.json" "$dir/"
+	server "GET /api/v1/instance-types file=arrays.json
+GET /v4/linode/types?page=2 file=types-page2.json
+GET /v4/linode/types file=types.json" || return 1
+	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET" GPUCMP_LINODE_BASE_URL="$BASE"
+	last="refresh (deep arrays)"; g refresh lambda linode
+	expect_rc 75 && has err "lambda: " && has err "not valid JSON: maximum parsing depth reached" || return 1
+	has out "linode " || return 1
+	server "GET /api/v1/instance-types file=objects.json" || return 1
+	export GPUCMP_LAMBDA_BASE_URL="$BASE"
+	last="refresh (deep objects)"; g refresh lambda
+	expect_rc 69 && has err "maximum parsing depth reached" || return 1
+	sql_is "PRAGMA integrity_check" "ok"
+}
+
+# Huge numbers, NaN, Infinity, negative and zero prices: the offer is
+# dropped (a price that is not > 0, finite and at most 10,000 $/h is no
+# price; a GPU count beyond 4096 is a bad number); sizes out of range become
+# unknown.  A number beyond a double (1e400) makes the document invalid.
+scenario_hostile_numbers() {
+	server "GET /api/v1/instance-types file=hostile/lambda-numbers.json" || return 1
+	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
+	last="refresh (numbers)"; g refresh -v lambda
+	expect_rc 0 && has out "lambda         1 offers" || return 1
+	has err "lambda: 7 offers parsed, 1 kept, 6 dropped (0 not a GPU offer, 1 bad number, 2 no price, 3 bad price" || return 1
+	sql_is "SELECT sku, price_hr, vcpus IS NULL, ram_gb IS NULL, disk_gb IS NULL FROM offer WHERE provider='lambda'" "gpu_1x_a100|0.8|1|1|1" || return 1
+	sql_is "SELECT count(*) FROM offer WHERE price_hr < 0 OR spot_price_hr < 0 OR price_hr != price_hr OR price_hr > 10000 OR gpu_count > 4096" "0" || return 1
+	last="list --json"; g list --provider lambda --json
+	expect_rc 0 && has out '"price_hr":0.8' && lacks out "NaN" && lacks out "Infinity" || return 1
+	server "GET /api/v1/instance-types file=hostile/lambda-overflow.json" || return 1
+	export GPUCMP_LAMBDA_BASE_URL="$BASE"
+	last="refresh (1e400)"; g refresh lambda
+	expect_rc 69 && has err "not valid JSON: real number overflow" || return 1
+	sql_is "SELECT count(*), min(stale) FROM offer WHERE provider='lambda'" "1|1"
+}
+
+# Control characters and terminal escapes (ESC sequences, OSC, BEL, CR LF,
+# the C1 CSI U+009B) in sku, region and GPU name: replaced by '?' when the
+# offer is made, so the cache never holds them, and no output shows them.
+scenario_hostile_strings() {
+	server "GET /api/v1/instance-types file=hostile/lambda-escapes.json" || return 1
+	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
+	last="refresh (escapes)"; g refresh -v lambda
+	expect_rc 0 && has out "2 offers" && has err "2 with control characters replaced" || return 1
+	no_controls err || return 1
+	sql_is "SELECT count(*) FROM offer WHERE provider='lambda' AND (instr(sku || region || gpu_name, char(27)) OR instr(sku || region || gpu_name, char(7)) OR instr(sku || region || gpu_name, char(13)) OR instr(sku || region || gpu_name, char(10)) OR instr(sku || region || gpu_name, char(155)))" "0" || return 1
+	sql_is "SELECT sku || '|' || region FROM offer WHERE provider='lambda' AND sku LIKE 'gpu_1x_a100%'" "gpu_1x_a100?]0;owned?|us-tx-1?[31m??INJECTED" || return 1
+	sql_is "SELECT gpu_name FROM offer WHERE sku='gpu_1x_zorblax'" "Zorblax?31m Z9000" || return 1
+	for fmt in table csv json ndjson; do
+		last="list --format $fmt"; g list --provider lambda --format "$fmt" --columns sku,region,gpu,gpu_name
+		expect_rc 0 && no_controls out || return 1
+	done
+	[ "$(wc -l <"$dir/out")" = 2 ] || fail "ndjson: want 2 lines" || return 1
+	g list --provider lambda --format csv --columns sku,region
+	[ "$(wc -l <"$dir/out")" = 3 ] || fail "csv: a control character broke a row" || return 1
+	last="list --color always"; COLUMNS=200 g list --provider lambda --color always
+	expect_rc 0 && no_controls_but_sgr out
+}
+# Like no_controls, but the colour codes gpucmp writes itself are allowed.
+no_controls_but_sgr() {
+	sed 's/\x1b\[[0-9;]*m//g' "$dir/$1" >"$dir/$1.nosgr"
+	no_controls "$1.nosgr"
+}
+
+# The same offer twice in one response (a region listed twice, an entry
+# repeated under another key) is stored once; an offer that differs in
+# anything (here the price) is kept beside it.
+scenario_hostile_duplicates() {
+	server "GET /api/v1/instance-types file=hostile/lambda-duplicates.json" || return 1
+	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
+	last="refresh (duplicates)"; g refresh -v lambda
+	expect_rc 0 && has out "lambda         2 offers" || return 1
+	has err "4 offers parsed, 2 kept, 2 dropped (" && has err "2 duplicate)" || return 1
+	sql_is "SELECT group_concat(price_hr, ',') FROM (SELECT price_hr FROM offer WHERE provider='lambda' ORDER BY id)" "0.8,0.75"
+}
+
+# A GPU the model table does not know: kept, flagged gpu_known false, the
+# provider's own name preserved (never renamed to a near match).
+scenario_hostile_unknown_gpu() {
+	server "GET /api/v1/instance-types file=hostile/lambda-unknown-gpu.json" || return 1
+	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
+	last="refresh (unknown GPU)"; g refresh lambda
+	expect_rc 0 && has out "1 offers" && has out "1 with a GPU gpucmp does not know" || return 1
+	sql_is "SELECT gpu IS NULL, gpu_name, gpu_count FROM offer WHERE provider='lambda'" "1|Zorblax ZX9000|2.0" || return 1
+	last="list --json"; g list --provider lambda --json --columns sku,gpu,gpu_name,gpu_known
+	expect_rc 0 && has out '"gpu":"Zorblax ZX9000"' && has out '"gpu_known":false' || return 1
+	last="refresh --json"; g refresh lambda --json
+	has out '"unknown_gpu": 1'
+}
+
+# Redirects: followed (up to 5) when the request carries no key; a loop is
+# a clean failure.  (With a key: scenario_redirect_with_key.)
+scenario_hostile_redirect() {
+	server "GET /v4/linode/types?page=2 file=linode/types-page2.json
+GET /v4/linode/types status=301 header=Location:/v4/linode/moved body={}
+GET /v4/linode/moved file=linode/types.json" || return 1
+	export GPUCMP_LINODE_BASE_URL="$BASE"
+	last="refresh (301)"; g refresh -v linode
+	expect_rc 0 && has out "linode " && has err "linode: GET $BASE/v4/linode/types: HTTP 200" || return 1
+	grep -q '^GET /v4/linode/moved' "$dir/requests.log" || fail "the redirect was not followed" || return 1
+	server "GET /v4/linode/types status=302 header=Location:/v4/linode/types body={}" || return 1
+	export GPUCMP_LINODE_BASE_URL="$BASE"
+	last="refresh (loop)"; g refresh linode
+	expect_rc 69 && has err "linode: " && has err "redirects" || return 1
+	[ "$(grep -c '^GET' "$dir/requests.log")" -le 7 ] || fail "the loop was followed too far"
+}
+
+# The config file gives refresh its providers (no IDs), base_url and
+# api_key: refused while others can read it (nothing sent), then used once
+# it is chmod 600; the key reaches the server in its header and nowhere
+# else; an environment variable still wins over the file.
+scenario_config_file() {
+	server "$LAMBDA_OK" || return 1
+	cfg="$XDG_CONFIG_HOME/gpucmp/config.yaml"
+	mkdir -p "$XDG_CONFIG_HOME/gpucmp"
+	printf 'providers: [lambda]\nprovider:\n  lambda:\n    base_url: %s\n    api_key: %s\n' \
+		"$BASE" "$SECRET" >"$cfg"
+	chmod 644 "$cfg"
+	last="refresh (config readable by others)"; g refresh
+	expect_rc 78 && has err "holds API keys but is readable by other users; run: chmod 600 $cfg" || return 1
+	[ ! -s "$dir/requests.log" ] || fail "a request was made with an unsafe config" || return 1
+	chmod 600 "$cfg"
+	last="refresh (config)"; g refresh
+	expect_rc 0 && has out "2 offers" || return 1
+	[ "$(grep -c . "$dir/out")" = 1 ] || fail "refresh fetched more than the config's providers" || return 1
+	has requests.log "Authorization: Bearer $SECRET" || return 1
+	sql_is "SELECT count(*), min(source) FROM offer WHERE provider='lambda'" "2|live" || return 1
+	last="config show"; g config show
+	expect_rc 0 && has out "api_key: (redacted)  # config" && has out "base_url: $BASE  # config" || return 1
+	export GPUCMP_LAMBDA_API_KEY=env-key-5b1d
+	last="refresh (env key)"; g refresh lambda
+	expect_rc 0 && has requests.log "Authorization: Bearer env-key-5b1d" || return 1
+	no_secret
+}
+
 # --- runner ----------------------------------------------------------------
 
 all=$(sed -n 's/^scenario_\([a-z0-9_]*\)() {$/\1/p' "$0")
@@ -394,7 +693,7 @@ all=$(sed -n 's/^scenario_\([a-z0-9_]*\)() {$/\1/p' "$0")
 pass=0
 failed=""
 template="$root/template.db"
-GPUCMP_CACHE=$template GPUCMP_TODAY=2026-12-02 HOME=$root "$bin" --quiet list --limit 0 >/dev/null || exit 1
+GPUCMP_CACHE=$template GPUCMP_TODAY=2026-12-02 HOME=$root XDG_CONFIG_HOME=$root/config GPUCMP_CONFIG= "$bin" --quiet list --limit 0 >/dev/null || exit 1
 for name in $all; do
 	dir="$root/$name"
 	mkdir -p "$dir/home"
@@ -403,10 +702,16 @@ for name in $all; do
 		unset XDG_CACHE_HOME XDG_CONFIG_HOME NO_COLOR COLUMNS
 		for v in $(env | sed -n 's/^\(GPUCMP_[A-Z0-9_]*\)=.*/\1/p'); do unset "$v"; done
 		export HOME="$dir/home" GPUCMP_CACHE="$dir/cache.db" GPUCMP_TODAY=2026-12-02 LC_ALL=C
+		export XDG_CONFIG_HOME="$dir/config" # never the user's config file
 		last=""
 		"scenario_$name"
 		r=$?
 		stop_server
+		if [ -s "$dir/leaks" ]; then
+			echo "FAIL $name:"; cat "$dir/leaks"
+			[ -f "$dir/leaked.err" ] && { echo "--- stderr"; head -20 "$dir/leaked.err"; }
+			r=1
+		fi
 		exit $r
 	); then
 		pass=$((pass + 1))

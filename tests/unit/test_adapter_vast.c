@@ -103,7 +103,7 @@ static void test_bad_bodies(void **state)
 	expect_refused(0,
 		       "{\"success\":false,\"error\":\"invalid_args\",\"msg\":\"bad "
 		       "\\u001b[31mquery\"}",
-		       "vast.ai error: bad  [31mquery");
+		       "vast.ai error: bad ?[31mquery");
 
 	expect_empty(0, "{\"offers\":[]}");
 }
