@@ -1,0 +1,910 @@
+/* cmd_completion.c - gpucmp completion bash|zsh|fish: shell completion
+ * scripts generated from the command table (main.c), the option table
+ * (opts.c), the field registry and the built-in catalog, so a script cannot
+ * offer what the parser refuses.  The output is deterministic (table order,
+ * GPU names sorted) so it can be committed: completions/ holds the three
+ * scripts and the completions_drift test fails when they differ from what this prints.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "gpucmp/adapter.h"
+#include "gpucmp/buf.h"
+#include "gpucmp/field.h"
+#include "gpucmp/strutil.h"
+
+/* What an option's value completes to. */
+enum value_kind {
+	V_FLAG,      /* takes no value */
+	V_FREE,      /* free text: nothing to offer */
+	V_CHOICES,   /* opt_def.choices */
+	V_FILE,      /* a path */
+	V_GPUS,      /* comma list of GPU ids and families */
+	V_PROVIDERS, /* comma list of provider ids */
+	V_PROVIDER,  /* one provider id */
+	V_FIELDS,    /* comma list of offer fields */
+	V_SORT       /* comma list of offer fields, each maybe '-' */
+};
+
+/* Options whose value is not free text and not a choice list. */
+static const struct {
+	enum opt_id id;
+	enum value_kind kind;
+} value_kinds[] = {
+	{O_CACHE, V_FILE},          {O_GPU, V_GPUS},      {O_PROVIDER, V_PROVIDERS},
+	{O_IMPORT_PROVIDER, V_PROVIDER}, {O_COLUMNS, V_FIELDS}, {O_SORT, V_SORT},
+};
+
+/* What a command's arguments complete to. */
+enum pos_kind {
+	P_NONE,
+	P_PROVIDER,  /* one provider id */
+	P_PROVIDERS, /* provider ids */
+	P_ADAPTERS,  /* ids of providers with a live adapter */
+	P_PATH,      /* one file or directory */
+	P_CHECK,     /* files and directories, after --check */
+	P_CACHE,     /* status | clear [ID] | path */
+	P_HELP,      /* a command, fields, where */
+	P_SHELL      /* bash | zsh | fish */
+};
+
+static const struct {
+	const char *cmd;
+	enum pos_kind kind;
+} pos_kinds[] = {
+	{"show", P_PROVIDER}, {"compare", P_PROVIDERS}, {"refresh", P_ADAPTERS},
+	{"import", P_PATH},   {"providers", P_CHECK},   {"cache", P_CACHE},
+	{"help", P_HELP},     {"completion", P_SHELL},
+};
+
+static const char *const shells[] = {"bash", "zsh", "fish"};
+
+/* A list of borrowed words. */
+struct words {
+	const char **v;
+	size_t n;
+};
+
+struct gen {
+	struct buf b;
+	enum gc_status st; /* first failure of an append */
+	struct words providers, adapters, gpus, fields, commands; /* commands: the table's */
+};
+
+#define OUT(g, ...)                                                   \
+	do {                                                          \
+		if ((g)->st == GC_OK)                                 \
+			(g)->st = buf_printf(&(g)->b, __VA_ARGS__);  \
+	} while (0)
+
+static enum value_kind opt_kind(const struct opt_def *o)
+{
+	if (!o->arg)
+		return V_FLAG;
+	if (o->choices)
+		return V_CHOICES;
+	for (size_t i = 0; i < sizeof value_kinds / sizeof value_kinds[0]; i++)
+		if (value_kinds[i].id == o->id)
+			return value_kinds[i].kind;
+	return V_FREE;
+}
+
+static enum pos_kind cmd_pos_kind(const char *cmd)
+{
+	for (size_t i = 0; i < sizeof pos_kinds / sizeof pos_kinds[0]; i++)
+		if (strcmp(pos_kinds[i].cmd, cmd) == 0)
+			return pos_kinds[i].kind;
+	return P_NONE;
+}
+
+/* Every generated word is spliced into shell code unquoted: allow only
+ * characters no shell gives a meaning to. */
+static int plain_word(const char *w)
+{
+	if (!*w)
+		return 0;
+	for (; *w; w++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-", *w))
+			return 0;
+	return 1;
+}
+
+static int add_word(struct words *w, const char *s)
+{
+	if (!plain_word(s))
+		return 0;
+	const char **v = realloc(w->v, (w->n + 1) * sizeof *v);
+	if (!v)
+		return -1;
+	v[w->n++] = s;
+	w->v = v;
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* GPU ids and families, sorted, each once. */
+static int gpu_words(const struct gpu_table *t, struct words *w)
+{
+	for (size_t i = 0; i < gpu_table_count(t); i++) {
+		const struct gpu_model *m = gpu_table_at(t, i);
+		if (add_word(w, m->id) || add_word(w, m->family))
+			return -1;
+	}
+	if (w->n)
+		qsort(w->v, w->n, sizeof *w->v, cmp_str);
+	size_t k = 0;
+	for (size_t i = 0; i < w->n; i++)
+		if (k == 0 || strcmp(w->v[k - 1], w->v[i]) != 0)
+			w->v[k++] = w->v[i];
+	w->n = k;
+	return 0;
+}
+
+/* Fill the word lists; the catalog's profiles and GPUs must be loaded. */
+static int gen_words(struct gen *g, const struct catalog *cat)
+{
+	for (size_t i = 0; i < cat->profiles.n; i++)
+		if (add_word(&g->providers, cat->profiles.items[i]->id))
+			return -1;
+	for (size_t i = 0; i < adapter_count; i++)
+		if (add_word(&g->adapters, adapters[i]->id))
+			return -1;
+	for (size_t i = 0; i < offer_field_count; i++)
+		if (add_word(&g->fields, offer_fields[i].key))
+			return -1;
+	const struct cmd_def *c;
+	for (size_t i = 0; (c = cli_command_at(i)) != NULL; i++)
+		if (add_word(&g->commands, c->name))
+			return -1;
+	return gpu_words(cat->gpus, &g->gpus);
+}
+
+static void gen_release(struct gen *g)
+{
+	buf_free(&g->b);
+	free(g->providers.v);
+	free(g->adapters.v);
+	free(g->gpus.v);
+	free(g->fields.v);
+	free(g->commands.v);
+}
+
+/* The words separated by `sep`. */
+static void out_words(struct gen *g, const struct words *w, const char *sep)
+{
+	for (size_t i = 0; i < w->n; i++)
+		OUT(g, "%s%s", i ? sep : "", w->v[i]);
+}
+
+static void out_choices(struct gen *g, const char *const *c, const char *sep)
+{
+	for (size_t i = 0; c[i]; i++)
+		OUT(g, "%s%s", i ? sep : "", c[i]);
+}
+
+/* Does option i apply to `bit` and is it the first of its name there? */
+static int opt_for(size_t i, unsigned bit)
+{
+	if (!(cli_options[i].cmds & bit))
+		return 0;
+	for (size_t j = 0; j < i; j++)
+		if ((cli_options[j].cmds & bit) && strcmp(cli_options[j].name, cli_options[i].name) == 0)
+			return 0;
+	return 1;
+}
+
+/* How text is escaped inside single quotes: bash and zsh (Q_ZSH_DESC: also
+ * [ ] : for an _arguments description), or fish (which also treats \). */
+enum quote_style { Q_POSIX, Q_ZSH_DESC, Q_FISH };
+
+static void out_escaped(struct gen *g, const char *text, enum quote_style qs)
+{
+	for (const char *p = text; *p; p++) {
+		if (*p == '\'')
+			OUT(g, qs == Q_FISH ? "\\'" : "'\\''");
+		else if (*p == '\\')
+			OUT(g, qs == Q_POSIX ? "\\" : "\\\\");
+		else if (qs == Q_ZSH_DESC && strchr("[]:", *p))
+			OUT(g, "\\%c", *p);
+		else
+			OUT(g, "%c", *p);
+	}
+}
+
+static void out_quoted(struct gen *g, const char *text, enum quote_style qs)
+{
+	OUT(g, "'");
+	out_escaped(g, text, qs);
+	OUT(g, "'");
+}
+
+/* ---- bash ---------------------------------------------------------------- */
+
+static const char bash_head[] =
+	"# bash completion for gpucmp                               -*- shell-script -*-\n"
+	"#\n"
+	"# Generated by 'gpucmp completion bash' from gpucmp's command and option\n"
+	"# tables and its built-in catalog; do not edit: run scripts/completions.sh.\n"
+	"# Self-contained: works with or without the bash-completion package.\n\n";
+
+static const char bash_body[] =
+	"# _gpucmp_command WORD: the command WORD names (exact, or a unique prefix)\n"
+	"_gpucmp_command()\n"
+	"{\n"
+	"\tlocal c hit= n=0\n"
+	"\t[[ $1 == help ]] && { echo help; return; }\n"
+	"\tfor c in $_gpucmp_commands; do\n"
+	"\t\t[[ $c == \"$1\" ]] && { echo \"$c\"; return; }\n"
+	"\t\t[[ $c == \"$1\"* ]] && { hit=$c; n=$((n + 1)); }\n"
+	"\tdone\n"
+	"\t[[ $n == 1 ]] && echo \"$hit\" || echo \"$1\"\n"
+	"}\n\n"
+	"# _gpucmp_words WORDS PREFIX CUR: reply PREFIX+WORD for each WORD starting with CUR\n"
+	"_gpucmp_words()\n"
+	"{\n"
+	"\tlocal w\n"
+	"\tCOMPREPLY=()\n"
+	"\tfor w in $1; do\n"
+	"\t\t[[ $w == \"$3\"* ]] && COMPREPLY+=(\"$2$w\")\n"
+	"\tdone\n"
+	"}\n\n"
+	"# _gpucmp_list WORDS CUR PREFIX [SIGN]: the item after the last comma of CUR\n"
+	"# (SIGN: an item may start with '-')\n"
+	"_gpucmp_list()\n"
+	"{\n"
+	"\tlocal head=$3 item=$2\n"
+	"\tif [[ $item == *,* ]]; then\n"
+	"\t\thead+=${item%,*},\n"
+	"\t\titem=${item##*,}\n"
+	"\tfi\n"
+	"\tif [[ -n ${4-} && $item == -* ]]; then\n"
+	"\t\thead+=-\n"
+	"\t\titem=${item#-}\n"
+	"\tfi\n"
+	"\t_gpucmp_words \"$1\" \"$head\" \"$item\"\n"
+	"}\n\n"
+	"# _gpucmp_reply KIND CUR PREFIX: complete an option's value\n"
+	"_gpucmp_reply()\n"
+	"{\n"
+	"\tcase $1 in\n"
+	"\t@file)\n"
+	"\t\tcompopt -o filenames 2>/dev/null\n"
+	"\t\tlocal IFS=$'\\n'\n"
+	"\t\tCOMPREPLY=($(compgen -f -- \"$2\"))\n"
+	"\t\t[[ -n $3 ]] && COMPREPLY=(\"${COMPREPLY[@]/#/$3}\")\n"
+	"\t\t;;\n"
+	"\t@gpus) _gpucmp_list \"$_gpucmp_gpus\" \"$2\" \"$3\" ;;\n"
+	"\t@providers) _gpucmp_list \"$_gpucmp_providers\" \"$2\" \"$3\" ;;\n"
+	"\t@provider) _gpucmp_words \"$_gpucmp_providers\" \"$3\" \"$2\" ;;\n"
+	"\t@fields) _gpucmp_list \"$_gpucmp_fields\" \"$2\" \"$3\" ;;\n"
+	"\t@sort) _gpucmp_list \"$_gpucmp_fields\" \"$2\" \"$3\" - ;;\n"
+	"\t*) _gpucmp_words \"$1\" \"$3\" \"$2\" ;;\n"
+	"\tesac\n"
+	"}\n\n"
+	"_gpucmp()\n"
+	"{\n"
+	"\tlocal cur=${COMP_WORDS[COMP_CWORD]} cword=$COMP_CWORD i=1 w cmd= valopt=\n"
+	"\tlocal dd= npos=0 first= check= kind\n"
+	"\tCOMPREPLY=()\n"
+	"\t# bash splits --opt=value at '=' (COMP_WORDBREAKS): '--opt' '=' 'value'\n"
+	"\tif [[ $cur == = && ${COMP_WORDS[cword-1]} == --* ]]; then\n"
+	"\t\tvalopt=${COMP_WORDS[cword-1]} cur=\n"
+	"\telif [[ $cword -ge 2 && ${COMP_WORDS[cword-1]} == = && ${COMP_WORDS[cword-2]} == --* ]]; then\n"
+	"\t\tvalopt=${COMP_WORDS[cword-2]}\n"
+	"\tfi\n"
+	"\t# the command, and the arguments before the cursor\n"
+	"\twhile [[ $i -lt $cword ]]; do\n"
+	"\t\tw=${COMP_WORDS[i]}\n"
+	"\t\tif [[ -z $dd && $w == --* && ${COMP_WORDS[i+1]-} == = ]]; then\n"
+	"\t\t\ti=$((i + 3))\n"
+	"\t\t\tcontinue\n"
+	"\t\tfi\n"
+	"\t\tif [[ -z $dd && $w == -?* ]]; then\n"
+	"\t\t\tif [[ $w == -- ]]; then\n"
+	"\t\t\t\tdd=1\n"
+	"\t\t\telif _gpucmp_value \"$cmd\" \"$w\" >/dev/null; then\n"
+	"\t\t\t\t[[ $((i + 1)) == \"$cword\" ]] && valopt=$w\n"
+	"\t\t\t\ti=$((i + 1))\n"
+	"\t\t\tfi\n"
+	"\t\t\t[[ $w == --check ]] && check=1\n"
+	"\t\telif [[ -z $cmd ]]; then\n"
+	"\t\t\tcmd=$(_gpucmp_command \"$w\")\n"
+	"\t\telse\n"
+	"\t\t\t[[ $npos == 0 ]] && first=$w\n"
+	"\t\t\tnpos=$((npos + 1))\n"
+	"\t\tfi\n"
+	"\t\ti=$((i + 1))\n"
+	"\tdone\n"
+	"\tif [[ -n $valopt ]]; then\n"
+	"\t\tkind=$(_gpucmp_value \"$cmd\" \"$valopt\") && _gpucmp_reply \"$kind\" \"$cur\" ''\n"
+	"\t\treturn 0\n"
+	"\tfi\n"
+	"\tif [[ -z $dd && $cur == --*=* ]]; then\n"
+	"\t\tkind=$(_gpucmp_value \"$cmd\" \"${cur%%=*}\") &&\n"
+	"\t\t\t_gpucmp_reply \"$kind\" \"${cur#*=}\" \"${cur%%=*}=\"\n"
+	"\t\treturn 0\n"
+	"\tfi\n"
+	"\tif [[ -z $dd && $cur == -* ]]; then\n"
+	"\t\t_gpucmp_words \"$(_gpucmp_options \"$cmd\")\" '' \"$cur\"\n"
+	"\telif [[ -z $cmd ]]; then\n"
+	"\t\t_gpucmp_words \"$_gpucmp_commands help\" '' \"$cur\"\n"
+	"\telse\n"
+	"\t\t_gpucmp_positional \"$cmd\" \"$npos\" \"$cur\" \"$first\" \"$check\"\n"
+	"\tfi\n"
+	"\treturn 0\n"
+	"}\n\n"
+	"complete -F _gpucmp gpucmp\n";
+
+/* The case label of a command ('' = before the command) and its bit. */
+struct scope {
+	const char *label;
+	unsigned bit;
+};
+
+static size_t scopes(struct scope *out, size_t max)
+{
+	size_t n = 0;
+	out[n++] = (struct scope){"''", CMD_GLOBAL};
+	const struct cmd_def *c;
+	for (size_t i = 0; (c = cli_command_at(i)) != NULL && n < max; i++)
+		if (plain_word(c->name))
+			out[n++] = (struct scope){c->name, c->bit};
+	return n;
+}
+
+static void bash_value(struct gen *g, const struct opt_def *o)
+{
+	static const char *const kinds[] = {
+		[V_FILE] = "@file",     [V_GPUS] = "@gpus",     [V_PROVIDERS] = "@providers",
+		[V_PROVIDER] = "@provider", [V_FIELDS] = "@fields", [V_SORT] = "@sort"};
+	enum value_kind k = opt_kind(o);
+	if (o->short_name)
+		OUT(g, "\t\t-%c|", o->short_name);
+	else
+		OUT(g, "\t\t");
+	OUT(g, "--%s) echo ", o->name);
+	if (k == V_CHOICES) {
+		OUT(g, "'");
+		out_choices(g, o->choices, " ");
+		OUT(g, "'");
+	} else if (k == V_FREE) {
+		OUT(g, "''");
+	} else {
+		OUT(g, "%s", kinds[k]);
+	}
+	OUT(g, " ;;\n");
+}
+
+static void bash_tables(struct gen *g)
+{
+	struct scope sc[32];
+	size_t nsc = scopes(sc, 32);
+	OUT(g, "# _gpucmp_options COMMAND: the long options of COMMAND ('' = before one)\n"
+	       "_gpucmp_options()\n{\n\tcase $1 in\n");
+	for (size_t s = 0; s < nsc; s++) {
+		OUT(g, "\t%s) echo '", sc[s].label);
+		int first = 1;
+		for (size_t i = 0; i < cli_option_count; i++)
+			if (opt_for(i, sc[s].bit)) {
+				OUT(g, "%s--%s", first ? "" : " ", cli_options[i].name);
+				first = 0;
+			}
+		OUT(g, "' ;;\n");
+	}
+	OUT(g, "\tesac\n}\n\n");
+	OUT(g, "# _gpucmp_value COMMAND OPTION: how OPTION's value completes (words, or\n"
+	       "# @file, @gpus, @providers, @provider, @fields, @sort; '' for free text);\n"
+	       "# fails when OPTION takes no value\n"
+	       "_gpucmp_value()\n{\n\tcase $1 in\n");
+	for (size_t s = 0; s < nsc; s++) {
+		OUT(g, "\t%s)\n\t\tcase $2 in\n", sc[s].label);
+		for (size_t i = 0; i < cli_option_count; i++)
+			if (opt_for(i, sc[s].bit) && cli_options[i].arg)
+				bash_value(g, &cli_options[i]);
+		OUT(g, "\t\t*) return 1 ;;\n\t\tesac ;;\n");
+	}
+	OUT(g, "\t*) return 1 ;;\n\tesac\n}\n\n");
+}
+
+static void bash_positional(struct gen *g)
+{
+	OUT(g, "# _gpucmp_positional COMMAND N CUR FIRST CHECK: argument N+1 of COMMAND\n"
+	       "# (FIRST: its first argument; CHECK: --check was given)\n"
+	       "_gpucmp_positional()\n{\n\tcase $1 in\n");
+	for (size_t i = 0; i < sizeof pos_kinds / sizeof pos_kinds[0]; i++) {
+		OUT(g, "\t%s) ", pos_kinds[i].cmd);
+		switch (pos_kinds[i].kind) {
+		case P_PROVIDER:
+			OUT(g, "[[ $2 == 0 ]] && _gpucmp_words \"$_gpucmp_providers\" '' \"$3\"");
+			break;
+		case P_PROVIDERS:
+			OUT(g, "_gpucmp_words \"$_gpucmp_providers\" '' \"$3\"");
+			break;
+		case P_ADAPTERS:
+			OUT(g, "_gpucmp_words \"$_gpucmp_adapters\" '' \"$3\"");
+			break;
+		case P_PATH:
+			OUT(g, "[[ $2 == 0 ]] && _gpucmp_reply @file \"$3\" ''");
+			break;
+		case P_CHECK:
+			OUT(g, "[[ -n ${5-} ]] && _gpucmp_reply @file \"$3\" ''");
+			break;
+		case P_CACHE:
+			OUT(g, "\n\t\tif [[ $2 == 0 ]]; then\n"
+			       "\t\t\t_gpucmp_words 'status clear path' '' \"$3\"\n"
+			       "\t\telif [[ $2 == 1 && ${4-} == clear ]]; then\n"
+			       "\t\t\t_gpucmp_words \"$_gpucmp_providers\" '' \"$3\"\n"
+			       "\t\tfi\n\t\t;;\n");
+			continue;
+		case P_HELP:
+			OUT(g, "[[ $2 == 0 ]] && _gpucmp_words \"$_gpucmp_commands fields where\" '' \"$3\"");
+			break;
+		case P_SHELL:
+			OUT(g, "[[ $2 == 0 ]] && _gpucmp_words '");
+			out_choices(g, shells, " ");
+			OUT(g, "' '' \"$3\"");
+			break;
+		case P_NONE:
+			break;
+		}
+		OUT(g, " ;;\n");
+	}
+	OUT(g, "\tesac\n\treturn 0\n}\n\n");
+}
+
+static void gen_bash(struct gen *g)
+{
+	OUT(g, "%s", bash_head);
+	OUT(g, "_gpucmp_commands='");
+	out_words(g, &g->commands, " ");
+	OUT(g, "'\n_gpucmp_providers='");
+	out_words(g, &g->providers, " ");
+	OUT(g, "'\n_gpucmp_adapters='");
+	out_words(g, &g->adapters, " ");
+	OUT(g, "'\n_gpucmp_gpus='");
+	out_words(g, &g->gpus, " ");
+	OUT(g, "'\n_gpucmp_fields='");
+	out_words(g, &g->fields, " ");
+	OUT(g, "'\n\n");
+	bash_tables(g);
+	bash_positional(g);
+	OUT(g, "%s", bash_body);
+}
+
+/* ---- zsh ----------------------------------------------------------------- */
+
+/* The _arguments action completing option o's value. */
+static void zsh_action(struct gen *g, const struct opt_def *o)
+{
+	switch (opt_kind(o)) {
+	case V_CHOICES:
+		OUT(g, "(");
+		out_choices(g, o->choices, " ");
+		OUT(g, ")");
+		break;
+	case V_FILE: OUT(g, "_files"); break;
+	case V_GPUS: OUT(g, "_sequence compadd - $gpus"); break;
+	case V_PROVIDERS: OUT(g, "_sequence compadd - $providers"); break;
+	case V_PROVIDER: OUT(g, "compadd -a providers"); break;
+	case V_FIELDS: OUT(g, "_sequence compadd - $fields"); break;
+	case V_SORT: OUT(g, "_sequence _gpucmp_sort_key"); break;
+	case V_FREE:
+	case V_FLAG: OUT(g, " "); break;
+	}
+}
+
+/* One _arguments spec: `flag` is "-x" or "--name", `excl` the exclusion
+ * list (or ""). */
+static void zsh_spec(struct gen *g, const struct opt_def *o, const char *flag, const char *excl)
+{
+	OUT(g, " \\\n\t\t'%s%s%s[", excl, flag, o->arg ? (flag[1] == '-' ? "=" : "+") : "");
+	out_escaped(g, o->help, Q_ZSH_DESC);
+	OUT(g, "]");
+	if (o->arg) {
+		OUT(g, ":");
+		out_escaped(g, o->arg, Q_ZSH_DESC);
+		OUT(g, ":");
+		zsh_action(g, o);
+	}
+	OUT(g, "'");
+}
+
+static void zsh_options(struct gen *g, unsigned bit)
+{
+	for (size_t i = 0; i < cli_option_count; i++) {
+		if (!opt_for(i, bit))
+			continue;
+		const struct opt_def *o = &cli_options[i];
+		char flag[64], excl[80] = "";
+		if (o->short_name) {
+			snprintf(excl, sizeof excl, "(-%c --%s)", o->short_name, o->name);
+			snprintf(flag, sizeof flag, "-%c", o->short_name);
+			zsh_spec(g, o, flag, excl);
+		}
+		snprintf(flag, sizeof flag, "--%s", o->name);
+		zsh_spec(g, o, flag, excl);
+	}
+}
+
+static void zsh_positional(struct gen *g, enum pos_kind k)
+{
+	switch (k) {
+	case P_PROVIDER: OUT(g, " \\\n\t\t'1:provider id:compadd -a providers'"); break;
+	case P_PROVIDERS: OUT(g, " \\\n\t\t'*:provider id:compadd -a providers'"); break;
+	case P_ADAPTERS: OUT(g, " \\\n\t\t'*:provider id:compadd -a adapters'"); break;
+	case P_PATH: OUT(g, " \\\n\t\t'1:catalog folder or vms.csv:_files'"); break;
+	case P_CHECK: OUT(g, " \\\n\t\t'*:profile file or folder:_files'"); break;
+	case P_CACHE:
+		OUT(g, " \\\n\t\t'1:action:(status clear path)'"
+		       " \\\n\t\t'2:provider id:compadd -a providers'");
+		break;
+	case P_HELP:
+		OUT(g, " \\\n\t\t'1:topic:(");
+		out_words(g, &g->commands, " ");
+		OUT(g, " fields where)'");
+		break;
+	case P_SHELL:
+		OUT(g, " \\\n\t\t'1:shell:(");
+		out_choices(g, shells, " ");
+		OUT(g, ")'");
+		break;
+	case P_NONE: break;
+	}
+}
+
+static const char zsh_head[] =
+	"#compdef gpucmp\n"
+	"# zsh completion for gpucmp\n"
+	"#\n"
+	"# Generated by 'gpucmp completion zsh' from gpucmp's command and option\n"
+	"# tables and its built-in catalog; do not edit: run scripts/completions.sh.\n"
+	"# Install as _gpucmp in a directory of $fpath, before compinit runs.\n\n"
+	"# an offer field, maybe with '-' (descending), for --sort\n"
+	"_gpucmp_sort_key()\n"
+	"{\n"
+	"\tcompset -P '-'\n"
+	"\tcompadd \"$@\" -a fields\n"
+	"}\n\n"
+	"_gpucmp()\n"
+	"{\n"
+	"\tlocal curcontext=$curcontext state state_descr line cmd ret=1\n"
+	"\ttypeset -A opt_args\n"
+	"\tlocal -a providers adapters gpus fields commands names hits\n";
+
+static void gen_zsh(struct gen *g)
+{
+	OUT(g, "%s", zsh_head);
+	OUT(g, "\tproviders=(");
+	out_words(g, &g->providers, " ");
+	OUT(g, ")\n\tadapters=(");
+	out_words(g, &g->adapters, " ");
+	OUT(g, ")\n\tgpus=(");
+	out_words(g, &g->gpus, " ");
+	OUT(g, ")\n\tfields=(");
+	out_words(g, &g->fields, " ");
+	OUT(g, ")\n\tcommands=(\n");
+	const struct cmd_def *c;
+	for (size_t i = 0; (c = cli_command_at(i)) != NULL; i++) {
+		if (!plain_word(c->name))
+			continue;
+		char item[256];
+		snprintf(item, sizeof item, "%s:%s", c->name, c->summary);
+		OUT(g, "\t\t");
+		out_quoted(g, item, Q_POSIX);
+		OUT(g, "\n");
+	}
+	OUT(g, "\t\t'help:A command'\\''s options, the offer fields or the --where language.'\n"
+	       "\t)\n\n");
+	OUT(g, "\t_arguments -C -S");
+	zsh_options(g, CMD_GLOBAL);
+	OUT(g, " \\\n\t\t'1: :->command' \\\n\t\t'*:: :->argument' && return 0\n\n"
+	       "\tcase $state in\n"
+	       "\tcommand)\n"
+	       "\t\t_describe -t commands 'gpucmp command' commands && ret=0\n"
+	       "\t\t;;\n"
+	       "\targument)\n"
+	       "\t\t# the command: its name, or a unique prefix of one\n"
+	       "\t\tnames=(${commands%%%%:*})\n"
+	       "\t\tif (( ${names[(Ie)$words[1]]} )); then\n"
+	       "\t\t\tcmd=$words[1]\n"
+	       "\t\telse\n"
+	       "\t\t\thits=(${(M)${names:#help}:#${(b)words[1]}*})\n"
+	       "\t\t\t(( $#hits == 1 )) && cmd=$hits[1]\n"
+	       "\t\tfi\n"
+	       "\t\tcurcontext=\"${curcontext%%:*:*}:gpucmp-$cmd:\"\n"
+	       "\t\tcase $cmd in\n");
+	for (size_t i = 0; (c = cli_command_at(i)) != NULL; i++) {
+		if (!plain_word(c->name))
+			continue;
+		OUT(g, "\t\t(%s)\n\t\t_arguments -S", c->name);
+		zsh_options(g, c->bit);
+		zsh_positional(g, cmd_pos_kind(c->name));
+		OUT(g, " && ret=0\n\t\t;;\n");
+	}
+	OUT(g, "\t\t(help)\n\t\t_arguments");
+	zsh_positional(g, P_HELP);
+	OUT(g, " && ret=0\n\t\t;;\n"
+	       "\t\tesac\n"
+	       "\t\t;;\n"
+	       "\tesac\n"
+	       "\treturn ret\n"
+	       "}\n\n"
+	       "if [[ $funcstack[1] == _gpucmp ]]; then\n"
+	       "\t_gpucmp \"$@\"\n"
+	       "else\n"
+	       "\tcompdef _gpucmp gpucmp\n"
+	       "fi\n");
+}
+
+/* ---- fish ---------------------------------------------------------------- */
+
+static const char fish_head[] =
+	"# fish completion for gpucmp\n"
+	"#\n"
+	"# Generated by 'gpucmp completion fish' from gpucmp's command and option\n"
+	"# tables and its built-in catalog; do not edit: run scripts/completions.sh.\n\n";
+
+static const char fish_funcs[] =
+	"# The command on the line and the arguments after it, one a line; nothing\n"
+	"# (and failure) before the command.  A unique prefix names a command.\n"
+	"function __gpucmp_words\n"
+	"    set -l words (commandline -opc)\n"
+	"    set -e words[1]\n"
+	"    set -l cmd\n"
+	"    set -l skip 0\n"
+	"    set -l dd 0\n"
+	"    for w in $words\n"
+	"        if test $skip = 1\n"
+	"            set skip 0\n"
+	"        else if test $dd = 0; and test \"$w\" = --\n"
+	"            set dd 1\n"
+	"        else if test $dd = 0; and string match -q -- '-?*' $w\n"
+	"            __gpucmp_valued \"$cmd\" $w; and set skip 1\n"
+	"        else if test -z \"$cmd\"\n"
+	"            set cmd (__gpucmp_command $w)\n"
+	"            echo $cmd\n"
+	"        else\n"
+	"            echo $w\n"
+	"        end\n"
+	"    end\n"
+	"    test -n \"$cmd\"\n"
+	"end\n\n"
+	"# Is the command one of the arguments ('' = none yet)?\n"
+	"function __gpucmp_using\n"
+	"    set -l w (__gpucmp_words)\n"
+	"    contains -- \"$w[1]\" $argv\n"
+	"end\n\n"
+	"# Are there N arguments after the command (and is the first FIRST)?\n"
+	"function __gpucmp_nargs\n"
+	"    set -l w (__gpucmp_words)\n"
+	"    test (count $w) -eq (math $argv[1] + 1); or return 1\n"
+	"    test (count $argv) -lt 2; or test \"$w[2]\" = $argv[2]\n"
+	"end\n\n"
+	"# A comma list: complete the item after the last comma (with `-`: the\n"
+	"# item may start with '-')\n"
+	"function __gpucmp_list\n"
+	"    set -l tok (string replace -r -- '^--[^=]*=' '' (commandline -ct))\n"
+	"    set -l head (string replace -r -- '[^,]*$' '' $tok)\n"
+	"    if test \"$argv[1]\" = -\n"
+	"        set -e argv[1]\n"
+	"        string match -q -- '-*' (string replace -r -- '^.*,' '' $tok); and set head $head-\n"
+	"    end\n"
+	"    for w in $argv\n"
+	"        echo $head$w\n"
+	"    end\n"
+	"end\n\n"
+	"complete -c gpucmp -f\n\n";
+
+static void fish_command_fn(struct gen *g)
+{
+	OUT(g, "# The command WORD names: itself, or the command it is a unique prefix of\n"
+	       "function __gpucmp_command\n"
+	       "    if test \"$argv[1]\" = help\n"
+	       "        echo help\n"
+	       "        return\n"
+	       "    end\n"
+	       "    set -l hits\n"
+	       "    for c in ");
+	out_words(g, &g->commands, " ");
+	OUT(g, "\n"
+	       "        if test $c = \"$argv[1]\"\n"
+	       "            echo $c\n"
+	       "            return\n"
+	       "        end\n"
+	       "        string match -q -- \"$argv[1]*\" $c; and set -a hits $c\n"
+	       "    end\n"
+	       "    if test (count $hits) -eq 1\n"
+	       "        echo $hits\n"
+	       "    else\n"
+	       "        echo $argv[1]\n"
+	       "    end\n"
+	       "end\n\n");
+}
+
+static void fish_valued_fn(struct gen *g)
+{
+	struct scope sc[32];
+	size_t nsc = scopes(sc, 32);
+	OUT(g, "# Does OPTION take a value after COMMAND ('' = before the command)?\n"
+	       "function __gpucmp_valued\n"
+	       "    switch \"$argv[1]\"\n");
+	for (size_t s = 0; s < nsc; s++) {
+		OUT(g, "        case %s\n            contains -- $argv[2]", sc[s].label);
+		for (size_t i = 0; i < cli_option_count; i++) {
+			const struct opt_def *o = &cli_options[i];
+			if (!opt_for(i, sc[s].bit) || !o->arg)
+				continue;
+			if (o->short_name)
+				OUT(g, " -%c", o->short_name);
+			OUT(g, " --%s", o->name);
+		}
+		OUT(g, "\n");
+	}
+	OUT(g, "        case '*'\n            return 1\n    end\nend\n\n");
+}
+
+/* The condition of option i: the scopes whose bits it carries. */
+static void fish_condition(struct gen *g, size_t i)
+{
+	struct scope sc[32];
+	size_t nsc = scopes(sc, 32);
+	OUT(g, " -n '__gpucmp_using");
+	for (size_t s = 0; s < nsc; s++)
+		if (opt_for(i, sc[s].bit))
+			OUT(g, " %s", s == 0 ? "\"\"" : sc[s].label);
+	OUT(g, "'");
+}
+
+static void fish_option(struct gen *g, size_t i)
+{
+	const struct opt_def *o = &cli_options[i];
+	OUT(g, "complete -c gpucmp");
+	fish_condition(g, i);
+	if (o->short_name)
+		OUT(g, " -s %c", o->short_name);
+	OUT(g, " -l %s", o->name);
+	switch (opt_kind(o)) {
+	case V_FLAG: break;
+	case V_FREE: OUT(g, " -x"); break;
+	case V_FILE: OUT(g, " -r -F"); break;
+	case V_CHOICES:
+		OUT(g, " -x -a '");
+		out_choices(g, o->choices, " ");
+		OUT(g, "'");
+		break;
+	case V_PROVIDER:
+		OUT(g, " -x -a '");
+		out_words(g, &g->providers, " ");
+		OUT(g, "'");
+		break;
+	case V_GPUS: OUT(g, " -x -a '(__gpucmp_list $__gpucmp_gpus)'"); break;
+	case V_PROVIDERS: OUT(g, " -x -a '(__gpucmp_list $__gpucmp_providers)'"); break;
+	case V_FIELDS: OUT(g, " -x -a '(__gpucmp_list $__gpucmp_fields)'"); break;
+	case V_SORT: OUT(g, " -x -a '(__gpucmp_list - $__gpucmp_fields)'"); break;
+	}
+	OUT(g, " -d ");
+	out_quoted(g, o->help, Q_FISH);
+	OUT(g, "\n");
+}
+
+static void fish_positional(struct gen *g, const char *cmd, enum pos_kind k)
+{
+	const char *pre = "complete -c gpucmp -n '__gpucmp_using";
+	switch (k) {
+	case P_PROVIDER:
+	case P_PROVIDERS:
+	case P_ADAPTERS:
+		OUT(g, "%s %s%s' -a '", pre, cmd, k == P_PROVIDER ? "; and __gpucmp_nargs 0" : "");
+		out_words(g, k == P_ADAPTERS ? &g->adapters : &g->providers, " ");
+		OUT(g, "'\n");
+		break;
+	case P_PATH: OUT(g, "%s %s; and __gpucmp_nargs 0' -F\n", pre, cmd); break;
+	case P_CHECK: OUT(g, "%s %s; and __fish_contains_opt check' -F\n", pre, cmd); break;
+	case P_CACHE:
+		OUT(g, "%s %s; and __gpucmp_nargs 0' -a 'status clear path'\n", pre, cmd);
+		OUT(g, "%s %s; and __gpucmp_nargs 1 clear' -a '", pre, cmd);
+		out_words(g, &g->providers, " ");
+		OUT(g, "'\n");
+		break;
+	case P_HELP:
+		OUT(g, "%s %s; and __gpucmp_nargs 0' -a '", pre, cmd);
+		out_words(g, &g->commands, " ");
+		OUT(g, " fields where'\n");
+		break;
+	case P_SHELL:
+		OUT(g, "%s %s; and __gpucmp_nargs 0' -a '", pre, cmd);
+		out_choices(g, shells, " ");
+		OUT(g, "'\n");
+		break;
+	case P_NONE: break;
+	}
+}
+
+static void gen_fish(struct gen *g)
+{
+	OUT(g, "%s", fish_head);
+	OUT(g, "set -g __gpucmp_providers ");
+	out_words(g, &g->providers, " ");
+	OUT(g, "\nset -g __gpucmp_gpus ");
+	out_words(g, &g->gpus, " ");
+	OUT(g, "\nset -g __gpucmp_fields ");
+	out_words(g, &g->fields, " ");
+	OUT(g, "\n\n");
+	fish_command_fn(g);
+	fish_valued_fn(g);
+	OUT(g, "%s", fish_funcs);
+	OUT(g, "# commands\n");
+	const struct cmd_def *c;
+	for (size_t i = 0; (c = cli_command_at(i)) != NULL; i++) {
+		if (!plain_word(c->name))
+			continue;
+		OUT(g, "complete -c gpucmp -n '__gpucmp_using \"\"' -a %s -d ", c->name);
+		out_quoted(g, c->summary, Q_FISH);
+		OUT(g, "\n");
+	}
+	OUT(g, "complete -c gpucmp -n '__gpucmp_using \"\"' -a help -d "
+	       "'A command\\'s options, the offer fields or the --where language.'\n\n");
+	OUT(g, "# options, in the order of the option table\n");
+	for (size_t i = 0; i < cli_option_count; i++)
+		fish_option(g, i);
+	OUT(g, "\n# arguments\n");
+	for (size_t i = 0; i < sizeof pos_kinds / sizeof pos_kinds[0]; i++)
+		fish_positional(g, pos_kinds[i].cmd, pos_kinds[i].kind);
+}
+
+/* ---- the command --------------------------------------------------------- */
+
+static int bad_shell(const char *name)
+{
+	struct suggest s;
+	suggest_init(&s, name);
+	for (size_t i = 0; i < sizeof shells / sizeof shells[0]; i++)
+		suggest_try(&s, shells[i]);
+	return cli_unknown("shell", name, suggest_best(&s), "expected bash, zsh or fish");
+}
+
+int cmd_completion(struct cli_args *a)
+{
+	if (a->npos != 1) {
+		msg_error(a->npos ? "'completion' takes one shell name"
+				  : "'completion' needs a shell: bash, zsh or fish");
+		return EXIT_USAGE;
+	}
+	void (*gen_fn)(struct gen *) = NULL;
+	if (strcmp(a->pos[0], "bash") == 0)
+		gen_fn = gen_bash;
+	else if (strcmp(a->pos[0], "zsh") == 0)
+		gen_fn = gen_zsh;
+	else if (strcmp(a->pos[0], "fish") == 0)
+		gen_fn = gen_fish;
+	else
+		return bad_shell(a->pos[0]);
+
+	struct cli_env env;
+	memset(&env, 0, sizeof env);
+	env.lock_fd = -1;
+	int rc = cli_catalog_need(&env, CATALOG_GPUS | CATALOG_PROFILES);
+	if (rc)
+		return rc;
+	struct gen g;
+	memset(&g, 0, sizeof g);
+	buf_init(&g.b, 0);
+	if (gen_words(&g, &env.cat) != 0)
+		g.st = GC_ENOMEM;
+	gen_fn(&g);
+	if (g.st != GC_OK || !g.b.ptr) {
+		msg_error("out of memory");
+		rc = EXIT_OSERR;
+	} else if (fwrite(g.b.ptr, 1, g.b.len, stdout) != g.b.len || fflush(stdout) != 0) {
+		msg_error("cannot write output");
+		rc = EXIT_IOERR;
+	}
+	gen_release(&g);
+	cli_env_release(&env);
+	return rc;
+}
