@@ -272,8 +272,24 @@ static int numeric(const struct field *f)
 	return f->type == FT_NUM || f->type == FT_PRICE;
 }
 
-static void table_cell_text(const struct field *f, sqlite3_stmt *s, int i, char *out,
-			    size_t n, int *dim)
+void render_money(char *out, size_t n, double usd, const struct money *m)
+{
+	const char *sign = m && m->symbol ? m->symbol : "$";
+	double v = m && m->per_usd > 0 ? usd * m->per_usd : usd;
+	snprintf(out, n, v >= 1 || v == 0 ? "%s%.2f" : "%s%.3f", sign, v);
+}
+
+void render_money_header(char *out, size_t n, const char *header, const struct money *m)
+{
+	const char *dollar = strchr(header, '$');
+	if (dollar && m && m->symbol)
+		snprintf(out, n, "%.*s%s%s", (int)(dollar - header), header, m->symbol, dollar + 1);
+	else
+		snprintf(out, n, "%s", header);
+}
+
+static void table_cell_text(const struct field *f, sqlite3_stmt *s, int i,
+			    const struct money *money, char *out, size_t n, int *dim)
 {
 	*dim = 0;
 	if (sqlite3_column_type(s, i) == SQLITE_NULL) {
@@ -287,8 +303,7 @@ static void table_cell_text(const struct field *f, sqlite3_stmt *s, int i, char 
 		snprintf(out, n, "%s", sqlite3_column_int(s, i) ? "yes" : "no");
 		return;
 	case FT_PRICE:
-		v = sqlite3_column_double(s, i);
-		snprintf(out, n, v >= 1 || v == 0 ? "$%.2f" : "$%.3f", v);
+		render_money(out, n, sqlite3_column_double(s, i), money);
 		return;
 	case FT_NUM:
 		v = sqlite3_column_double(s, i);
@@ -333,7 +348,7 @@ static enum gc_status table_row(struct renderer *r, sqlite3_stmt *s)
 	enum gc_status st = GC_OK;
 	for (size_t i = 0; i < r->spec.ncols && st == GC_OK; i++) {
 		int dim;
-		table_cell_text(r->spec.cols[i], s, (int)i, text, sizeof text, &dim);
+		table_cell_text(r->spec.cols[i], s, (int)i, &r->spec.money, text, sizeof text, &dim);
 		st = table_add_cell(r, text, dim);
 	}
 	return st;
@@ -496,10 +511,13 @@ static enum gc_status table_print(struct renderer *r)
 	size_t n = r->spec.ncols;
 	struct grid_col *cols = calloc(n ? n : 1, sizeof *cols);
 	const char **cells = calloc(r->noffsets ? r->noffsets : 1, sizeof *cells);
+	char (*hdr)[32] = calloc(n ? n : 1, sizeof *hdr); /* "$/H" in the display currency */
 	enum gc_status st = GC_ENOMEM;
-	if (cols && cells) {
+	if (cols && cells && hdr) {
 		for (size_t c = 0; c < n; c++) {
-			cols[c].header = r->spec.cols[c]->header;
+			render_money_header(hdr[c], sizeof hdr[c], r->spec.cols[c]->header,
+					    &r->spec.money);
+			cols[c].header = hdr[c];
 			cols[c].right = numeric(r->spec.cols[c]);
 			cols[c].rank = r->spec.keep_cols ? 1 : r->spec.cols[c]->table_rank;
 		}
@@ -516,6 +534,7 @@ static enum gc_status table_print(struct renderer *r)
 	}
 	free(cols);
 	free(cells);
+	free(hdr);
 	return st;
 }
 

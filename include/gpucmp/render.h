@@ -16,6 +16,13 @@
 
 enum render_format { RF_TABLE, RF_JSON, RF_CSV, RF_NDJSON };
 
+/* How prices read in tables for people: a sign and units per US dollar.
+ * Zeroes mean US dollars.  JSON and CSV always carry plain USD numbers. */
+struct money {
+	const char *symbol; /* "$", "\xE2\x82\xAC" (euro) */
+	double per_usd;
+};
+
 struct render_spec {
 	enum render_format format;
 	const struct field *const *cols; /* borrowed */
@@ -24,6 +31,7 @@ struct render_spec {
 	int color;      /* ANSI styling in tables */
 	int width;      /* terminal width for tables; 0 = do not fit */
 	int keep_cols;  /* the user chose the columns: shrink, never drop */
+	struct money money; /* table prices; zero = USD */
 };
 
 struct renderer; /* opaque */
@@ -44,6 +52,13 @@ enum gc_status render_json_string(struct buf *b, const char *s);
 /* Append a finite number in the shortest form that reads back the same
  * for prices ("8", "2.35"). */
 enum gc_status render_json_number(struct buf *b, double v);
+
+/* A price in USD as a table shows it: "$2.49", "$0.138" (three decimals
+ * under one unit), in the currency `m` names (NULL: USD). */
+void render_money(char *out, size_t n, double usd, const struct money *m);
+/* A column header naming USD ("$/H", "SPOT $/H") in the currency `m`
+ * names ("€/H"). */
+void render_money_header(char *out, size_t n, const char *header, const struct money *m);
 
 /* Display width of a UTF-8 string in terminal cells (1 per code point). */
 size_t render_width(const char *s);

@@ -79,11 +79,14 @@ enum { PCOLS = 13, CELL = 48 };
 static int print_rows(const struct cli_env *env, const unsigned char *keep,
 		      const struct pstat *st, enum render_format fmt, const struct cli_args *a)
 {
-	static const struct grid_col cols[PCOLS] = {
+	struct grid_col cols[PCOLS] = {
 		{"ID", 0, 1}, {"NAME", 0, 6}, {"KIND", 0, 5}, {"K8S", 0, 1},
 		{"IMAGE", 0, 2}, {"DOCKERD", 0, 3}, {"MIG", 0, 1}, {"MPS", 0, 3},
 		{"TSLICE", 0, 3}, {"IB", 0, 2}, {"RDMA", 0, 4}, {"OFFERS", 1, 2},
 		{"FROM $/H", 1, 1}};
+	char from[32];
+	render_money_header(from, sizeof from, cols[PCOLS - 1].header, &env->money);
+	cols[PCOLS - 1].header = from;
 	const struct profile_set *ps = &env->cat.profiles;
 	char (*text)[PCOLS][CELL] = calloc(ps->n ? ps->n : 1, sizeof *text);
 	const char **cells = calloc((ps->n ? ps->n : 1) * PCOLS, sizeof *cells);
@@ -110,8 +113,10 @@ static int print_rows(const struct cli_env *env, const unsigned char *keep,
 		snprintf(t[11], CELL, "%lld", st[i].offers);
 		if (isnan(st[i].min_price))
 			snprintf(t[12], CELL, "-");
-		else
-			snprintf(t[12], CELL, "$%.2f", st[i].min_price);
+		else if (fmt == RF_TABLE)
+			render_money(t[12], CELL, st[i].min_price, &env->money);
+		else /* CSV: the number as stored, in USD */
+			snprintf(t[12], CELL, "%.15g", st[i].min_price);
 		for (size_t c = 0; c < PCOLS; c++) {
 			cells[rows * PCOLS + c] = t[c];
 			dim[rows * PCOLS + c] = strcmp(t[c], "?") == 0;
@@ -128,6 +133,8 @@ static int print_rows(const struct cli_env *env, const unsigned char *keep,
 				cli_use_color(a, stdout), &err) != GC_OK) {
 			msg_error("cannot write output");
 			rc = EXIT_IOERR;
+		} else if (env->money_note[0]) {
+			msg_note("%s", env->money_note + 2);
 		}
 		free(err);
 	} else {
@@ -285,6 +292,8 @@ int cmd_providers(struct cli_args *a)
 	int rc = cli_catalog_need(&env, CATALOG_PROFILES);
 	if (!rc)
 		rc = cli_where(a, where_lookup, where_suggest, NULL, &where, &have_where);
+	if (!rc)
+		rc = cli_currency(&env);
 	if (!rc)
 		rc = cli_open_cache(&env, a);
 	if (rc) {

@@ -162,12 +162,16 @@ static json_t *pick_json(const struct pick *k, size_t rank, double hours)
 	return o;
 }
 
-static void print_pick(const struct pick *k, size_t rank, double hours)
+static void print_pick(const struct pick *k, size_t rank, double hours, const struct money *m)
 {
-	printf("%zu. %s  %s  %gx %s  %s  $%.2f/h", rank, k->provider, k->sku, k->o.gpu_count,
-	       k->gpu, k->region, k->hourly);
-	if (!isnan(hours))
-		printf("  est. $%.2f", k->cost);
+	char price[32], cost[32];
+	render_money(price, sizeof price, k->hourly, m);
+	printf("%zu. %s  %s  %gx %s  %s  %s/h", rank, k->provider, k->sku, k->o.gpu_count,
+	       k->gpu, k->region, price);
+	if (!isnan(hours)) {
+		render_money(cost, sizeof cost, k->cost, m);
+		printf("  est. %s", cost);
+	}
 	printf("  (score %d)\n   ", k->v.score);
 	for (size_t i = 0; i < k->v.nreasons; i++)
 		printf("%s%c %s", i ? "; " : "", k->v.reasons[i].sign, k->v.reasons[i].text);
@@ -212,6 +216,8 @@ int cmd_recommend(struct cli_args *a)
 		rc = cli_gpu_filter(&env, a, &gstore, &q);
 	if (!rc)
 		rc = cli_provider_filter(&env, a, &pstore, &q);
+	if (!rc)
+		rc = cli_currency(&env);
 	if (!rc)
 		rc = cli_open_cache(&env, a);
 	struct pick *picks = NULL;
@@ -262,9 +268,11 @@ int cmd_recommend(struct cli_args *a)
 			       nodes == 1 ? "" : "s", gpus, gpus == 1 ? "" : "s",
 			       isnan(hours) ? "" : ", estimated for the hours given");
 			for (size_t i = 0; i < kept; i++)
-				print_pick(&picks[i], i + 1, hours);
+				print_pick(&picks[i], i + 1, hours, &env.money);
 			printf("\n+ meets the checklist, - misses it, ? unknown (not in the provider's "
 			       "documentation); 'gpucmp show ID' gives sources\n");
+			if (env.money_note[0])
+				msg_note("%s", env.money_note + 2);
 		}
 	}
 	free(picks);
