@@ -5,9 +5,27 @@ set -eu
 need=${1:-test}
 pkgs="build-essential cmake pkg-config libcurl4-openssl-dev libjansson-dev libsqlite3-dev libyaml-dev"
 [ "$need" = test ] && pkgs="$pkgs libcmocka-dev libmicrohttpd-dev valgrind sqlite3 groff-base"
+# zsh and fish: the completion tests run the scripts in each real shell
+[ "$need" = test ] && pkgs="$pkgs zsh fish"
+# clang and compiler-rt (libclang-rt-14-dev on Debian 12): libFuzzer and the
+# sanitizer runtimes of the fuzz targets (tests/fuzz)
+[ "$need" = test ] && pkgs="$pkgs clang libclang-rt-dev"
 
 missing=""
 have_pc() { pkg-config --exists "$1" 2>/dev/null; }
+# clang links a libFuzzer target with ASan and UBSan (the runtimes are there)
+have_fuzzer() {
+	command -v clang >/dev/null 2>&1 || return 1
+	t=$(mktemp -d) || return 1
+	printf '%s\n' '#include <stddef.h>' \
+		'int LLVMFuzzerTestOneInput(const unsigned char *d, size_t n);' \
+		'int LLVMFuzzerTestOneInput(const unsigned char *d, size_t n) { (void)d; return (int)n * 0; }' \
+		>"$t/f.c"
+	r=0
+	clang -fsanitize=fuzzer,address,undefined -o "$t/f" "$t/f.c" >/dev/null 2>&1 || r=1
+	rm -rf "$t"
+	return $r
+}
 command -v cc >/dev/null 2>&1 || missing=yes
 command -v cmake >/dev/null 2>&1 || missing=yes
 command -v pkg-config >/dev/null 2>&1 || missing=yes
@@ -18,6 +36,9 @@ if [ "$need" = test ]; then
 	command -v valgrind >/dev/null 2>&1 || missing=yes
 	command -v sqlite3 >/dev/null 2>&1 || missing=yes
 	command -v groff >/dev/null 2>&1 || missing=yes
+	command -v zsh >/dev/null 2>&1 || missing=yes
+	command -v fish >/dev/null 2>&1 || missing=yes
+	have_fuzzer || missing=yes
 fi
 [ -z "$missing" ] && exit 0
 

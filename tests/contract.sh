@@ -7,6 +7,9 @@ bin=$1 check=$2 src=$3
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpucmp-contract.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 export GPUCMP_CACHE="$tmp/cache.db" HOME="$tmp" GPUCMP_TODAY=2026-12-02
+# never the user's config file (its keys would send refresh to the real APIs)
+unset GPUCMP_CONFIG
+export XDG_CONFIG_HOME="$tmp/config"
 fail=0
 # 1. the registry and docs/OUTPUT.md and the schema agree
 for key in $("$bin" help fields | awk 'NR > 3 && NF { print $1 }'); do

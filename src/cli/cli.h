@@ -11,6 +11,7 @@
 
 #include "gpucmp/cache.h"
 #include "gpucmp/catalog.h"
+#include "gpucmp/config.h"
 #include "gpucmp/err.h"
 #include "gpucmp/http.h"
 #include "gpucmp/profile.h"
@@ -28,6 +29,8 @@ enum {
 	CMD_IMPORT = 1 << 6,
 	CMD_COMPARE = 1 << 7,
 	CMD_RECOMMEND = 1 << 8,
+	CMD_COMPLETION = 1 << 10,
+	CMD_CONFIG = 1 << 11,
 	CMD_GLOBAL = 1 << 15, /* accepted before the command name */
 	CMD_ALL = 0xffff
 };
@@ -38,6 +41,7 @@ enum opt_id {
 	O_K8S, O_DOCKER, O_MIG, O_MPS, O_TIME_SLICING, O_IB, O_RDMA, O_NVLINK,
 	O_AVAILABLE, O_SORT, O_LIMIT, O_COLUMNS, O_FORMAT, O_JSON, O_EXPLAIN, O_CHECK,
 	O_JOBS, O_MAX_AGE, O_TIMEOUT, O_RETRIES, O_WAIT, O_DIFF, O_WHERE, O_CUDA, O_CUDA_STRICT, O_HOURS, O_NODES, O_WORKLOAD, O_BUDGET, O_IMPORT_FORMAT, O_IMPORT_PROVIDER,
+	O_VERBOSE,
 	O_COUNT
 };
 
@@ -92,6 +96,9 @@ void msg_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void msg_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void msg_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void msg_set_quiet(int quiet);
+/* --verbose: one diagnostic line, shown even with --quiet; control
+ * characters in it become '?'. */
+void msg_verbose(const char *line);
 /* Print a library error (falls back to `fallback` if err is NULL). */
 void msg_status(enum gc_status st, const char *err, const char *fallback);
 
@@ -104,7 +111,8 @@ enum {
 	EXIT_SOFTWARE = 70,
 	EXIT_OSERR = 71,
 	EXIT_IOERR = 74,
-	EXIT_TEMPFAIL = 75
+	EXIT_TEMPFAIL = 75,
+	EXIT_CONFIG = 78 /* the config file is malformed or unsafe (EX_CONFIG) */
 };
 int exit_code_for(enum gc_status st);
 
@@ -118,7 +126,18 @@ struct cli_env {
 	int writer;      /* set before cli_open_cache: a real file and the writer lock */
 	long lock_wait_ms;
 	int lock_fd;     /* held while writer */
+	struct money money; /* how tables show prices (zero: USD) */
+	char money_note[96]; /* "; prices in EUR at 1 EUR = ..." for footers; "" in USD */
+	struct config config; /* the config file, once cli_config loaded it */
+	int config_loaded;
 };
+
+/* Load the config file into env->config (once; docs/CONFIG.md); prints the
+ * error; returns an exit code (78 for a bad or unsafe file). */
+int cli_config(struct cli_env *env);
+/* A config default for an option the command line left out: `value`
+ * (borrowed; NULL: none) then reads as if given. */
+void cli_default(struct cli_args *a, enum opt_id id, const char *value);
 
 /* Find the embedded catalog (once, without parsing); prints errors;
  * returns an exit code. */
@@ -129,6 +148,14 @@ int cli_catalog_need(struct cli_env *env, unsigned parts);
  * errors; returns an exit code. */
 int cli_open_cache(struct cli_env *env, const struct cli_args *a);
 void cli_env_release(struct cli_env *env);
+
+/* Show table prices in currency `code` (ISO 4217; NULL or "USD": dollars)
+ * at data/rates.yaml's dated rate: sets env->money and env->money_note;
+ * prints the error; returns an exit code. */
+int cli_money(struct cli_env *env, const char *code);
+
+/* cli_money() with the config file's currency (loading the file). */
+int cli_currency(struct cli_env *env);
 
 /* HTTP settings from --timeout, --retries and GPUCMP_HTTP_MAX_BYTES;
  * prints the error; returns an exit code. */
@@ -146,8 +173,9 @@ enum render_format cli_format(const struct cli_args *a);
 int cli_print_csv(const char *header, const char *const *cells, size_t nrows, size_t ncols);
 
 /* Split a comma list option into `out` (pointers into a copy kept in
- * `store`, which the caller frees); returns the count, or -1 if more than
- * `max`. */
+ * `store`, which the caller frees); returns the count, -1 if more than
+ * `max`, or CLI_SPLIT_NOMEM after printing "out of memory". */
+enum { CLI_SPLIT_NOMEM = -2 };
 int cli_split(const struct cli_args *a, enum opt_id id, char **store, const char **out,
 	      int max);
 
@@ -215,6 +243,12 @@ int cmd_cache(struct cli_args *a);
 int cmd_import(struct cli_args *a);
 int cmd_compare(struct cli_args *a);
 int cmd_recommend(struct cli_args *a);
+int cmd_config(struct cli_args *a);
+int cmd_completion(struct cli_args *a);
+
+/* The command table of main.c, in --help order: entry i, or NULL past the
+ * end (borrowed, static).  `help` is not in it. */
+const struct cmd_def *cli_command_at(size_t i);
 
 /* A profile verified longer ago than this is flagged STALE. */
 #define PROFILE_STALE_DAYS 180

@@ -142,12 +142,12 @@ int cmd_cache(struct cli_args *a)
 	}
 	int is_clear = strcmp(action, "clear") == 0;
 	if (strcmp(action, "path") == 0) {
-		char *err = NULL;
-		char *path = cache_default_path(cli_opt(a, O_CACHE), &err);
-		if (!path) {
-			msg_status(GC_EUSAGE, err, "no cache location");
+		char *err = NULL, *path;
+		enum gc_status st = cache_locate(cli_opt(a, O_CACHE), &path, &err);
+		if (st != GC_OK) {
+			msg_status(st, err, "no cache location");
 			free(err);
-			return EXIT_USAGE;
+			return exit_code_for(st);
 		}
 		printf("%s\n", path);
 		free(path);

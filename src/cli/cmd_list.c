@@ -113,6 +113,8 @@ static int sort_keys(struct list_state *s, const struct cli_args *a)
 {
 	const char *keys[QUERY_MAX_SORT];
 	int n = cli_split(a, O_SORT, &s->sort_store, keys, QUERY_MAX_SORT);
+	if (n == CLI_SPLIT_NOMEM)
+		return EXIT_OSERR;
 	if (n < 0) {
 		msg_error("too many --sort keys (at most %d)", QUERY_MAX_SORT);
 		return EXIT_USAGE;
@@ -138,6 +140,8 @@ static int columns(struct list_state *s, const struct cli_args *a, enum render_f
 {
 	const char *keys[64];
 	int n = cli_split(a, O_COLUMNS, &s->col_store, keys, 64);
+	if (n == CLI_SPLIT_NOMEM)
+		return EXIT_OSERR;
 	if (n < 0) {
 		msg_error("too many --columns (at most 64)");
 		return EXIT_USAGE;
@@ -216,20 +220,23 @@ static int build_query(struct list_state *s, const struct cli_args *a,
 
 /* One line on stderr about the age of the data: live or imported prices
  * (from the small provider_state table, never a scan of the offers), the
- * built-in snapshot's date, and providers whose last refresh failed. */
-static void footer(struct list_state *s, size_t rows)
+ * built-in snapshot's date, and providers whose last refresh failed.
+ * Returns an exit code: a query that fails (out of memory) would drop the
+ * warning that prices are old, so it is an error, not a shorter note. */
+static int footer(struct list_state *s, size_t rows)
 {
 	sqlite3 *db = cache_db(s->env.cache);
 	sqlite3_stmt *st;
 	if (rows == 0) {
 		msg_note("no offers match");
-		return;
+		return EXIT_OK;
 	}
 	char fresh[160] = "", snap[120] = "", stale[200] = "";
-	if (sqlite3_prepare_v2(db,
-			       "SELECT count(*), min(fetched_at), max(fetched_at) FROM provider_state"
-			       " WHERE stale = 0 AND fetched_at IS NOT NULL",
-			       -1, &st, NULL) == SQLITE_OK) {
+	int rc = sqlite3_prepare_v2(db,
+				    "SELECT count(*), min(fetched_at), max(fetched_at) FROM provider_state"
+				    " WHERE stale = 0 AND fetched_at IS NOT NULL",
+				    -1, &st, NULL);
+	if (rc == SQLITE_OK) {
 		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0) {
 			int n = sqlite3_column_int(st, 0);
 			long long now = catalog_now();
@@ -245,14 +252,15 @@ static void footer(struct list_state *s, size_t rows)
 				snprintf(fresh, sizeof fresh, "; %d providers refreshed %s to %s ago", n,
 					 a, b);
 		}
-		sqlite3_finalize(st);
+		rc = sqlite3_finalize(st);
 	}
 	/* snapshot rows exist? per profiled provider through the (provider,
 	 * source) index: a plain scan for source would read every offer */
-	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'snapshot_date'"
-				   " AND EXISTS (SELECT 1 FROM provider p WHERE EXISTS (SELECT 1 FROM"
-				   " offer o WHERE o.provider = p.id AND o.source = 'snapshot'))",
-			       -1, &st, NULL) == SQLITE_OK) {
+	if (rc == SQLITE_OK &&
+	    (rc = sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'snapshot_date'"
+				     " AND EXISTS (SELECT 1 FROM provider p WHERE EXISTS (SELECT 1 FROM"
+				     " offer o WHERE o.provider = p.id AND o.source = 'snapshot'))",
+				     -1, &st, NULL)) == SQLITE_OK) {
 		if (sqlite3_step(st) == SQLITE_ROW) {
 			const char *d = (const char *)sqlite3_column_text(st, 0);
 			long days = d ? str_date_days(d) : -1;
@@ -260,11 +268,12 @@ static void footer(struct list_state *s, size_t rows)
 				snprintf(snap, sizeof snap, "; built-in snapshot prices are from %s (%ld days ago)",
 					 d, s->env.cat.today - days);
 		}
-		sqlite3_finalize(st);
+		rc = sqlite3_finalize(st);
 	}
-	if (sqlite3_prepare_v2(db, "SELECT provider FROM provider_state WHERE stale = 1"
-				   " ORDER BY provider",
-			       -1, &st, NULL) == SQLITE_OK) {
+	if (rc == SQLITE_OK &&
+	    (rc = sqlite3_prepare_v2(db, "SELECT provider FROM provider_state WHERE stale = 1"
+				     " ORDER BY provider",
+				     -1, &st, NULL)) == SQLITE_OK) {
 		size_t n = 0;
 		while (sqlite3_step(st) == SQLITE_ROW && n + 40 < sizeof stale) {
 			char safe[32];
@@ -272,9 +281,15 @@ static void footer(struct list_state *s, size_t rows)
 			n += (size_t)snprintf(stale + n, sizeof stale - n, "%s%s",
 					      n ? ", " : "; stale (last refresh failed): ", safe);
 		}
-		sqlite3_finalize(st);
+		rc = sqlite3_finalize(st);
 	}
-	msg_note("%zu offer%s%s%s%s", rows, rows == 1 ? "" : "s", fresh, snap, stale);
+	if (rc != SQLITE_OK) {
+		msg_error("cannot read the cache: %s", sqlite3_errstr(rc));
+		return rc == SQLITE_NOMEM ? EXIT_OSERR : EXIT_IOERR;
+	}
+	msg_note("%zu offer%s%s%s%s%s", rows, rows == 1 ? "" : "s", fresh, snap, stale,
+		 s->env.money_note);
+	return EXIT_OK;
 }
 
 static int run_query(struct list_state *s, const struct cli_args *a, enum render_format fmt)
@@ -293,7 +308,7 @@ static int run_query(struct list_state *s, const struct cli_args *a, enum render
 	if (st == GC_OK)
 		st = query_prepare(cache_db(s->env.cache), &qs, &stmt, &err);
 	struct render_spec spec = {fmt, s->cols, s->ncols, stdout, cli_use_color(a, stdout),
-				   render_term_width(stdout), cli_flag(a, O_COLUMNS)};
+				   render_term_width(stdout), cli_flag(a, O_COLUMNS), s->env.money};
 	struct renderer *r = NULL;
 	if (st == GC_OK)
 		st = render_begin(&r, &spec, &err);
@@ -301,7 +316,7 @@ static int run_query(struct list_state *s, const struct cli_args *a, enum render
 	while (st == GC_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW)
 		st = render_row(r, stmt, &err);
 	if (st == GC_OK && rc != SQLITE_DONE)
-		st = err_set(&err, GC_EIO, "cannot read the cache: %s",
+		st = err_set(&err, rc == SQLITE_NOMEM ? GC_ENOMEM : GC_EIO, "cannot read the cache: %s",
 			     sqlite3_errmsg(cache_db(s->env.cache)));
 	size_t rows = 0;
 	if (r && st == GC_OK)
@@ -316,7 +331,21 @@ static int run_query(struct list_state *s, const struct cli_args *a, enum render
 		return exit_code_for(st);
 	}
 	if (fmt == RF_TABLE)
-		footer(s, rows);
+		return footer(s, rows);
+	return EXIT_OK;
+}
+
+/* The config file's defaults (docs/CONFIG.md): sort for every format,
+ * columns for tables only, so that JSON, CSV and NDJSON keep their
+ * documented fields whatever a user's file says. */
+static int config_defaults(struct list_state *s, struct cli_args *a, enum render_format fmt)
+{
+	int rc = cli_currency(&s->env);
+	if (rc)
+		return rc;
+	cli_default(a, O_SORT, s->env.config.sort);
+	if (fmt == RF_TABLE)
+		cli_default(a, O_COLUMNS, s->env.config.columns);
 	return EXIT_OK;
 }
 
@@ -332,6 +361,8 @@ int cmd_list(struct cli_args *a)
 	memset(&s, 0, sizeof s);
 	enum render_format fmt = cli_format(a);
 	int rc = cli_catalog(&s.env);
+	if (!rc)
+		rc = config_defaults(&s, a, fmt);
 	if (!rc)
 		rc = build_query(&s, a, fmt);
 	if (!rc && !cli_flag(a, O_EXPLAIN))

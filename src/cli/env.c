@@ -11,6 +11,7 @@
 #include "gpucmp/gpu.h"
 #include "gpucmp/lock.h"
 #include "gpucmp/query.h"
+#include "gpucmp/rates.h"
 #include "gpucmp/strutil.h"
 
 int cli_catalog(struct cli_env *env)
@@ -67,6 +68,50 @@ static void open_notes(const struct cli_env *env, const char *path,
 			 info->snapshot_date);
 }
 
+int cli_money(struct cli_env *env, const char *code)
+{
+	static const struct {
+		const char *code, *sign;
+	} signs[] = {{"EUR", "\xE2\x82\xAC"}, {"GBP", "\xC2\xA3"}, {"JPY", "\xC2\xA5"}};
+	static char sign[8];
+	memset(&env->money, 0, sizeof env->money);
+	env->money_note[0] = '\0';
+	if (!code || strcmp(code, "USD") == 0)
+		return EXIT_OK;
+	struct rate_table t;
+	char *err = NULL;
+	enum gc_status st = rates_load_embedded(&t, &err);
+	if (st != GC_OK) {
+		msg_status(st, err, "cannot read the exchange rates");
+		free(err);
+		return exit_code_for(st);
+	}
+	double usd = rates_usd(&t, code);
+	if (!(usd > 0)) {
+		char safe[16];
+		msg_error("currency '%s' is not in the exchange-rate table; USD or one of data/rates.yaml",
+			  str_sanitize(safe, sizeof safe, code));
+		rates_free(&t);
+		return EXIT_USAGE;
+	}
+	snprintf(sign, sizeof sign, "%.3s ", code);
+	for (size_t i = 0; i < sizeof signs / sizeof signs[0]; i++)
+		if (strcmp(signs[i].code, code) == 0)
+			snprintf(sign, sizeof sign, "%s", signs[i].sign);
+	env->money.symbol = sign;
+	env->money.per_usd = 1 / usd;
+	snprintf(env->money_note, sizeof env->money_note, "; prices in %.3s at 1 %.3s = %g USD (%s)",
+		 code, code, usd, t.date);
+	rates_free(&t);
+	return EXIT_OK;
+}
+
+static void verbose_line(void *arg, const char *line)
+{
+	(void)arg;
+	msg_verbose(line);
+}
+
 int cli_http_opts(const struct cli_args *a, struct http_opts *o)
 {
 	http_opts_default(o);
@@ -86,6 +131,8 @@ int cli_http_opts(const struct cli_args *a, struct http_opts *o)
 	}
 	if (v)
 		o->max_retries = (int)n;
+	if (cli_flag(a, O_VERBOSE))
+		o->log = verbose_line;
 	/* a smaller response cap, for constrained machines (and the tests) */
 	v = getenv("GPUCMP_HTTP_MAX_BYTES");
 	if (v && *v) {
@@ -112,15 +159,15 @@ int cli_open_cache(struct cli_env *env, const struct cli_args *a)
 		}
 		env->lock_wait_ms = (long)(secs * 1000);
 	}
-	char *err = NULL;
-	char *path = cache_default_path(cli_opt(a, O_CACHE), &err);
-	if (!path) {
-		msg_status(GC_EUSAGE, err, "no cache location");
+	char *err = NULL, *path;
+	enum gc_status st = cache_locate(cli_opt(a, O_CACHE), &path, &err);
+	if (st != GC_OK) {
+		msg_status(st, err, "no cache location");
 		free(err);
-		return EXIT_USAGE;
+		return exit_code_for(st);
 	}
 	struct cache_open_info info;
-	enum gc_status st = cache_open(&env->cache, path, &env->cat, &info, &err);
+	st = cache_open(&env->cache, path, &env->cat, &info, &err);
 	int memory = 0;
 	if (st == GC_EIO && !env->writer && access(path, F_OK) != 0 &&
 	    (errno == ENOENT || errno == ENOTDIR || errno == EACCES)) {
@@ -131,6 +178,16 @@ int cli_open_cache(struct cli_env *env, const struct cli_args *a)
 		cache_open_info_release(&info);
 		st = cache_open(&env->cache, NULL, &env->cat, &info, &err);
 		memory = 1;
+	} else if (st == GC_EIO && !env->writer) {
+		/* a seeded cache we cannot write (read-only file or directory):
+		 * read it as it is; if that fails too, the first error stands */
+		char *e2 = NULL;
+		if (cache_open_readonly(&env->cache, path, &env->cat, &e2) == GC_OK) {
+			free(err);
+			err = NULL;
+			st = GC_OK;
+		}
+		free(e2);
 	}
 	if (st != GC_OK) {
 		msg_status(st, err, "cannot open the cache");
@@ -164,6 +221,37 @@ void cli_env_release(struct cli_env *env)
 	if (env->cat_loaded)
 		catalog_release(&env->cat);
 	env->cat_loaded = 0;
+	if (env->config_loaded)
+		config_release(&env->config);
+	env->config_loaded = 0;
+}
+
+int cli_config(struct cli_env *env)
+{
+	if (env->config_loaded)
+		return EXIT_OK;
+	char *err = NULL;
+	config_init(&env->config);
+	env->config_loaded = 1;
+	enum gc_status st = config_load(&env->config, NULL, &err);
+	if (st != GC_OK) {
+		msg_status(st, err, "cannot read the config file");
+		free(err);
+		return exit_code_for(st);
+	}
+	return EXIT_OK;
+}
+
+int cli_currency(struct cli_env *env)
+{
+	int rc = cli_config(env);
+	return rc ? rc : cli_money(env, config_currency(&env->config));
+}
+
+void cli_default(struct cli_args *a, enum opt_id id, const char *value)
+{
+	if (value && a->nvalues[id] == 0)
+		a->values[id][a->nvalues[id]++] = value;
 }
 
 int cli_use_color(const struct cli_args *a, FILE *f)
@@ -198,11 +286,16 @@ int cli_split(const struct cli_args *a, enum opt_id id, char **store, const char
 	      int max)
 {
 	size_t total = 0;
+	*store = NULL;
+	if (!a->nvalues[id])
+		return 0;
 	for (int i = 0; i < a->nvalues[id]; i++)
 		total += strlen(a->values[id][i]) + 1;
 	*store = malloc(total + 1);
-	if (!*store)
-		return -1;
+	if (!*store) {
+		msg_error("out of memory");
+		return CLI_SPLIT_NOMEM;
+	}
 	char *p = *store;
 	int n = 0;
 	for (int i = 0; i < a->nvalues[id]; i++) {
@@ -266,6 +359,8 @@ int cli_gpu_filter(const struct cli_env *env, const struct cli_args *a, char **s
 {
 	const char *words[QUERY_MAX_LIST];
 	int n = cli_split(a, O_GPU, store, words, QUERY_MAX_LIST);
+	if (n == CLI_SPLIT_NOMEM)
+		return EXIT_OSERR;
 	if (n < 0) {
 		msg_error("too many --gpu values (at most %d)", QUERY_MAX_LIST);
 		return EXIT_USAGE;
@@ -285,6 +380,8 @@ int cli_provider_filter(const struct cli_env *env, const struct cli_args *a, cha
 			struct query *q)
 {
 	int n = cli_split(a, O_PROVIDER, store, q->providers, QUERY_MAX_LIST);
+	if (n == CLI_SPLIT_NOMEM)
+		return EXIT_OSERR;
 	if (n < 0) {
 		msg_error("too many --provider values (at most %d)", QUERY_MAX_LIST);
 		return EXIT_USAGE;

@@ -1,4 +1,5 @@
 /* main.c - gpucmp entry point: global options and the command table. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,10 +62,12 @@ static const struct cmd_def commands[] = {
 	 "Fetch live prices and availability from the providers' APIs into the cache.",
 	 "Without IDs every provider with a live adapter is fetched, several at once.\n"
 	 "A provider whose API needs a key is skipped (with a note) unless\n"
-	 "GPUCMP_<ID>_API_KEY or the provider's usual variable is set. Each provider's\n"
+	 "GPUCMP_<ID>_API_KEY or the provider's usual variable is set (or its api_key\n"
+	 "in the config file; 'providers' there sets the default IDs). Each provider's\n"
 	 "offers are replaced in one transaction; one that fails keeps its previous\n"
 	 "offers, marked stale, with the error recorded ('gpucmp cache status').\n"
-	 "GPUCMP_<ID>_BASE_URL points an adapter at another server.\n\n"
+	 "GPUCMP_<ID>_BASE_URL (or base_url in the config) points an adapter at\n"
+	 "another server.\n\n"
 	 "exit: 0 every provider tried is current, 75 some failed (or another refresh\n"
 	 "holds the cache), 69 all failed.\n\n"
 	 "examples:\n"
@@ -86,8 +89,37 @@ static const struct cmd_def commands[] = {
 	 "whether it is stale and the last error.\n"
 	 "clear [ID]: drop the refreshed and imported offers of ID (default: every\n"
 	 "provider) and put back the built-in snapshot offers."},
+	{"config", cmd_config, CMD_CONFIG, "config path | config show [--json]",
+	 "Print the config file's path, or the effective settings (keys redacted).",
+	 "The config file (docs/CONFIG.md) holds defaults: columns and sort for list,\n"
+	 "the currency of table prices, the providers refresh fetches without IDs,\n"
+	 "and per provider a base URL and an API key. A command-line flag or an\n"
+	 "environment variable wins over the file; the file wins over the built-in\n"
+	 "default. A file holding API keys must be readable by you alone (chmod 600);\n"
+	 "a bad or unsafe file is an error with exit code 78.\n\n"
+	 "path: $GPUCMP_CONFIG, else $XDG_CONFIG_HOME/gpucmp/config.yaml, else\n"
+	 "~/.config/gpucmp/config.yaml, printed whether or not the file exists.\n"
+	 "show: every setting with its source: config, default or the variable's name.\n\n"
+	 "examples:\n"
+	 "  gpucmp config show\n"
+	 "  $EDITOR \"$(gpucmp config path)\""},
+	{"completion", cmd_completion, CMD_COMPLETION, "completion bash|zsh|fish",
+	 "Print the shell completion script for bash, zsh or fish.",
+	 "The script completes commands, options, their values, provider ids and GPU\n"
+	 "names; it is generated from gpucmp's own tables. 'cmake --install' puts the\n"
+	 "scripts where each shell looks: share/bash-completion/completions,\n"
+	 "share/zsh/site-functions, share/fish/vendor_completions.d.\n\n"
+	 "examples:\n"
+	 "  source <(gpucmp completion bash)\n"
+	 "  gpucmp completion zsh > ~/.zfunc/_gpucmp   (a directory in $fpath)\n"
+	 "  gpucmp completion fish > ~/.config/fish/completions/gpucmp.fish"},
 };
 static const size_t ncommands = sizeof commands / sizeof commands[0];
+
+const struct cmd_def *cli_command_at(size_t i)
+{
+	return i < ncommands ? &commands[i] : NULL;
+}
 
 static const char where_help[] =
 	"--where EXPR: filter with an expression (list and providers).\n\n"
@@ -119,7 +151,8 @@ static void print_usage(FILE *out)
 	fprintf(out, "  %-10s  %s\n", "help", "help [COMMAND | fields | where]: options, offer fields, --where");
 	fprintf(out, "\n'gpucmp COMMAND --help' shows a command's options.\n"
 		     "exit codes: 0 ok, 64 usage, 65 bad data, 69 unavailable, 71 out of memory,\n"
-		     "74 cache I/O, 75 partial failure or cache locked (docs/EXIT-CODES.md)\n");
+		     "74 cache I/O, 75 partial failure or cache locked, 78 bad config file\n"
+		     "(docs/EXIT-CODES.md)\n");
 }
 
 static void print_version(void)
@@ -205,6 +238,9 @@ static int run_help(int argc, char **argv, int i)
 
 int main(int argc, char **argv)
 {
+	/* past a file-size limit (ulimit -f) write() should fail with EFBIG,
+	 * which SQLite reports and rolls back, not kill us mid-transaction */
+	signal(SIGXFSZ, SIG_IGN);
 	/* global options before the command: --cache, --quiet, --color, --help, --version */
 	static const struct cmd_def global = {"gpucmp", NULL, CMD_GLOBAL, "", "", NULL};
 	struct cli_args g;
@@ -248,5 +284,12 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	msg_set_quiet(cli_flag(&a, O_QUIET));
-	return cmd->run(&a);
+	rc = cmd->run(&a);
+	/* output that could not be written (a full disk, /dev/full) is a
+	 * failure, whatever the command printed it with */
+	if ((fflush(stdout) != 0 || ferror(stdout)) && rc == EXIT_OK) {
+		msg_error("cannot write output");
+		rc = EXIT_IOERR;
+	}
+	return rc;
 }
