@@ -22,6 +22,7 @@ struct cache {
 	char *path;
 	sqlite3_stmt *insert;
 	size_t expect_rows; /* hint for the next replace (cache_expect_rows) */
+	int corrupt;        /* an operation met a damaged page (cache_corrupt) */
 };
 
 /* Schema migrations: entry i brings user_version i to i+1.  Never edit a
@@ -136,20 +137,22 @@ static int at_size_limit(const struct cache *c)
 	return 0;
 }
 
+static int is_corrupt(int code)
+{
+	code &= 0xff;
+	return code == SQLITE_NOTADB || code == SQLITE_CORRUPT;
+}
+
 static enum gc_status db_error(struct cache *c, char **err, const char *what)
 {
 	int code = sqlite3_errcode(c->db);
+	if (is_corrupt(code))
+		c->corrupt = 1; /* a rollback will reset the code */
 	enum gc_status st = code == SQLITE_NOMEM ? GC_ENOMEM : GC_EIO;
 	if (code == SQLITE_IOERR && at_size_limit(c))
 		return err_set(err, st, "cache %s: %s: %s (the file-size limit, ulimit -f, "
 			       "is reached)", c->path, what, sqlite3_errmsg(c->db));
 	return err_set(err, st, "cache %s: %s: %s", c->path, what, sqlite3_errmsg(c->db));
-}
-
-static int is_corrupt(int code)
-{
-	code &= 0xff;
-	return code == SQLITE_NOTADB || code == SQLITE_CORRUPT;
 }
 
 static enum gc_status exec(struct cache *c, const char *sql, char **err)
@@ -756,9 +759,16 @@ static enum gc_status move_aside(const char *path, struct cache_open_info *info,
 	time_t now = time(NULL);
 	struct tm tm;
 	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof stamp, ".corrupt-%Y%m%dT%H%M%SZ", &tm);
+	size_t len = strftime(stamp, sizeof stamp, ".corrupt-%Y%m%dT%H%M%SZ", &tm);
 	if (!(dst = str_concat(path, stamp)))
 		return err_set(err, GC_ENOMEM, "out of memory");
+	/* never over an earlier one from the same second: each is evidence */
+	for (int n = 2; access(dst, F_OK) == 0 && n < 100; n++) {
+		snprintf(stamp + len, sizeof stamp - len, "-%d", n);
+		free(dst);
+		if (!(dst = str_concat(path, stamp)))
+			return err_set(err, GC_ENOMEM, "out of memory");
+	}
 	if (rename(path, dst) != 0) {
 		enum gc_status st = err_set(err, GC_EIO, "cache %s is corrupt and cannot be moved aside: %s",
 					    path, strerror(errno));
@@ -776,6 +786,26 @@ static enum gc_status move_aside(const char *path, struct cache_open_info *info,
 	free(info->moved_aside);
 	info->moved_aside = dst;
 	return GC_OK;
+}
+
+int cache_corrupt(const struct cache *c)
+{
+	return c && (c->corrupt || (c->db && is_corrupt(sqlite3_errcode(c->db))));
+}
+
+enum gc_status cache_set_aside(struct cache *c, char **moved_to, char **err)
+{
+	struct cache_open_info info;
+	memset(&info, 0, sizeof info);
+	char *path = c->path;
+	c->path = NULL;
+	cache_close(c);
+	enum gc_status st = strcmp(path, ":memory:") == 0
+				    ? err_set(err, GC_EIO, "the in-memory cache is corrupt")
+				    : move_aside(path, &info, err);
+	free(path);
+	*moved_to = info.moved_aside;
+	return st;
 }
 
 enum gc_status cache_open(struct cache **out, const char *path,

@@ -55,6 +55,14 @@ enum gc_status cache_open(struct cache **out, const char *path,
 enum gc_status cache_open_readonly(struct cache **out, const char *path,
 				   struct catalog *cat, char **err);
 void cache_close(struct cache *c);
+
+/* Did the last operation on `c` find the file corrupt (a damaged page that
+ * opening did not touch)? */
+int cache_corrupt(const struct cache *c);
+/* Close `c` and rename its file (and -wal, -shm) aside as
+ * PATH.corrupt-<UTC stamp>, kept for a post mortem; *moved_to gets the new
+ * name (the caller frees it).  The next cache_open rebuilds the cache. */
+enum gc_status cache_set_aside(struct cache *c, char **moved_to, char **err);
 void cache_open_info_release(struct cache_open_info *info);
 
 /* The underlying connection (borrowed), for the query module. */

@@ -154,6 +154,11 @@ void cli_env_release(struct cli_env *env);
  * prints the error; returns an exit code. */
 int cli_money(struct cli_env *env, const char *code);
 
+/* After an operation on env->cache found a damaged page (cache_corrupt):
+ * move the file aside (kept) so the next run rebuilds it, and say so with
+ * `problem` (SQLite's words); returns the exit code (74). */
+int cli_cache_corrupt(struct cli_env *env, const char *problem);
+
 /* cli_money() with the config file's currency (loading the file). */
 int cli_currency(struct cli_env *env);
 

@@ -121,6 +121,32 @@ static int clear(struct cli_env *env, const struct cli_args *a)
 	size_t removed = 0, restored = 0;
 	char *err = NULL;
 	enum gc_status st = cache_clear(env->cache, &env->cat, id, &removed, &restored, &err);
+	if (st != GC_OK && cache_corrupt(env->cache)) {
+		/* clearing is the documented repair: keep the damaged file, start
+		 * over from the snapshot */
+		char *path = strdup(cache_path(env->cache)), *moved = NULL;
+		free(err);
+		err = NULL;
+		st = cache_set_aside(env->cache, &moved, &err);
+		env->cache = NULL;
+		int rc = exit_code_for(st);
+		if (st == GC_OK && path) {
+			msg_warn("cache %s was not a usable database; moved it to %s and rebuilt it "
+				 "from the built-in snapshot", path, moved);
+			/* reopen under the writer lock this command already holds */
+			int writer = env->writer;
+			env->writer = 0;
+			rc = cli_open_cache(env, a);
+			env->writer = writer;
+		} else {
+			msg_status(st == GC_OK ? GC_ENOMEM : st, err, "out of memory");
+			rc = st == GC_OK ? EXIT_OSERR : rc;
+		}
+		free(path);
+		free(moved);
+		free(err);
+		return rc;
+	}
 	if (st != GC_OK) {
 		msg_status(st, err, "cannot clear the cache");
 		free(err);

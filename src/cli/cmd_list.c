@@ -323,8 +323,16 @@ static int run_query(struct list_state *s, const struct cli_args *a, enum render
 		st = render_end(r, &rows, &err);
 	else
 		render_abort(r);
+	/* a damaged page that opening the cache did not touch */
+	char corrupt[128] = "";
+	if (st != GC_OK && cache_corrupt(s->env.cache))
+		snprintf(corrupt, sizeof corrupt, "%s", sqlite3_errmsg(cache_db(s->env.cache)));
 	sqlite3_finalize(stmt);
 	query_sql_release(&qs);
+	if (corrupt[0]) {
+		free(err);
+		return cli_cache_corrupt(&s->env, corrupt);
+	}
 	if (st != GC_OK) {
 		msg_status(st, err, "cannot list offers");
 		free(err);

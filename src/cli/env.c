@@ -242,6 +242,22 @@ int cli_config(struct cli_env *env)
 	return EXIT_OK;
 }
 
+int cli_cache_corrupt(struct cli_env *env, const char *problem)
+{
+	char *path = strdup(cache_path(env->cache)), *moved = NULL, *err = NULL;
+	enum gc_status st = cache_set_aside(env->cache, &moved, &err);
+	env->cache = NULL;
+	if (st == GC_OK && path)
+		msg_error("cache %s is not a usable database (%s); moved it to %s; the next run "
+			  "rebuilds it from the built-in snapshot", path, problem, moved);
+	else
+		msg_status(st == GC_OK ? GC_ENOMEM : st, err, "out of memory");
+	free(path);
+	free(moved);
+	free(err);
+	return st == GC_ENOMEM ? EXIT_OSERR : EXIT_IOERR;
+}
+
 int cli_currency(struct cli_env *env)
 {
 	int rc = cli_config(env);

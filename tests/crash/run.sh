@@ -473,6 +473,33 @@ part_broken() {
 	cp "$dir/orig.db" "$db"
 	g refresh lambda --wait 0 --retries 0 --timeout 1
 	[ "$rc" != 74 ] && moved_aside "$dir/orig.db" || fail "refresh on random bytes: exit $rc" || return 1
+	# a damaged page that opening does not read (the offer table's root):
+	# the list that meets it moves the file aside (exit 74), the next run
+	# rebuilds; cache clear, the documented repair, does both at once
+	rootpage=$(sqlite3 "$dir/good.db" "SELECT rootpage FROM sqlite_master WHERE name = 'offer'")
+	pagesize=$(sqlite3 "$dir/good.db" "PRAGMA page_size")
+	for how in list clear; do
+		b_case "damaged-page-$how"
+		cp "$dir/good.db" "$dir/orig.db"
+		head -c "$pagesize" /dev/urandom | dd of="$dir/orig.db" bs="$pagesize" \
+			seek=$((rootpage - 1)) count=1 conv=notrunc 2>/dev/null
+		cp "$dir/orig.db" "$db"
+		if [ $how = list ]; then
+			g list --format csv --columns provider
+			expect_rc 74 "list on a damaged page" || return 1
+			moved=$(ls "$dir/b"/cache.db.corrupt-* 2>/dev/null | head -1)
+			has err "gpucmp: cache $db is not a usable database (database disk image is malformed); moved it to $moved; the next run rebuilds it from the built-in snapshot" || return 1
+			g list --limit 1 --format csv --columns provider
+			expect_rc 0 "list after a damaged page" && has err "gpucmp: created cache $db from the built-in snapshot" || return 1
+		else
+			g cache clear
+			expect_rc 0 "cache clear on a damaged page" || return 1
+			moved=$(ls "$dir/b"/cache.db.corrupt-* 2>/dev/null | head -1)
+			has err "gpucmp: warning: cache $db was not a usable database; moved it to $moved and rebuilt it from the built-in snapshot" || return 1
+		fi
+		[ -n "$moved" ] && cmp -s "$moved" "$dir/orig.db" || fail "$bname: the damaged file was not kept as it was" || return 1
+		integrity_ok "$db" || return 1
+	done
 	# an empty file is an empty SQLite database: simply created
 	b_case empty
 	: >"$db"
