@@ -23,6 +23,8 @@ struct cache {
 	sqlite3_stmt *insert;
 	size_t expect_rows; /* hint for the next replace (cache_expect_rows) */
 	int corrupt;        /* an operation met a damaged page (cache_corrupt) */
+	dev_t dev;          /* the file opened, to tell it from a replacement */
+	ino_t ino;
 };
 
 /* Schema migrations: entry i brings user_version i to i+1.  Never edit a
@@ -706,6 +708,16 @@ void cache_open_info_release(struct cache_open_info *info)
 	info->moved_aside = NULL;
 }
 
+/* Which file was opened (cache_set_aside tells it from a replacement). */
+static void remember_file(struct cache *c)
+{
+	struct stat sb;
+	if (stat(c->path, &sb) == 0) {
+		c->dev = sb.st_dev;
+		c->ino = sb.st_ino;
+	}
+}
+
 static enum gc_status connect(struct cache *c, int memory, char **err)
 {
 	/* one connection per thread: no need for SQLite's own mutexes */
@@ -718,6 +730,7 @@ static enum gc_status connect(struct cache *c, int memory, char **err)
 		c->db = NULL;
 		return st;
 	}
+	remember_file(c);
 	sqlite3_busy_timeout(c->db, 10000);
 	sqlite3_extended_result_codes(c->db, 0);
 	if (memory)
@@ -762,14 +775,21 @@ static enum gc_status move_aside(const char *path, struct cache_open_info *info,
 	size_t len = strftime(stamp, sizeof stamp, ".corrupt-%Y%m%dT%H%M%SZ", &tm);
 	if (!(dst = str_concat(path, stamp)))
 		return err_set(err, GC_ENOMEM, "out of memory");
-	/* never over an earlier one from the same second: each is evidence */
-	for (int n = 2; access(dst, F_OK) == 0 && n < 100; n++) {
-		snprintf(stamp + len, sizeof stamp - len, "-%d", n);
+	/* never over an earlier one (two runs in the same second): each is
+	 * evidence.  link() refuses an existing name, atomically; rename() is
+	 * the fallback where the file system has no hard links. */
+	int r, n = 2;
+	while ((r = link(path, dst)) != 0 && errno == EEXIST && n < 100) {
+		snprintf(stamp + len, sizeof stamp - len, "-%d", n++);
 		free(dst);
 		if (!(dst = str_concat(path, stamp)))
 			return err_set(err, GC_ENOMEM, "out of memory");
 	}
-	if (rename(path, dst) != 0) {
+	if (r == 0)
+		r = unlink(path);
+	else if (errno != EEXIST && access(dst, F_OK) != 0)
+		r = rename(path, dst);
+	if (r != 0) {
 		enum gc_status st = err_set(err, GC_EIO, "cache %s is corrupt and cannot be moved aside: %s",
 					    path, strerror(errno));
 		free(dst);
@@ -799,10 +819,19 @@ enum gc_status cache_set_aside(struct cache *c, char **moved_to, char **err)
 	memset(&info, 0, sizeof info);
 	char *path = c->path;
 	c->path = NULL;
+	dev_t dev = c->dev;
+	ino_t ino = c->ino;
 	cache_close(c);
-	enum gc_status st = strcmp(path, ":memory:") == 0
-				    ? err_set(err, GC_EIO, "the in-memory cache is corrupt")
-				    : move_aside(path, &info, err);
+	struct stat now;
+	enum gc_status st;
+	if (strcmp(path, ":memory:") == 0)
+		st = err_set(err, GC_EIO, "the in-memory cache is corrupt");
+	else if (stat(path, &now) == 0 && (now.st_dev != dev || now.st_ino != ino))
+		/* another gpucmp already set it aside and built a new one */
+		st = err_set(err, GC_ETEMPFAIL, "cache %s was damaged and has been rebuilt by "
+			     "another gpucmp meanwhile; run the command again", path);
+	else
+		st = move_aside(path, &info, err);
 	free(path);
 	*moved_to = info.moved_aside;
 	return st;
@@ -882,6 +911,7 @@ enum gc_status cache_open_readonly(struct cache **out, const char *path,
 			     c->db ? sqlite3_errmsg(c->db) : "out of memory");
 	buf_free(&uri);
 	if (st == GC_OK) {
+		remember_file(c);
 		sqlite3_busy_timeout(c->db, 10000);
 		st = check_ours(c, &v, err);
 	}

@@ -335,6 +335,10 @@ static enum gc_status parse_base_url(struct config_provider *p, struct ydoc *d, 
 	enum gc_status st = scalar(d, n, what, &s, err);
 	if (st != GC_OK || !s)
 		return st;
+	size_t host = strncasecmp(s, "http", 4) == 0 && strstr(s, "://") ? strstr(s, "://") + 3 - s : 0;
+	if (host && memchr(s + host, '@', strcspn(s + host, "/?#"))) /* not echoed: a password */
+		return ydoc_error(d, n, err, "%s must not hold a user or password; put the key in "
+				  "api_key", what);
 	if (!url_ok(s)) {
 		char safe[96];
 		return ydoc_error(d, n, err, "bad %s '%s' (expected http:// or https://, a host and "
@@ -507,8 +511,14 @@ static enum gc_status read_file(const char *path, struct stat *sb, char **data, 
 		*len += (size_t)got;
 	}
 	close(fd);
-	if (st == GC_OK)
+	if (st == GC_OK) {
 		(*data)[*len] = '\0';
+	} else if (*data) { /* what was read may hold keys */
+		memset(*data, 0, *len);
+		free(*data);
+		*data = NULL;
+		*len = 0;
+	}
 	return st;
 }
 

@@ -131,10 +131,12 @@ void http_redact(char *s, const char *secret)
 	if (!s || !secret || !*secret)
 		return;
 	size_t n = strlen(secret), m = n < 3 ? n : 3;
-	char *p;
-	while ((p = strstr(s, secret)) != NULL) {
+	char *p, *from = s;
+	/* search on after each mask: a key of stars would match its own mask */
+	while ((p = strstr(from, secret)) != NULL) {
 		memset(p, '*', m);
 		memmove(p + m, p + n, strlen(p + n) + 1);
+		from = p + m;
 	}
 }
 

@@ -131,13 +131,16 @@ static int clear(struct cli_env *env, const struct cli_args *a)
 		env->cache = NULL;
 		int rc = exit_code_for(st);
 		if (st == GC_OK && path) {
-			msg_warn("cache %s was not a usable database; moved it to %s and rebuilt it "
-				 "from the built-in snapshot", path, moved);
 			/* reopen under the writer lock this command already holds */
 			int writer = env->writer;
 			env->writer = 0;
 			rc = cli_open_cache(env, a);
 			env->writer = writer;
+			if (rc == EXIT_OK)
+				msg_warn("cache %s was not a usable database; moved it to %s and "
+					 "rebuilt it from the built-in snapshot", path, moved);
+			else
+				msg_error("the damaged cache %s is kept as %s", path, moved);
 		} else {
 			msg_status(st == GC_OK ? GC_ENOMEM : st, err, "out of memory");
 			rc = st == GC_OK ? EXIT_OSERR : rc;

@@ -58,7 +58,7 @@ static const struct {
 	{"help", P_HELP},     {"completion", P_SHELL},
 };
 
-static const char *const shells[] = {"bash", "zsh", "fish"};
+static const char *const shells[] = {"bash", "zsh", "fish", NULL};
 
 /* A list of borrowed words. */
 struct words {
@@ -863,7 +863,7 @@ static int bad_shell(const char *name)
 {
 	struct suggest s;
 	suggest_init(&s, name);
-	for (size_t i = 0; i < sizeof shells / sizeof shells[0]; i++)
+	for (size_t i = 0; shells[i]; i++)
 		suggest_try(&s, shells[i]);
 	return cli_unknown("shell", name, suggest_best(&s), "expected bash, zsh or fish");
 }

@@ -43,13 +43,15 @@ static const char *providers_line(const struct config *c, char *buf, size_t n)
  * nor the config sets anything for it. */
 static int provider_settings(const struct adapter *ad, const struct config *c,
 			     struct shown *base, struct shown *key, char *base_from,
-			     char *key_from, size_t n)
+			     char *key_from, size_t n, char *url, size_t urln)
 {
 	const char *b = refresh_base_url(ad, c, base_from, n);
 	const char *k = refresh_key(ad, c, key_from, n);
 	if (!b && !k)
 		return 0;
-	base->value = b ? b : ad->base_url;
+	/* a URL from the environment may carry user:password@ or a key */
+	http_url_redact(url, urln, b ? b : ad->base_url, k);
+	base->value = url;
 	base->from = b ? base_from : "default";
 	key->value = k ? REDACTED : NULL;
 	key->from = k ? key_from : "default";
@@ -95,8 +97,9 @@ static int show(const struct config *c, int as_json)
 	int header = 0;
 	for (size_t i = 0; i < adapter_count; i++) {
 		struct shown base, key;
-		char base_from[96], key_from[96];
-		if (!provider_settings(adapters[i], c, &base, &key, base_from, key_from, 96))
+		char base_from[96], key_from[96], url[600];
+		if (!provider_settings(adapters[i], c, &base, &key, base_from, key_from,
+				       sizeof base_from, url, sizeof url))
 			continue;
 		if (as_json) {
 			json_object_set_new(prov, adapters[i]->id,

@@ -245,17 +245,36 @@ int cli_config(struct cli_env *env)
 int cli_cache_corrupt(struct cli_env *env, const char *problem)
 {
 	char *path = strdup(cache_path(env->cache)), *moved = NULL, *err = NULL;
-	enum gc_status st = cache_set_aside(env->cache, &moved, &err);
+	if (!path) {
+		msg_error("out of memory");
+		return EXIT_OSERR;
+	}
+	/* a reader takes the writer lock for the move, never from under a
+	 * refresh that is writing the file */
+	int fd = -1;
+	enum gc_status st = env->writer ? GC_OK : lock_acquire(path, 0, &fd, &err);
+	if (st == GC_ETEMPFAIL) {
+		msg_error("cache %s is not a usable database (%s); another gpucmp is updating it: "
+			  "run 'gpucmp cache clear' when it has finished", path, problem);
+		free(path);
+		free(err);
+		return EXIT_TEMPFAIL;
+	}
+	if (st == GC_OK)
+		st = cache_set_aside(env->cache, &moved, &err);
+	else
+		cache_close(env->cache);
 	env->cache = NULL;
-	if (st == GC_OK && path)
+	lock_release(fd); /* -1 for a writer, which keeps its own */
+	if (st == GC_OK)
 		msg_error("cache %s is not a usable database (%s); moved it to %s; the next run "
 			  "rebuilds it from the built-in snapshot", path, problem, moved);
 	else
-		msg_status(st == GC_OK ? GC_ENOMEM : st, err, "out of memory");
+		msg_status(st, err, "cannot move the damaged cache aside");
 	free(path);
 	free(moved);
 	free(err);
-	return st == GC_ENOMEM ? EXIT_OSERR : EXIT_IOERR;
+	return st == GC_OK ? EXIT_IOERR : exit_code_for(st);
 }
 
 int cli_currency(struct cli_env *env)

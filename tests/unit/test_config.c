@@ -97,6 +97,8 @@ static void test_errors(void **state)
 		{"provider:\n  vast:\n    base_url: http://\n", "cfg.yaml:3: bad provider.vast.base_url"},
 		{"provider:\n  vast:\n    base_url: \"http://a b\"\n", "cfg.yaml:3: bad provider.vast.base_url"},
 		{"provider:\n  vast:\n    base_url: http://h/?q=1\n", "cfg.yaml:3: bad provider.vast.base_url"},
+		/* a password in the URL: refused, and not echoed */
+		{"provider:\n  vast:\n    base_url: https://u:pw-9x@h/v1\n", "cfg.yaml:3: provider.vast.base_url must not hold a user or password; put the key in api_key"},
 		{"provider:\n  vast:\n    api_key: \"\"\n", "cfg.yaml:3: provider.vast.api_key must be non-empty text"},
 		{"provider:\n  vast:\n    api_key: \"sk-1\\r\\nX-Evil: 1\"\n", "cfg.yaml:3: provider.vast.api_key holds a space, a control character"},
 		{"provider:\n  vast:\n    api_key: [a]\n", "cfg.yaml:3: provider.vast.api_key must be non-empty text"},
