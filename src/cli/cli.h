@@ -155,9 +155,11 @@ void cli_env_release(struct cli_env *env);
 int cli_money(struct cli_env *env, const char *code);
 
 /* After an operation on env->cache found a damaged page (cache_corrupt):
- * move the file aside (kept) so the next run rebuilds it, and say so with
- * `problem` (SQLite's words); returns the exit code (74). */
-int cli_cache_corrupt(struct cli_env *env, const char *problem);
+ * move the file aside (kept, under the writer lock), then either reopen
+ * the cache with the options `rebuild` (built afresh from the snapshot;
+ * returns that exit code) or, with rebuild NULL, say with `problem`
+ * (SQLite's words) that the next run rebuilds it and return 74. */
+int cli_cache_corrupt(struct cli_env *env, const struct cli_args *rebuild, const char *problem);
 
 /* cli_money() with the config file's currency (loading the file). */
 int cli_currency(struct cli_env *env);

@@ -124,31 +124,8 @@ static int clear(struct cli_env *env, const struct cli_args *a)
 	if (st != GC_OK && cache_corrupt(env->cache)) {
 		/* clearing is the documented repair: keep the damaged file, start
 		 * over from the snapshot */
-		char *path = strdup(cache_path(env->cache)), *moved = NULL;
 		free(err);
-		err = NULL;
-		st = cache_set_aside(env->cache, &moved, &err);
-		env->cache = NULL;
-		int rc = exit_code_for(st);
-		if (st == GC_OK && path) {
-			/* reopen under the writer lock this command already holds */
-			int writer = env->writer;
-			env->writer = 0;
-			rc = cli_open_cache(env, a);
-			env->writer = writer;
-			if (rc == EXIT_OK)
-				msg_warn("cache %s was not a usable database; moved it to %s and "
-					 "rebuilt it from the built-in snapshot", path, moved);
-			else
-				msg_error("the damaged cache %s is kept as %s", path, moved);
-		} else {
-			msg_status(st == GC_OK ? GC_ENOMEM : st, err, "out of memory");
-			rc = st == GC_OK ? EXIT_OSERR : rc;
-		}
-		free(path);
-		free(moved);
-		free(err);
-		return rc;
+		return cli_cache_corrupt(env, a, NULL);
 	}
 	if (st != GC_OK) {
 		msg_status(st, err, "cannot clear the cache");

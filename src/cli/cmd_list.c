@@ -331,7 +331,7 @@ static int run_query(struct list_state *s, const struct cli_args *a, enum render
 	query_sql_release(&qs);
 	if (corrupt[0]) {
 		free(err);
-		return cli_cache_corrupt(&s->env, corrupt);
+		return cli_cache_corrupt(&s->env, NULL, corrupt);
 	}
 	if (st != GC_OK) {
 		msg_status(st, err, "cannot list offers");

@@ -242,7 +242,7 @@ int cli_config(struct cli_env *env)
 	return EXIT_OK;
 }
 
-int cli_cache_corrupt(struct cli_env *env, const char *problem)
+int cli_cache_corrupt(struct cli_env *env, const struct cli_args *rebuild, const char *problem)
 {
 	char *path = strdup(cache_path(env->cache)), *moved = NULL, *err = NULL;
 	if (!path) {
@@ -266,15 +266,29 @@ int cli_cache_corrupt(struct cli_env *env, const char *problem)
 		cache_close(env->cache);
 	env->cache = NULL;
 	lock_release(fd); /* -1 for a writer, which keeps its own */
-	if (st == GC_OK)
+	int rc = EXIT_IOERR;
+	if (st != GC_OK) {
+		msg_status(st, err, "cannot move the damaged cache aside");
+		rc = exit_code_for(st);
+	} else if (!rebuild) {
 		msg_error("cache %s is not a usable database (%s); moved it to %s; the next run "
 			  "rebuilds it from the built-in snapshot", path, problem, moved);
-	else
-		msg_status(st, err, "cannot move the damaged cache aside");
+	} else {
+		/* reopen under the writer lock this command may already hold */
+		int writer = env->writer;
+		env->writer = 0;
+		rc = cli_open_cache(env, rebuild);
+		env->writer = writer;
+		if (rc == EXIT_OK)
+			msg_warn("cache %s was not a usable database; moved it to %s and rebuilt it "
+				 "from the built-in snapshot", path, moved);
+		else
+			msg_error("the damaged cache %s is kept as %s", path, moved);
+	}
 	free(path);
 	free(moved);
 	free(err);
-	return st == GC_OK ? EXIT_IOERR : exit_code_for(st);
+	return rc;
 }
 
 int cli_currency(struct cli_env *env)
