@@ -32,6 +32,7 @@ bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 fixtured=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 shift 2
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/fixtured.sh"
 fixtures=$(cd "$here/../fixtures/http" && pwd)
 root=$(mktemp -d "${TMPDIR:-/tmp}/gpucmp-crash.XXXXXX")
 spid=""
@@ -150,19 +151,14 @@ GET  /v4/linode/types  file=linode/types.json delay_ms=${3:-0}
 POST /api/v0/bundles/  file=vast/bundles.json delay_ms=${4:-0}
 EOF
 	[ "$(basename "$1")" = B ] && sed -i 's/$/ etag=B/' "$dir/routes"
-	rm -f "$dir/port"
-	"$fixtured" --routes "$dir/routes" --root "$1" --port-file "$dir/port" 2>"$dir/server.err" &
-	spid=$!
-	i=0
-	while [ ! -s "$dir/port" ]; do
-		i=$((i + 1))
-		if [ $i -gt 100 ] || ! kill -0 "$spid" 2>/dev/null; then
-			fail "fixture server did not start: $(cat "$dir/server.err")"
-			return 1
-		fi
-		sleep 0.05
-	done
-	base="http://127.0.0.1:$(cat "$dir/port")"
+	fixtured_start "$fixtured" "$dir/routes" "$1" "$dir"
+	started=$?
+	spid=$FIXTURED_PID
+	if [ $started -ne 0 ]; then
+		fail "fixture server did not start: $(cat "$dir/server.err")"
+		return 1
+	fi
+	base=$FIXTURED_BASE
 	export GPUCMP_LAMBDA_BASE_URL="$base" GPUCMP_LINODE_BASE_URL="$base" \
 		GPUCMP_VAST_BASE_URL="$base" GPUCMP_LAMBDA_API_KEY=fixture-key
 }

@@ -24,6 +24,7 @@ shift 2
 only="$*" # scenario names; none: all
 here=$(cd "$(dirname "$0")" && pwd)
 src=${FAULT_SRC:-$(cd "$here/../.." && pwd)} # (for a copy run from elsewhere)
+. "$src/tests/lib/fixtured.sh"
 runs=${FAULT_RUNS:-30}
 full=${FAULT_FULL:-0}
 root=$(mktemp -d "${TMPDIR:-/tmp}/gpucmp-fault.XXXXXX")
@@ -62,19 +63,13 @@ norm() { sed 's/([0-9.]* s/(T s/; s/"seconds": [0-9.e-]*/"seconds": T/' "$1"; }
 # tests/fixtures/http); sets BASE.
 server() {
 	cat >"$root/routes"
-	rm -f "$root/port"
-	"$fixtured" --routes "$root/routes" --root "$src/tests/fixtures/http" \
-		--port-file "$root/port" 2>"$root/server.err" &
-	pid=$!
-	i=0
-	while [ ! -s "$root/port" ]; do
-		i=$((i + 1))
-		if [ $i -gt 100 ] || ! kill -0 "$pid" 2>/dev/null; then
-			echo "fixture server did not start"; cat "$root/server.err"; exit 1
-		fi
-		sleep 0.05
-	done
-	BASE="http://127.0.0.1:$(cat "$root/port")"
+	fixtured_start "$fixtured" "$root/routes" "$src/tests/fixtures/http" "$root"
+	started=$?
+	pid=$FIXTURED_PID
+	if [ $started -ne 0 ]; then
+		echo "fixture server did not start"; cat "$root/server.err"; exit 1
+	fi
+	BASE=$FIXTURED_BASE
 }
 
 # run DIR VAR N ARGS...: gpucmp on a copy of the scenario's cache, with

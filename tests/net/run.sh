@@ -13,6 +13,7 @@ bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 fixtured=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 shift 2
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/fixtured.sh"
 fixtures=$(cd "$here/../fixtures/http" && pwd)
 wrapper=${GPUCMP_WRAPPER:-}
 root=$(mktemp -d "${TMPDIR:-/tmp}/gpucmp-net.XXXXXX")
@@ -40,20 +41,16 @@ fail() {
 server() {
 	stop_server
 	if [ $# -gt 0 ]; then printf '%s\n' "$1" >"$dir/routes"; else cat >"$dir/routes"; fi
-	rm -f "$dir/port" "$dir/requests.log"
-	"$fixtured" --routes "$dir/routes" --root "${SERVER_ROOT:-$fixtures}" --port-file "$dir/port" \
-		--log "$dir/requests.log" 2>"$dir/server.err" &
-	pid=$!
-	i=0
-	while [ ! -s "$dir/port" ]; do
-		i=$((i + 1))
-		if [ $i -gt 100 ] || ! kill -0 "$pid" 2>/dev/null; then
-			echo "FAIL $name: fixture server did not start"; cat "$dir/server.err"
-			return 1
-		fi
-		sleep 0.05
-	done
-	BASE="http://127.0.0.1:$(cat "$dir/port")"
+	rm -f "$dir/requests.log"
+	fixtured_start "$fixtured" "$dir/routes" "${SERVER_ROOT:-$fixtures}" "$dir" \
+		--log "$dir/requests.log"
+	started=$?
+	pid=$FIXTURED_PID
+	if [ $started -ne 0 ]; then
+		echo "FAIL $name: fixture server did not start"; cat "$dir/server.err"
+		return 1
+	fi
+	BASE=$FIXTURED_BASE
 }
 
 stop_server() {
