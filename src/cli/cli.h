@@ -127,7 +127,7 @@ struct cli_env {
 	long lock_wait_ms;
 	int lock_fd;     /* held while writer */
 	struct money money; /* how tables show prices (zero: USD) */
-	char money_note[96]; /* "; prices in EUR at 1 EUR = ..." for footers; "" in USD */
+	char money_note[96]; /* "prices in EUR at 1 EUR = ..." for footers; "" in USD */
 	struct config config; /* the config file, once cli_config loaded it */
 	int config_loaded;
 };

@@ -287,8 +287,8 @@ static int footer(struct list_state *s, size_t rows)
 		msg_error("cannot read the cache: %s", sqlite3_errstr(rc));
 		return rc == SQLITE_NOMEM ? EXIT_OSERR : EXIT_IOERR;
 	}
-	msg_note("%zu offer%s%s%s%s%s", rows, rows == 1 ? "" : "s", fresh, snap, stale,
-		 s->env.money_note);
+	msg_note("%zu offer%s%s%s%s%s%s", rows, rows == 1 ? "" : "s", fresh, snap, stale,
+		 s->env.money_note[0] ? "; " : "", s->env.money_note);
 	return EXIT_OK;
 }
 

@@ -134,7 +134,7 @@ static int print_rows(const struct cli_env *env, const unsigned char *keep,
 			msg_error("cannot write output");
 			rc = EXIT_IOERR;
 		} else if (env->money_note[0]) {
-			msg_note("%s", env->money_note + 2);
+			msg_note("%s", env->money_note);
 		}
 		free(err);
 	} else {

@@ -272,7 +272,7 @@ int cmd_recommend(struct cli_args *a)
 			printf("\n+ meets the checklist, - misses it, ? unknown (not in the provider's "
 			       "documentation); 'gpucmp show ID' gives sources\n");
 			if (env.money_note[0])
-				msg_note("%s", env.money_note + 2);
+				msg_note("%s", env.money_note);
 		}
 	}
 	free(picks);

@@ -100,7 +100,7 @@ int cli_money(struct cli_env *env, const char *code)
 			snprintf(sign, sizeof sign, "%s", signs[i].sign);
 	env->money.symbol = sign;
 	env->money.per_usd = 1 / usd;
-	snprintf(env->money_note, sizeof env->money_note, "; prices in %.3s at 1 %.3s = %g USD (%s)",
+	snprintf(env->money_note, sizeof env->money_note, "prices in %.3s at 1 %.3s = %g USD (%s)",
 		 code, code, usd, t.date);
 	rates_free(&t);
 	return EXIT_OK;
