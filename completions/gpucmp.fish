@@ -170,6 +170,7 @@ complete -c gpucmp -n '__gpucmp_using refresh' -l max-age -x -d 'skip providers 
 complete -c gpucmp -n '__gpucmp_using refresh import' -l timeout -x -d 'give up on one request after SECONDS (default 60; retries come on top)'
 complete -c gpucmp -n '__gpucmp_using refresh import' -l retries -x -d 'retry a timeout, 429 or 5xx up to N times (default 3)'
 complete -c gpucmp -n '__gpucmp_using refresh import' -s v -l verbose -d 'log each HTTP attempt (keys masked) and what each provider\'s offers came to, on stderr'
+complete -c gpucmp -n '__gpucmp_using refresh import' -l force -d 'store an answer even when it has no usable offer or shrinks a provider below 10% (min_keep_percent)'
 complete -c gpucmp -n '__gpucmp_using refresh import cache' -l wait -x -d 'wait up to SECONDS for another refresh or import to finish (default 5)'
 complete -c gpucmp -n '__gpucmp_using providers' -l check -d 'validate profiles (the built-in ones, or FILE/DIR arguments) and exit'
 complete -c gpucmp -n '__gpucmp_using list' -l explain -d 'print the SQL the query runs (parameters inlined) and exit'

@@ -22,6 +22,8 @@ struct cache {
 	char *path;
 	sqlite3_stmt *insert;
 	size_t expect_rows; /* hint for the next replace (cache_expect_rows) */
+	int force;          /* cache_set_guard: store any answer */
+	int min_keep;       /* cache_set_guard: percent of the previous count */
 	int corrupt;        /* an operation met a damaged page (cache_corrupt) */
 	dev_t dev;          /* the file opened, to tell it from a replacement */
 	ino_t ino;
@@ -842,6 +844,8 @@ enum gc_status cache_open(struct cache **out, const char *path,
 			  char **err)
 {
 	struct cache *c = calloc(1, sizeof *c);
+	if (c)
+		c->min_keep = CACHE_MIN_KEEP_PERCENT;
 	*out = NULL;
 	memset(info, 0, sizeof *info);
 	if (!c || !(c->path = strdup(path ? path : ":memory:"))) {
@@ -895,6 +899,8 @@ enum gc_status cache_open_readonly(struct cache **out, const char *path,
 				   struct catalog *cat, char **err)
 {
 	struct cache *c = calloc(1, sizeof *c);
+	if (c)
+		c->min_keep = CACHE_MIN_KEEP_PERCENT;
 	struct buf uri;
 	buf_init(&uri, 0);
 	*out = NULL;
@@ -965,6 +971,57 @@ static enum gc_status upsert_state(struct cache *c, const char *provider,
 void cache_expect_rows(struct cache *c, size_t n)
 {
 	c->expect_rows = n;
+}
+
+void cache_set_guard(struct cache *c, int force, int min_keep_percent)
+{
+	c->force = force;
+	c->min_keep = min_keep_percent < 0 ? 0 : min_keep_percent > 100 ? 100 : min_keep_percent;
+}
+
+/* The provider's offers of the same kind as `source`: live (one row per
+ * instance type and region a provider's API lists) or catalog-like (the
+ * snapshot, an import, a published catalog: one row per catalog line).
+ * The kinds differ in granularity, so one is no yardstick for the other. */
+static enum gc_status count_provider(struct cache *c, const char *provider, const char *source,
+				     long long *n, char **err)
+{
+	sqlite3_stmt *q;
+	*n = 0;
+	if (sqlite3_prepare_v2(c->db,
+			       "SELECT count(*) FROM offer WHERE provider = ?1"
+			       " AND (source = 'live') = ?2",
+			       -1, &q, NULL) != SQLITE_OK)
+		return db_error(c, err, "cannot count offers");
+	sqlite3_bind_text(q, 1, provider, -1, SQLITE_STATIC);
+	sqlite3_bind_int(q, 2, source && strcmp(source, "live") == 0);
+	enum gc_status st = GC_OK;
+	if (sqlite3_step(q) == SQLITE_ROW)
+		*n = sqlite3_column_int64(q, 0);
+	else
+		st = db_error(c, err, "cannot count offers");
+	sqlite3_finalize(q);
+	return st;
+}
+
+/* The plausible-answer rule (cache.h): `prev` offers of the same kind
+ * were there, `n` came. */
+static enum gc_status guard(const struct cache *c, long long prev, size_t n, char **err)
+{
+	if (c->force)
+		return GC_OK;
+	if (n == 0)
+		return err_set(err, GC_EDATA,
+			       "no usable offer in the new data; kept the previous offers "
+			       "(--force stores an empty answer)");
+	if (prev >= CACHE_GUARD_MIN_PREVIOUS && c->min_keep > 0 &&
+	    (long long)n * 100 < prev * c->min_keep)
+		return err_set(err, GC_EDATA,
+			       "the new data has %zu offers, under %d%% of the previous %lld; kept "
+			       "them (--force stores it, min_keep_percent in the config sets the "
+			       "threshold)",
+			       n, c->min_keep, prev);
+	return GC_OK;
 }
 
 struct index_sql {
@@ -1066,7 +1123,11 @@ static enum gc_status replace(struct cache *c, const char *provider, const char 
 		st = exec(c, "BEGIN IMMEDIATE", err);
 	if (st != GC_OK)
 		return st;
-	st = drop_indexes(c, provider, &saved, err);
+	long long prev = 0;
+	if (meta)
+		st = count_provider(c, provider, meta->source, &prev, err);
+	if (st == GC_OK)
+		st = drop_indexes(c, provider, &saved, err);
 	bulk_cache(c, saved.n ? BULK_REBUILD : BULK_KEEP);
 	const char *sql = source ? "DELETE FROM offer WHERE provider = ?1 AND source = ?2"
 				 : "DELETE FROM offer WHERE provider = ?1";
@@ -1088,6 +1149,8 @@ static enum gc_status replace(struct cache *c, const char *provider, const char 
 	}
 	if (st == GC_OK)
 		st = fill(arg, seed_one, &sc, err);
+	if (st == GC_OK && meta)
+		st = guard(c, prev, sc.inserted, err);
 	if (st == GC_OK)
 		st = restore_indexes(c, &saved, err);
 	if (st == GC_OK && meta)

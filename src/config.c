@@ -23,6 +23,7 @@ enum { MAX_WORDS = 64 };
 void config_init(struct config *c)
 {
 	memset(c, 0, sizeof *c);
+	c->min_keep_percent = -1;
 }
 
 /* Free a string that may hold a secret, wiping it first. */
@@ -419,11 +420,30 @@ static enum gc_status parse_provider_map(struct config *c, struct ydoc *d, yaml_
 	return st;
 }
 
+/* min_keep_percent: a whole number 0..100 (cache.h, the plausible-answer rule). */
+static enum gc_status parse_min_keep(struct config *c, struct ydoc *d, yaml_node_t *n,
+				     char **err)
+{
+	const char *s = ydoc_str(n);
+	long v = -1;
+	if (s && *s && strlen(s) <= 3 && strspn(s, "0123456789") == strlen(s))
+		v = strtol(s, NULL, 10);
+	if (v < 0 || v > 100) {
+		char safe[32];
+		str_sanitize(safe, sizeof safe, s ? s : "");
+		return ydoc_error(d, n, err,
+				  "min_keep_percent must be a whole number from 0 to 100, not '%s'",
+				  safe);
+	}
+	c->min_keep_percent = (int)v;
+	return GC_OK;
+}
+
 static enum gc_status parse_root(struct config *c, struct ydoc *d, yaml_node_t *root,
 				 char **err)
 {
 	static const char *const keys[] = {"columns", "sort", "currency", "providers",
-					   "provider", NULL};
+					   "provider", "min_keep_percent", NULL};
 	if (root->type != YAML_MAPPING_NODE)
 		return ydoc_error(d, root, err, "expected settings as 'key: value' lines (columns, "
 				  "sort, currency, providers, provider)");
@@ -439,6 +459,8 @@ static enum gc_status parse_root(struct config *c, struct ydoc *d, yaml_node_t *
 		st = parse_providers(c, d, n, err);
 	if (st == GC_OK && (n = ydoc_get(d, root, "provider")) && !ydoc_is_null(n))
 		st = parse_provider_map(c, d, n, err);
+	if (st == GC_OK && (n = ydoc_get(d, root, "min_keep_percent")) && !ydoc_is_null(n))
+		st = parse_min_keep(c, d, n, err);
 	return st;
 }
 

@@ -91,9 +91,29 @@ struct cache_meta {
  * indexes after it instead of updating them row by row. */
 void cache_expect_rows(struct cache *c, size_t n);
 
+/* The plausible-answer rule, one for every way data comes in (refresh,
+ * import, and whatever else calls cache_store): a provider's new offers
+ * replace the old only when
+ *   - there is at least one (an answer with no usable offer is a failure,
+ *     even for a provider that had none), and
+ *   - when it had at least CACHE_GUARD_MIN_PREVIOUS offers of the same
+ *     kind (live, or catalog-like: snapshot, import, catalog), the new
+ *     count is at least min_keep_percent (default CACHE_MIN_KEEP_PERCENT)
+ *     of that; 0 turns this half off.  A provider's live API lists fewer
+ *     rows than a catalog of it, so a first live answer is measured by the
+ *     first half alone.
+ * Otherwise cache_store changes nothing and fails with GC_EDATA and a
+ * message that names the counts; the caller records it as a failure of
+ * that provider.  `force` stores any answer.  Set per connection: the CLI
+ * sets it from --force and the config file. */
+#define CACHE_MIN_KEEP_PERCENT 10
+#define CACHE_GUARD_MIN_PREVIOUS 10
+void cache_set_guard(struct cache *c, int force, int min_keep_percent);
+
 /* Replace every offer of `provider` (whatever their source) with the
  * offers `fill` produces and record `meta` (stale cleared), in one
- * transaction: readers see the old or the new offers, never a mix. */
+ * transaction: readers see the old or the new offers, never a mix.
+ * Obeys the plausible-answer rule above (GC_EDATA, nothing changed). */
 enum gc_status cache_store(struct cache *c, const char *provider, const struct cache_meta *meta,
 			   cache_fill_fn fill, void *arg, size_t *inserted, char **err);
 /* A refresh failed: keep the offers, mark them stale, record the error. */

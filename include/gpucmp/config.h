@@ -39,6 +39,7 @@ struct config {
 	size_t nproviders;   /* 0 with providers NULL: unset (every adapter) */
 	struct config_provider *provider;
 	size_t nprovider;
+	int min_keep_percent; /* 0..100; -1 = unset (CACHE_MIN_KEEP_PERCENT) */
 };
 
 /* An empty config (every setting unset). */

@@ -39,7 +39,7 @@ enum opt_id {
 	O_HELP, O_VERSION, O_CACHE, O_QUIET, O_COLOR,
 	O_GPU, O_GPUS, O_VRAM, O_MAX_PRICE, O_SPOT, O_REGION, O_PROVIDER,
 	O_K8S, O_DOCKER, O_MIG, O_MPS, O_TIME_SLICING, O_IB, O_RDMA, O_NVLINK,
-	O_AVAILABLE, O_SORT, O_LIMIT, O_COLUMNS, O_FORMAT, O_JSON, O_EXPLAIN, O_CHECK,
+	O_AVAILABLE, O_SORT, O_LIMIT, O_COLUMNS, O_FORMAT, O_JSON, O_EXPLAIN, O_CHECK, O_FORCE,
 	O_JOBS, O_MAX_AGE, O_TIMEOUT, O_RETRIES, O_WAIT, O_DIFF, O_WHERE, O_CUDA, O_CUDA_STRICT, O_HOURS, O_NODES, O_WORKLOAD, O_BUDGET, O_IMPORT_FORMAT, O_IMPORT_PROVIDER,
 	O_VERBOSE,
 	O_COUNT
@@ -147,6 +147,9 @@ int cli_catalog_need(struct cli_env *env, unsigned parts);
 /* Open the cache the options name (loading the catalog); prints notes and
  * errors; returns an exit code. */
 int cli_open_cache(struct cli_env *env, const struct cli_args *a);
+/* A writer's plausible-answer rule (cache_set_guard) from --force and the
+ * config's min_keep_percent; loads the config; returns an exit code. */
+int cli_writer_guard(struct cli_env *env, const struct cli_args *a);
 void cli_env_release(struct cli_env *env);
 
 /* Show table prices in currency `code` (ISO 4217; NULL or "USD": dollars)

@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "gpucmp/adapter.h"
+#include "gpucmp/cache.h"
 #include "gpucmp/refresh.h"
 #include "gpucmp/strutil.h"
 
@@ -22,6 +23,9 @@ struct shown {
 	const char *value;
 	const char *from;
 };
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 static struct shown top(const char *value, const char *dflt)
 {
@@ -73,18 +77,22 @@ static json_t *shown_json(const struct shown *s)
 
 static int show(const struct config *c, int as_json)
 {
-	char line[1024];
-	struct shown set[4] = {top(c->columns, NULL), top(c->sort, "price"),
+	char line[1024], keep[16] = "";
+	if (c->min_keep_percent >= 0)
+		snprintf(keep, sizeof keep, "%d", c->min_keep_percent);
+	struct shown set[5] = {top(c->columns, NULL), top(c->sort, "price"),
 			       top(c->currency[0] ? c->currency : NULL, "USD"),
-			       top(providers_line(c, line, sizeof line), NULL)};
-	static const char *const names[4] = {"columns", "sort", "currency", "providers"};
-	static const char *const dflt_text[4] = {"auto", NULL, NULL, "all"};
+			       top(providers_line(c, line, sizeof line), NULL),
+			       top(keep[0] ? keep : NULL, STR(CACHE_MIN_KEEP_PERCENT))};
+	static const char *const names[5] = {"columns", "sort", "currency", "providers",
+					     "min_keep_percent"};
+	static const char *const dflt_text[5] = {"auto", NULL, NULL, "all", NULL};
 	json_t *root = as_json ? json_object() : NULL, *prov = as_json ? json_object() : NULL;
 	if (as_json) {
 		json_object_set_new(root, "path", c->path ? json_string(c->path) : json_null());
 		json_object_set_new(root, "found", json_boolean(c->found));
 	}
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < 5; i++) {
 		struct shown s = set[i];
 		if (as_json) {
 			json_object_set_new(root, names[i], shown_json(&s));

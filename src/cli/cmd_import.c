@@ -286,6 +286,8 @@ int cmd_import(struct cli_args *a)
 	int rc = cli_catalog_need(&env, CATALOG_ALL);
 	if (!rc)
 		rc = cli_open_cache(&env, a);
+	if (!rc)
+		rc = cli_writer_guard(&env, a);
 	if (!rc) {
 		if (is_url)
 			rc = import_url(&env, src, provider, a);

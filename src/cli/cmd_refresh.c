@@ -172,6 +172,8 @@ int cmd_refresh(struct cli_args *a)
 			nchosen++;
 	if (!rc)
 		rc = cli_open_cache(&env, a);
+	if (!rc)
+		rc = cli_writer_guard(&env, a);
 	if (rc) {
 		cli_env_release(&env);
 		return rc;

@@ -480,3 +480,13 @@ int cli_number(const struct cli_args *a, enum opt_id id, int whole, double min, 
 		  name, whole ? "a whole number" : "a number", min);
 	return EXIT_USAGE;
 }
+
+int cli_writer_guard(struct cli_env *env, const struct cli_args *a)
+{
+	int rc = cli_config(env);
+	if (rc)
+		return rc;
+	int keep = env->config.min_keep_percent;
+	cache_set_guard(env->cache, cli_flag(a, O_FORCE), keep < 0 ? CACHE_MIN_KEEP_PERCENT : keep);
+	return EXIT_OK;
+}

@@ -59,6 +59,7 @@ const struct opt_def cli_options[] = {
 	{O_TIMEOUT, "timeout", 0, "SECONDS", NULL, CMD_REFRESH | CMD_IMPORT, "give up on one request after SECONDS (default 60; retries come on top)"},
 	{O_RETRIES, "retries", 0, "N", NULL, CMD_REFRESH | CMD_IMPORT, "retry a timeout, 429 or 5xx up to N times (default 3)"},
 	{O_VERBOSE, "verbose", 'v', NULL, NULL, CMD_REFRESH | CMD_IMPORT, "log each HTTP attempt (keys masked) and what each provider's offers came to, on stderr"},
+	{O_FORCE, "force", 0, NULL, NULL, CMD_REFRESH | CMD_IMPORT, "store an answer even when it has no usable offer or shrinks a provider below 10% (min_keep_percent)"},
 	{O_WAIT, "wait", 0, "SECONDS", NULL, CMD_REFRESH | CMD_IMPORT | CMD_CACHE, "wait up to SECONDS for another refresh or import to finish (default 5)"},
 	{O_CHECK, "check", 0, NULL, NULL, CMD_PROVIDERS, "validate profiles (the built-in ones, or FILE/DIR arguments) and exit"},
 	{O_EXPLAIN, "explain", 0, NULL, NULL, CMD_LIST, "print the SQL the query runs (parameters inlined) and exit"},

@@ -333,7 +333,13 @@ scenario_lock() {
 
 # import: a catalog folder and a single vms.csv over HTTP.
 scenario_import() {
-	last="import folder"; g import "$here/../fixtures/skypilot"
+	# the fixture catalogs are small: each would shrink a provider the
+	# snapshot holds to under 10% of its rows, which is refused (vast, with
+	# 11 rows over the snapshot's 64, passes)
+	last="import folder (shrinks)"; g import "$here/../fixtures/skypilot"
+	expect_rc 65 && has err "lambda/vms.csv: the new data has 6 offers, under 10% of the previous 391" || return 1
+	sql_is "SELECT count(*), min(source) FROM offer WHERE provider='lambda'" "391|snapshot" || return 1
+	last="import folder --force"; g import --force "$here/../fixtures/skypilot"
 	expect_rc 0 && has out "lambda " && has out "offers imported" || return 1
 	sql_is "SELECT count(*) > 0, min(source) FROM offer WHERE provider='lambda'" "1|import" || return 1
 	server <<EOF || return 1
@@ -345,6 +351,38 @@ EOF
 	last="import bad"; g import "$here/../fixtures/profiles/valid.yaml" --provider vast
 	[ "$rc" != 0 ] && has err "the cache is unchanged" || fail "a bad catalog was accepted" || return 1
 	sql_is "SELECT min(source) FROM offer WHERE provider='vast'" "import"
+}
+
+# The plausible-answer rule for import: a catalog with no usable row, or
+# one that would shrink Lambda's 391 catalog rows to under 10%, changes
+# nothing (exit 65, "the cache is unchanged"), from a file or over HTTP.
+scenario_import_implausible() {
+	SERVER_ROOT=$dir
+	csv="$here/../fixtures/skypilot/lambda/vms.csv"
+	head -1 "$csv" >"$dir/header.csv"
+	head -c 300 "$csv" >"$dir/cut.csv"                 # cut off inside row 3
+	{ head -1 "$csv"; echo "gpu_1x_h100,H100,1"; echo "gpu_8x_h100,H100,8"; } >"$dir/short.csv"
+	{ head -1 "$csv"; awk 'BEGIN { for (i = 0; i < 200000; i++) printf "garbage,"; print "" }'; } >"$dir/garbage.csv"
+	{ head -1 "$csv"; sed -n 2,3p "$csv"; } >"$dir/one.csv" # rows 2-3: CPU-only
+	for f in header cut short garbage one; do
+		last="import $f.csv"; g import --provider lambda "$dir/$f.csv"
+		expect_rc 65 && has err "$f.csv: " && has err "the cache is unchanged" || return 1
+		sql_is "SELECT count(*), min(source), max(stale) FROM offer WHERE provider='lambda'" "391|snapshot|0" || return 1
+	done
+	has err "no usable offer in the new data" || return 1
+	# the fixture's GPU rows alone: a real but small catalog
+	{ head -1 "$csv"; grep '^gpu_' "$csv"; } >"$dir/small.csv"
+	last="import small.csv"; g import --provider lambda "$dir/small.csv"
+	expect_rc 65 && has err "under 10% of the previous 391" || return 1
+	sql_is "SELECT count(*), min(source) FROM offer WHERE provider='lambda'" "391|snapshot" || return 1
+	server "GET /catalogs/v8/lambda/vms.csv file=header.csv type=text/csv" || return 1
+	last="import URL (header only)"; g import "$BASE/catalogs/v8/lambda/vms.csv"
+	expect_rc 65 && has err "no usable offer in the new data" || return 1
+	sql_is "SELECT count(*), min(source) FROM offer WHERE provider='lambda'" "391|snapshot" || return 1
+	# with --force it is stored as it is
+	last="import --force header.csv"; g import --force --provider lambda "$dir/header.csv"
+	expect_rc 0 && has out "0 offers imported" || return 1
+	sql_is "SELECT count(*) FROM offer WHERE provider='lambda'" "0"
 }
 
 # A large import (over 1 MiB, 22,000 rows): parsed on a second thread,
@@ -395,6 +433,65 @@ scenario_all_adapters() {
 	sql_is "SELECT count(DISTINCT provider) FROM offer WHERE source = 'live'" "$want" || return 1
 	sql_is "SELECT count(*) FROM offer WHERE source = 'live' AND (price_hr IS NULL AND spot_price_hr IS NULL)" "0" || return 1
 	no_secret
+}
+
+# hostile_variant ID VARIANT: $dir/v/ID holds ID's recorded responses made
+# into an implausible answer: "object" (every body is {}), "empty" (every
+# array emptied; Lambda's and Scaleway's lists are objects: emptied) or "invalid" (every number, bare or quoted, is -1: no GPU
+# count, no price).  An OAuth token response stays as recorded.
+hostile_variant() {
+	rm -rf "$dir/v/$1"
+	mkdir -p "$dir/v/$1"
+	for f in "$fixtures/$1"/*.json; do
+		out="$dir/v/$1/$(basename "$f")"
+		case $1:$(basename "$f"):$2 in
+		*:token.json:*) cp "$f" "$out" ;;
+		lambda:*:empty) echo '{"data":{}}' >"$out" ;;                   # a map
+		scaleway:*:empty) cp "$fixtures/scaleway/empty.json" "$out" ;;  # maps
+		*:object) echo '{}' >"$out" ;;
+		*:empty) tr -d '\n' <"$f" | sed -e ':a' -e 's/\[[^][]*\]/@E@/g' -e 'ta' -e 's/@E@/[]/g' >"$out" ;;
+		*:invalid) sed -E -e 's/(:[[:space:]]*)-?[0-9][0-9.eE+-]*/\1-1/g' \
+			-e 's/(:[[:space:]]*)"-?[0-9]+(\.[0-9]+)?"/\1"-1"/g' "$f" >"$out" ;;
+		esac
+	done
+}
+
+# The plausible-answer rule (docs/REFRESH.md), per adapter: after a good
+# refresh, an answer of {} objects, of empty lists, or whose every offer is
+# invalid is a failure: exit 69, the previous offers kept and marked stale,
+# the reason recorded.  --force stores the empty answer.
+scenario_implausible() {
+	for routes in "$fixtures"/*.routes; do
+		id=$(basename "$routes" .routes)
+		[ "$id" = selftest ] && continue
+		up=$(echo "$id" | tr 'a-z-' 'A-Z_')
+		case $id in
+		gcp) export GPUCMP_GCP_API_KEY=fixture-key ;;
+		verda) export "GPUCMP_VERDA_API_KEY=client-id:$SECRET" ;;
+		*) export "GPUCMP_${up}_API_KEY=$SECRET" ;;
+		esac
+		SERVER_ROOT="$fixtures/$id" server <"$routes" || return 1
+		export "GPUCMP_${up}_BASE_URL=$BASE"
+		last="refresh $id"; g refresh "$id"
+		expect_rc 0 || return 1
+		good=$(sql "SELECT count(*) FROM offer WHERE provider='$id'")
+		for variant in object empty invalid; do
+			hostile_variant "$id" "$variant"
+			SERVER_ROOT="$dir/v/$id" server <"$routes" || return 1
+			export "GPUCMP_${up}_BASE_URL=$BASE"
+			last="refresh $id ($variant)"; g refresh "$id"
+			expect_rc 69 && has err "gpucmp: $id: " && has err "kept its previous offers" || return 1
+			sql_is "SELECT count(*), min(stale), min(source) FROM offer WHERE provider='$id'" "$good|1|live" || return 1
+			sql_is "SELECT stale, last_error IS NOT NULL FROM provider_state WHERE provider='$id'" "1|1" || return 1
+			# a body that parses is refused by the rule, not by a parser
+			[ "$variant" = object ] || has err "no usable offer in the new data" || return 1
+		done
+		# all invalid, forced: stored as the empty answer it is
+		last="refresh $id --force"; g refresh --force "$id"
+		expect_rc 0 || return 1
+		sql_is "SELECT count(*) FROM offer WHERE provider='$id'" "0" || return 1
+		sql_is "SELECT stale FROM provider_state WHERE provider='$id'" "0" || return 1
+	done
 }
 
 # --cuda on live offers that report their driver (vast: driver 535.183.01,

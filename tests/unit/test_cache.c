@@ -87,6 +87,7 @@ static void test_create_and_seed_once(void **state)
 struct fill {
 	int n;
 	int fail_after; /* < 0: never */
+	const char *provider, *source; /* NULL: lambda, live */
 };
 
 static enum gc_status fill_offers(void *arg, offer_cb cb, void *ctx, char **err)
@@ -99,7 +100,7 @@ static enum gc_status fill_offers(void *arg, offer_cb cb, void *ctx, char **err)
 		char sku[32];
 		offer_init(&o);
 		snprintf(sku, sizeof sku, "live-%d", i);
-		o.provider = "lambda";
+		o.provider = f->provider ? f->provider : "lambda";
 		o.sku = sku;
 		o.gpu = "h100-sxm";
 		o.gpu_name = "H100";
@@ -107,7 +108,7 @@ static enum gc_status fill_offers(void *arg, offer_cb cb, void *ctx, char **err)
 		o.region = "us-east-1";
 		o.price_hr = 20 + i;
 		o.available = 1;
-		o.source = "live";
+		o.source = f->source ? f->source : "live";
 		o.fetched_at = "2026-12-02T10:00:00Z";
 		enum gc_status st = cb(ctx, &o, err);
 		if (st != GC_OK)
@@ -124,7 +125,7 @@ static void test_replace_is_atomic(void **state)
 	struct cache *c = open_ok(path, &info);
 	long long lambda = scalar(c, "SELECT count(*) FROM offer WHERE provider = 'lambda'");
 	assert_true(lambda > 0);
-	struct fill f = {3, -1};
+	struct fill f = {3, -1, NULL, NULL};
 	size_t inserted = 0;
 	char *err = NULL;
 	assert_int_equal(cache_replace(c, "lambda", NULL, fill_offers, &f, &inserted, &err), GC_OK);
@@ -133,7 +134,7 @@ static void test_replace_is_atomic(void **state)
 	assert_int_equal(scalar(c, "SELECT count(*) FROM offer_v WHERE provider = 'lambda'"
 				   " AND available = 1 AND source = 'live'"), 3);
 	/* a fill that fails half-way changes nothing */
-	struct fill bad = {5, 2};
+	struct fill bad = {5, 2, NULL, NULL};
 	assert_int_equal(cache_replace(c, "lambda", NULL, fill_offers, &bad, NULL, &err), GC_EDATA);
 	assert_string_equal(err, "truncated response");
 	free(err);
@@ -141,6 +142,89 @@ static void test_replace_is_atomic(void **state)
 	assert_int_equal(scalar(c, "SELECT min(price_hr) FROM offer WHERE provider = 'lambda'"), 20);
 	/* other providers untouched */
 	assert_true(scalar(c, "SELECT count(*) FROM offer WHERE provider = 'azure'") > 0);
+	cache_close(c);
+}
+
+/* Store n offers of `source` for `provider` through cache_store (the rule
+ * applies); returns the status, *msg the message or NULL. */
+static enum gc_status store_n(struct cache *c, const char *provider, const char *source, int n,
+			      char **msg)
+{
+	struct fill f = {n, -1, provider, source};
+	struct cache_meta m = {source, "2026-12-02T10:00:00Z", NULL, NULL, NULL, 0};
+	*msg = NULL;
+	return cache_store(c, provider, &m, fill_offers, &f, NULL, msg);
+}
+
+static long long count_of(struct cache *c, const char *provider)
+{
+	sqlite3_stmt *s;
+	assert_int_equal(sqlite3_prepare_v2(cache_db(c), "SELECT count(*) FROM offer WHERE provider = ?1",
+					    -1, &s, NULL), SQLITE_OK);
+	sqlite3_bind_text(s, 1, provider, -1, SQLITE_STATIC);
+	long long v = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int64(s, 0) : -1;
+	sqlite3_finalize(s);
+	return v;
+}
+
+/* Expect cache_store to refuse with a message holding `want`, changing nothing. */
+static void refused(struct cache *c, const char *provider, const char *source, int n,
+		    const char *want)
+{
+	long long before = count_of(c, provider);
+	char *msg;
+	assert_int_equal(store_n(c, provider, source, n, &msg), GC_EDATA);
+	assert_non_null(msg);
+	if (!strstr(msg, want))
+		fail_msg("message '%s' lacks '%s'", msg, want);
+	free(msg);
+	assert_int_equal(count_of(c, provider), before);
+}
+
+static void stored(struct cache *c, const char *provider, const char *source, int n)
+{
+	char *msg;
+	if (store_n(c, provider, source, n, &msg) != GC_OK)
+		fail_msg("store %d %s offers of %s: %s", n, source, provider, msg ? msg : "?");
+	assert_int_equal(count_of(c, provider), n);
+}
+
+/* The plausible-answer rule of cache_store (cache.h). */
+static void test_plausible_answer(void **state)
+{
+	(void)state;
+	struct cache_open_info info;
+	struct cache *c = open_ok(NULL, &info);
+	long long snap = count_of(c, "lambda");
+	assert_true(snap >= 100);
+	/* no usable offer: refused, even over no offers at all */
+	refused(c, "lambda", "live", 0, "no usable offer in the new data");
+	refused(c, "linode", "live", 0, "no usable offer");
+	/* a first live answer is not measured against the snapshot's rows */
+	stored(c, "lambda", "live", 3);
+	stored(c, "lambda", "live", 30);
+	/* under 10% of the previous 30: refused; exactly 10%: stored */
+	refused(c, "lambda", "live", 2, "the new data has 2 offers, under 10% of the previous 30");
+	stored(c, "lambda", "live", 3);
+	/* fewer than CACHE_GUARD_MIN_PREVIOUS before: only emptiness counts */
+	stored(c, "lambda", "live", 1);
+	/* a catalog-like answer is measured against the catalog-like rows */
+	long long azure = count_of(c, "azure");
+	assert_true(azure >= 100);
+	refused(c, "azure", "import", (int)((azure + 9) / 10) - 1, "under 10% of the previous");
+	stored(c, "azure", "import", (int)((azure + 9) / 10));
+	/* min_keep_percent 0: shrinking is accepted, emptiness is not */
+	cache_set_guard(c, 0, 0);
+	stored(c, "lambda", "live", 40);
+	stored(c, "lambda", "live", 1);
+	refused(c, "lambda", "live", 0, "--force stores an empty answer");
+	/* a stricter threshold */
+	cache_set_guard(c, 0, 50);
+	stored(c, "lambda", "live", 40);
+	refused(c, "lambda", "live", 19, "under 50% of the previous 40");
+	/* --force stores anything */
+	cache_set_guard(c, 1, 50);
+	stored(c, "lambda", "live", 0);
 	cache_close(c);
 }
 
@@ -157,7 +241,7 @@ static void test_large_replace_rebuilds_indexes(void **state)
 			  " AND tbl_name = 'offer' AND name LIKE 'offer_%'";
 	long long nidx = scalar(c, idx);
 	assert_int_equal(nidx, 4);
-	struct fill big = {30000, -1};
+	struct fill big = {30000, -1, NULL, NULL};
 	size_t inserted = 0;
 	char *err = NULL;
 	cache_expect_rows(c, 30000);
@@ -178,7 +262,7 @@ static void test_large_replace_rebuilds_indexes(void **state)
 	assert_non_null(strstr((const char *)sqlite3_column_text(s, 3), "offer_price"));
 	sqlite3_finalize(s);
 	/* a large load that fails half-way: old rows and indexes stay */
-	struct fill bad = {30000, 25000};
+	struct fill bad = {30000, 25000, NULL, NULL};
 	cache_expect_rows(c, 30000);
 	assert_int_equal(cache_replace(c, "lambda", NULL, fill_offers, &bad, NULL, &err), GC_EDATA);
 	free(err);
@@ -187,7 +271,7 @@ static void test_large_replace_rebuilds_indexes(void **state)
 	assert_int_equal(scalar(c, "SELECT count(*) FROM pragma_integrity_check"
 				   " WHERE integrity_check = 'ok'"), 1);
 	/* and the insert statement, compiled before the indexes changed, still works */
-	struct fill small = {2, -1};
+	struct fill small = {2, -1, NULL, NULL};
 	assert_int_equal(cache_replace(c, "lambda", NULL, fill_offers, &small, &inserted, &err), GC_OK);
 	assert_int_equal(inserted, 2);
 	cache_close(c);
@@ -201,7 +285,7 @@ static void test_snapshot_update_keeps_live_rows(void **state)
 	const char *path = scratch_path("update.db");
 	struct cache_open_info info;
 	struct cache *c = open_ok(path, &info);
-	struct fill f = {2, -1};
+	struct fill f = {2, -1, NULL, NULL};
 	assert_int_equal(cache_replace(c, "lambda", NULL, fill_offers, &f, NULL, NULL), GC_OK);
 	assert_int_equal(sqlite3_exec(cache_db(c), "UPDATE meta SET value = 'old' WHERE key = "
 				      "'snapshot_hash'", NULL, NULL, NULL), SQLITE_OK);
@@ -352,6 +436,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_create_and_seed_once),
 		cmocka_unit_test(test_replace_is_atomic),
+		cmocka_unit_test(test_plausible_answer),
 		cmocka_unit_test(test_large_replace_rebuilds_indexes),
 		cmocka_unit_test(test_snapshot_update_keeps_live_rows),
 		cmocka_unit_test(test_newer_schema_is_refused),
