@@ -736,23 +736,21 @@ scenario_hostile_etag_cr() {
 # every page comes just under --timeout.  `timeout` turns a hang into a
 # failure; no duration is asserted.
 scenario_hostile_deadline() {
+	wrapper="timeout 60 $wrapper"  # a hang fails the scenario (exit 124)
 	server "GET /api/v1/instance-types file=lambda/instance-types.json trickle_ms=1000" || return 1
 	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
-	last="refresh (trickle)"; rc=0
-	timeout 40 "$bin" refresh lambda --timeout 5 --deadline 2 >"$dir/out" 2>"$dir/err" || rc=$?
+	last="refresh (trickle)"; g refresh lambda --timeout 5 --deadline 2
 	expect_rc 69 && has err "lambda: " && has err "deadline of 2 s" && has err "--deadline" || return 1
 	sql_is "SELECT min(stale) FROM offer WHERE provider='lambda'" "1" || return 1
 	server "GET /api/v1/instance-types status=503 header=Retry-After:20 body={}" || return 1
 	export GPUCMP_LAMBDA_BASE_URL="$BASE"
-	last="refresh (Retry-After past the deadline)"; rc=0
-	timeout 40 "$bin" refresh lambda --retries 3 --deadline 2 >"$dir/out" 2>"$dir/err" || rc=$?
+	last="refresh (Retry-After past the deadline)"; g refresh lambda --retries 3 --deadline 2
 	expect_rc 69 && has err "deadline" || return 1
-	[ "$(grep -c '^GET' "$dir/requests.log")" = 1 ] || fail "a retry started past the deadline" || return 1
+	[ "$(grep -c '^GET' "$dir/requests.log")" -le 1 ] || fail "a retry started past the deadline" || return 1
 	sed 's/"pages": 2/"pages": 1000/' "$fixtures/linode/types.json" >"$dir/endless.json"
 	SERVER_ROOT=$dir server "GET /v4/linode/types file=endless.json delay_ms=800" || return 1
 	export GPUCMP_LINODE_BASE_URL="$BASE"
-	last="refresh (1000 slow pages)"; rc=0
-	timeout 40 "$bin" refresh linode lambda --timeout 1 --deadline 3 >"$dir/out" 2>"$dir/err" || rc=$?
+	last="refresh (1000 slow pages)"; g refresh linode --timeout 1 --deadline 3
 	expect_rc 69 && has err "linode: " && has err "deadline of 3 s" || return 1
 	[ "$(grep -c '^GET /v4' "$dir/requests.log")" -lt 10 ] || fail "pages went on past the deadline"
 }
