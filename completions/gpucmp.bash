@@ -21,7 +21,7 @@ _gpucmp_options()
 	show) echo '--help --version --cache --color --quiet --json' ;;
 	compare) echo '--help --version --cache --color --quiet --json --diff' ;;
 	recommend) echo '--help --version --cache --color --quiet --gpu --gpus --provider --hours --nodes --limit --json --workload --budget' ;;
-	refresh) echo '--help --version --cache --color --quiet --json --jobs --max-age --timeout --retries --verbose --force --wait' ;;
+	refresh) echo '--help --version --cache --color --quiet --json --jobs --max-age --timeout --deadline --retries --verbose --force --wait' ;;
 	import) echo '--help --version --cache --color --quiet --format --provider --timeout --retries --verbose --force --wait' ;;
 	cache) echo '--help --version --cache --color --quiet --json --wait' ;;
 	config) echo '--help --version --cache --color --quiet --json' ;;
@@ -113,6 +113,7 @@ _gpucmp_value()
 		-j|--jobs) echo '' ;;
 		--max-age) echo '' ;;
 		--timeout) echo '' ;;
+		--deadline) echo '' ;;
 		--retries) echo '' ;;
 		--wait) echo '' ;;
 		*) return 1 ;;

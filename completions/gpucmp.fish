@@ -46,7 +46,7 @@ function __gpucmp_valued
         case recommend
             contains -- $argv[2] --cache --color --gpu --gpus --provider --hours --nodes --limit --workload --budget
         case refresh
-            contains -- $argv[2] --cache --color -j --jobs --max-age --timeout --retries --wait
+            contains -- $argv[2] --cache --color -j --jobs --max-age --timeout --deadline --retries --wait
         case import
             contains -- $argv[2] --cache --color --format --provider --timeout --retries --wait
         case cache
@@ -167,7 +167,8 @@ complete -c gpucmp -n '__gpucmp_using recommend' -l budget -x -d 'leave out pick
 complete -c gpucmp -n '__gpucmp_using compare' -l diff -d 'only the fields where the providers differ'
 complete -c gpucmp -n '__gpucmp_using refresh' -s j -l jobs -x -d 'fetch N providers at once (default 16)'
 complete -c gpucmp -n '__gpucmp_using refresh' -l max-age -x -d 'skip providers refreshed less than DURATION ago (30m, 6h, 1d)'
-complete -c gpucmp -n '__gpucmp_using refresh import' -l timeout -x -d 'give up on one request after SECONDS (default 60; retries come on top)'
+complete -c gpucmp -n '__gpucmp_using refresh import' -l timeout -x -d 'give up on one attempt of one request after SECONDS (default 60; --deadline bounds the whole refresh)'
+complete -c gpucmp -n '__gpucmp_using refresh' -l deadline -x -d 'end the whole refresh (every provider: attempts, retries, pages) by SECONDS (default 300)'
 complete -c gpucmp -n '__gpucmp_using refresh import' -l retries -x -d 'retry a timeout, 429 or 5xx up to N times (default 3)'
 complete -c gpucmp -n '__gpucmp_using refresh import' -s v -l verbose -d 'log each HTTP attempt (keys masked) and what each provider\'s offers came to, on stderr'
 complete -c gpucmp -n '__gpucmp_using refresh import' -l force -d 'store an answer even when it has no usable offer or shrinks a provider below 10% (min_keep_percent)'

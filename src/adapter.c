@@ -448,8 +448,88 @@ enum gc_status adapter_parse_list(struct adapter_run *run, const char *body, siz
 	return st;
 }
 
+static size_t json_max_values = ADAPTER_JSON_MAX_VALUES;
+
+void adapter_json_budget(size_t max_values)
+{
+	json_max_values = max_values ? max_values : ADAPTER_JSON_MAX_VALUES;
+}
+
+/* Weigh the values of a JSON text, up to `max` + 1, without allocating:
+ * by what jansson will spend on each (about 27 bytes a unit: an object
+ * ~215 bytes, an array ~120, a string ~75, a number or literal ~28), an
+ * object counts 8, an array 4, a string (keys too) 3, a scalar 1.  A value
+ * starts at '{', '[', '"', or at the first byte of a scalar that follows
+ * the start, '[', ',' or ':'.  Malformed text is weighed somehow; jansson
+ * rejects it afterwards. */
+static size_t json_weigh(const char *p, size_t len, size_t max)
+{
+	size_t n = 0;
+	int in_str = 0, esc = 0;
+	char prev = '[';
+	for (size_t i = 0; i < len && n <= max; i++) {
+		char ch = p[i];
+		if (in_str) {
+			if (esc)
+				esc = 0;
+			else if (ch == '\\')
+				esc = 1;
+			else if (ch == '"')
+				in_str = 0;
+			continue;
+		}
+		if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r')
+			continue;
+		if (ch == '"')
+			in_str = 1, n += 3;
+		else if (ch == '{')
+			n += 8;
+		else if (ch == '[')
+			n += 4;
+		else if (prev == '[' || prev == ',' || prev == ':')
+			n += ch != ']' && ch != '}';
+		prev = ch == '"' ? 's' : ch;
+	}
+	return n;
+}
+
+/* What kind of error jansson met, in words that quote nothing: its own
+ * text ends in "near '<up to 20 bytes of the token>'", which may be most
+ * of an API key the body echoed. */
+static const char *json_error_kind(const json_error_t *je)
+{
+	switch (json_error_code(je)) {
+	case json_error_out_of_memory:
+		return "out of memory";
+	case json_error_stack_overflow:
+		return "maximum parsing depth reached";
+	case json_error_premature_end_of_input:
+		return "premature end of input";
+	case json_error_end_of_input_expected:
+		return "text after the end of the document";
+	case json_error_invalid_utf8:
+		return "invalid UTF-8";
+	case json_error_numeric_overflow:
+		return "real number overflow";
+	case json_error_duplicate_key:
+		return "duplicate object key";
+	case json_error_null_character:
+		return "NUL byte in a string";
+	default:
+		return "syntax error";
+	}
+}
+
 json_t *adapter_json(const char *body, size_t len, char **err)
 {
+	if (json_weigh(body, len, json_max_values) > json_max_values) {
+		err_set(err, GC_EDATA,
+			"too many JSON values (more than the cap of %zu in one response, an object "
+			"counting 8, an array 4, a string 3; raise it with "
+			"GPUCMP_REFRESH_MAX_JSON_VALUES)",
+			json_max_values);
+		return NULL;
+	}
 	json_error_t je;
 	json_t *root = json_loadb(body, len, JSON_DECODE_INT_AS_REAL | JSON_REJECT_DUPLICATES, &je);
 	if (root)
@@ -462,8 +542,8 @@ json_t *adapter_json(const char *body, size_t len, char **err)
 	else if (len == 0)
 		err_set(err, GC_EDATA, "empty response");
 	else
-		err_set(err, GC_EDATA, "response is not valid JSON: %s at byte %d", je.text,
-			je.position);
+		err_set(err, GC_EDATA, "response is not valid JSON: %s at line %d, column %d (byte %d)",
+			json_error_kind(&je), je.line, je.column, je.position);
 	return NULL;
 }
 

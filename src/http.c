@@ -95,6 +95,9 @@ struct xfer {
 	char errbuf[CURL_ERROR_SIZE];
 	double started;           /* first attempt, monotonic seconds */
 	double wake;              /* > 0: waiting to retry until then */
+	double deadline;          /* > 0: no attempt runs past it (monotonic seconds) */
+	size_t *budget;           /* bytes the request's group may still take, or NULL */
+	int clamped;              /* this attempt's timeout is what was left to the deadline */
 	int running;              /* attached to the multi handle */
 };
 
@@ -113,6 +116,11 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+double http_now(void)
+{
+	return now_s();
+}
+
 void http_opts_default(struct http_opts *o)
 {
 	o->connect_timeout_ms = 10000;
@@ -126,18 +134,53 @@ void http_opts_default(struct http_opts *o)
 	o->log_arg = NULL;
 }
 
+/* A run of this many characters of a key is masked wherever it appears:
+ * a message that quotes a key cut short (jansson quotes up to 20 bytes of
+ * the token it choked on) must not show most of it. */
+enum { REDACT_MIN_RUN = 8 };
+
+/* The longest prefix of p that is a substring of secret (n bytes). */
+static size_t key_run(const char *p, const char *secret, size_t n)
+{
+	size_t best = 0;
+	for (size_t k = 0; k < n && n - k > best; k++) {
+		size_t l = 0;
+		while (k + l < n && p[l] == secret[k + l])
+			l++;
+		if (l > best)
+			best = l;
+	}
+	return best;
+}
+
 void http_redact(char *s, const char *secret)
 {
 	if (!s || !secret || !*secret)
 		return;
 	size_t n = strlen(secret), m = n < 3 ? n : 3;
-	char *p, *from = s;
-	/* search on after each mask: a key of stars would match its own mask */
-	while ((p = strstr(from, secret)) != NULL) {
+	size_t need = n < REDACT_MIN_RUN ? n : REDACT_MIN_RUN;
+	/* go on after each mask: a key of stars would match its own mask */
+	for (char *p = s; *p;) {
+		size_t run = key_run(p, secret, n);
+		if (run < need) {
+			p++;
+			continue;
+		}
+		/* need >= m, so the mask never grows the text */
 		memset(p, '*', m);
-		memmove(p + m, p + n, strlen(p + n) + 1);
-		from = p + m;
+		memmove(p + m, p + run, strlen(p + run) + 1);
+		p += m;
 	}
+}
+
+int http_validator_ok(const char *v)
+{
+	size_t n = 0;
+	for (; v && v[n]; n++)
+		if ((unsigned char)v[n] < 0x20 || (unsigned char)v[n] > 0x7e ||
+		    n >= HTTP_MAX_VALIDATOR)
+			return 0;
+	return n > 0;
 }
 
 /* Does a query parameter of this name carry a credential? */
@@ -221,6 +264,9 @@ void http_url_redact(char *out, size_t n, const char *url, const char *secret)
 	enc[e] = '\0';
 	http_redact(out, enc);
 }
+
+static void set_message(struct xfer *x, enum gc_status st, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 static char *dup_or_null(const char *s)
 {
@@ -311,6 +357,14 @@ static size_t on_body(char *data, size_t size, size_t n, void *arg)
 	struct xfer *x = arg;
 	size_t len = size * n;
 	/* a short count makes libcurl abort the transfer with CURLE_WRITE_ERROR */
+	if (x->budget) {
+		if (len > *x->budget) {
+			*x->budget = 0;
+			x->resp.over_budget = 1;
+			return 0;
+		}
+		*x->budget -= len;
+	}
 	return buf_add(&x->resp.body, data, len) == GC_OK ? len : 0;
 }
 
@@ -342,6 +396,11 @@ static size_t on_header(char *data, size_t size, size_t n, void *arg)
 		if (s) {
 			memcpy(s, v, vl);
 			s[vl] = '\0';
+			if (!http_validator_ok(s)) {
+				/* a bare CR would become a header line of the next request */
+				free(s);
+				s = NULL;
+			}
 			free(*slots[i]);
 			*slots[i] = s;
 		}
@@ -364,8 +423,16 @@ static enum gc_status setup_easy(struct xfer *x, char **err)
 	api.easy_setopt(e, CURLOPT_MAXREDIRS, 5L);
 	api.easy_setopt(e, CURLOPT_USERAGENT, o->user_agent);
 	api.easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
-	api.easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, o->connect_timeout_ms);
-	api.easy_setopt(e, CURLOPT_TIMEOUT_MS, o->timeout_ms);
+	long connect_ms = o->connect_timeout_ms, total_ms = o->timeout_ms;
+	if (x->deadline > 0) {
+		double left = (x->deadline - now_s()) * 1000.0;
+		long l = left < 1 ? 1 : left > 1e9 ? 1000000000L : (long)left;
+		connect_ms = connect_ms > 0 && connect_ms < l ? connect_ms : l;
+		x->clamped = !(total_ms > 0 && total_ms < l);
+		total_ms = x->clamped ? l : total_ms;
+	}
+	api.easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
+	api.easy_setopt(e, CURLOPT_TIMEOUT_MS, total_ms);
 	api.easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
 	api.easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)o->max_body);
 	api.easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
@@ -383,6 +450,7 @@ static enum gc_status setup_easy(struct xfer *x, char **err)
 	api.easy_setopt(e, CURLOPT_HTTPHEADER, x->headers);
 	x->errbuf[0] = '\0';
 	resp_reset(&x->resp);
+	x->resp.past_deadline = x->resp.over_budget = 0;
 	if (api.multi_add_handle(x->client->multi, e) != CURLM_OK)
 		return err_set(err, GC_ENOMEM, "cannot start a transfer");
 	x->running = 1;
@@ -414,13 +482,15 @@ enum gc_status http_add(struct http_client *c, const struct http_request *req,
 		h = t ? t : h;
 	}
 	char line[512];
-	if (ok && req->if_none_match) {
+	x->deadline = req->deadline;
+	x->budget = req->budget;
+	if (ok && http_validator_ok(req->if_none_match)) {
 		snprintf(line, sizeof line, "If-None-Match: %s", req->if_none_match);
 		struct curl_slist *t = api.slist_append(h, line);
 		ok = t != NULL;
 		h = t ? t : h;
 	}
-	if (ok && req->if_modified_since) {
+	if (ok && http_validator_ok(req->if_modified_since)) {
 		snprintf(line, sizeof line, "If-Modified-Since: %s", req->if_modified_since);
 		struct curl_slist *t = api.slist_append(h, line);
 		ok = t != NULL;
@@ -440,6 +510,13 @@ enum gc_status http_add(struct http_client *c, const struct http_request *req,
 	x->started = now_s();
 	x->next = c->xfers;
 	c->xfers = x;
+	if (x->deadline > 0 && x->started >= x->deadline) {
+		/* nothing is started past the deadline: done, failed, at once */
+		x->resp.past_deadline = 1;
+		set_message(x, GC_EUNAVAILABLE, "the deadline came before the request could start");
+		x->wake = -1;
+		return GC_OK;
+	}
 	enum gc_status st = setup_easy(x, err);
 	if (st != GC_OK) {
 		c->xfers = x->next;
@@ -485,8 +562,6 @@ static double backoff_s(struct http_client *c, int attempt, curl_off_t retry_aft
 	return d > cap ? cap : d;
 }
 
-static void set_message(struct xfer *x, enum gc_status st, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 static void set_message(struct xfer *x, enum gc_status st, const char *fmt, ...)
 {
 	char msg[512];
@@ -546,14 +621,21 @@ static void finish_attempt(struct http_client *c, struct xfer *x, CURLcode rc)
 	long status = 0;
 	api.easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
 	x->resp.status = rc == CURLE_OK ? status : 0;
+	double now = now_s();
+	int late = x->deadline > 0 &&
+		   (now >= x->deadline || (rc == CURLE_OPERATION_TIMEDOUT && x->clamped));
 	if (retryable(rc, status) && x->resp.attempts <= c->opts.max_retries) {
 		curl_off_t ra = 0;
 		if (rc == CURLE_OK)
 			api.easy_getinfo(x->easy, CURLINFO_RETRY_AFTER, &ra);
 		double wait = backoff_s(c, x->resp.attempts, ra);
-		log_attempt(c, x, rc, status, wait);
-		x->wake = now_s() + wait;
-		return;
+		/* a retry never starts past the deadline */
+		late |= x->deadline > 0 && now + wait >= x->deadline;
+		if (!late) {
+			log_attempt(c, x, rc, status, wait);
+			x->wake = now + wait;
+			return;
+		}
 	}
 	log_attempt(c, x, rc, status, -1);
 	char where[256];
@@ -561,9 +643,16 @@ static void finish_attempt(struct http_client *c, struct xfer *x, CURLcode rc)
 	char *ct = NULL;
 	api.easy_getinfo(x->easy, CURLINFO_CONTENT_TYPE, &ct);
 	x->resp.content_type = dup_or_null(ct);
-	if (rc == CURLE_WRITE_ERROR || rc == CURLE_FILESIZE_EXCEEDED)
+	x->resp.past_deadline = late && (rc == CURLE_OPERATION_TIMEDOUT || retryable(rc, status));
+	if (x->resp.over_budget)
+		set_message(x, GC_EDATA, "%s: the byte budget of its crawl ran out", where);
+	else if (rc == CURLE_WRITE_ERROR || rc == CURLE_FILESIZE_EXCEEDED)
 		set_message(x, GC_EDATA, "%s: response larger than %zu bytes", where,
 			    c->opts.max_body);
+	else if (x->resp.past_deadline)
+		set_message(x, GC_EUNAVAILABLE, "%s: %s after %d attempt%s; the deadline came", where,
+			    rc == CURLE_OK ? "no good answer" : "timed out", x->resp.attempts,
+			    x->resp.attempts == 1 ? "" : "s");
 	else if (rc == CURLE_OPERATION_TIMEDOUT)
 		set_message(x, GC_EUNAVAILABLE, "%s: timed out after %d attempt%s", where,
 			    x->resp.attempts, x->resp.attempts == 1 ? "" : "s");
@@ -596,7 +685,6 @@ enum gc_status http_client_run(struct http_client *c, char **err)
 		}
 		/* hand over finished transfers; restart those whose backoff ended */
 		double now = now_s(), next_wake = 0;
-		int pending = 0;
 		for (struct xfer **pp = &c->xfers; *pp;) {
 			struct xfer *x = *pp;
 			if (x->wake < 0) {
@@ -615,13 +703,19 @@ enum gc_status http_client_run(struct http_client *c, char **err)
 					next_wake = x->wake;
 				}
 			}
-			pending++;
 			pp = &x->next;
 		}
-		if (!pending)
+		/* a callback may have added transfers at the head, some of them
+		 * already done (the deadline had come): hand those over at once */
+		int ready = 0;
+		for (struct xfer *x = c->xfers; x; x = x->next)
+			ready |= x->wake < 0;
+		if (!c->xfers)
 			return GC_OK;
 		int timeout_ms = 1000;
-		if (next_wake) {
+		if (ready) {
+			timeout_ms = 0;
+		} else if (next_wake) {
 			double w = (next_wake - now_s()) * 1000.0;
 			timeout_ms = w < 0 ? 0 : w > 1000 ? 1000 : (int)w + 1;
 		}

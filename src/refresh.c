@@ -37,6 +37,7 @@ struct job {
 	enum gc_status fail_status;
 	char *fail_msg;
 	double t0;
+	size_t budget;               /* body bytes the crawl may still receive */
 };
 
 /* One request in flight: what its answer is parsed as. */
@@ -44,6 +45,7 @@ struct flight {
 	struct job *j;
 	struct adapter_request *req;
 	char origin[1024];           /* its URL as the adapter wrote it (no key) */
+	int validated;               /* it carried If-None-Match or If-Modified-Since */
 };
 
 /* Requests one provider may have in flight at once: its independent
@@ -60,6 +62,8 @@ struct refresh {
 	struct job *jobs;
 	size_t njobs, next, running, done;
 	char fetched_at[32];
+	double deadline_s, deadline; /* the run's bound: seconds, and when (http_now) */
+	size_t max_offers;
 };
 
 void refresh_env_name(const struct adapter *ad, const char *suffix, char *out, size_t n)
@@ -289,10 +293,17 @@ static int job_send(struct job *j, struct adapter_request *q)
 	}
 	hr.url = url ? url : q->url;
 	hr.label = j->ad->id;
+	hr.deadline = j->rf->deadline;
+	hr.budget = &j->budget;
 	if (j->first && j->ad->conditional && j->prev.source && !j->prev.stale &&
 	    strcmp(j->prev.source, "live") == 0) {
-		hr.if_none_match = j->prev.etag;
-		hr.if_modified_since = j->prev.last_modified;
+		/* only validators http_add will send: a 304 counts only as the
+		 * answer to one of them */
+		if (http_validator_ok(j->prev.etag))
+			hr.if_none_match = j->prev.etag;
+		if (http_validator_ok(j->prev.last_modified))
+			hr.if_modified_since = j->prev.last_modified;
+		f->validated = hr.if_none_match || hr.if_modified_since;
 	}
 	j->first = 0;
 	/* the adapter's URL, query included (which page broke matters); the key
@@ -364,13 +375,38 @@ static int is_json_type(const char *ct)
 static int job_answer(struct job *j, struct flight *f, const struct http_response *resp)
 {
 	char msg[1200], *err = NULL;
+	struct refresh *rf = j->rf;
+	if (resp->error != GC_OK && resp->over_budget) {
+		snprintf(msg, sizeof msg,
+			 "%s: more than %zu bytes received in one refresh of this provider (the cap "
+			 "of a crawl; raise it with GPUCMP_REFRESH_MAX_BYTES)",
+			 f->origin, rf->opts->max_bytes ? rf->opts->max_bytes : REFRESH_DEFAULT_MAX_BYTES);
+		job_fail(j, resp->error, msg);
+		return -1;
+	}
+	if (resp->error != GC_OK && resp->past_deadline) {
+		snprintf(msg, sizeof msg,
+			 "%s (the refresh's deadline of %g s; raise it with --deadline)",
+			 resp->message ? resp->message : f->origin, rf->deadline_s);
+		job_fail(j, resp->error, msg);
+		return -1;
+	}
 	if (resp->error != GC_OK) {
 		job_fail(j, resp->error, resp->message);
 		return -1;
 	}
 	if (resp->status == 304 && j->ad->conditional) {
-		j->unchanged = 1;
-		return 0;
+		if (f->validated) {
+			j->unchanged = 1;
+			return 0;
+		}
+		/* nothing was asked: a 304 cannot say the stored offers are current */
+		snprintf(msg, sizeof msg,
+			 "%s: HTTP 304 Not Modified to a request without a validator (a broken "
+			 "server or proxy?)",
+			 f->origin);
+		job_fail(j, GC_EDATA, msg);
+		return -1;
 	}
 	if (resp->status < 200 || resp->status > 299) {
 		snprintf(msg, sizeof msg, "%s: HTTP %ld", f->origin, resp->status);
@@ -420,6 +456,18 @@ static void on_response(void *user, struct http_response *resp)
 	job_pump(j);
 }
 
+/* The emit callback of a crawl: the offer store, up to the cap. */
+static enum gc_status job_emit(void *ctx, const struct offer *o, char **err)
+{
+	struct job *j = ctx;
+	if (j->store.n >= j->rf->max_offers)
+		return err_set(err, GC_EDATA,
+			       "more than %zu offers (the cap per provider; raise it with "
+			       "GPUCMP_REFRESH_MAX_OFFERS)",
+			       j->rf->max_offers);
+	return offer_store_cb(&j->store, o, err);
+}
+
 static void job_start(struct job *j)
 {
 	struct refresh *rf = j->rf;
@@ -435,9 +483,10 @@ static void job_start(struct job *j)
 	j->run.types = rf->cat->types;
 	j->run.rates = &rf->rates;
 	j->run.fetched_at = rf->fetched_at;
-	j->run.emit = offer_store_cb;
-	j->run.emit_ctx = &j->store;
+	j->run.emit = job_emit;
+	j->run.emit_ctx = j;
 	j->first = 1;
+	j->budget = rf->opts->max_bytes ? rf->opts->max_bytes : REFRESH_DEFAULT_MAX_BYTES;
 	if (!b) {
 		/* adapter_run_init put the adapter's built-in URL there: not ours to free */
 		j->run.base = NULL;
@@ -506,6 +555,10 @@ enum gc_status refresh_run(struct cache *c, const struct catalog *cat,
 	rf.cat = cat;
 	rf.opts = opts;
 	str_time_format(catalog_now(), rf.fetched_at, sizeof rf.fetched_at);
+	rf.deadline_s = opts->deadline_s > 0 ? opts->deadline_s : REFRESH_DEFAULT_DEADLINE_S;
+	rf.deadline = http_now() + rf.deadline_s;
+	rf.max_offers = opts->max_offers ? opts->max_offers : REFRESH_DEFAULT_MAX_OFFERS;
+	adapter_json_budget(opts->max_json_values);
 	const struct adapter *const *list = opts->only ? opts->only : adapters;
 	size_t n = opts->only ? opts->nonly : adapter_count;
 	struct refresh_result *res = calloc(n ? n : 1, sizeof *res);

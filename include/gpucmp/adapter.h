@@ -169,8 +169,20 @@ enum gc_status adapter_parse_list(struct adapter_run *run, const char *body, siz
 				  enum gc_status (*why)(json_t *root, char **err), char **err);
 
 /* Parse a JSON body; a body that is not JSON (an HTML error page, a
- * truncated document) is GC_EDATA with a message that says so. */
+ * truncated document) is GC_EDATA with a message that says so: what kind
+ * of error and where (line, column, byte), never quoting the body (it may
+ * echo the API key).  A pre-scan first weighs the body's values without
+ * allocating, by what jansson would spend on them (an object counts 8, an
+ * array 4, a string 3, keys included, a number or literal 1: about 27
+ * bytes of memory a unit): over the budget is GC_EDATA "too many JSON
+ * values", refused before jansson builds the tree (an empty object costs
+ * it ~215 bytes, 70 times its 3 bytes of text). */
 json_t *adapter_json(const char *body, size_t len, char **err);
+
+/* The values adapter_json accepts in one document: process-wide, set once
+ * before a refresh (0: ADAPTER_JSON_MAX_VALUES, the default). */
+#define ADAPTER_JSON_MAX_VALUES ((size_t)8000000)
+void adapter_json_budget(size_t max_values);
 
 /* GC_EDATA with the error message an API answered with, as "<what>: <msg>":
  * control characters (and broken UTF-8) as '?' by str_sanitize, cut to 200

@@ -43,6 +43,15 @@ struct http_request {
 	const char *if_none_match;                 /* ETag of a previous response */
 	const char *if_modified_since;             /* its Last-Modified */
 	const char *label;                         /* prefix of its log lines ("lambda"), may be NULL */
+	/* Monotonic time (http_now()) after which no attempt runs: each
+	 * attempt's timeout is the smaller of timeout_ms and what is left, and
+	 * a retry that would start after it is not made; 0 = none. */
+	double deadline;
+	/* Bytes the bodies of a group of requests (one provider's crawl) may
+	 * still take, shared and decremented as bodies arrive (retries
+	 * included); the transfer that would go past it fails (error GC_EDATA,
+	 * over_budget set).  Borrowed; must outlive the request; NULL = none. */
+	size_t *budget;
 };
 
 struct http_response {
@@ -55,6 +64,8 @@ struct http_response {
 	char *last_modified;  /* may be NULL */
 	int attempts;
 	double seconds;       /* from first attempt to the end */
+	int past_deadline;    /* it failed because the request's deadline came */
+	int over_budget;      /* it failed because the request's byte budget ran out */
 };
 
 struct http_client;
@@ -77,9 +88,22 @@ enum gc_status http_add(struct http_client *c, const struct http_request *req,
 /* Run until every request (including ones added by callbacks) is done. */
 enum gc_status http_client_run(struct http_client *c, char **err);
 
-/* Replace every occurrence of `secret` in `s` with "***" (in place when it
- * fits, which it always does since "***" is no longer than a real key). */
+/* Mask `secret` in `s`, in place: every run of at least 8 consecutive
+ * characters of it (any substring of the key that long: a key quoted cut
+ * short, or its tail) becomes "***"; a secret shorter than 8 characters is
+ * masked where it appears whole (as up to 3 stars). */
 void http_redact(char *s, const char *secret);
+
+/* Whether `v` may be sent back as a validator (If-None-Match,
+ * If-Modified-Since): 1 to HTTP_MAX_VALIDATOR bytes, each printable ASCII
+ * (space to '~').  A received ETag or Last-Modified that is not is
+ * dropped, and one that is not is never sent: a CR or LF in it would add a
+ * header line to the request. */
+enum { HTTP_MAX_VALIDATOR = 256 };
+int http_validator_ok(const char *v);
+
+/* Monotonic seconds, the clock of http_request.deadline. */
+double http_now(void);
 
 /* `url` as it may be shown or logged, into out (always terminated):
  * userinfo ("user:pass@") becomes "***@", the value of every query

@@ -47,7 +47,19 @@ struct refresh_opts {
 	void *progress_arg;
 	/* The config file: keys and base URLs below the environment's; may be NULL. */
 	const struct config *config;
+	/* Bounds of one provider's refresh (0: the REFRESH_DEFAULT_* value).
+	 * Exceeding one fails that provider (previous offers kept, stale) with
+	 * a message naming the cap and how to raise it. */
+	double deadline_s;       /* seconds from the start of refresh_run: no request
+				  * (attempt, retry, page) of any provider runs past it */
+	size_t max_offers;       /* offers one provider's crawl may emit */
+	size_t max_bytes;        /* body bytes one provider's crawl may receive, retries included */
+	size_t max_json_values;  /* weighted JSON values of one response (adapter_json_budget) */
 };
+
+#define REFRESH_DEFAULT_DEADLINE_S 300.0
+#define REFRESH_DEFAULT_MAX_OFFERS ((size_t)100000)
+#define REFRESH_DEFAULT_MAX_BYTES ((size_t)256 << 20)
 
 /* The one place that decides the API key and base URL a provider uses,
  * the first set of: GPUCMP_<ID>_API_KEY, the adapter's conventional

@@ -99,6 +99,31 @@ static int parse_numbers(const struct cli_args *a, struct refresh_opts *o)
 			  str_sanitize(safe, sizeof safe, v));
 		return EXIT_USAGE;
 	}
+	v = cli_opt(a, O_DEADLINE);
+	double d;
+	if (v && (str_to_double(v, &d) != 0 || !(d > 0) || d > 86400)) {
+		msg_error("bad value for --deadline: expected seconds, more than 0 and at most 86400");
+		return EXIT_USAGE;
+	}
+	o->deadline_s = v ? d : REFRESH_DEFAULT_DEADLINE_S;
+	static const struct {
+		const char *name;
+		size_t min;
+	} caps[] = {{"GPUCMP_REFRESH_MAX_OFFERS", 1},
+		    {"GPUCMP_REFRESH_MAX_BYTES", 1024},
+		    {"GPUCMP_REFRESH_MAX_JSON_VALUES", 1000}};
+	size_t *slots[] = {&o->max_offers, &o->max_bytes, &o->max_json_values};
+	for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++) {
+		const char *e = getenv(caps[i].name);
+		if (!e || !*e)
+			continue;
+		if (str_to_long(e, &n) != 0 || n < (long)caps[i].min) {
+			msg_error("bad %s: expected a whole number, at least %zu", caps[i].name,
+				  caps[i].min);
+			return EXIT_USAGE;
+		}
+		*slots[i] = (size_t)n;
+	}
 	return cli_http_opts(a, &o->http);
 }
 

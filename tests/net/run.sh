@@ -780,6 +780,101 @@ scenario_config_file() {
 	no_secret
 }
 
+# --- hostile providers: budgets, deadlines, validators, key echoes ----------
+
+# A 200 body that echoes the key and is cut off inside it: the JSON error
+# says where and what, never quoting the body, and no run of 8 characters
+# of the key reaches stderr or the cache's recorded error.
+scenario_hostile_key_echo() {
+	server "GET /api/v1/instance-types file=hostile/lambda-key-echo.json truncate=138" || return 1
+	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
+	last="refresh (key echo cut inside the key)"; g refresh lambda
+	part=$(printf '%s' "$SECRET" | cut -c5-12)  # 8 characters from inside the key
+	expect_rc 69 && lacks err "$part" && lacks err "sk-test-7f3a" || return 1
+	has err "not valid JSON: premature end of input at line 1, column" || return 1
+	sql_is "SELECT count(*) FROM provider_state WHERE last_error LIKE '%$part%' OR last_error LIKE '%7f3a9c%'" "0" || return 1
+	sql_is "SELECT count(*) FROM provider_state WHERE provider='lambda' AND last_error LIKE '%not valid JSON%'" "1"
+}
+
+# A 304 to a request that carried no validator (after a failed refresh
+# gpucmp sends none) is an error: the offers stay stale with their error.
+scenario_hostile_unsolicited_304() {
+	server "GET /api/v1/instance-types status=500 body={}" || return 1
+	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
+	last="refresh (500)"; g refresh lambda --retries 0
+	expect_rc 69 || return 1
+	before=$(sql "SELECT ifnull(fetched_at, '-') FROM provider_state WHERE provider='lambda'")
+	server "GET /api/v1/instance-types status=304" || return 1
+	export GPUCMP_LAMBDA_BASE_URL="$BASE"
+	last="refresh (unsolicited 304)"; g refresh lambda
+	expect_rc 69 && has err "304" && lacks out "unchanged" || return 1
+	lacks requests.log "If-None-Match" || return 1
+	sql_is "SELECT min(stale) FROM offer WHERE provider='lambda'" "1" || return 1
+	sql_is "SELECT stale, last_error IS NOT NULL, ifnull(fetched_at, '-') = '$before' FROM provider_state WHERE provider='lambda'" "1|1|1"
+}
+
+# An ETag holding a bare CR (from a cache an older gpucmp wrote) never adds a
+# header line to the next request: an unclean validator is not sent.
+scenario_hostile_etag_cr() {
+	server "GET /api/v1/instance-types file=lambda/instance-types.json etag=v1" || return 1
+	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
+	g refresh lambda
+	expect_rc 0 || return 1
+	sql "UPDATE provider_state SET etag = '\"v1\"' || char(13) || 'X-Injected: 1', last_modified = 'Wed' || char(13) || 'X-Also: 2' WHERE provider='lambda'" || return 1
+	: >"$dir/requests.log"
+	last="refresh (etag with CR)"; g refresh lambda
+	expect_rc 0 || return 1
+	lacks requests.log "X-Injected" && lacks requests.log "X-Also" && lacks requests.log "If-None-Match" || return 1
+	sql_is "SELECT count(*) FROM provider_state WHERE instr(etag, char(13)) OR instr(last_modified, char(13))" "0"
+}
+
+# --deadline bounds a provider's whole refresh: a body trickled at 1 byte
+# per second, a Retry-After longer than the deadline, a pagination whose
+# every page comes just under --timeout.  `timeout` turns a hang into a
+# failure; no duration is asserted.
+scenario_hostile_deadline() {
+	wrapper="timeout 60 $wrapper"  # a hang fails the scenario (exit 124)
+	server "GET /api/v1/instance-types file=lambda/instance-types.json trickle_ms=1000" || return 1
+	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
+	last="refresh (trickle)"; g refresh lambda --timeout 5 --deadline 2
+	expect_rc 69 && has err "lambda: " && has err "deadline of 2 s" && has err "--deadline" || return 1
+	sql_is "SELECT min(stale) FROM offer WHERE provider='lambda'" "1" || return 1
+	server "GET /api/v1/instance-types status=503 header=Retry-After:20 body={}" || return 1
+	export GPUCMP_LAMBDA_BASE_URL="$BASE"
+	last="refresh (Retry-After past the deadline)"; g refresh lambda --retries 3 --deadline 2
+	expect_rc 69 && has err "deadline" || return 1
+	[ "$(grep -c '^GET' "$dir/requests.log")" -le 1 ] || fail "a retry started past the deadline" || return 1
+	sed 's/"pages": 2/"pages": 1000/' "$fixtures/linode/types.json" >"$dir/endless.json"
+	SERVER_ROOT=$dir server "GET /v4/linode/types file=endless.json delay_ms=800" || return 1
+	export GPUCMP_LINODE_BASE_URL="$BASE"
+	last="refresh (1000 slow pages)"; g refresh linode --timeout 1 --deadline 3
+	expect_rc 69 && has err "linode: " && has err "deadline of 3 s" || return 1
+	[ "$(grep -c '^GET /v4' "$dir/requests.log")" -lt 10 ] || fail "pages went on past the deadline"
+}
+
+# Caps per provider: offers (GPUCMP_REFRESH_MAX_OFFERS), bytes received in
+# one crawl (GPUCMP_REFRESH_MAX_BYTES) and JSON values in one document
+# (GPUCMP_REFRESH_MAX_JSON_VALUES, a pre-scan before jansson allocates):
+# each a failure of that provider naming the cap and how to raise it.
+scenario_hostile_caps() {
+	server "GET /v4/linode/types?page=2 file=linode/types-page2.json
+GET /v4/linode/types file=linode/types.json
+$LAMBDA_OK" || return 1
+	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET" GPUCMP_LINODE_BASE_URL="$BASE"
+	last="refresh (max offers 1)"; GPUCMP_REFRESH_MAX_OFFERS=1 g refresh lambda
+	expect_rc 69 && has err "more than 1 offers" && has err "GPUCMP_REFRESH_MAX_OFFERS" || return 1
+	sql_is "SELECT min(stale), min(source) FROM offer WHERE provider='lambda'" "1|snapshot" || return 1
+	last="refresh (max bytes)"; GPUCMP_REFRESH_MAX_BYTES=1500 g refresh linode lambda
+	expect_rc 75 && has err "linode: " && has err "more than 1500 bytes" && has err "GPUCMP_REFRESH_MAX_BYTES" || return 1
+	has out "lambda " || return 1
+	awk 'BEGIN { printf "["; for (i = 0; i < 1100000; i++) printf "{},"; print "{}]" }' >"$dir/empties.json"
+	SERVER_ROOT=$dir server "GET /api/v1/instance-types file=empties.json" || return 1
+	export GPUCMP_LAMBDA_BASE_URL="$BASE"
+	last="refresh (1.1 million empty objects)"; g refresh lambda
+	expect_rc 69 && has err "too many JSON values" && has err "GPUCMP_REFRESH_MAX_JSON_VALUES" || return 1
+	sql_is "SELECT min(stale) FROM offer WHERE provider='lambda'" "1"
+}
+
 # --- runner ----------------------------------------------------------------
 
 all=$(sed -n 's/^scenario_\([a-z0-9_]*\)() {$/\1/p' "$0")

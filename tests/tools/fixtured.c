@@ -38,6 +38,7 @@ struct route {
 	int filler;			/* size=: len bytes of 'x' */
 	size_t len;			/* body length after truncate= */
 	unsigned long delay_ms, times;	/* times 0: unlimited */
+	unsigned long trickle_ms;	/* > 0: the body one byte at a time, this far apart */
 	atomic_ulong used;		/* matching requests seen, for times= */
 };
 
@@ -145,6 +146,9 @@ static const char *parse_option(struct route *r, char *tok, const char *root,
 	} else if (strcmp(tok, "delay_ms") == 0) {
 		if (parse_num(v, &r->delay_ms))
 			return "bad delay_ms";
+	} else if (strcmp(tok, "trickle_ms") == 0) {
+		if (parse_num(v, &r->trickle_ms) || r->trickle_ms == 0)
+			return "bad trickle_ms";
 	} else if (strcmp(tok, "truncate") == 0) {
 		if (parse_num(v, trunc))
 			return "bad truncate";
@@ -276,6 +280,22 @@ static ssize_t fill(void *cls, uint64_t pos, char *buf, size_t max)
 	return (ssize_t)max;
 }
 
+/* trickle_ms=: one byte of the body (or of the size= filler) per call,
+ * after a sleep; each connection has its own thread, so only it waits. */
+static ssize_t trickle(void *cls, uint64_t pos, char *buf, size_t max)
+{
+	const struct route *r = cls;
+	if (pos >= r->len)
+		return MHD_CONTENT_READER_END_OF_STREAM;
+	if (max < 1)
+		return 0;
+	struct timespec ts = {(time_t)(r->trickle_ms / 1000), (long)(r->trickle_ms % 1000) * 1000000L};
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+	buf[0] = r->filler ? 'x' : r->body[pos];
+	return 1;
+}
+
 /* Whether the request's validators make this a 304 (If-None-Match wins). */
 static int not_modified(struct MHD_Connection *c, const struct route *r)
 {
@@ -304,6 +324,8 @@ static enum MHD_Result respond(struct MHD_Connection *c, const char *method, con
 	struct MHD_Response *resp;
 	if (nm)
 		resp = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
+	else if (r->trickle_ms)
+		resp = MHD_create_response_from_callback(r->len, 1, trickle, r, NULL);
 	else if (r->filler)
 		resp = MHD_create_response_from_callback(r->len, 65536, fill, r, NULL);
 	else
