@@ -12,6 +12,12 @@
 
 #include "gpucmp/err.h"
 
+/* Mappings and sequences nested deeper than this are refused before the
+ * document is built: libyaml's scanner costs O(depth) per token in flow
+ * collections ('[[[[...'), so a 1 MiB file of brackets would take hours.
+ * gpucmp's own files nest four levels at most. */
+#define YDOC_MAX_DEPTH 64
+
 struct ydoc {
 	yaml_document_t doc;
 	int loaded;
