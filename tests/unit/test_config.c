@@ -395,6 +395,43 @@ static void test_not_regular(void **state)
 	remove(path);
 }
 
+/* The other quadratic paths of a YAML load: libyaml checks each anchor
+ * against all earlier ones (40,000 took 8 s), and the duplicate-key check
+ * compares each key with the earlier ones (110,000 keys: 96 s).  Both are
+ * refused past their limits with file:line. */
+static void test_anchor_and_key_limits(void **state)
+{
+	(void)state;
+	struct buf b;
+	buf_init(&b, 0);
+	assert_int_equal(buf_addstr(&b, "sort: price\ncolumns: ["), GC_OK);
+	for (int i = 0; i <= YDOC_MAX_ANCHORS; i++)
+		assert_int_equal(buf_printf(&b, "%s&a%d gpu", i ? ", " : "", i), GC_OK);
+	assert_int_equal(buf_addstr(&b, "]\n"), GC_OK);
+	struct config c;
+	char *err = NULL;
+	char want[96];
+	snprintf(want, sizeof want, "cfg.yaml:2: more than %d anchors", YDOC_MAX_ANCHORS);
+	assert_int_equal(parse(&c, b.ptr, &err), GC_ECONFIG);
+	if (strncmp(err, want, strlen(want)) != 0)
+		fail_msg("%s", err);
+	free(err);
+	err = NULL;
+	config_release(&c);
+	buf_free(&b);
+	buf_init(&b, 0);
+	assert_int_equal(buf_addstr(&b, "provider:\n"), GC_OK);
+	for (int i = 0; i <= YDOC_MAX_KEYS; i++)
+		assert_int_equal(buf_printf(&b, "  k%d: {}\n", i), GC_OK);
+	snprintf(want, sizeof want, "cfg.yaml:2: more than %d keys in one mapping", YDOC_MAX_KEYS);
+	assert_int_equal(parse(&c, b.ptr, &err), GC_ECONFIG);
+	if (strncmp(err, want, strlen(want)) != 0)
+		fail_msg("%s", err);
+	free(err);
+	config_release(&c);
+	buf_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -408,6 +445,7 @@ int main(void)
 		cmocka_unit_test(test_precedence),
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_not_regular),
+		cmocka_unit_test(test_anchor_and_key_limits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
