@@ -2,6 +2,7 @@
 #include "gpucmp/cache.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -14,8 +15,14 @@
 
 #include "gpucmp/buf.h"
 #include "gpucmp/cuda.h"
+#include "gpucmp/fileio.h"
 #include "gpucmp/snapshot.h"
 #include "gpucmp/strutil.h"
+
+/* SQLITE_OPEN_NOFOLLOW: the cache file is never reached through a link */
+#if SQLITE_VERSION_NUMBER < 3031000
+#error "gpucmp needs SQLite 3.31 or newer (SQLITE_OPEN_NOFOLLOW)"
+#endif
 
 struct cache {
 	sqlite3 *db;
@@ -223,6 +230,78 @@ static enum gc_status make_parents(const char *path, char **err)
 	}
 	free(dir);
 	return st;
+}
+
+/* The directory part of `path` (new string; "." for a bare name). */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return strdup(".");
+	if (slash == path)
+		return strdup("/");
+	char *d = malloc((size_t)(slash - path) + 1);
+	if (d) {
+		memcpy(d, path, (size_t)(slash - path));
+		d[slash - path] = '\0';
+	}
+	return d;
+}
+
+/* Note in info->open_dir (new) a directory holding the cache that any user
+ * may write: they could put a link, a FIFO or a -wal file of theirs where
+ * the cache's files go.  The sticky bit (/tmp) does not help: it stops the
+ * removal of our files, not the creation of theirs before ours. */
+static enum gc_status check_dir(const char *path, struct cache_open_info *info, char **err)
+{
+	char *dir = dir_of(path);
+	struct stat sb;
+	if (!dir)
+		return err_set(err, GC_ENOMEM, "out of memory");
+	if (stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode) && (sb.st_mode & S_IWOTH))
+		info->open_dir = dir;
+	else
+		free(dir);
+	return GC_OK;
+}
+
+/* What SQLite may open at `path`: a regular file, or nothing (then an
+ * empty one is created here, mode 0600, which SQLite fills).  A symbolic
+ * link is refused, not followed: a dangling one would create its target, a
+ * link to another user's empty file would turn it into a database.  A FIFO
+ * or a device would block or break SQLite's open; a directory cannot be
+ * one.  These set info->unusable.  Other failures (no permission, a file
+ * for a directory) are left for sqlite3_open_v2 to report. */
+static enum gc_status check_file(const char *path, struct cache_open_info *info, char **err)
+{
+	struct stat sb;
+	for (int tries = 0; tries < 2; tries++) {
+		if (lstat(path, &sb) != 0) {
+			if (errno != ENOENT)
+				return GC_OK;
+			int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC |
+					    O_NOCTTY, 0600);
+			if (fd >= 0) {
+				close(fd);
+				return GC_OK;
+			}
+			if (errno == EEXIST)
+				continue; /* made meanwhile: look at what it is */
+			return GC_OK;
+		}
+		info->unusable = 1;
+		if (S_ISLNK(sb.st_mode))
+			return err_set(err, GC_EIO, "cache %s is a symbolic link, which gpucmp does "
+				       "not follow; remove it, or pass the file it points to with "
+				       "--cache", path);
+		if (!S_ISREG(sb.st_mode))
+			return err_set(err, GC_EIO, "cache %s is %s, not a regular file; remove it, "
+				       "or pass another path with --cache", path,
+				       file_kind(sb.st_mode));
+		info->unusable = 0;
+		return GC_OK;
+	}
+	return GC_OK;
 }
 
 /* --- meta --------------------------------------------------------------- */
@@ -708,6 +787,8 @@ void cache_open_info_release(struct cache_open_info *info)
 {
 	free(info->moved_aside);
 	info->moved_aside = NULL;
+	free(info->open_dir);
+	info->open_dir = NULL;
 }
 
 /* Which file was opened (cache_set_aside tells it from a replacement). */
@@ -722,8 +803,10 @@ static void remember_file(struct cache *c)
 
 static enum gc_status connect(struct cache *c, int memory, char **err)
 {
-	/* one connection per thread: no need for SQLite's own mutexes */
-	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
+	/* one connection per thread: no need for SQLite's own mutexes; a
+	 * link put at the path after check_file looked is still not followed */
+	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX |
+		    SQLITE_OPEN_NOFOLLOW;
 	if (sqlite3_open_v2(c->path, &c->db, flags, NULL) != SQLITE_OK) {
 		int nomem = !c->db || sqlite3_errcode(c->db) == SQLITE_NOMEM;
 		enum gc_status st = err_set(err, nomem ? GC_ENOMEM : GC_EIO, "cannot open cache %s: %s",
@@ -853,6 +936,10 @@ enum gc_status cache_open(struct cache **out, const char *path,
 		return err_set(err, GC_ENOMEM, "out of memory");
 	}
 	enum gc_status st = path ? make_parents(path, err) : GC_OK;
+	if (st == GC_OK && path)
+		st = check_file(path, info, err);
+	if (st == GC_OK && path)
+		st = check_dir(path, info, err);
 	if (st == GC_OK)
 		st = prepare(c, cat, info, err);
 	if (st != GC_OK && path && c->db && is_corrupt(sqlite3_errcode(c->db))) {
@@ -909,7 +996,8 @@ enum gc_status cache_open_readonly(struct cache **out, const char *path,
 		cache_close(c);
 		return err_set(err, GC_ENOMEM, "out of memory");
 	}
-	int flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX;
+	int flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX |
+		    SQLITE_OPEN_NOFOLLOW;
 	enum gc_status st = GC_OK;
 	int v = 0;
 	if (sqlite3_open_v2(uri.ptr, &c->db, flags, NULL) != SQLITE_OK)

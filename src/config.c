@@ -13,6 +13,7 @@
 
 #include "gpucmp/adapter.h"
 #include "gpucmp/field.h"
+#include "gpucmp/fileio.h"
 #include "gpucmp/query.h"
 #include "gpucmp/rates.h"
 #include "gpucmp/strutil.h"
@@ -503,7 +504,10 @@ static enum gc_status read_file(const char *path, struct stat *sb, char **data, 
 	*data = NULL;
 	*len = 0;
 	*missing = 0;
-	int fd = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO would otherwise block the open until a writer
+	 * comes; it is refused below.  Symbolic links are followed (dotfile
+	 * managers link the file in); the checks are on the file opened. */
+	int fd = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0 && (errno == ENOENT || errno == ENOTDIR)) {
 		*missing = 1;
 		return GC_OK;
@@ -514,7 +518,8 @@ static enum gc_status read_file(const char *path, struct stat *sb, char **data, 
 	if (fstat(fd, sb) != 0)
 		st = err_set(err, GC_ECONFIG, "cannot read config %s: %s", path, strerror(errno));
 	else if (!S_ISREG(sb->st_mode))
-		st = err_set(err, GC_ECONFIG, "config %s is not a regular file", path);
+		st = err_set(err, GC_ECONFIG, "config %s is not a regular file (%s); replace "
+			     "it with one, or remove it", path, file_kind(sb->st_mode));
 	else if (sb->st_size > CONFIG_MAX_BYTES)
 		st = err_set(err, GC_ECONFIG, "config %s is larger than %d bytes", path,
 			     CONFIG_MAX_BYTES);

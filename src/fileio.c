@@ -3,29 +3,60 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "gpucmp/buf.h"
+
+const char *file_kind(mode_t mode)
+{
+	return S_ISDIR(mode)	? "a directory"
+	       : S_ISFIFO(mode) ? "a FIFO"
+	       : S_ISCHR(mode)	? "a character device"
+	       : S_ISBLK(mode)	? "a block device"
+	       : S_ISSOCK(mode) ? "a socket"
+	       : S_ISLNK(mode)	? "a symbolic link"
+	       : S_ISREG(mode)	? "a regular file"
+				: "not a regular file";
+}
 
 enum gc_status file_read_all(const char *path, size_t limit, char **data, size_t *len,
 			     char **err)
 {
 	*data = NULL;
 	*len = 0;
-	if (file_is_dir(path))
-		return err_set(err, GC_EIO, "%s: is a directory", path);
-	FILE *f = fopen(path, "rb");
-	if (!f)
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer; only regular
+	 * files are read, which O_NONBLOCK does not change */
+	int fd = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
 		return err_set(err, errno == ENOENT ? GC_ENOTFOUND : GC_EIO, "%s: %s", path,
 			       strerror(errno));
+	struct stat sb;
+	enum gc_status st = GC_OK;
+	if (fstat(fd, &sb) != 0)
+		st = err_set(err, GC_EIO, "%s: %s", path, strerror(errno));
+	else if (S_ISDIR(sb.st_mode))
+		st = err_set(err, GC_EIO, "%s: is a directory", path);
+	else if (!S_ISREG(sb.st_mode))
+		st = err_set(err, GC_EIO, "%s: not a regular file (%s)", path,
+			     file_kind(sb.st_mode));
+	if (st != GC_OK) {
+		close(fd);
+		return st;
+	}
+	FILE *f = fdopen(fd, "rb");
+	if (!f) {
+		close(fd);
+		return err_set(err, GC_ENOMEM, "out of memory");
+	}
 	struct buf b;
 	buf_init(&b, limit);
 	char chunk[65536];
 	size_t n;
-	enum gc_status st = GC_OK;
 	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
 		st = buf_add(&b, chunk, n);
 		if (st != GC_OK)

@@ -7,17 +7,86 @@
 
 #include "gpucmp/strutil.h"
 
+/* The anchor (&name) an event defines, or NULL. */
+static const yaml_char_t *event_anchor(const yaml_event_t *ev)
+{
+	switch (ev->type) {
+	case YAML_SCALAR_EVENT:
+		return ev->data.scalar.anchor;
+	case YAML_SEQUENCE_START_EVENT:
+		return ev->data.sequence_start.anchor;
+	case YAML_MAPPING_START_EVENT:
+		return ev->data.mapping_start.anchor;
+	default:
+		return NULL;
+	}
+}
+
+/* Walk the events of the first document and refuse nesting deeper than
+ * YDOC_MAX_DEPTH, or more than YDOC_MAX_ANCHORS anchors (libyaml's loader
+ * compares each with all earlier ones), before yaml_parser_load builds it.  The scanner keeps
+ * one simple-key slot per open flow collection and visits all of them for
+ * each token, so a file of '[' costs depth x tokens; stopping at the
+ * limit bounds that (the scanner looks at most 1024 characters ahead of
+ * the parser).  Syntax errors are left to the load, which reports them. */
+static enum gc_status check_depth(const char *file, const char *data, size_t len,
+				  char **err)
+{
+	yaml_parser_t p;
+	if (!yaml_parser_initialize(&p))
+		return err_set(err, GC_ENOMEM, "%s: cannot initialise YAML parser", file);
+	yaml_parser_set_input_string(&p, (const unsigned char *)data, len);
+	enum gc_status st = GC_OK;
+	int depth = 0, done = 0, anchors = 0;
+	while (st == GC_OK && !done) {
+		yaml_event_t ev;
+		if (!yaml_parser_parse(&p, &ev)) {
+			if (p.error == YAML_MEMORY_ERROR)
+				st = err_set(err, GC_ENOMEM, "%s: out of memory", file);
+			break;
+		}
+		if (event_anchor(&ev) && ++anchors > YDOC_MAX_ANCHORS)
+			st = err_set(err, GC_EDATA, "%s:%zu: more than %d anchors (&name) in one "
+				     "document", file, ev.start_mark.line + 1, YDOC_MAX_ANCHORS);
+		switch (ev.type) {
+		case YAML_SEQUENCE_START_EVENT:
+		case YAML_MAPPING_START_EVENT:
+			if (st == GC_OK && ++depth > YDOC_MAX_DEPTH)
+				st = err_set(err, GC_EDATA, "%s:%zu: nested deeper than %d levels "
+					     "(the limit for gpucmp's YAML files)", file,
+					     ev.start_mark.line + 1, YDOC_MAX_DEPTH);
+			break;
+		case YAML_SEQUENCE_END_EVENT:
+		case YAML_MAPPING_END_EVENT:
+			depth--;
+			break;
+		case YAML_DOCUMENT_END_EVENT: /* yaml_parser_load reads the first only */
+		case YAML_STREAM_END_EVENT:
+			done = 1;
+			break;
+		default:
+			break;
+		}
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&p);
+	return st;
+}
+
 enum gc_status ydoc_load(struct ydoc *d, const char *file, const char *data,
 			 size_t len, char **err)
 {
 	yaml_parser_t p;
 	memset(d, 0, sizeof *d);
 	d->file = file;
+	enum gc_status st = check_depth(file, data, len, err);
+	if (st != GC_OK)
+		return st;
 	if (!yaml_parser_initialize(&p))
 		return err_set(err, GC_ENOMEM, "%s: cannot initialise YAML parser", file);
 	yaml_parser_set_input_string(&p, (const unsigned char *)data, len);
 	if (!yaml_parser_load(&p, &d->doc)) {
-		enum gc_status st = p.error == YAML_MEMORY_ERROR ? GC_ENOMEM : GC_EDATA;
+		st = p.error == YAML_MEMORY_ERROR ? GC_ENOMEM : GC_EDATA;
 		err_set(err, st, "%s:%zu: %s%s%s", file, p.problem_mark.line + 1,
 			p.problem ? p.problem : "invalid YAML",
 			p.context ? " " : "", p.context ? p.context : "");
@@ -131,6 +200,9 @@ enum gc_status ydoc_check_keys(struct ydoc *d, yaml_node_t *map,
 {
 	if (!map || map->type != YAML_MAPPING_NODE)
 		return ydoc_error(d, map, err, "expected a mapping");
+	/* the duplicate check below is quadratic */
+	if (map->data.mapping.pairs.top - map->data.mapping.pairs.start > YDOC_MAX_KEYS)
+		return ydoc_error(d, map, err, "more than %d keys in one mapping", YDOC_MAX_KEYS);
 	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
 	     p < map->data.mapping.pairs.top; p++) {
 		yaml_node_t *kn = ydoc_node(d, p->key);

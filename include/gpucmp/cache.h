@@ -29,6 +29,10 @@ struct cache_open_info {
 	size_t snapshot_rows;   /* rows inserted from the snapshot */
 	char snapshot_date[11]; /* newest as-of date of the snapshot */
 	char *moved_aside;      /* a corrupt cache was renamed to this path (new string) */
+	int unusable;           /* the path holds a link, directory, FIFO or device:
+				 * refused (GC_EIO), never opened */
+	char *open_dir;         /* the cache's directory, which any user may write
+				 * (new string), for a warning; NULL when it is not */
 };
 
 /* Resolve the cache path: `override` (--cache) if given, else $GPUCMP_CACHE,
@@ -39,13 +43,16 @@ char *cache_default_path(const char *override, char **err);
  * rest unset) or GC_ENOMEM.  *path is a new string on success. */
 enum gc_status cache_locate(const char *override, char **path, char **err);
 
-/* Open (creating parent directories and the file as needed), migrate, sync
- * the catalog tables (parsing the catalog parts that needs) and seed the
- * snapshot.  `path` NULL opens a private
+/* Open (creating parent directories, mode 0700, and the file, 0600, as
+ * needed), migrate, sync the catalog tables (parsing the catalog parts
+ * that needs) and seed the snapshot.  `path` NULL opens a private
  * in-memory cache seeded from the snapshot.  A file that is not a SQLite
  * database (or is corrupt) is renamed aside and rebuilt; info->moved_aside
- * says where it went.  Errors: GC_EIO (cannot create/read/write, newer
- * schema), GC_EDATA (bad snapshot). */
+ * says where it went.  A symbolic link, directory, FIFO or device at
+ * `path` is refused without being opened (info->unusable).  Errors: GC_EIO
+ * (cannot create/read/write, newer schema, unusable path), GC_EDATA (bad
+ * snapshot).  Release info with cache_open_info_release, whatever the
+ * result. */
 enum gc_status cache_open(struct cache **out, const char *path,
 			  struct catalog *cat, struct cache_open_info *info,
 			  char **err);

@@ -12,6 +12,18 @@
 
 #include "gpucmp/err.h"
 
+/* Mappings and sequences nested deeper than this are refused before the
+ * document is built: libyaml's scanner costs O(depth) per token in flow
+ * collections ('[[[[...'), so a 1 MiB file of brackets would take hours.
+ * gpucmp's own files nest four levels at most. */
+#define YDOC_MAX_DEPTH 64
+/* libyaml checks each anchor (&name) against every earlier one, and
+ * ydoc_check_keys each key against the earlier keys of its mapping: both
+ * quadratic, so both are capped (gpucmp's own files use no anchors and at
+ * most a few dozen keys in a mapping). */
+#define YDOC_MAX_ANCHORS 256
+#define YDOC_MAX_KEYS 1024
+
 struct ydoc {
 	yaml_document_t doc;
 	int loaded;

@@ -9,6 +9,9 @@
 #include "gpucmp/query.h"
 #include "gpucmp/strutil.h"
 
+/* The longest --region glob (docs/gpucmp.1). */
+enum { LIST_MAX_GLOB = 256 };
+
 struct list_state {
 	struct cli_env env;
 	struct query q;
@@ -187,6 +190,13 @@ static int build_query(struct list_state *s, const struct cli_args *a,
 	q->region_glob = cli_opt(a, O_REGION);
 	if (q->region_glob && !*q->region_glob) {
 		msg_error("bad value '' for --region (expected a glob such as 'us-*')");
+		return EXIT_USAGE;
+	}
+	/* SQLite refuses a GLOB pattern past 50,000 bytes as "too complex",
+	 * which would read as a cache error (74); docs/gpucmp.1 gives the limit */
+	if (q->region_glob && strlen(q->region_glob) > LIST_MAX_GLOB) {
+		msg_error("--region is longer than %d bytes (the limit for a glob; region names "
+			  "are short)", LIST_MAX_GLOB);
 		return EXIT_USAGE;
 	}
 	q->spot = cli_flag(a, O_SPOT);

@@ -53,6 +53,12 @@ long cli_days_ago(const struct cli_env *env, const char *date)
 static void open_notes(const struct cli_env *env, const char *path,
 		       const struct cache_open_info *info, int memory)
 {
+	/* once a run: a rebuild after a damaged page opens the cache again */
+	static int warned_dir;
+	if (info->open_dir && !warned_dir++)
+		msg_warn("cache directory %s can be written by any user, who could replace the "
+			 "cache or plant files beside it; run: chmod o-w %s, or move the cache "
+			 "(--cache PATH)", info->open_dir, info->open_dir);
 	if (info->moved_aside)
 		msg_warn("cache %s was not a usable database; moved it to %s and rebuilt it "
 			 "from the built-in snapshot", path, info->moved_aside);
@@ -169,9 +175,11 @@ int cli_open_cache(struct cli_env *env, const struct cli_args *a)
 	struct cache_open_info info;
 	st = cache_open(&env->cache, path, &env->cat, &info, &err);
 	int memory = 0;
-	if (st == GC_EIO && !env->writer && access(path, F_OK) != 0 &&
-	    (errno == ENOENT || errno == ENOTDIR || errno == EACCES)) {
-		/* cannot create the cache (read-only home, say): still answer */
+	if (st == GC_EIO && !env->writer &&
+	    (info.unusable || (access(path, F_OK) != 0 &&
+			       (errno == ENOENT || errno == ENOTDIR || errno == EACCES)))) {
+		/* cannot create the cache (read-only home, say) or the path holds
+		 * a directory, FIFO or link: still answer */
 		msg_warn("%s; answering from the built-in snapshot", err ? err : "cannot create cache");
 		free(err);
 		err = NULL;

@@ -236,11 +236,22 @@ static int run_help(int argc, char **argv, int i)
 	return EXIT_OK;
 }
 
-int main(int argc, char **argv)
+/* The one check of stdout, at exit, whatever printed to it (help, a
+ * table, JSON): output that could not be written (a full disk, /dev/full,
+ * a closed stdout) fails the run with 74 and one line, unless the command
+ * already failed and said why. */
+static int finish_output(int rc)
 {
-	/* past a file-size limit (ulimit -f) write() should fail with EFBIG,
-	 * which SQLite reports and rolls back, not kill us mid-transaction */
-	signal(SIGXFSZ, SIG_IGN);
+	if ((fflush(stdout) != 0 || ferror(stdout)) && rc == EXIT_OK) {
+		msg_error("cannot write output");
+		rc = EXIT_IOERR;
+	}
+	return rc;
+}
+
+/* Everything but the final output check; returns the exit code. */
+static int run(int argc, char **argv)
+{
 	/* global options before the command: --cache, --quiet, --color, --help, --version */
 	static const struct cmd_def global = {"gpucmp", NULL, CMD_GLOBAL, "", "", NULL};
 	struct cli_args g;
@@ -284,12 +295,13 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	msg_set_quiet(cli_flag(&a, O_QUIET));
-	rc = cmd->run(&a);
-	/* output that could not be written (a full disk, /dev/full) is a
-	 * failure, whatever the command printed it with */
-	if ((fflush(stdout) != 0 || ferror(stdout)) && rc == EXIT_OK) {
-		msg_error("cannot write output");
-		rc = EXIT_IOERR;
-	}
-	return rc;
+	return cmd->run(&a);
+}
+
+int main(int argc, char **argv)
+{
+	/* past a file-size limit (ulimit -f) write() should fail with EFBIG,
+	 * which SQLite reports and rolls back, not kill us mid-transaction */
+	signal(SIGXFSZ, SIG_IGN);
+	return finish_output(run(argc, argv));
 }

@@ -12,6 +12,12 @@
 #   exit: 0
 #   env: COLUMNS=100                    (any number of env: lines)
 #   setup: seeded | fresh | corrupt | truncated | empty | newer-schema | foreign | unwritable
+#          | fifo | dir | symlink | dangling | open-dir | config-fifo
+#          (fifo, dir: the cache path is a FIFO, a directory; symlink: a link
+#          to a seeded cache elsewhere; dangling: a link to nowhere; open-dir:
+#          a seeded cache in a directory anyone can write; config-fifo: a
+#          seeded cache, and a FIFO where the config file goes)
+#   stdout: full | closed               (stdout on /dev/full, or closed)
 #   config-mode: 644                    (of the config file; default 600)
 #   --- config                          (optional, before stdout: the case's
 #   ...config.yaml...                    config file, in $XDG_CONFIG_HOME)
@@ -35,8 +41,9 @@ root=$(mktemp -d "${TMPDIR:-/tmp}/gpucmp-e2e.XXXXXX")
 trap 'rm -rf "$root"' EXIT INT TERM
 
 run_bin() {
+	# a hang fails its case instead of stopping the suite
 	# shellcheck disable=SC2086
-	$wrapper "$bin" "$@"
+	timeout "${GPUCMP_CASE_TIMEOUT:-300}" $wrapper "$bin" "$@"
 }
 
 # One seeded cache, copied into each case that wants one.
@@ -80,6 +87,14 @@ for file in $list; do
 	newer-schema) cp "$template" "$cache"; sqlite3 "$cache" "PRAGMA user_version = 99" ;;
 	foreign) sqlite3 "$cache" "CREATE TABLE notes(x)" ;;
 	unwritable) : >"$dir/plainfile"; cache="$dir/plainfile/cache.db" ;;
+	fifo) mkfifo "$cache" ;;
+	dir) mkdir "$cache" ;;
+	symlink) mkdir "$dir/elsewhere"; cp "$template" "$dir/elsewhere/real.db"
+		ln -s ../elsewhere/real.db "$cache" ;;
+	dangling) ln -s ../nowhere/target.db "$cache" ;;
+	open-dir) cp "$template" "$cache"; chmod 777 "$dir/cache" ;;
+	config-fifo) cp "$template" "$cache"; mkdir -p "$dir/config/gpucmp"
+		mkfifo "$dir/config/gpucmp/config.yaml" ;;
 	*) echo "$name: unknown setup '$setup'"; fail=$((fail + 1)); continue ;;
 	esac
 	# never the user's config: each case has its own (the "--- config" section)
@@ -99,7 +114,12 @@ for file in $list; do
 		export XDG_CONFIG_HOME="$dir/config"
 		for e in $envs; do export "$e"; done
 		eval "set -- $args"
-		run_bin "$@" >"$dir/stdout" 2>"$dir/stderr.raw"
+		: >"$dir/stdout"
+		case $(header "$file" stdout) in
+		full) run_bin "$@" >/dev/full 2>"$dir/stderr.raw" ;;
+		closed) run_bin "$@" >&- 2>"$dir/stderr.raw" ;;
+		*) run_bin "$@" >"$dir/stdout" 2>"$dir/stderr.raw" ;;
+		esac
 		echo $? >"$dir/exit"
 	)
 	# stable paths in messages

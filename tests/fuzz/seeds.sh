@@ -6,8 +6,8 @@
 # usage: tests/fuzz/seeds.sh SOURCE_DIR OUT_DIR
 #
 # Writes OUT_DIR/<target>/ (one file per seed) and OUT_DIR/<target>.dict for
-# every target: adapter_<id> for each live adapter, profile, where and
-# skypilot.  The input formats are described at the top of each fuzz_*.c;
+# every target: adapter_<id> for each live adapter, profile, where,
+# skypilot and config.  The input formats are described at the top of each fuzz_*.c;
 # the regression inputs in tests/fuzz/regress/<target>/ are added as they
 # are.
 set -eu
@@ -140,6 +140,26 @@ done
 		tr -d '\r' | tr ',' '\n' | sort -u | sed 's/.*/"&"/'
 	grep -o '"[A-Za-z][A-Za-z0-9_-]*"' "$src/src/skypilot.c" | sort -u
 } >"$out/skypilot.dict"
+
+# config: the config sections of the end-to-end cases; the keys and values
+# of the settings file.
+mkdir -p "$out/config"
+for f in "$src"/tests/e2e/cases/*.case; do
+	grep -q '^--- config$' "$f" || continue
+	awk '/^--- (stdout|stderr|config)$/ { on = ($0 == "--- config"); next } on { print }' "$f" \
+		>"$out/config/$(basename "$f" .case)"
+done
+{
+	printf '%s\n' '"columns: "' '"sort: "' '"currency: "' '"providers: "' '"provider:"' \
+		'"base_url: "' '"api_key: "' '"\x0a"' '"\x0a  "' '"- "' '": "' '", "' '"-"' '"~"' \
+		'"http://"' '"https://"' '"127.0.0.1"' '"EUR"' '"{"' '"}"' '"["' '"]"' '"&a"' '"*a"' \
+		'"!!str"' '"---"' '"\x27"' '"\""' '"#"'
+	for f in "$src"/src/adapters/*.c; do
+		id=$(basename "$f" .c)
+		[ "$id" = registry ] || printf '"%s"\n' "$id"
+	done
+	sed -n 's/^[[:space:]]*{"\([a-z_]*\)".*/"\1"/p' "$src/src/field.c"
+} | sort -u >"$out/config.dict"
 
 # Inputs that once failed (docs/RELIABILITY.md), replayed first in every run.
 if [ -d "$src/tests/fuzz/regress" ]; then

@@ -431,6 +431,108 @@ static void test_unwritable_location(void **state)
 	free(err);
 }
 
+/* A new cache is 0600 in a directory made 0700, whatever the umask: it may
+ * hold a provider's account-specific offers. */
+static void test_new_file_modes(void **state)
+{
+	(void)state;
+	char dir[4200], path[4300];
+	snprintf(dir, sizeof dir, "%s", scratch_path("modes"));
+	snprintf(path, sizeof path, "%s/sub/cache.db", dir);
+	scratch_path("modes/sub/cache.db");
+	rmdir(scratch_path("modes/sub"));
+	rmdir(dir);
+	mode_t old = umask(022);
+	struct cache_open_info info;
+	struct cache *c = open_ok(path, &info);
+	umask(old);
+	assert_null(info.open_dir);
+	cache_close(c);
+	cache_open_info_release(&info);
+	struct stat sb;
+	assert_int_equal(stat(path, &sb), 0);
+	assert_int_equal(sb.st_mode & 0777, 0600);
+	snprintf(path, sizeof path, "%s/sub", dir);
+	assert_int_equal(stat(path, &sb), 0);
+	assert_int_equal(sb.st_mode & 0777, 0700);
+}
+
+/* Open `path` expecting a refusal that names it and sets info.unusable. */
+static void refused(const char *path, const char *what)
+{
+	struct cache *c = NULL;
+	struct cache_open_info info;
+	char *err = NULL;
+	alarm(60); /* a FIFO must not block the open: a hang fails the test */
+	assert_int_equal(cache_open(&c, path, &cat, &info, &err), GC_EIO);
+	alarm(0);
+	assert_null(c);
+	assert_true(info.unusable);
+	if (!strstr(err, path) || !strstr(err, what) || strchr(err, '\n'))
+		fail_msg("%s: %s", path, err);
+	free(err);
+	cache_open_info_release(&info);
+}
+
+/* A symbolic link at the cache path is never followed: a dangling one does
+ * not create its target, a link to an empty file does not turn that file
+ * into a database.  A FIFO, a directory or a device is refused unopened. */
+static void test_unusable_paths(void **state)
+{
+	(void)state;
+	char base[4200], link[4300], target[4300];
+	snprintf(base, sizeof base, "%s", scratch_path("paths"));
+	mkdir(base, 0700);
+	snprintf(link, sizeof link, "%s/cache.db", base);
+	snprintf(target, sizeof target, "%s/target.db", base);
+	remove(link);
+	remove(target);
+	assert_int_equal(symlink("target.db", link), 0);
+	refused(link, "is a symbolic link, which gpucmp does not follow");
+	assert_int_equal(access(target, F_OK), -1); /* not created */
+	FILE *f = fopen(target, "w");
+	assert_non_null(f);
+	fclose(f);
+	refused(link, "is a symbolic link");
+	struct stat sb;
+	assert_int_equal(stat(target, &sb), 0);
+	assert_int_equal(sb.st_size, 0); /* still empty */
+	remove(link);
+	remove(target);
+	assert_int_equal(mkfifo(link, 0600), 0);
+	refused(link, "is a FIFO, not a regular file");
+	remove(link);
+	assert_int_equal(mkdir(link, 0700), 0);
+	refused(link, "is a directory, not a regular file");
+	rmdir(link);
+	refused("/dev/null", "is a character device, not a regular file");
+}
+
+/* A directory anyone can write holding the cache is reported (once, by
+ * the CLI); the cache still opens. */
+static void test_open_directory(void **state)
+{
+	(void)state;
+	char dir[4200], path[4300];
+	snprintf(dir, sizeof dir, "%s", scratch_path("opendir"));
+	mkdir(dir, 0700);
+	assert_int_equal(chmod(dir, 01777), 0);
+	snprintf(path, sizeof path, "%s/cache.db", dir);
+	scratch_path("opendir/cache.db");
+	struct cache_open_info info;
+	struct cache *c = open_ok(path, &info);
+	assert_non_null(info.open_dir);
+	assert_string_equal(info.open_dir, dir);
+	cache_close(c);
+	cache_open_info_release(&info);
+	assert_null(info.open_dir);
+	assert_int_equal(chmod(dir, 0700), 0);
+	c = open_ok(path, &info);
+	assert_null(info.open_dir);
+	cache_close(c);
+	cache_open_info_release(&info);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -444,6 +546,9 @@ int main(void)
 		cmocka_unit_test(test_corrupt_file_is_moved_aside),
 		cmocka_unit_test(test_memory_and_paths),
 		cmocka_unit_test(test_unwritable_location),
+		cmocka_unit_test(test_new_file_modes),
+		cmocka_unit_test(test_unusable_paths),
+		cmocka_unit_test(test_open_directory),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -7,7 +7,9 @@
 
 #include "gpucmp/adapter.h"
 #include "gpucmp/config.h"
+#include "gpucmp/fileio.h"
 #include "gpucmp/refresh.h"
+#include "gpucmp/yamldoc.h"
 
 static enum gc_status parse(struct config *c, const char *text, char **err)
 {
@@ -298,6 +300,138 @@ static void test_precedence(void **state)
 	config_release(&c);
 }
 
+/* `text` repeated n times between `head` and `tail`, in a new string */
+static char *repeat(const char *head, const char *text, size_t n, const char *mid,
+		    const char *close, const char *tail)
+{
+	size_t tl = strlen(text), cl = strlen(close);
+	size_t cap = strlen(head) + n * (tl + cl) + strlen(mid) + strlen(tail) + 1;
+	char *s = malloc(cap), *p = s;
+	assert_non_null(s);
+	p += snprintf(p, cap, "%s", head);
+	for (size_t i = 0; i < n; i++, p += tl)
+		memcpy(p, text, tl);
+	p += snprintf(p, cap - (size_t)(p - s), "%s", mid);
+	for (size_t i = 0; i < n; i++, p += cl)
+		memcpy(p, close, cl);
+	snprintf(p, cap - (size_t)(p - s), "%s", tail);
+	return s;
+}
+
+/* Nesting past YDOC_MAX_DEPTH is refused before libyaml builds the
+ * document (its scanner is quadratic in flow depth: a 1 MiB file of '['
+ * took minutes): the error names file:line and the limit. */
+static void test_deep_nesting(void **state)
+{
+	(void)state;
+	struct {
+		const char *head, *open, *mid, *close, *tail;
+		size_t n;
+		int line;
+	} deep[] = {
+		{"columns: ", "[", "gpu", "]", "\n", 100, 1},
+		{"sort: price\ncolumns: ", "{a: ", "b", "}", "\n", 70, 2},
+		{"columns:\n", "- ", "gpu", "", "\n", 80, 2},
+		{"columns: ", "[", "", "", "\n", 500000, 1}, /* unclosed, under 1 MiB */
+		{"# [[[[\nsort: '[[[['\ncolumns: ", "[", "", "", "\n", 300000, 3},
+	};
+	char want[64];
+	snprintf(want, sizeof want, "nested deeper than %d levels", YDOC_MAX_DEPTH);
+	for (size_t i = 0; i < sizeof deep / sizeof deep[0]; i++) {
+		char *text = repeat(deep[i].head, deep[i].open, deep[i].n, deep[i].mid,
+				    deep[i].close, deep[i].tail);
+		struct config c;
+		char *err = NULL;
+		assert_int_equal(parse(&c, text, &err), GC_ECONFIG);
+		char at[32];
+		snprintf(at, sizeof at, "cfg.yaml:%d: ", deep[i].line);
+		if (strncmp(err, at, strlen(at)) != 0 || !strstr(err, want))
+			fail_msg("case %zu: %s", i, err);
+		free(err);
+		free(text);
+		config_release(&c);
+	}
+	/* at the limit: parsed, and refused for what it says (a list of lists) */
+	char *text = repeat("columns: ", "[", YDOC_MAX_DEPTH - 1, "gpu", "]", "\n");
+	struct config c;
+	char *err = NULL;
+	assert_int_equal(parse(&c, text, &err), GC_ECONFIG);
+	if (strstr(err, "nested deeper"))
+		fail_msg("refused at the limit: %s", err);
+	free(err);
+	free(text);
+	config_release(&c);
+}
+
+/* A FIFO (or a device) as the config file is refused at once, not opened
+ * for a read that waits for a writer forever. */
+static void test_not_regular(void **state)
+{
+	(void)state;
+	const char *path = scratch_path("test_config.fifo");
+	assert_int_equal(mkfifo(path, 0600), 0);
+	alarm(60); /* a hang fails the test (SIGALRM ends it) */
+	struct config c;
+	char *err = NULL;
+	config_init(&c);
+	assert_int_equal(config_load(&c, path, &err), GC_ECONFIG);
+	assert_non_null(strstr(err, "is not a regular file"));
+	free(err);
+	err = NULL;
+	config_release(&c);
+	char *data;
+	size_t len;
+	assert_int_equal(file_read_all(path, 1024, &data, &len, &err), GC_EIO);
+	assert_non_null(strstr(err, "not a regular file"));
+	assert_null(data);
+	free(err);
+	err = NULL;
+	config_init(&c);
+	assert_int_equal(config_load(&c, "/dev/zero", &err), GC_ECONFIG);
+	assert_non_null(strstr(err, "is not a regular file"));
+	free(err);
+	config_release(&c);
+	alarm(0);
+	remove(path);
+}
+
+/* The other quadratic paths of a YAML load: libyaml checks each anchor
+ * against all earlier ones (40,000 took 8 s), and the duplicate-key check
+ * compares each key with the earlier ones (110,000 keys: 96 s).  Both are
+ * refused past their limits with file:line. */
+static void test_anchor_and_key_limits(void **state)
+{
+	(void)state;
+	struct buf b;
+	buf_init(&b, 0);
+	assert_int_equal(buf_addstr(&b, "sort: price\ncolumns: ["), GC_OK);
+	for (int i = 0; i <= YDOC_MAX_ANCHORS; i++)
+		assert_int_equal(buf_printf(&b, "%s&a%d gpu", i ? ", " : "", i), GC_OK);
+	assert_int_equal(buf_addstr(&b, "]\n"), GC_OK);
+	struct config c;
+	char *err = NULL;
+	char want[96];
+	snprintf(want, sizeof want, "cfg.yaml:2: more than %d anchors", YDOC_MAX_ANCHORS);
+	assert_int_equal(parse(&c, b.ptr, &err), GC_ECONFIG);
+	if (strncmp(err, want, strlen(want)) != 0)
+		fail_msg("%s", err);
+	free(err);
+	err = NULL;
+	config_release(&c);
+	buf_free(&b);
+	buf_init(&b, 0);
+	assert_int_equal(buf_addstr(&b, "provider:\n"), GC_OK);
+	for (int i = 0; i <= YDOC_MAX_KEYS; i++)
+		assert_int_equal(buf_printf(&b, "  k%d: {}\n", i), GC_OK);
+	snprintf(want, sizeof want, "cfg.yaml:2: more than %d keys in one mapping", YDOC_MAX_KEYS);
+	assert_int_equal(parse(&c, b.ptr, &err), GC_ECONFIG);
+	if (strncmp(err, want, strlen(want)) != 0)
+		fail_msg("%s", err);
+	free(err);
+	config_release(&c);
+	buf_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -309,6 +443,9 @@ int main(void)
 		cmocka_unit_test(test_load_file),
 		cmocka_unit_test(test_default_path),
 		cmocka_unit_test(test_precedence),
+		cmocka_unit_test(test_deep_nesting),
+		cmocka_unit_test(test_not_regular),
+		cmocka_unit_test(test_anchor_and_key_limits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,6 +6,7 @@
 
 #include "gpucmp/profile.h"
 #include "gpucmp/strutil.h"
+#include "gpucmp/yamldoc.h"
 
 static long today(void)
 {
@@ -142,6 +143,32 @@ static void test_shipped_profiles(void **state)
 	profile_set_release(&set);
 }
 
+/* Deep nesting is refused with file:line and the limit, before libyaml
+ * builds the document (providers --check on 250,000 '{a: ' took minutes). */
+static void test_deep_nesting(void **state)
+{
+	(void)state;
+	size_t n = 250000, head = strlen("id: deep\nname: ");
+	char *text = malloc(head + 4 * n + 2);
+	assert_non_null(text);
+	memcpy(text, "id: deep\nname: ", head);
+	for (size_t i = 0; i < n; i++)
+		memcpy(text + head + 4 * i, "{a: ", 4);
+	memcpy(text + head + 4 * n, "\n", 2);
+	struct profile *p = NULL;
+	char *err = NULL;
+	assert_int_equal(profile_load(&p, "providers/deep.yaml", text, strlen(text), today(), &err),
+			 GC_EDATA);
+	assert_null(p);
+	char want[96];
+	snprintf(want, sizeof want, "providers/deep.yaml:2: nested deeper than %d levels",
+		 YDOC_MAX_DEPTH);
+	if (strncmp(err, want, strlen(want)) != 0)
+		fail_msg("%s", err);
+	free(err);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -149,6 +176,7 @@ int main(void)
 		cmocka_unit_test(test_error_fixtures),
 		cmocka_unit_test(test_duplicate_ids),
 		cmocka_unit_test(test_shipped_profiles),
+		cmocka_unit_test(test_deep_nesting),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
