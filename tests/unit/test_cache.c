@@ -168,7 +168,7 @@ static long long count_of(struct cache *c, const char *provider)
 }
 
 /* Expect cache_store to refuse with a message holding `want`, changing nothing. */
-static void refused(struct cache *c, const char *provider, const char *source, int n,
+static void rule_refuses(struct cache *c, const char *provider, const char *source, int n,
 		    const char *want)
 {
 	long long before = count_of(c, provider);
@@ -181,7 +181,7 @@ static void refused(struct cache *c, const char *provider, const char *source, i
 	assert_int_equal(count_of(c, provider), before);
 }
 
-static void stored(struct cache *c, const char *provider, const char *source, int n)
+static void rule_stores(struct cache *c, const char *provider, const char *source, int n)
 {
 	char *msg;
 	if (store_n(c, provider, source, n, &msg) != GC_OK)
@@ -198,33 +198,33 @@ static void test_plausible_answer(void **state)
 	long long snap = count_of(c, "lambda");
 	assert_true(snap >= 100);
 	/* no usable offer: refused, even over no offers at all */
-	refused(c, "lambda", "live", 0, "no usable offer in the new data");
-	refused(c, "linode", "live", 0, "no usable offer");
+	rule_refuses(c, "lambda", "live", 0, "no usable offer in the new data");
+	rule_refuses(c, "linode", "live", 0, "no usable offer");
 	/* a first live answer is not measured against the snapshot's rows */
-	stored(c, "lambda", "live", 3);
-	stored(c, "lambda", "live", 30);
+	rule_stores(c, "lambda", "live", 3);
+	rule_stores(c, "lambda", "live", 30);
 	/* under 10% of the previous 30: refused; exactly 10%: stored */
-	refused(c, "lambda", "live", 2, "the new data has 2 offers, under 10% of the previous 30");
-	stored(c, "lambda", "live", 3);
+	rule_refuses(c, "lambda", "live", 2, "the new data has 2 offers, under 10% of the previous 30");
+	rule_stores(c, "lambda", "live", 3);
 	/* fewer than CACHE_GUARD_MIN_PREVIOUS before: only emptiness counts */
-	stored(c, "lambda", "live", 1);
+	rule_stores(c, "lambda", "live", 1);
 	/* a catalog-like answer is measured against the catalog-like rows */
 	long long azure = count_of(c, "azure");
 	assert_true(azure >= 100);
-	refused(c, "azure", "import", (int)((azure + 9) / 10) - 1, "under 10% of the previous");
-	stored(c, "azure", "import", (int)((azure + 9) / 10));
+	rule_refuses(c, "azure", "import", (int)((azure + 9) / 10) - 1, "under 10% of the previous");
+	rule_stores(c, "azure", "import", (int)((azure + 9) / 10));
 	/* min_keep_percent 0: shrinking is accepted, emptiness is not */
 	cache_set_guard(c, 0, 0);
-	stored(c, "lambda", "live", 40);
-	stored(c, "lambda", "live", 1);
-	refused(c, "lambda", "live", 0, "--force stores an empty answer");
+	rule_stores(c, "lambda", "live", 40);
+	rule_stores(c, "lambda", "live", 1);
+	rule_refuses(c, "lambda", "live", 0, "--force stores an empty answer");
 	/* a stricter threshold */
 	cache_set_guard(c, 0, 50);
-	stored(c, "lambda", "live", 40);
-	refused(c, "lambda", "live", 19, "under 50% of the previous 40");
+	rule_stores(c, "lambda", "live", 40);
+	rule_refuses(c, "lambda", "live", 19, "under 50% of the previous 40");
 	/* --force stores anything */
 	cache_set_guard(c, 1, 50);
-	stored(c, "lambda", "live", 0);
+	rule_stores(c, "lambda", "live", 0);
 	cache_close(c);
 }
 
