@@ -77,6 +77,12 @@ enum gc_status render_json_string(struct buf *b, const char *s)
 			char esc[6] = {'\\', 'u', '0', '0', hex[*p >> 4], hex[*p & 15]};
 			st = buf_add(b, esc, 6);
 			p++;
+		} else if (p[0] == 0xC2 && p[1] >= 0x80 && p[1] < 0xA0) {
+			/* a C1 control (U+009B is CSI, a terminal escape in one
+			 * character): valid JSON raw, but never on a terminal */
+			char esc[6] = {'\\', 'u', '0', '0', hex[p[1] >> 4], hex[p[1] & 15]};
+			st = buf_add(b, esc, 6);
+			p += 2;
 		} else {
 			size_t n = utf8_seq(p);
 			if (n) {

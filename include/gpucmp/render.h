@@ -47,7 +47,8 @@ enum gc_status render_end(struct renderer *r, size_t *rows, char **err);
 void render_abort(struct renderer *r);
 
 /* Append `s` as a JSON string literal (quotes included); invalid UTF-8
- * becomes U+FFFD, control characters are escaped. */
+ * becomes U+FFFD, control characters (C0, DEL and C1 U+0080-U+009F) are
+ * escaped as \u00XX, so no raw one reaches a terminal. */
 enum gc_status render_json_string(struct buf *b, const char *s);
 /* Append a finite number in the shortest form that reads back the same
  * for prices ("8", "2.35"). */
