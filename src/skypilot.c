@@ -416,8 +416,7 @@ static enum gc_status emit(struct state *s, const struct row *r, struct offer *r
 	struct offer_text t;
 	struct offer c;
 	struct offer *o = &c;
-	if (offer_clean(raw, &c, &t))
-		s->st->cleaned++;
+	int dirty = offer_clean(raw, &c, &t) > 0;
 	if (*s->o->provider && s->c.zone >= 0) {
 		int oom = 0;
 		if (seen_before(s, o->sku, o->region, &oom)) {
@@ -429,6 +428,7 @@ static enum gc_status emit(struct state *s, const struct row *r, struct offer *r
 	}
 	if (!o->gpu)
 		s->st->unknown_gpu++;
+	s->st->cleaned += dirty;
 	s->st->offers++;
 	return s->cb ? s->cb(s->ctx, o, NULL) : GC_OK;
 }
