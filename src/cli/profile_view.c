@@ -3,6 +3,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -99,6 +100,17 @@ int provider_matches(const struct profile *p, const struct cli_args *a)
 	return 1;
 }
 
+/* One JSON value and a newline on stdout; DEL and C1 controls, which
+ * jansson writes raw, escaped (render_json_write).  0, or -1 on failure. */
+static int print_one(const json_t *v, size_t flags)
+{
+	char *text = json_dumps(v, flags);
+	int bad = !text || render_json_write(stdout, text, strlen(text)) != 0 ||
+		  putchar('\n') == EOF;
+	free(text);
+	return bad ? -1 : 0;
+}
+
 int cli_print_json(json_t *v, int ndjson)
 {
 	const size_t real = JSON_REAL_PRECISION(15) | JSON_PRESERVE_ORDER;
@@ -108,11 +120,10 @@ int cli_print_json(json_t *v, int ndjson)
 		json_t *item;
 		json_array_foreach(v, i, item) {
 			if (!bad)
-				bad = json_dumpf(item, stdout, JSON_COMPACT | real) != 0 ||
-				      putchar('\n') == EOF;
+				bad = print_one(item, JSON_COMPACT | real) != 0;
 		}
 	} else if (!bad) {
-		bad = json_dumpf(v, stdout, JSON_INDENT(2) | real) != 0 || putchar('\n') == EOF;
+		bad = print_one(v, JSON_INDENT(2) | real) != 0;
 	}
 	json_decref(v);
 	if (bad || fflush(stdout) != 0) {

@@ -185,12 +185,39 @@ static void test_control_escapes(void **state)
 	}
 }
 
+/* JSON that jansson wrote (show, recommend, cache status --json): DEL
+ * and C1 controls inside strings come out escaped; the rest unchanged. */
+static void test_json_write(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{"{\"sku\":\"a\xc2\x9b[2J\"}", "{\"sku\":\"a\\u009b[2J\"}"},
+		{"[\"\x7f\",\"\xc2\x80\xc2\x9f\xc2\xa0\"]", "[\"\\u007f\",\"\\u0080\\u009f\xc2\xa0\"]"},
+		{"\"caf\xc3\xa9 \xe2\x80\xa6\"", "\"caf\xc3\xa9 \xe2\x80\xa6\""},
+		{"\"ends\xc2", "\"ends\xc2"},
+		{"", ""},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *out = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&out, &len);
+		assert_non_null(f);
+		assert_int_equal(render_json_write(f, cases[i].in, strlen(cases[i].in)), 0);
+		fclose(f);
+		assert_string_equal(out, cases[i].out);
+		free(out);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_ndjson_and_csv),
 		cmocka_unit_test(test_control_escapes),
+		cmocka_unit_test(test_json_write),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_fit_and_width),
 	};
