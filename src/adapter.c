@@ -213,14 +213,12 @@ void adapter_set_prices(struct offer *o, const char *currency, double price, dou
 	}
 }
 
-/* Network text as it may be stored: `s` itself when it is clean, else a
- * copy in buf with control characters (and broken UTF-8) as '?'. */
-static const char *clean_text(char *buf, size_t n, const char *s, int *dirty)
+/* Network text as it may be stored (str_field, the cache's one sanitizer):
+ * `s` itself when it is clean, else a copy in buf with control characters
+ * (and broken UTF-8) as '?', cut to STR_FIELD_MAX bytes. */
+static const char *clean_text(char *buf, const char *s, int *dirty)
 {
-	if (!s || strcmp(str_sanitize(buf, n, s), s) == 0)
-		return s;
-	*dirty = 1;
-	return buf;
+	return str_field(buf, s, dirty);
 }
 
 /* A size the source reported: unknown (NAN) unless in [lo, hi]. */
@@ -237,16 +235,16 @@ static enum gc_status emit_checked(struct adapter_run *run, struct offer *o, cha
 enum gc_status adapter_emit(struct adapter_run *run, struct offer *o, char **err)
 {
 	/* cleaned copies live only for the call; o's own pointers come back */
-	char b[7][512];
+	char b[7][STR_FIELD_MAX + 1];
 	const struct offer orig = *o;
 	int dirty = 0;
-	o->sku = clean_text(b[0], sizeof b[0], o->sku, &dirty);
-	o->region = clean_text(b[1], sizeof b[1], o->region, &dirty);
-	o->gpu_name = clean_text(b[2], sizeof b[2], o->gpu_name, &dirty);
-	o->currency = clean_text(b[3], sizeof b[3], o->currency, &dirty);
-	o->driver_version = clean_text(b[4], sizeof b[4], o->driver_version, &dirty);
-	o->max_cuda = clean_text(b[5], sizeof b[5], o->max_cuda, &dirty);
-	o->rdma = clean_text(b[6], sizeof b[6], o->rdma, &dirty);
+	o->sku = clean_text(b[0], o->sku, &dirty);
+	o->region = clean_text(b[1], o->region, &dirty);
+	o->gpu_name = clean_text(b[2], o->gpu_name, &dirty);
+	o->currency = clean_text(b[3], o->currency, &dirty);
+	o->driver_version = clean_text(b[4], o->driver_version, &dirty);
+	o->max_cuda = clean_text(b[5], o->max_cuda, &dirty);
+	o->rdma = clean_text(b[6], o->rdma, &dirty);
 	run->cleaned += dirty;
 	enum gc_status st = emit_checked(run, o, err);
 	o->sku = orig.sku;
@@ -328,15 +326,15 @@ static enum gc_status emit_checked(struct adapter_run *run, struct offer *o, cha
 		o->price_native = o->spot_native = NAN;
 	}
 	/* hostile or broken numbers never reach the cache as prices: zero,
-	 * negative, NaN, infinite, or beyond any real rental (no GPU offer
-	 * costs more than ADAPTER_MAX_PRICE_HR per hour) */
-	if (!(o->price_hr > 0 && o->price_hr <= ADAPTER_MAX_PRICE_HR))
+	 * negative, NaN, infinite, below OFFER_MIN_PRICE_HR (1e-300 would
+	 * list first) or beyond any real rental (offer_price_ok) */
+	if (!offer_price_ok(o->price_hr))
 		o->price_hr = NAN;
-	if (!(o->spot_price_hr > 0 && o->spot_price_hr <= ADAPTER_MAX_PRICE_HR))
+	if (!offer_price_ok(o->spot_price_hr))
 		o->spot_price_hr = NAN;
-	if (!(o->price_native > 0 && o->price_native <= 1e9))
+	if (!(o->price_native >= OFFER_MIN_PRICE_HR && o->price_native <= 1e9))
 		o->price_native = NAN;
-	if (!(o->spot_native > 0 && o->spot_native <= 1e9))
+	if (!(o->spot_native >= OFFER_MIN_PRICE_HR && o->spot_native <= 1e9))
 		o->spot_native = NAN;
 	if (isnan(o->price_hr) && isnan(o->spot_price_hr)) {
 		run->skipped++;
@@ -351,7 +349,8 @@ static enum gc_status emit_checked(struct adapter_run *run, struct offer *o, cha
 	if (!o->gpu)
 		run->unknown_gpu++;
 	run->offers++;
-	return run->emit ? run->emit(run->emit_ctx, o, err) : GC_OK;
+	/* through the cache's door like every producer (origin included) */
+	return run->emit ? offer_deliver(run->emit, run->emit_ctx, o, NULL, err) : GC_OK;
 }
 
 enum gc_status adapter_emit_regions(struct adapter_run *run, struct offer *o,

@@ -12,7 +12,7 @@ void csv_init(struct csv_reader *r, const char *data, size_t len)
 	if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)
 		r->p += 3;
 	r->next_line = 1;
-	buf_init(&r->store, 0);
+	buf_init(&r->store, CSV_MAX_RECORD);
 }
 
 void csv_release(struct csv_reader *r)
@@ -70,7 +70,28 @@ static int eat_eol(struct csv_reader *r)
 	return 0;
 }
 
-/* Returns 0, -1 (unterminated, *err set) or -2 (out of memory). */
+/* A NUL would end the field early as a C string and drop what follows
+ * unseen: the file is not the text it claims to be. */
+static int nul_byte(const struct csv_reader *r, char **err)
+{
+	err_set(err, GC_EDATA, "line %zu: NUL byte in the data (not a text file?)",
+		r->next_line);
+	return -1;
+}
+
+/* Appending to the record failed: out of memory, or the record is over
+ * CSV_MAX_RECORD.  Returns -1 (bad data, *err set) or CSV_NOMEM. */
+static int add_failed(const struct csv_reader *r, enum gc_status st, char **err)
+{
+	if (st != GC_EDATA) {
+		err_set(err, GC_ENOMEM, "out of memory reading CSV");
+		return CSV_NOMEM;
+	}
+	err_set(err, GC_EDATA, "line %zu: record longer than %d bytes", r->line, CSV_MAX_RECORD);
+	return -1;
+}
+
+/* Returns 0, -1 (unterminated, a NUL or too long, *err set) or CSV_NOMEM. */
 static int read_quoted(struct csv_reader *r, char **err)
 {
 	size_t open_line = r->next_line;
@@ -90,9 +111,12 @@ static int read_quoted(struct csv_reader *r, char **err)
 			}
 		} else if (c == '\n') {
 			r->next_line++;
+		} else if (c == '\0') {
+			return nul_byte(r, err);
 		}
-		if (buf_addc(&r->store, c) != GC_OK)
-			return -2;
+		enum gc_status st = buf_addc(&r->store, c);
+		if (st != GC_OK)
+			return add_failed(r, st, err);
 	}
 }
 
@@ -103,24 +127,26 @@ int csv_next(struct csv_reader *r, char **err)
 	if (r->p >= r->end)
 		return 0;
 	r->line = r->next_line;
+	enum gc_status st = GC_OK;
 	for (;;) {
 		if (start_field(r) != 0)
 			goto nomem;
 		if (r->p < r->end && *r->p == '"') {
 			int q = read_quoted(r, err);
-			if (q == -1)
-				return -1;
-			if (q == -2)
-				goto nomem;
+			if (q != 0)
+				return q;
 		}
 		/* unquoted bytes (or stray bytes after a closing quote), copied as one run */
 		const char *run = r->p;
-		while (r->p < r->end && *r->p != ',' && *r->p != '\n' && *r->p != '\r')
+		while (r->p < r->end && *r->p != ',' && *r->p != '\n' && *r->p != '\r' &&
+		       *r->p != '\0')
 			r->p++;
-		if (r->p > run && buf_add(&r->store, run, (size_t)(r->p - run)) != GC_OK)
-			goto nomem;
-		if (buf_addc(&r->store, '\0') != GC_OK)
-			goto nomem;
+		if (r->p < r->end && *r->p == '\0')
+			return nul_byte(r, err);
+		if (r->p > run && (st = buf_add(&r->store, run, (size_t)(r->p - run))) != GC_OK)
+			return add_failed(r, st, err);
+		if ((st = buf_addc(&r->store, '\0')) != GC_OK)
+			return add_failed(r, st, err);
 		if (r->p < r->end && *r->p == ',') {
 			r->p++;
 			continue;

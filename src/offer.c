@@ -1,4 +1,4 @@
-/* offer.c - offer defaults. */
+/* offer.c - offer defaults, and the checks every offer passes on its way in. */
 #include "gpucmp/offer.h"
 
 #include <math.h>
@@ -21,4 +21,36 @@ void offer_init(struct offer *o)
 	o->available = -1;
 	o->infiniband = -1;
 	o->nvlink = -1;
+}
+
+int offer_price_ok(double usd_hr)
+{
+	return usd_hr >= OFFER_MIN_PRICE_HR && usd_hr <= OFFER_MAX_PRICE_HR;
+}
+
+int offer_clean(const struct offer *in, struct offer *out, struct offer_text *t)
+{
+	*out = *in;
+	const char **text[] = {&out->provider, &out->sku,    &out->gpu,        &out->gpu_name,
+			       &out->region,   &out->currency, &out->source,   &out->origin,
+			       &out->fetched_at, &out->rdma,   &out->driver_version, &out->max_cuda};
+	_Static_assert(sizeof text / sizeof text[0] == sizeof t->b / sizeof t->b[0],
+		       "one buffer per text field");
+	int n = 0;
+	for (size_t i = 0; i < sizeof text / sizeof text[0]; i++) {
+		int changed = 0;
+		*text[i] = str_field(t->b[i], *text[i], &changed);
+		n += changed;
+	}
+	return n;
+}
+
+enum gc_status offer_deliver(offer_cb cb, void *ctx, const struct offer *o, size_t *cleaned,
+			     char **err)
+{
+	struct offer_text t;
+	struct offer c;
+	if (offer_clean(o, &c, &t) && cleaned)
+		(*cleaned)++;
+	return cb ? cb(ctx, &c, err) : GC_OK;
 }

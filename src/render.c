@@ -77,6 +77,12 @@ enum gc_status render_json_string(struct buf *b, const char *s)
 			char esc[6] = {'\\', 'u', '0', '0', hex[*p >> 4], hex[*p & 15]};
 			st = buf_add(b, esc, 6);
 			p++;
+		} else if (p[0] == 0xC2 && p[1] >= 0x80 && p[1] < 0xA0) {
+			/* a C1 control (U+009B is CSI, a terminal escape in one
+			 * character): valid JSON raw, but never on a terminal */
+			char esc[6] = {'\\', 'u', '0', '0', hex[p[1] >> 4], hex[p[1] & 15]};
+			st = buf_add(b, esc, 6);
+			p += 2;
 		} else {
 			size_t n = utf8_seq(p);
 			if (n) {
@@ -89,6 +95,27 @@ enum gc_status render_json_string(struct buf *b, const char *s)
 		}
 	}
 	return st == GC_OK ? buf_addc(b, '"') : st;
+}
+
+int render_json_write(FILE *f, const char *json, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)json, *end = p + len, *run = p;
+	int bad = 0;
+	for (; p < end && !bad; p++) {
+		int c1 = p[0] == 0xC2 && p + 1 < end && p[1] >= 0x80 && p[1] < 0xA0;
+		if (*p != 0x7F && !c1)
+			continue;
+		unsigned char cp = c1 ? p[1] : 0x7F;
+		char esc[6] = {'\\', 'u', '0', '0', hex[cp >> 4], hex[cp & 15]};
+		bad = fwrite(run, 1, (size_t)(p - run), f) != (size_t)(p - run) ||
+		      fwrite(esc, 1, sizeof esc, f) != sizeof esc;
+		p += c1;
+		run = p + 1;
+	}
+	if (!bad && end > run)
+		bad = fwrite(run, 1, (size_t)(end - run), f) != (size_t)(end - run);
+	return bad ? -1 : 0;
 }
 
 /* Integers print without a fraction; everything else with 15 significant

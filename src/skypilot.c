@@ -20,6 +20,7 @@ struct row {
 	double count, vcpus, mem, price, spot, storage;
 	double info_mib; /* MemoryInfo.SizeInMiB, NAN if absent */
 	char info_name[96];
+	int price_bad;   /* a Price or SpotPrice written, but not a price */
 };
 
 /* GCP prices an accelerator apart from the VM it is attached to: the
@@ -112,10 +113,24 @@ static const char *field(char **f, size_t n, int i)
 	return i >= 0 && (size_t)i < n ? f[i] : "";
 }
 
+/* A plain decimal (str_to_double: no hex, inf or nan), else NAN. */
 static double number_or_nan(const char *s)
 {
 	double v;
 	return *s && str_to_double(s, &v) == 0 ? v : NAN;
+}
+
+/* A price column: NAN when empty, or (and *bad set) when it is not a
+ * number or below zero.  Zero stays: a GCP accelerator row may add
+ * nothing to its host's price; emit() judges the offer's sum. */
+static double price_or_nan(const char *s, int *bad)
+{
+	double v = number_or_nan(s);
+	if (*s && !(v >= 0)) {
+		*bad = 1;
+		return NAN;
+	}
+	return v;
 }
 
 /* Pull 'Name' and 'SizeInMiB' out of GpuInfo, written either as a Python
@@ -129,8 +144,10 @@ static void parse_info(const char *s, struct row *r)
 		p += 9;
 		while (*p && !isdigit((unsigned char)*p) && *p != ',' && *p != '}')
 			p++;
-		if (isdigit((unsigned char)*p))
-			r->info_mib = strtod(p, NULL);
+		const char *end;
+		double v;
+		if (str_decimal_prefix(p, &v, &end) == 0 && v > 0)
+			r->info_mib = v;
 	}
 	p = strstr(s, "Name");
 	if (!p)
@@ -162,11 +179,10 @@ static void read_row(char **f, size_t n, const struct cols *c, struct row *r)
 	r->count = number_or_nan(field(f, n, c->cnt));
 	r->vcpus = number_or_nan(field(f, n, c->vcpus));
 	r->mem = number_or_nan(field(f, n, c->mem));
-	r->price = number_or_nan(field(f, n, c->price));
-	r->spot = number_or_nan(field(f, n, c->spot));
+	r->price_bad = 0;
+	r->price = price_or_nan(field(f, n, c->price), &r->price_bad);
+	r->spot = price_or_nan(field(f, n, c->spot), &r->price_bad);
 	r->storage = number_or_nan(field(f, n, c->storage));
-	if (r->price < 0)
-		r->price = NAN;
 	if (!(r->spot > 0)) /* empty or 0 means no spot price */
 		r->spot = NAN;
 	parse_info(field(f, n, c->info), r);
@@ -284,7 +300,7 @@ static int seen_grow(struct state *s)
 /* 1 if "sku|region" was already emitted (the same offer in another zone). */
 static int seen_before(struct state *s, const char *sku, const char *region, int *oom)
 {
-	char key[256];
+	char key[2 * (STR_FIELD_MAX + 1)]; /* both cleaned, so cut: never truncated */
 	snprintf(key, sizeof key, "%s|%s", sku, region);
 	if ((s->nseen + 1) * 2 > s->seen_slots && seen_grow(s) != 0) {
 		*oom = 1;
@@ -378,12 +394,29 @@ static void resolve_gpu(struct state *s, const struct row *r, const char *sku,
 	}
 }
 
-static enum gc_status emit(struct state *s, struct offer *o)
+/* Hand on one offer of row `r`: its prices checked (offer_price_ok: a
+ * price below OFFER_MIN_PRICE_HR or above OFFER_MAX_PRICE_HR is none), its
+ * text cleaned and cut (offer_clean, the cache's door), counted. */
+static enum gc_status emit(struct state *s, const struct row *r, struct offer *raw)
 {
-	if (isnan(o->price_hr) && isnan(o->spot_price_hr)) {
+	int bad = r->price_bad;
+	if (!isnan(raw->price_hr) && !offer_price_ok(raw->price_hr)) {
+		raw->price_hr = NAN;
+		bad = 1;
+	}
+	if (!isnan(raw->spot_price_hr) && !offer_price_ok(raw->spot_price_hr)) {
+		raw->spot_price_hr = NAN;
+		bad = 1;
+	}
+	if (isnan(raw->price_hr) && isnan(raw->spot_price_hr)) {
 		s->st->no_price++;
+		s->st->bad_price += bad;
 		return GC_OK;
 	}
+	struct offer_text t;
+	struct offer c;
+	struct offer *o = &c;
+	int dirty = offer_clean(raw, &c, &t) > 0;
 	if (*s->o->provider && s->c.zone >= 0) {
 		int oom = 0;
 		if (seen_before(s, o->sku, o->region, &oom)) {
@@ -395,6 +428,7 @@ static enum gc_status emit(struct state *s, struct offer *o)
 	}
 	if (!o->gpu)
 		s->st->unknown_gpu++;
+	s->st->cleaned += dirty;
 	s->st->offers++;
 	return s->cb ? s->cb(s->ctx, o, NULL) : GC_OK;
 }
@@ -439,7 +473,7 @@ static enum gc_status emit_paired(struct state *s, const struct row *r, char **e
 		o.price_hr = vm->price + r->price;
 		o.spot_price_hr = vm->spot + r->spot; /* NAN if either is missing */
 		paired = 1;
-		st = emit(s, &o);
+		st = emit(s, r, &o);
 	}
 	for (const char *const *a = n1_accels; *a && st == GC_OK && !paired; a++) {
 		if (strcmp(*a, r->acc) != 0)
@@ -459,7 +493,7 @@ static enum gc_status emit_paired(struct state *s, const struct row *r, char **e
 		o.price_hr = vm->price + r->price;
 		o.spot_price_hr = vm->spot + r->spot;
 		paired = 1;
-		st = emit(s, &o);
+		st = emit(s, r, &o);
 	}
 	if (!paired)
 		s->st->unpaired++;
@@ -492,7 +526,7 @@ static enum gc_status emit_row(struct state *s, const struct row *r, char **err)
 	o.ram_gb = r->mem;
 	o.price_hr = r->price;
 	o.spot_price_hr = r->spot;
-	enum gc_status st = emit(s, &o);
+	enum gc_status st = emit(s, r, &o);
 	if (st == GC_ENOMEM)
 		err_set(err, st, "out of memory");
 	return st;

@@ -31,6 +31,12 @@ static int num(const char *s, double *out)
 	return str_to_double(s, out);
 }
 
+/* An empty price is none; a written one must be a price (offer_price_ok). */
+static int price(const char *s, double *out)
+{
+	return num(s, out) || (!isnan(*out) && !offer_price_ok(*out));
+}
+
 static int tri(const char *s, int *out)
 {
 	if (!*s)
@@ -72,8 +78,7 @@ static enum gc_status row_to_offer(char **f, struct offer *o, char *fetched,
 		 num(f[C_RAM], &o->ram_gb) || num(f[C_DISK], &o->disk_gb) ||
 		 num(f[C_BW], &o->node_bandwidth_gbps))
 		bad = "a bad number";
-	else if (num(f[C_PRICE], &o->price_hr) || num(f[C_SPOT], &o->spot_price_hr) ||
-		 o->price_hr < 0 || o->spot_price_hr < 0 ||
+	else if (price(f[C_PRICE], &o->price_hr) || price(f[C_SPOT], &o->spot_price_hr) ||
 		 (isnan(o->price_hr) && isnan(o->spot_price_hr)))
 		bad = "a bad or missing price";
 	else if (tri(f[C_IB], &o->infiniband) || tri(f[C_NVLINK], &o->nvlink))
@@ -133,8 +138,9 @@ enum gc_status snapshot_parse(const char *data, size_t len, offer_cb cb, void *c
 		struct offer o;
 		char fetched[32];
 		st = row_to_offer(r.fields, &o, fetched, sizeof fetched, r.line, err);
+		/* through the cache's door, as every source: text cleaned, cut */
 		if (st == GC_OK && cb)
-			st = cb(ctx, &o, err);
+			st = offer_deliver(cb, ctx, &o, NULL, err);
 		if (st == GC_OK) {
 			info->rows++;
 			note_date(info, r.fields[C_AS_OF]);

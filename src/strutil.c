@@ -38,62 +38,103 @@ int str_user_path(const char *own_var, const char *xdg_var, const char *home_dir
 
 /* Plain decimals ("12", "-0.375") are most of what catalogs hold: read them
  * without strtod when the result is exact (at most 15 significant digits and
- * 22 decimals, so digits / 10^k is one correctly rounded division).  Returns
- * 0 and sets *out, or -1 to let strtod decide. */
-static int fast_decimal(const char *s, double *out)
+ * 22 decimals, so digits / 10^k is one correctly rounded division).  `s` to
+ * `end` has already been checked to be [+-]digits[.digits] with no exponent.
+ * Returns 0 and sets *out, or -1 to let strtod decide. */
+static int fast_decimal(const char *s, const char *end, double *out)
 {
 	static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
 				       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
 				       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 	int neg = *s == '-';
-	s += neg;
+	s += *s == '-' || *s == '+';
 	unsigned long long m = 0;
-	int digits = 0, frac = 0, seen_dot = 0, any = 0;
-	for (;; s++) {
-		if (*s >= '0' && *s <= '9') {
-			any = 1;
-			if (digits || *s != '0')
-				digits++;
-			if (digits > 15)
-				return -1;
-			m = m * 10 + (unsigned)(*s - '0');
-			frac += seen_dot;
-		} else if (*s == '.' && !seen_dot) {
+	int digits = 0, frac = 0, seen_dot = 0;
+	for (; s < end; s++) {
+		if (*s == '.') {
 			seen_dot = 1;
-		} else {
-			break;
+			continue;
 		}
+		if (digits || *s != '0')
+			digits++;
+		if (digits > 15)
+			return -1;
+		m = m * 10 + (unsigned)(*s - '0');
+		frac += seen_dot;
 	}
-	while (*s == ' ' || *s == '\t' || *s == '\r')
-		s++;
-	if (*s || frac > 22 || !any)
+	if (frac > 22)
 		return -1;
 	double v = (double)m / pow10[frac];
 	*out = neg ? -v : v;
 	return 0;
 }
 
-int str_to_double(const char *s, double *out)
+static size_t digits_at(const char *s)
+{
+	size_t n = 0;
+	while (s[n] >= '0' && s[n] <= '9')
+		n++;
+	return n;
+}
+
+int str_decimal_prefix(const char *s, double *out, const char **endp)
 {
 	if (!s)
 		return -1;
+	const char *p = s + (*s == '+' || *s == '-');
+	size_t whole = digits_at(p), frac = 0;
+	p += whole;
+	if (*p == '.') {
+		frac = digits_at(p + 1);
+		if (whole || frac)
+			p += 1 + frac;
+	}
+	if (!whole && !frac)
+		return -1;
+	const char *mantissa_end = p;
+	if (*p == 'e' || *p == 'E') {
+		const char *e = p + 1 + (p[1] == '+' || p[1] == '-');
+		size_t n = digits_at(e);
+		if (n)
+			p = e + n;
+	}
+	/* only the bytes checked above reach strtod: a copy, so that strtod
+	 * cannot read on into what follows ("0x", "p8", "nan(...)") */
+	double v;
+	if (p == mantissa_end && fast_decimal(s, p, &v) == 0) {
+		*out = v;
+		*endp = p;
+		return 0;
+	}
+	char tmp[64], *big = NULL, *num = tmp;
+	size_t len = (size_t)(p - s);
+	if (len >= sizeof tmp && !(num = big = malloc(len + 1)))
+		return -1;
+	memcpy(num, s, len);
+	num[len] = '\0';
+	errno = 0;
+	v = strtod(num, NULL);
+	int bad = errno == ERANGE || !isfinite(v);
+	free(big);
+	if (bad)
+		return -1;
+	*out = v;
+	*endp = p;
+	return 0;
+}
+
+static const char *skip_blanks(const char *s)
+{
 	while (*s == ' ' || *s == '\t')
 		s++;
-	if (!*s)
-		return -1;
-	if ((*s >= '0' && *s <= '9') || (*s == '-' && s[1] >= '0' && s[1] <= '9')) {
-		const char *d = *s == '-' ? s + 1 : s;
-		if (*d >= '0' && *d <= '9' && fast_decimal(s, out) == 0)
-			return 0;
-	}
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (end == s || errno == ERANGE || !isfinite(v))
-		return -1;
-	while (*end == ' ' || *end == '\t' || *end == '\r')
-		end++;
-	if (*end)
+	return s;
+}
+
+int str_to_double(const char *s, double *out)
+{
+	const char *end;
+	double v;
+	if (!s || str_decimal_prefix(skip_blanks(s), &v, &end) != 0 || *skip_blanks(end))
 		return -1;
 	*out = v;
 	return 0;
@@ -103,18 +144,14 @@ int str_to_long(const char *s, long *out)
 {
 	if (!s)
 		return -1;
-	while (*s == ' ')
-		s++;
-	if (!*s)
-		return -1;
+	s = skip_blanks(s);
+	const char *d = s + (*s == '+' || *s == '-');
+	if (*d < '0' || *d > '9')
+		return -1; /* strtol would skip \n, \v, \f and read on */
 	char *end;
 	errno = 0;
 	long v = strtol(s, &end, 10);
-	if (end == s || errno == ERANGE)
-		return -1;
-	while (*end == ' ')
-		end++;
-	if (*end)
+	if (errno == ERANGE || *skip_blanks(end))
 		return -1;
 	*out = v;
 	return 0;
@@ -233,6 +270,23 @@ char *str_sanitize(char *dst, size_t n, const char *s)
 	}
 	if (n)
 		dst[o] = '\0';
+	return dst;
+}
+
+const char *str_field(char *dst, const char *s, int *changed)
+{
+	if (!s)
+		return NULL;
+	/* the usual case, a short clean string, is checked without copying */
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p >= 0x20 && *p < 0x7F)
+		p++;
+	if (!*p && (size_t)(p - (const unsigned char *)s) <= STR_FIELD_MAX)
+		return s;
+	str_sanitize(dst, STR_FIELD_MAX + 1, s);
+	if (strcmp(dst, s) == 0)
+		return s;
+	*changed = 1;
 	return dst;
 }
 

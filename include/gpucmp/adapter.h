@@ -39,7 +39,7 @@ enum adapter_key_style {
 
 enum { ADAPTER_MAX_HEADERS = 4, ADAPTER_MAX_REQUESTS = 2000, ADAPTER_MAX_KEPT = 4 };
 /* A price above this (USD per hour, whole offer) is treated as garbage. */
-#define ADAPTER_MAX_PRICE_HR 10000.0
+#define ADAPTER_MAX_PRICE_HR OFFER_MAX_PRICE_HR
 
 struct adapter_request {
 	int kind;           /* the adapter's tag for this response */
@@ -122,9 +122,11 @@ void adapter_request_release(struct adapter_request *r);
  * currency (o->currency, o->price_native / o->spot_native set, price_hr
  * NAN) is converted to USD.  Unknown GPUs are kept with gpu NULL.
  * The network is not trusted: control characters (C0, C1, DEL: terminal
- * escape sequences) in the offer's text become '?'; sizes that are
- * negative, not finite or absurd become unknown; a price that is not > 0,
- * not finite or above ADAPTER_MAX_PRICE_HR counts as absent; an offer
+ * escape sequences) in the offer's text become '?' and a text longer than
+ * STR_FIELD_MAX bytes is cut (str_field, offer_clean); sizes that are
+ * negative, not finite or absurd become unknown; a price outside
+ * [OFFER_MIN_PRICE_HR, OFFER_MAX_PRICE_HR] (offer_price_ok, offer.h), or
+ * not finite, counts as absent; an offer
  * without a sane GPU count or without any price is skipped (counted in
  * run->drop_*), never stored. */
 enum gc_status adapter_emit(struct adapter_run *run, struct offer *o, char **err);

@@ -4,6 +4,12 @@
  * breaks, LF and CRLF line endings and a UTF-8 byte-order mark.  Fields are
  * returned as NUL-terminated strings owned by the reader and valid until the
  * next csv_next() or csv_release().
+ *
+ * Bytes are passed on as they are (control characters included: cleaning
+ * text is the caller's job, str_field), except two things a text file of
+ * records never holds, each an error of the file naming its line: a NUL
+ * byte, and a record longer than CSV_MAX_RECORD bytes (fields plus one
+ * byte each).  So memory per record is bounded, whatever the input.
  */
 #ifndef GPUCMP_CSV_H
 #define GPUCMP_CSV_H
@@ -29,8 +35,12 @@ struct csv_reader {
 void csv_init(struct csv_reader *r, const char *data, size_t len);
 void csv_release(struct csv_reader *r);
 
+/* The most bytes of one record (its fields, plus one byte per field). */
+enum { CSV_MAX_RECORD = 64 * 1024 };
+
 /* Read the next record.  Returns 1 and sets r->fields / r->nfields, 0 at the
- * end of input, or with *err set -1 (unterminated quote) or CSV_NOMEM. */
+ * end of input, or with *err set -1 (bad data: an unterminated quote, a NUL
+ * byte, a record over CSV_MAX_RECORD; "line N: ...") or CSV_NOMEM. */
 enum { CSV_NOMEM = -2 };
 int csv_next(struct csv_reader *r, char **err);
 

@@ -8,7 +8,10 @@
 #ifndef GPUCMP_OFFER_H
 #define GPUCMP_OFFER_H
 
+#include <stddef.h>
+
 #include "gpucmp/err.h"
+#include "gpucmp/strutil.h"
 
 struct offer {
 	const char *provider;   /* profile id */
@@ -40,5 +43,33 @@ void offer_init(struct offer *o);
 
 /* Receives one offer; the pointers inside are valid only during the call. */
 typedef enum gc_status (*offer_cb)(void *ctx, const struct offer *o, char **err);
+
+/* A price, USD per hour for the whole offer, is one only within these
+ * bounds: below the floor it is a broken number (1e-300 would list first
+ * as $0.000), above the ceiling garbage; either way it counts as absent,
+ * like a zero, negative or NaN one.  Every producer checks it
+ * (adapter_emit, the SkyPilot reader, the snapshot loader).  A price in
+ * another currency is held to the same floor before conversion. */
+#define OFFER_MIN_PRICE_HR 0.001
+#define OFFER_MAX_PRICE_HR 10000.0
+
+/* 1 if `usd_hr` is a price by the rule above, 0 if not (NAN included). */
+int offer_price_ok(double usd_hr);
+
+/* Room for the cleaned copies of an offer's text fields. */
+struct offer_text {
+	char b[12][STR_FIELD_MAX + 1];
+};
+
+/* The door to the cache: *out = *in with every text field through
+ * str_field (control characters as '?', at most STR_FIELD_MAX bytes);
+ * a changed one points into `t`, which must outlive *out.  Returns the
+ * number of fields changed. */
+int offer_clean(const struct offer *in, struct offer *out, struct offer_text *t);
+
+/* offer_clean, then cb(ctx, cleaned, err): how a producer hands an offer
+ * on.  Adds 1 to *cleaned (may be NULL) when any field changed. */
+enum gc_status offer_deliver(offer_cb cb, void *ctx, const struct offer *o, size_t *cleaned,
+			     char **err);
 
 #endif

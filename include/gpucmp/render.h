@@ -47,11 +47,18 @@ enum gc_status render_end(struct renderer *r, size_t *rows, char **err);
 void render_abort(struct renderer *r);
 
 /* Append `s` as a JSON string literal (quotes included); invalid UTF-8
- * becomes U+FFFD, control characters are escaped. */
+ * becomes U+FFFD, control characters (C0, DEL and C1 U+0080-U+009F) are
+ * escaped as \u00XX, so no raw one reaches a terminal. */
 enum gc_status render_json_string(struct buf *b, const char *s);
 /* Append a finite number in the shortest form that reads back the same
  * for prices ("8", "2.35"). */
 enum gc_status render_json_number(struct buf *b, double v);
+/* Write `len` bytes of serialized JSON (jansson's json_dumps output) to
+ * `f` with what jansson leaves raw inside strings escaped: DEL as \u007f
+ * and C1 controls (U+0080-U+009F, CSI among them) as \u0080..\u009f.
+ * Outside strings JSON is ASCII, so each replacement lands in a string.
+ * Returns 0, or -1 if writing failed. */
+int render_json_write(FILE *f, const char *json, size_t len);
 
 /* A price in USD as a table shows it: "$2.49", "$0.138" (three decimals
  * under one unit), in the currency `m` names (NULL: USD). */

@@ -30,9 +30,14 @@ struct skypilot_stats {
 	size_t cpu_only;      /* rows without a GPU */
 	size_t tpu;           /* TPU accelerator rows (not GPUs) */
 	size_t no_price;      /* GPU rows with neither price nor spot price */
+	size_t bad_price;     /* of those, rows whose price was written but is none:
+				 not a plain decimal, negative, or outside
+				 [OFFER_MIN_PRICE_HR, OFFER_MAX_PRICE_HR] */
 	size_t unpaired;      /* GCP accelerator rows with no host VM in the zone */
 	size_t duplicates;    /* same sku and region seen again (other zone) */
 	size_t unknown_gpu;   /* offers whose GPU the model table does not know */
+	size_t cleaned;       /* offers whose text had control characters or was
+				 longer than STR_FIELD_MAX (cleaned, cut) */
 };
 
 enum gc_status skypilot_parse(const char *data, size_t len,

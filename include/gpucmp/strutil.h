@@ -4,8 +4,19 @@
 
 #include <stddef.h>
 
-/* Strict number parsing: the whole string (surrounding spaces allowed) must
- * be a finite number.  Return 0 on success, -1 otherwise. */
+/* Strict numbers: every number gpucmp reads from outside (catalogs, API
+ * strings, options, config) goes through these.  A number is a plain
+ * decimal: an optional sign, digits with an optional fraction (".5" and
+ * "5." too), an optional exponent (e or E, optional sign, digits), and
+ * finite as a double.  No hex ("0x50", "0x1p8"), no inf or nan, no other
+ * whitespace, nothing after it.
+ *
+ * str_decimal_prefix reads one at the very start of `s` (no blanks skipped)
+ * and sets *end to the first byte after it; str_to_double wants the whole
+ * string, blanks (space, tab) around allowed; str_to_long the same for
+ * a whole number in range of a long.  Return 0 and set *out (and *end), or
+ * -1 and leave them alone. */
+int str_decimal_prefix(const char *s, double *out, const char **end);
 int str_to_double(const char *s, double *out);
 int str_to_long(const char *s, long *out);
 
@@ -35,9 +46,20 @@ void suggest_try(struct suggest *s, const char *candidate);
 const char *suggest_best(const struct suggest *s);
 
 /* Copy at most n-1 bytes of `s` so that the copy is valid UTF-8 and has no
- * control characters (each replaced by '?'); for echoing untrusted text in
- * messages.  Returns dst. */
+ * control characters (C0, DEL, C1 U+0080-U+009F: each replaced by '?', as
+ * is each byte of broken UTF-8), never cutting a character in half; for
+ * echoing untrusted text in messages.  Returns dst. */
 char *str_sanitize(char *dst, size_t n, const char *s);
+
+/* The most bytes a stored text field (sku, region, GPU name...) keeps. */
+#define STR_FIELD_MAX 511
+
+/* The one text sanitizer for data on its way into the cache, whatever its
+ * source: str_sanitize into dst (STR_FIELD_MAX + 1 bytes), which also cuts
+ * it to STR_FIELD_MAX bytes.  Returns `s` itself (borrowed) when it is
+ * already clean and short enough, else dst, and then sets *changed to 1.
+ * NULL stays NULL.  offer_clean (offer.h) applies it to a whole offer. */
+const char *str_field(char *dst, const char *s, int *changed);
 
 /* Days since 1970-01-01 for a "YYYY-MM-DD" prefix; -1 if malformed. */
 long str_date_days(const char *s);

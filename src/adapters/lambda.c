@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "gpucmp/adapter.h"
+#include "gpucmp/strutil.h"
 
 /* "8x H100 (80 GB SXM5)" -> count 8, name "H100", memory 80. */
 static void parse_description(const char *d, double *count, char *name, size_t n, double *mem)
@@ -22,9 +23,10 @@ static void parse_description(const char *d, double *count, char *name, size_t n
 	name[0] = '\0';
 	if (!d)
 		return;
-	char *end;
-	double c = strtod(d, &end);
-	if (end != d && *end == 'x' && end[1] == ' ') {
+	const char *end;
+	double c;
+	/* a plain decimal only (str_decimal_prefix): strtod read "0x8x" as 8 */
+	if (str_decimal_prefix(d, &c, &end) == 0 && *end == 'x' && end[1] == ' ') {
 		*count = c;
 		d = end + 2;
 	}
@@ -35,8 +37,8 @@ static void parse_description(const char *d, double *count, char *name, size_t n
 	snprintf(name, n, "%.*s", (int)len, d);
 	if (strncmp(name, "Tesla ", 6) == 0)
 		memmove(name, name + 6, strlen(name + 6) + 1);
-	if (paren)
-		*mem = strtod(paren + 1, NULL);
+	if (paren && str_decimal_prefix(paren + 1, mem, &end) != 0)
+		*mem = NAN;
 	if (!(*mem > 0))
 		*mem = NAN;
 }

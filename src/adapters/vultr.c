@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "gpucmp/adapter.h"
+#include "gpucmp/strutil.h"
 
 enum { KIND_PLANS, KIND_METAL };
 
@@ -84,9 +85,11 @@ static double vram_from_id(const char *id)
 		size_t len = strlen(tok);
 		if (len > 4 && strcmp(tok + len - 4, "vram") == 0 &&
 		    isdigit((unsigned char)tok[0])) {
-			char *end;
-			double v = strtod(tok, &end);
-			if (end == tok + len - 4 && v > 0 && v < 1e6)
+			const char *end;
+			double v;
+			/* plain decimals only: strtod read "0x50vram" as 80 */
+			if (str_decimal_prefix(tok, &v, &end) == 0 && end == tok + len - 4 &&
+			    v > 0 && v < 1e6)
 				return v;
 		}
 	}

@@ -102,6 +102,13 @@ static int import_one(struct cli_env *env, const char *provider, const char *ori
 	if (o.stats.unknown_gpu)
 		msg_note("%s: %zu offers name a GPU gpucmp does not know; kept and flagged "
 			 "(gpu_known false)", safe, o.stats.unknown_gpu);
+	if (o.stats.bad_price)
+		msg_note("%s: %zu rows skipped: their price is not a plain decimal number from %g "
+			 "to %g USD per hour", safe, o.stats.bad_price, OFFER_MIN_PRICE_HR,
+			 OFFER_MAX_PRICE_HR);
+	if (o.stats.cleaned)
+		msg_note("%s: %zu offers had control characters (stored as '?') or text longer "
+			 "than %d bytes (cut)", safe, o.stats.cleaned, STR_FIELD_MAX);
 	return EXIT_OK;
 }
 

@@ -3,6 +3,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -99,25 +100,41 @@ int provider_matches(const struct profile *p, const struct cli_args *a)
 	return 1;
 }
 
+/* One JSON value and a newline on stdout; DEL and C1 controls, which
+ * jansson writes raw, escaped (render_json_write).  0, -1 if writing
+ * failed, -2 out of memory. */
+static int print_one(const json_t *v, size_t flags)
+{
+	char *text = json_dumps(v, flags);
+	if (!text)
+		return -2;
+	int bad = render_json_write(stdout, text, strlen(text)) != 0 || putchar('\n') == EOF;
+	free(text);
+	return bad ? -1 : 0;
+}
+
 int cli_print_json(json_t *v, int ndjson)
 {
 	const size_t real = JSON_REAL_PRECISION(15) | JSON_PRESERVE_ORDER;
-	int bad = !v;
+	int bad = v ? 0 : -2;
 	if (!bad && ndjson && json_is_array(v)) {
 		size_t i;
 		json_t *item;
 		json_array_foreach(v, i, item) {
 			if (!bad)
-				bad = json_dumpf(item, stdout, JSON_COMPACT | real) != 0 ||
-				      putchar('\n') == EOF;
+				bad = print_one(item, JSON_COMPACT | real);
 		}
 	} else if (!bad) {
-		bad = json_dumpf(v, stdout, JSON_INDENT(2) | real) != 0 || putchar('\n') == EOF;
+		bad = print_one(v, JSON_INDENT(2) | real);
 	}
 	json_decref(v);
+	if (bad == -2) {
+		msg_error("out of memory");
+		return EXIT_OSERR;
+	}
 	if (bad || fflush(stdout) != 0) {
-		msg_error(v ? "cannot write output" : "out of memory");
-		return v ? EXIT_IOERR : EXIT_OSERR;
+		msg_error("cannot write output");
+		return EXIT_IOERR;
 	}
 	return EXIT_OK;
 }

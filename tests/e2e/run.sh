@@ -11,6 +11,10 @@
 #   args: list --gpu h100 --json        (words split by the shell; quotes allowed)
 #   exit: 0
 #   env: COLUMNS=100                    (any number of env: lines)
+#   before: import --provider x FILE    (any number: gpucmp runs before args,
+#                                        in the same cache; their stdout and
+#                                        stderr come first in what is compared,
+#                                        a non-zero exit is noted on stderr)
 #   setup: seeded | fresh | corrupt | truncated | empty | newer-schema | foreign | unwritable
 #          | fifo | dir | symlink | dangling | open-dir | config-fifo
 #          (fifo, dir: the cache path is a FIFO, a directory; symlink: a link
@@ -107,18 +111,28 @@ for file in $list; do
 	args=$(header "$file" args)
 	want_exit=$(header "$file" exit)
 	envs=$(awk '/^--- / { exit } $1 == "env:" { sub(/^env: ?/, ""); print }' "$file")
+	befores=$(awk '/^--- / { exit } $1 == "before:" { sub(/^before: ?/, ""); print }' "$file")
 	(
 		cd "$dir" || exit 1
 		unset XDG_CACHE_HOME XDG_CONFIG_HOME NO_COLOR COLUMNS GPUCMP_CACHE GPUCMP_CONFIG
 		export HOME="$dir/home" GPUCMP_CACHE="$cache" GPUCMP_TODAY=2026-12-02 LC_ALL=C TERM=dumb
 		export XDG_CONFIG_HOME="$dir/config"
 		for e in $envs; do export "$e"; done
-		eval "set -- $args"
 		: >"$dir/stdout"
+		: >"$dir/stderr.raw"
+		while IFS= read -r b; do
+			[ -n "$b" ] || continue
+			eval "set -- $b"
+			run_bin "$@" >>"$dir/stdout" 2>>"$dir/stderr.raw" </dev/null ||
+				echo "(before: exit $?)" >>"$dir/stderr.raw"
+		done <<EOF
+$befores
+EOF
+		eval "set -- $args"
 		case $(header "$file" stdout) in
-		full) run_bin "$@" >/dev/full 2>"$dir/stderr.raw" ;;
-		closed) run_bin "$@" >&- 2>"$dir/stderr.raw" ;;
-		*) run_bin "$@" >"$dir/stdout" 2>"$dir/stderr.raw" ;;
+		full) run_bin "$@" >/dev/full 2>>"$dir/stderr.raw" ;;
+		closed) run_bin "$@" >&- 2>>"$dir/stderr.raw" ;;
+		*) run_bin "$@" >>"$dir/stdout" 2>>"$dir/stderr.raw" ;;
 		esac
 		echo $? >"$dir/exit"
 	)

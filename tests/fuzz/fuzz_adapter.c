@@ -42,7 +42,7 @@ static enum gc_status check_offer_cb(void *ctx, const struct offer *o, char **er
 {
 	if (strcmp(o->provider, FUZZ_ADAPTER) != 0)
 		fuzz_fail("offer of provider '%s'", o->provider);
-	return fuzz_offer_cb_common(ctx, o, 1, err);
+	return fuzz_offer_cb_common(ctx, o, err);
 }
 
 /* The next queued request, checked to stay on the base URL; NULL if none. */

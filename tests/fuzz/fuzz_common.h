@@ -75,11 +75,38 @@ static inline void fuzz_check_err(enum gc_status st, const char *err)
 		fuzz_fail("status %d without a message", (int)st);
 }
 
-/* What the cache's offer table needs (NOT NULL columns) and what a
- * producer promises (offer.h, adapter_emit): a GPU count, prices that are
- * unknown or sane. */
-static inline void fuzz_check_offer(const struct offer *o, int live)
+/* A text the cache may hold (offer_clean's promise, checked here byte by
+ * byte, not with str_field itself): no C0 control, DEL or C1 control
+ * (C2 80..C2 9F), at most STR_FIELD_MAX bytes. */
+static inline void fuzz_check_text(const char *what, const char *s)
 {
+	if (!s)
+		return;
+	const unsigned char *p = (const unsigned char *)s;
+	for (; *p; p++)
+		if (*p < 0x20 || *p == 0x7F || (p[0] == 0xC2 && p[1] >= 0x80 && p[1] < 0xA0))
+			fuzz_fail("%s holds control byte 0x%02x at %zu", what,
+				  *p == 0xC2 ? p[1] : *p, (size_t)(p - (const unsigned char *)s));
+	if ((size_t)(p - (const unsigned char *)s) > STR_FIELD_MAX)
+		fuzz_fail("%s is %zu bytes, over STR_FIELD_MAX", what,
+			  (size_t)(p - (const unsigned char *)s));
+}
+
+/* What the cache's offer table needs (NOT NULL columns) and what a
+ * producer promises (offer.h, adapter_emit, offer_clean): a GPU count,
+ * prices that are unknown or within [OFFER_MIN_PRICE_HR,
+ * OFFER_MAX_PRICE_HR], text without control characters and not over
+ * STR_FIELD_MAX bytes. */
+static inline void fuzz_check_offer(const struct offer *o)
+{
+	const char *text[] = {o->provider, o->sku,    o->gpu,        o->gpu_name,
+			      o->region,   o->currency, o->source,   o->origin,
+			      o->fetched_at, o->rdma,   o->driver_version, o->max_cuda};
+	static const char *const names[] = {"provider", "sku", "gpu", "gpu_name", "region",
+					    "currency", "source", "origin", "fetched_at", "rdma",
+					    "driver_version", "max_cuda"};
+	for (size_t i = 0; i < sizeof text / sizeof text[0]; i++)
+		fuzz_check_text(names[i], text[i]);
 	const char *need[] = {o->provider, o->sku, o->gpu_name, o->region, o->source,
 			      o->fetched_at};
 	for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
@@ -87,20 +114,23 @@ static inline void fuzz_check_offer(const struct offer *o, int live)
 			fuzz_fail("offer with a NULL text field (#%zu)", i);
 	if (!(o->gpu_count > 0) || !isfinite(o->gpu_count))
 		fuzz_fail("offer %s with gpu_count %g", o->sku, o->gpu_count);
-	if (!isnan(o->price_hr) && !(o->price_hr >= 0 && isfinite(o->price_hr)))
+	if (!isnan(o->price_hr) &&
+	    !(o->price_hr >= OFFER_MIN_PRICE_HR && o->price_hr <= OFFER_MAX_PRICE_HR))
 		fuzz_fail("offer %s with price_hr %g", o->sku, o->price_hr);
-	if (!isnan(o->spot_price_hr) && !(o->spot_price_hr >= 0 && isfinite(o->spot_price_hr)))
+	if (!isnan(o->spot_price_hr) &&
+	    !(o->spot_price_hr >= OFFER_MIN_PRICE_HR && o->spot_price_hr <= OFFER_MAX_PRICE_HR))
 		fuzz_fail("offer %s with spot_price_hr %g", o->sku, o->spot_price_hr);
-	if (live && (o->price_hr > ADAPTER_MAX_PRICE_HR || o->spot_price_hr > ADAPTER_MAX_PRICE_HR))
-		fuzz_fail("offer %s priced above ADAPTER_MAX_PRICE_HR", o->sku);
+	if (isnan(o->price_hr) && isnan(o->spot_price_hr) && isnan(o->price_native) &&
+	    isnan(o->spot_native))
+		fuzz_fail("offer %s without any price", o->sku);
 }
 
 /* An offer_cb: check the offer, then copy it (and so read every string)
  * into the store passed as ctx, as a refresh or an import does. */
-static inline enum gc_status fuzz_offer_cb_common(void *ctx, const struct offer *o, int live,
+static inline enum gc_status fuzz_offer_cb_common(void *ctx, const struct offer *o,
 						  char **err)
 {
-	fuzz_check_offer(o, live);
+	fuzz_check_offer(o);
 	return offer_store_cb(ctx, o, err);
 }
 

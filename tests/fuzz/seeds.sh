@@ -135,7 +135,9 @@ for cloud in azure gcp lambda vast verda; do
 done
 {
 	printf '%s\n' '","' '"\x0a"' '"\x0d\x0a"' '"\""' '"\"\""' '"{"' '"}"' '"["' '"]"' '"\x27"' \
-		'": "' '"None"' '"True"' '"nan"' '"inf"' '"1e308"' '"-1"' '"0.5"'
+		'": "' '"None"' '"True"' '"nan"' '"inf"' '"1e308"' '"-1"' '"0.5"' \
+		'"\x00"' '"\xc2\x9b"' '"\xc2\x85"' '"\x1b["' '"\x7f"' '"\xff"' '"0x"' '"0x1p8"' \
+		'"1e-300"' '"0.0009"' '"1e5"' '"\x09"'
 	for f in "$src"/tests/fixtures/skypilot/*/vms.csv; do head -n 1 "$f"; done |
 		tr -d '\r' | tr ',' '\n' | sort -u | sed 's/.*/"&"/'
 	grep -o '"[A-Za-z][A-Za-z0-9_-]*"' "$src/src/skypilot.c" | sort -u

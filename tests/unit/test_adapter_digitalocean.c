@@ -161,6 +161,44 @@ static void test_hostile(void **state)
 	adapter_run_release(&run);
 }
 
+/* Numbers are plain decimals (hex strings are not numbers) and a price
+ * below OFFER_MIN_PRICE_HR is no price; text is cleaned and cut at the
+ * cache's door (str_field) as for every source. */
+#define DO_SIZE(slug, price, extra)                                                        \
+	"{\"slug\":\"" slug "\",\"price_hourly\":" price ",\"regions\":[\"nyc1\"]," extra      \
+	"\"gpu_info\":{\"count\":1,\"model\":\"nvidia_h100\"}}"
+static void test_numbers_and_text(void **state)
+{
+	(void)state;
+	char region[700];
+	memset(region, 'r', 600);
+	region[600] = '\0';
+	char body[4096];
+	snprintf(body, sizeof body,
+		 "{\"sizes\":[" DO_SIZE("hex", "\"0x50\"", "") "," DO_SIZE("hexfloat", "\"0x1p3\"", "")
+		 "," DO_SIZE("tiny", "1e-300", "") "," DO_SIZE("tinystr", "\"1e-300\"", "")
+		 "," DO_SIZE("below", "0.0009", "") "," DO_SIZE("inf", "\"inf\"", "")
+		 "," DO_SIZE("floor", "0.001", "\"memory\":\"0x400\",")
+		 ",{\"slug\":\"c1\\u009b[2J\",\"price_hourly\":2,\"regions\":[\"ams\\u0085\\u001b3\","
+		 "\"%s\"],\"gpu_info\":{\"count\":1,\"model\":\"nvidia_h100\\u009f\"}}"
+		 "]}",
+		 region);
+	struct offer_store s;
+	expect_parsed(0, body, &s, 0, 3);
+	const struct offer *o = must_find(&s, "floor", "nyc1");
+	assert_float_equal(o->price_hr, OFFER_MIN_PRICE_HR, 0);
+	assert_true(isnan(o->ram_gb)); /* "0x400" MiB is not a number */
+	o = must_find(&s, "c1?[2J", "ams??3");
+	assert_string_equal(o->gpu_name, "nvidia_h100?");
+	o = &s.items[2];
+	assert_int_equal(strlen(o->region), STR_FIELD_MAX);
+	assert_int_equal(strspn(o->region, "r"), STR_FIELD_MAX);
+	for (size_t i = 0; i < s.n; i++)
+		if (!offer_price_ok(s.items[i].price_hr))
+			fail_msg("%s stored with price %g", s.items[i].sku, s.items[i].price_hr);
+	offer_store_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -169,6 +207,7 @@ int main(void)
 		cmocka_unit_test(test_availability),
 		cmocka_unit_test(test_bad_bodies),
 		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_numbers_and_text),
 	};
 	return cmocka_run_group_tests(tests, catalog_setup, catalog_teardown);
 }

@@ -48,11 +48,39 @@ static void test_sold_out_and_bad_bodies(void **state)
 	expect_refused_len(0, sold_out, 40, "not valid JSON");
 }
 
+/* Counts and sizes in the description are plain decimals: strtod read
+ * "0x8x" as 8 GPUs and "(0x50 GB" as 80 GB. */
+static void test_description_numbers(void **state)
+{
+	(void)state;
+	const char *body =
+		"{\"data\":{"
+		"\"a\":{\"instance_type\":{\"name\":\"gpu_hex_a\",\"description\":\"0x8x ZZ9 (0x50 GB)\","
+		"\"price_cents_per_hour\":100,\"specs\":{\"vcpus\":8}},"
+		"\"regions_with_capacity_available\":[]},"
+		"\"b\":{\"instance_type\":{\"name\":\"gpu_hex_b\",\"description\":\"2x ZZ9 (0x50 GB)\","
+		"\"price_cents_per_hour\":100,\"specs\":{\"vcpus\":8}},"
+		"\"regions_with_capacity_available\":[]},"
+		"\"c\":{\"instance_type\":{\"name\":\"gpu_dec_c\",\"description\":\"2x ZZ9 (48 GB)\","
+		"\"price_cents_per_hour\":100,\"specs\":{\"vcpus\":8}},"
+		"\"regions_with_capacity_available\":[]}}}";
+	struct offer_store s;
+	expect_parsed(0, body, &s, 0, 2); /* gpu_hex_a has no GPU count */
+	const struct offer *b = must_find(&s, "gpu_hex_b", NULL);
+	assert_float_equal(b->gpu_count, 2, 0);
+	assert_true(isnan(b->gpu_mem_gb));
+	const struct offer *c = must_find(&s, "gpu_dec_c", NULL);
+	assert_float_equal(c->gpu_count, 2, 0);
+	assert_float_equal(c->gpu_mem_gb, 48, 0);
+	offer_store_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_instance_types),
 		cmocka_unit_test(test_sold_out_and_bad_bodies),
+		cmocka_unit_test(test_description_numbers),
 	};
 	return cmocka_run_group_tests(tests, catalog_setup, catalog_teardown);
 }

@@ -243,9 +243,29 @@ static void test_hostile_values(void **state)
 	free(err);
 }
 
+/* The "<N>vram" of a plan id is a plain decimal: strtod read "0x18vram"
+ * as 24 GB. */
+static void test_vram_in_id(void **state)
+{
+	(void)state;
+	const char *plans =
+		"{\"plans\":["
+		"{\"id\":\"vcg-zz9-8c-32g-0x18vram\",\"vcpu_count\":8,\"hourly_cost\":0.9,"
+		"\"type\":\"vcg\",\"locations\":[\"fra\"],\"gpu_type\":\"NVIDIA_ZZ9\"},"
+		"{\"id\":\"vcg-zz9-8c-32g-24vram\",\"vcpu_count\":8,\"hourly_cost\":0.9,"
+		"\"type\":\"vcg\",\"locations\":[\"fra\"],\"gpu_type\":\"NVIDIA_ZZ9\"}"
+		"],\"meta\":{\"total\":2,\"links\":{\"next\":\"\",\"prev\":\"\"}}}";
+	struct offer_store s;
+	expect_parsed(K_PLANS, plans, &s, 0, 2);
+	assert_true(isnan(must_find(&s, "vcg-zz9-8c-32g-0x18vram", "fra")->gpu_mem_gb));
+	assert_float_equal(must_find(&s, "vcg-zz9-8c-32g-24vram", "fra")->gpu_mem_gb, 24, 0);
+	offer_store_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_vram_in_id),
 		cmocka_unit_test(test_requests_and_cursor),
 		cmocka_unit_test(test_cloud_gpu_pages),
 		cmocka_unit_test(test_bare_metal),

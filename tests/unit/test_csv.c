@@ -49,6 +49,81 @@ static void test_unterminated_quote(void **state)
 	csv_release(&r);
 }
 
+/* csv_next on `len` bytes of `data` must fail on the record after `good`
+ * good ones, with an error naming `want`. */
+static void expect_bad(const char *data, size_t len, int good, const char *want)
+{
+	struct csv_reader r;
+	char *err = NULL;
+	csv_init(&r, data, len);
+	for (int i = 0; i < good; i++)
+		assert_int_equal(csv_next(&r, &err), 1);
+	assert_int_equal(csv_next(&r, &err), -1);
+	assert_non_null(err);
+	if (!strstr(err, want))
+		fail_msg("error '%s' does not say '%s'", err, want);
+	free(err);
+	csv_release(&r);
+}
+
+/* A NUL byte is an error of the file naming its line, never a silent cut
+ * of the field; control characters other than NUL pass through (the
+ * caller cleans text). */
+static void test_nul_byte(void **state)
+{
+	(void)state;
+	const char a[] = "a,b\n1,us-east\0evil\n";
+	expect_bad(a, sizeof a - 1, 1, "line 2: NUL byte");
+	const char b[] = "a,b\n1,\"multi\nline\0\"\n";
+	expect_bad(b, sizeof b - 1, 1, "line 3: NUL byte");
+	const char c[] = "\0a,b\n";
+	expect_bad(c, sizeof c - 1, 0, "line 1: NUL byte");
+	const char d[] = "a,b\n1,2\n\0";
+	expect_bad(d, sizeof d - 1, 2, "line 3: NUL byte");
+	const char ctl[] = "a,\x1b[31m\xc2\x9b\x7f\n";
+	struct csv_reader r;
+	csv_init(&r, ctl, sizeof ctl - 1);
+	expect_record(&r, 2, (const char *const[]){"a", "\x1b[31m\xc2\x9b\x7f"});
+	csv_release(&r);
+}
+
+/* A record over CSV_MAX_RECORD is an error naming its line: a 100 MB
+ * field, or a line of commas, cannot take memory without bound. */
+static void test_record_limit(void **state)
+{
+	(void)state;
+	size_t n = CSV_MAX_RECORD * 3;
+	char *data = malloc(n + 16);
+	assert_non_null(data);
+	memset(data, 'x', n + 16);
+	/* one field of exactly CSV_MAX_RECORD - 1 bytes fits (plus its NUL) */
+	memcpy(data, "h\n", 2);
+	memset(data + 2, 'x', CSV_MAX_RECORD - 1);
+	memcpy(data + 2 + CSV_MAX_RECORD - 1, "\nz\n", 3);
+	struct csv_reader r;
+	char *err = NULL;
+	csv_init(&r, data, 2 + CSV_MAX_RECORD - 1 + 3);
+	assert_int_equal(csv_next(&r, &err), 1);
+	assert_int_equal(csv_next(&r, &err), 1);
+	assert_int_equal(strlen(r.fields[0]), CSV_MAX_RECORD - 1);
+	assert_int_equal(csv_next(&r, &err), 1);
+	assert_string_equal(r.fields[0], "z");
+	csv_release(&r);
+	/* one byte more is not */
+	data[2 + CSV_MAX_RECORD - 1] = 'x';
+	expect_bad(data, 2 + CSV_MAX_RECORD + 2, 1, "line 2: record longer than 65536 bytes");
+	/* the same quoted, over several lines */
+	data[2] = '"';
+	for (size_t i = 3; i < n; i += 100)
+		data[i] = '\n';
+	data[n] = '"';
+	expect_bad(data, n + 1, 1, "line 2: record longer");
+	/* a line of commas: each empty field costs a byte */
+	memset(data + 2, ',', n - 2);
+	expect_bad(data, n, 1, "line 2: record longer");
+	free(data);
+}
+
 static void test_quote_output(void **state)
 {
 	(void)state;
@@ -82,6 +157,8 @@ static void test_buf_cap(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_nul_byte),
+		cmocka_unit_test(test_record_limit),
 		cmocka_unit_test(test_quoting_and_line_endings),
 		cmocka_unit_test(test_unterminated_quote),
 		cmocka_unit_test(test_quote_output),

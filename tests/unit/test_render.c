@@ -143,11 +143,81 @@ static void test_fit_and_width(void **state)
 	buf_free(&b);
 }
 
+/* C1 controls (U+0080-U+009F; U+009B is CSI, a terminal escape in one
+ * character) and DEL are escaped in JSON and NDJSON, and '?' in CSV and
+ * table cells, even though the cache should never hold them. */
+static void test_control_escapes(void **state)
+{
+	(void)state;
+	struct buf b;
+	buf_init(&b, 0);
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{"csi\xc2\x9b[2J", "\"csi\\u009b[2J\""},
+		{"\xc2\x80\xc2\x85\xc2\x9f", "\"\\u0080\\u0085\\u009f\""},
+		{"del\x7f", "\"del\\u007f\""},
+		{"esc\x1b", "\"esc\\u001b\""},
+		{"nbsp\xc2\xa0 e\xcc\x81", "\"nbsp\xc2\xa0 e\xcc\x81\""},
+		{"half\xc2", "\"half\xef\xbf\xbd\""},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		buf_reset(&b);
+		assert_int_equal(render_json_string(&b, cases[i].in), GC_OK);
+		assert_string_equal(b.ptr, cases[i].out);
+	}
+	buf_free(&b);
+	const char *sql = "SELECT 'c1' || char(155) || '[2J' || char(127), 1, 2, 1, 'none'";
+	static const struct {
+		enum render_format fmt;
+		const char *want;
+	} outs[] = {
+		{RF_JSON, "\"c1\\u009b[2J\\u007f\""},
+		{RF_NDJSON, "\"c1\\u009b[2J\\u007f\""},
+		{RF_CSV, "\nc1?[2J?,"},
+		{RF_TABLE, "\nc1?[2J? "},
+	};
+	for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
+		char *out = render_sql(sql, outs[i].fmt, 0);
+		if (!strstr(out, outs[i].want) || strstr(out, "\xc2\x9b") || strchr(out, 0x7f))
+			fail_msg("format %d: %s", (int)outs[i].fmt, out);
+		free(out);
+	}
+}
+
+/* JSON that jansson wrote (show, recommend, cache status --json): DEL
+ * and C1 controls inside strings come out escaped; the rest unchanged. */
+static void test_json_write(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{"{\"sku\":\"a\xc2\x9b[2J\"}", "{\"sku\":\"a\\u009b[2J\"}"},
+		{"[\"\x7f\",\"\xc2\x80\xc2\x9f\xc2\xa0\"]", "[\"\\u007f\",\"\\u0080\\u009f\xc2\xa0\"]"},
+		{"\"caf\xc3\xa9 \xe2\x80\xa6\"", "\"caf\xc3\xa9 \xe2\x80\xa6\""},
+		{"\"ends\xc2", "\"ends\xc2"},
+		{"", ""},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *out = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&out, &len);
+		assert_non_null(f);
+		assert_int_equal(render_json_write(f, cases[i].in, strlen(cases[i].in)), 0);
+		fclose(f);
+		assert_string_equal(out, cases[i].out);
+		free(out);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_ndjson_and_csv),
+		cmocka_unit_test(test_control_escapes),
+		cmocka_unit_test(test_json_write),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_fit_and_width),
 	};

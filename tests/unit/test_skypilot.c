@@ -6,6 +6,7 @@
 #include "gpucmp/gpu.h"
 #include "gpucmp/insttype.h"
 #include "gpucmp/skypilot.h"
+#include "gpucmp/strutil.h"
 
 static struct gpu_table *gpus;
 static struct insttype_table *types;
@@ -206,6 +207,105 @@ static void test_bad_catalogs(void **state)
 	assert_int_equal(skypilot_parse(open, strlen(open), &o, NULL, NULL, NULL, &err), GC_EDATA);
 	assert_non_null(strstr(err, "unterminated"));
 	free(err);
+	err = NULL;
+	/* a NUL byte is an error naming its line, not a field cut short */
+	const char nul[] = "InstanceType,AcceleratorName,AcceleratorCount,Price,Region\n"
+			   "a,H100,1,2,r\na,H100,1,2,us\0evil\n";
+	struct collect c;
+	memset(&c, 0, sizeof c);
+	assert_int_equal(skypilot_parse(nul, sizeof nul - 1, &o, collect, &c, NULL, &err), GC_EDATA);
+	assert_non_null(err);
+	if (!strstr(err, "line 3: NUL byte"))
+		fail_msg("%s", err);
+	free(err);
+}
+
+/* Every text field of an offer is clean (no C0, DEL or C1 control, valid
+ * UTF-8 as str_field leaves it) and at most STR_FIELD_MAX bytes. */
+static void assert_clean_text(const struct offer *o)
+{
+	const char *text[] = {o->provider, o->sku,    o->gpu,        o->gpu_name,
+			      o->region,   o->currency, o->source,   o->origin,
+			      o->fetched_at, o->rdma,   o->driver_version, o->max_cuda};
+	for (size_t i = 0; i < sizeof text / sizeof text[0]; i++) {
+		if (!text[i])
+			continue;
+		char dst[STR_FIELD_MAX + 1];
+		int changed = 0;
+		str_field(dst, text[i], &changed);
+		if (changed)
+			fail_msg("field %zu of %s not clean: '%s'", i, o->sku, text[i]);
+	}
+}
+
+static enum gc_status collect_clean(void *ctx, const struct offer *o, char **err)
+{
+	assert_clean_text(o);
+	if (!offer_price_ok(o->price_hr) && !offer_price_ok(o->spot_price_hr))
+		fail_msg("%s stored without a price (%g, %g)", o->sku, o->price_hr, o->spot_price_hr);
+	if (!isnan(o->price_hr) && !offer_price_ok(o->price_hr))
+		fail_msg("%s stored with price %g", o->sku, o->price_hr);
+	if (!isnan(o->spot_price_hr) && !offer_price_ok(o->spot_price_hr))
+		fail_msg("%s stored with spot price %g", o->sku, o->spot_price_hr);
+	return collect(ctx, o, err);
+}
+
+/* Numbers are plain decimals (no hex, inf, nan); a price outside
+ * [OFFER_MIN_PRICE_HR, OFFER_MAX_PRICE_HR] is none, the row dropped and
+ * counted; text is cleaned and cut on the way out, as on the live path. */
+static void test_numbers_and_text(void **state)
+{
+	(void)state;
+	char big[600];
+	memset(big, 'r', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	char csv[8192];
+	snprintf(csv, sizeof csv,
+		 "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,"
+		 "GpuInfo,SpotPrice\n"
+		 "hex,H100,1,8,64,0x50,r,,\n"
+		 "hexfloat,H100,1,8,64,0x1p8,r,,\n"
+		 "tiny,H100,1,8,64,1e-300,r,,\n"
+		 "below,H100,1,8,64,0.0009,r,,\n"
+		 "zero,H100,1,8,64,0,r,,\n"
+		 "negative,H100,1,8,64,-2,r,,\n"
+		 "inf,H100,1,8,64,inf,r,,\n"
+		 "nan,H100,1,8,64,nan,r,,\n"
+		 "huge,H100,1,8,64,1e5,r,,\n"
+		 "newline,H100,1,8,64,\"\n2\",r,,\n"
+		 "empty,H100,1,8,64,,r,,\n"
+		 "floor,H100,1,0x8,64,0.001,r,\"{'Name': 'H100', 'MemoryInfo': {'SizeInMiB': 0x50}}\","
+		 "0x1\n"
+		 "blanks,H100,1,8,64, 2.5 ,r,,1e-300\n"
+		 "c1\xc2\x9b[2J,H100\x1b]8;;x\x07,1,8,64,3,\"us\xc2\x85\r\neast\",,\n"
+		 "long,H100,1,8,64,4,%s,,\n",
+		 big);
+	struct skypilot_opts o = {"x", gpus, types, "import", "bad\x1borigin", "2026-05-20T00:00:00Z"};
+	struct collect c;
+	struct skypilot_stats st;
+	char *err = NULL;
+	memset(&c, 0, sizeof c);
+	assert_int_equal(skypilot_parse(csv, strlen(csv), &o, collect_clean, &c, &st, &err), GC_OK);
+	assert_int_equal(st.rows, 15);
+	assert_int_equal(c.n, 4);
+	assert_int_equal(st.offers, 4);
+	assert_int_equal(st.no_price, 11);
+	assert_int_equal(st.bad_price, 10); /* all but the empty one */
+	assert_int_equal(st.cleaned, 4);    /* the origin of each */
+	const struct got *g = find(&c, "floor", "r");
+	assert_near(g->price, OFFER_MIN_PRICE_HR);
+	assert_true(isnan(g->vcpus)); /* "0x8" */
+	assert_true(isnan(g->spot));  /* "0x1" */
+	assert_near(g->mem, 80);      /* the table's H100, not 0x50 MiB */
+	g = find(&c, "blanks", "r");
+	assert_near(g->price, 2.5);
+	assert_true(isnan(g->spot)); /* 1e-300 */
+	g = find(&c, "c1?[2J", "us???east");
+	assert_string_equal(g->gpu_name, "H100?]8;;x?");
+	g = &c.items[3];
+	assert_string_equal(g->sku, "long");
+	/* struct got keeps 63 bytes of it: the length is checked by collect_clean */
+	assert_int_equal(strspn(g->region, "r"), sizeof g->region - 1);
 }
 
 int main(void)
@@ -216,6 +316,7 @@ int main(void)
 		cmocka_unit_test(test_azure_slices_and_table_facts),
 		cmocka_unit_test(test_verda_and_lambda),
 		cmocka_unit_test(test_bad_catalogs),
+		cmocka_unit_test(test_numbers_and_text),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -120,6 +120,13 @@ static void test_bad_rows(void **state)
 		{"abc", "2026-05-20", "snapshot.csv:2: row has a bad or missing price"},
 		{"-1", "2026-05-20", "bad or missing price"},
 		{"", "2026-05-20", "bad or missing price"},
+		/* strict numbers, and a price within the bounds of offer.h */
+		{"0x50", "2026-05-20", "bad or missing price"},
+		{"inf", "2026-05-20", "bad or missing price"},
+		{"0", "2026-05-20", "bad or missing price"},
+		{"1e-300", "2026-05-20", "bad or missing price"},
+		{"0.0009", "2026-05-20", "bad or missing price"},
+		{"10000.5", "2026-05-20", "bad or missing price"},
 		{"1.5", "2026-02-30", "bad as_of date"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -144,6 +151,43 @@ static void test_bad_rows(void **state)
 	free(err);
 }
 
+static enum gc_status keep_first(void *ctx, const struct offer *o, char **err)
+{
+	(void)err;
+	char *out = ctx;
+	snprintf(out, 2048, "%s|%s|%s|%s", o->sku, o->gpu_name, o->region, o->origin);
+	return GC_OK;
+}
+
+/* The snapshot loader hands offers on through the same door as every
+ * source: control characters as '?', text cut at STR_FIELD_MAX; a NUL
+ * byte is an error of the file. */
+static void test_text_cleaned(void **state)
+{
+	(void)state;
+	char sku[600];
+	memset(sku, 's', sizeof sku - 1);
+	sku[sizeof sku - 1] = '\0';
+	char doc[2048], got[2048] = "";
+	snprintf(doc, sizeof doc,
+		 SNAPSHOT_HEADER "\nlambda,%s,h100-sxm,H100\xc2\x9b,1,80,8,64,,\"us\x1b[2J\",2.5,,USD,,,,,"
+		 "or\x07igin,2026-05-20\n",
+		 sku);
+	char *err = NULL;
+	assert_int_equal(snapshot_parse(doc, strlen(doc), keep_first, got, NULL, &err), GC_OK);
+	char want[2048];
+	snprintf(want, sizeof want, "%.*s|H100?|us?[2J|or?igin", STR_FIELD_MAX, sku);
+	assert_string_equal(got, want);
+	size_t n = strlen(doc);
+	memcpy(doc + n, doc + strlen(SNAPSHOT_HEADER) + 1, 20);
+	doc[n + 5] = '\0';
+	assert_int_equal(snapshot_parse(doc, n + 20, keep_first, got, NULL, &err), GC_EDATA);
+	assert_non_null(err);
+	if (!strstr(err, "line 3: NUL byte"))
+		fail_msg("%s", err);
+	free(err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -151,6 +195,7 @@ int main(void)
 		cmocka_unit_test(test_embedded_matches_file),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_bad_rows),
+		cmocka_unit_test(test_text_cleaned),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

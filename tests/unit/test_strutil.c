@@ -3,6 +3,9 @@
 
 #include "gpucmp/strutil.h"
 
+/* Numbers from outside (catalogs, API strings, options) are plain decimals:
+ * [+-] digits [. digits] [e [+-] digits], blanks (space, tab) around; no
+ * hex, inf or nan, no other whitespace, nothing after. */
 static void test_numbers(void **state)
 {
 	(void)state;
@@ -11,21 +14,72 @@ static void test_numbers(void **state)
 		int ok;
 		double v;
 	} cases[] = {
-		{"2.5", 0, 2.5}, {" 40 ", 0, 40}, {"1e3", 0, 1000}, {"-1", 0, -1},
-		{"", -1, 0}, {"abc", -1, 0}, {"2.5x", -1, 0}, {"nan", -1, 0},
-		{"inf", -1, 0}, {"1e999", -1, 0}, {"0x10", 0, 16},
+		/* accepted */
+		{"2.5", 0, 2.5}, {" 40 ", 0, 40}, {"\t7\t", 0, 7}, {"1e3", 0, 1000},
+		{"1E3", 0, 1000}, {"2.5e-1", 0, 0.25}, {"1e+2", 0, 100}, {"-1", 0, -1},
+		{"+1.5", 0, 1.5}, {"0", 0, 0}, {"007", 0, 7}, {"1.", 0, 1}, {".5", 0, 0.5},
+		{"-.5", 0, -0.5}, {"1e-300", 0, 1e-300}, {"123456789012345678901234567890", 0,
+		1.2345678901234568e29},
+		/* rejected: hex, special values, junk, whitespace tricks */
+		{"0x10", -1, 0}, {"0x50", -1, 0}, {"0X50", -1, 0}, {"0x1p8", -1, 0},
+		{"-0x1p-3", -1, 0}, {"0b101", -1, 0}, {"nan", -1, 0}, {"NaN", -1, 0},
+		{"nan(0x1)", -1, 0}, {"inf", -1, 0}, {"-inf", -1, 0}, {"Infinity", -1, 0},
+		{"1e999", -1, 0}, {"-1e999", -1, 0}, {"1e-400", -1, 0}, {"", -1, 0}, {" ", -1, 0},
+		{"abc", -1, 0}, {"2.5x", -1, 0}, {"1.2.3", -1, 0}, {"-", -1, 0}, {"+", -1, 0},
+		{".", -1, 0}, {"e5", -1, 0}, {"1e", -1, 0}, {"1e+", -1, 0}, {"--1", -1, 0},
+		{"+-1", -1, 0}, {"1 2", -1, 0}, {"1,5", -1, 0}, {"1_000", -1, 0},
+		{"\n1", -1, 0}, {"1\n", -1, 0}, {"\r1", -1, 0}, {"1\r", -1, 0}, {"\v1", -1, 0},
+		{"1\f", -1, 0}, {"\xc2\xa0" "1", -1, 0}, {"1\xc2\xa0", -1, 0}, {"- 1", -1, 0},
+		{"$1", -1, 0}, {"1$", -1, 0}, {"\xef\xbc\x91", -1, 0},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		double v = -99;
-		assert_int_equal(str_to_double(cases[i].in, &v), cases[i].ok);
-		if (cases[i].ok == 0)
-			assert_true(v == cases[i].v);
+		int rc = str_to_double(cases[i].in, &v);
+		if (rc != cases[i].ok)
+			fail_msg("'%s': %s", cases[i].in, rc ? "rejected" : "accepted");
+		if (cases[i].ok == 0 && v != cases[i].v)
+			fail_msg("'%s': %.17g, want %.17g", cases[i].in, v, cases[i].v);
+		if (cases[i].ok != 0 && v != -99)
+			fail_msg("'%s': rejected but *out changed", cases[i].in);
 	}
+	double v;
+	assert_int_equal(str_to_double(NULL, &v), -1);
 	long l;
 	assert_int_equal(str_to_long("8", &l), 0);
 	assert_int_equal(l, 8);
-	assert_int_equal(str_to_long("8.5", &l), -1);
-	assert_int_equal(str_to_long("99999999999999999999999", &l), -1);
+	assert_int_equal(str_to_long(" -8 ", &l), 0);
+	assert_int_equal(l, -8);
+	static const char *const bad_long[] = {"8.5", "99999999999999999999999", "0x10", "\n8",
+					       "\v8", "8\n", "", " ", "+", "- 8", "1e3"};
+	for (size_t i = 0; i < sizeof bad_long / sizeof bad_long[0]; i++)
+		if (str_to_long(bad_long[i], &l) == 0)
+			fail_msg("str_to_long accepted '%s'", bad_long[i]);
+}
+
+/* str_decimal_prefix reads the decimal at the start and says where it ended. */
+static void test_decimal_prefix(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *in;
+		int ok;
+		double v;
+		size_t used;
+	} cases[] = {
+		{"8x H100", 0, 8, 1},     {"0x8x", 0, 0, 1},   {"80 GB)", 0, 80, 2},
+		{"1.5e3k", 0, 1500, 5},   {"2.e", 0, 2, 2},    {"1e+x", 0, 1, 1},
+		{"x8", -1, 0, 0},         {"inf", -1, 0, 0},   {" 8", -1, 0, 0},
+		{"1e999x", -1, 0, 0},     {"-", -1, 0, 0},     {".e1", -1, 0, 0},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		double v = -99;
+		const char *end = NULL;
+		int rc = str_decimal_prefix(cases[i].in, &v, &end);
+		if (rc != cases[i].ok)
+			fail_msg("'%s': %s", cases[i].in, rc ? "rejected" : "accepted");
+		if (rc == 0 && (v != cases[i].v || end != cases[i].in + cases[i].used))
+			fail_msg("'%s': %g after %td bytes", cases[i].in, v, end - cases[i].in);
+	}
 }
 
 static void test_distance_and_suggest(void **state)
@@ -66,6 +120,45 @@ static void test_sanitize(void **state)
 	assert_string_equal(str_sanitize(out, 5, "abc\xc3\xa9"), "abc");
 }
 
+/* str_field: the one sanitizer at the cache's door (clean, cut at 511). */
+static void test_field(void **state)
+{
+	(void)state;
+	char dst[STR_FIELD_MAX + 1];
+	int changed = 0;
+	const char *clean = "us-east-1";
+	assert_ptr_equal(str_field(dst, clean, &changed), clean);
+	assert_ptr_equal(str_field(dst, "caf\xc3\xa9", &changed) == dst, 0);
+	assert_int_equal(changed, 0);
+	assert_null(str_field(dst, NULL, &changed));
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{"us\xc2\x9b" "31m", "us?31m"}, {"a\x1b]8;;x\x07", "a?]8;;x?"}, {"del\x7f", "del?"},
+		{"nel\xc2\x85", "nel?"}, {"c1 end\xc2\x9f", "c1 end?"}, {"nbsp\xc2\xa0ok", "nbsp\xc2\xa0ok"},
+		{"tab\there", "tab?here"}, {"cr\r\nlf", "cr??lf"}, {"half\xc2", "half?"},
+		{"overlong\xc0\xaf", "overlong??"}, {"surrogate\xed\xa0\x80", "surrogate???"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		changed = 0;
+		assert_string_equal(str_field(dst, cases[i].in, &changed), cases[i].out);
+		assert_int_equal(changed, strcmp(cases[i].in, cases[i].out) != 0);
+	}
+	/* cut at STR_FIELD_MAX bytes, never inside a character */
+	char big[2000];
+	memset(big, 'x', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	changed = 0;
+	assert_int_equal(strlen(str_field(dst, big, &changed)), STR_FIELD_MAX);
+	assert_int_equal(changed, 1);
+	for (size_t i = 0; i + 1 < sizeof big; i += 2)
+		memcpy(big + i, "\xc3\xa9", 2);
+	big[sizeof big - 2] = '\0';
+	const char *cut = str_field(dst, big, &changed);
+	assert_int_equal(strlen(cut), STR_FIELD_MAX - 1);
+	assert_string_equal(cut + STR_FIELD_MAX - 3, "\xc3\xa9");
+}
+
 static void test_dates(void **state)
 {
 	(void)state;
@@ -104,9 +197,11 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_decimal_prefix),
 		cmocka_unit_test(test_fast_decimals),
 		cmocka_unit_test(test_distance_and_suggest),
 		cmocka_unit_test(test_sanitize),
+		cmocka_unit_test(test_field),
 		cmocka_unit_test(test_dates),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
