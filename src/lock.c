@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -15,9 +16,19 @@ enum gc_status lock_acquire(const char *cache_path, long wait_ms, int *fd, char 
 	char path[4096];
 	if ((size_t)snprintf(path, sizeof path, "%s.lock", cache_path) >= sizeof path)
 		return err_set(err, GC_EIO, "cache path too long");
-	int f = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	/* never through a link (another user could plant one in a shared
+	 * directory) and never blocking on a FIFO planted there */
+	int f = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
+	if (f < 0 && errno == ELOOP)
+		return err_set(err, GC_EIO,
+			       "lock %s is a symbolic link; remove it (gpucmp creates its own)", path);
 	if (f < 0)
 		return err_set(err, GC_EIO, "cannot create lock %s: %s", path, strerror(errno));
+	struct stat sb;
+	if (fstat(f, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		close(f);
+		return err_set(err, GC_EIO, "lock %s is not a regular file; remove it", path);
+	}
 	struct flock fl;
 	long waited = 0;
 	for (;;) {

@@ -17,10 +17,12 @@
 #                                        a non-zero exit is noted on stderr)
 #   setup: seeded | fresh | corrupt | truncated | empty | newer-schema | foreign | unwritable
 #          | fifo | dir | symlink | dangling | open-dir | config-fifo
+#          | lock-symlink | lock-fifo
 #          (fifo, dir: the cache path is a FIFO, a directory; symlink: a link
 #          to a seeded cache elsewhere; dangling: a link to nowhere; open-dir:
 #          a seeded cache in a directory anyone can write; config-fifo: a
-#          seeded cache, and a FIFO where the config file goes)
+#          seeded cache, and a FIFO where the config file goes; lock-*: a
+#          seeded cache whose lock file is a link to ../victim, or a FIFO)
 #   stdout: full | closed               (stdout on /dev/full, or closed)
 #   config-mode: 644                    (of the config file; default 600)
 #   --- config                          (optional, before stdout: the case's
@@ -97,6 +99,8 @@ for file in $list; do
 		ln -s ../elsewhere/real.db "$cache" ;;
 	dangling) ln -s ../nowhere/target.db "$cache" ;;
 	open-dir) cp "$template" "$cache"; chmod 777 "$dir/cache" ;;
+	lock-symlink) cp "$template" "$cache"; ln -s ../victim "$cache.lock" ;;
+	lock-fifo) cp "$template" "$cache"; mkfifo "$cache.lock" ;;
 	config-fifo) cp "$template" "$cache"; mkdir -p "$dir/config/gpucmp"
 		mkfifo "$dir/config/gpucmp/config.yaml" ;;
 	*) echo "$name: unknown setup '$setup'"; fail=$((fail + 1)); continue ;;
