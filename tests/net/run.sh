@@ -464,6 +464,9 @@ scenario_implausible() {
 	for routes in "$fixtures"/*.routes; do
 		id=$(basename "$routes" .routes)
 		[ "$id" = selftest ] && continue
+		# under valgrind three adapters (one list, one paginated, one
+		# joined with a token) keep the run short; the rule is one code path
+		case "$wrapper:$id" in :*|*:lambda|*:gcp|*:verda) ;; *) continue ;; esac
 		up=$(echo "$id" | tr 'a-z-' 'A-Z_')
 		case $id in
 		gcp) export GPUCMP_GCP_API_KEY=fixture-key ;;
