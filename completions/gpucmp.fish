@@ -5,7 +5,7 @@
 
 set -g __gpucmp_providers aws azure civo coreweave crusoe digitalocean fluidstack gcore gcp genesis-cloud hyperbolic hyperstack ibm jarvislabs lambda linode mithril nebius oci ovhcloud runpod scaleway tensordock together vast verda voltage-park vultr
 set -g __gpucmp_gpus a10 a100 a100-pcie-40gb a100-pcie-80gb a100-sxm-40gb a100-sxm-80gb a10g a16 a2 a30 a40 b200 b300 gaudi2 gaudi3 gb200 gh200 h100 h100-nvl h100-pcie h100-sxm h20 h200 h200-nvl k80 l4 l40 l40s m60 mi100 mi210 mi25 mi250 mi250x mi300x mi325x mi355x p100 p4 p40 quadro-rtx-6000 quadro-rtx-8000 rtx-2000-ada rtx-3060 rtx-3060-ti rtx-3070 rtx-3080 rtx-3080-ti rtx-3090 rtx-3090-ti rtx-4000-ada rtx-4000-sff-ada rtx-4060 rtx-4060-ti-16gb rtx-4070 rtx-4070-ti rtx-4070-ti-super rtx-4080 rtx-4080-super rtx-4090 rtx-5000-ada rtx-5070 rtx-5070-ti rtx-5080 rtx-5090 rtx-5880-ada rtx-6000-ada rtx-a2000 rtx-a4000 rtx-a4500 rtx-a5000 rtx-a6000 rtx-pro-4500 rtx-pro-5000 rtx-pro-6000 rtx-pro-6000-maxq rtx-pro-6000-ws t4 v100 v100-pcie-16gb v100-pcie-32gb v100-sxm2-16gb v100-sxm2-32gb
-set -g __gpucmp_fields provider sku gpu gpu_name gpu_known gpu_count gpu_mem_gb total_gpu_mem_gb vcpus ram_gb disk_gb region price_hr spot_price_hr price_per_gpu_hr currency available k8s docker_custom_image docker_daemon mig mps time_slicing infiniband rdma nvlink source fetched_at stale price_per_gb_hr bf16_tflops usd_per_pflop_hr driver_version max_cuda cuda_ok est_cost_usd est_spot_cost_usd
+set -g __gpucmp_fields provider sku gpu gpu_name gpu_known gpu_count gpu_mem_gb total_gpu_mem_gb vcpus ram_gb disk_gb region price_hr spot_price_hr price_per_gpu_hr currency available k8s docker_custom_image docker_daemon mig mps time_slicing infiniband rdma nvlink source fetched_at stale price_per_gb_hr bf16_tflops usd_per_pflop_hr driver_version max_cuda cuda_ok est_cost_usd est_spot_cost_usd as_of price_kind gpu_fraction
 
 # The command WORD names: itself, or the command it is a unique prefix of
 function __gpucmp_command
@@ -34,7 +34,7 @@ function __gpucmp_valued
         case ''
             contains -- $argv[2] --cache --color
         case list
-            contains -- $argv[2] --cache --color --gpu --gpus --vram --max-price --region --provider --k8s --docker -w --where --cuda --hours --nodes --sort --limit --columns --format
+            contains -- $argv[2] --cache --color --gpu --gpus --vram --max-price --region --provider --k8s --docker -w --where --cuda --hours --nodes --sort --limit --columns --format --max-age
         case gpus
             contains -- $argv[2] --cache --color --format
         case providers
@@ -48,7 +48,7 @@ function __gpucmp_valued
         case refresh
             contains -- $argv[2] --cache --color -j --jobs --max-age --timeout --deadline --retries --wait
         case import
-            contains -- $argv[2] --cache --color --format --provider --timeout --retries --wait
+            contains -- $argv[2] --cache --color --format --as-of --provider --timeout --retries --wait
         case cache
             contains -- $argv[2] --cache --color --wait
         case config
@@ -160,12 +160,14 @@ complete -c gpucmp -n '__gpucmp_using list recommend' -l limit -x -d 'at most N 
 complete -c gpucmp -n '__gpucmp_using list' -l columns -x -a '(__gpucmp_list $__gpucmp_fields)' -d 'fields to print (see \'gpucmp help fields\')'
 complete -c gpucmp -n '__gpucmp_using list gpus providers' -l format -x -a 'table json csv ndjson' -d 'output: table, json, csv, ndjson'
 complete -c gpucmp -n '__gpucmp_using import' -l format -x -a 'skypilot' -d 'catalog format: skypilot (the default and only one)'
+complete -c gpucmp -n '__gpucmp_using import' -l as-of -x -d 'the date the catalog describes (YYYY-MM-DD or RFC 3339; default: its Last-Modified, else the file\'s time)'
 complete -c gpucmp -n '__gpucmp_using import' -l provider -x -a 'aws azure civo coreweave crusoe digitalocean fluidstack gcore gcp genesis-cloud hyperbolic hyperstack ibm jarvislabs lambda linode mithril nebius oci ovhcloud runpod scaleway tensordock together vast verda voltage-park vultr' -d 'provider id of a single vms.csv (default: its folder\'s name)'
 complete -c gpucmp -n '__gpucmp_using list gpus providers show compare recommend refresh cache config' -l json -d 'same as --format json'
 complete -c gpucmp -n '__gpucmp_using recommend' -l workload -x -a 'inference training batch notebook' -d 'inference, training, batch or notebook'
 complete -c gpucmp -n '__gpucmp_using recommend' -l budget -x -d 'leave out picks whose estimate (needs --hours) is above USD'
 complete -c gpucmp -n '__gpucmp_using compare' -l diff -d 'only the fields where the providers differ'
 complete -c gpucmp -n '__gpucmp_using refresh' -s j -l jobs -x -d 'fetch N providers at once (default 16)'
+complete -c gpucmp -n '__gpucmp_using list' -l max-age -x -d 'data older than DURATION is stale (default 24h, or the config\'s stale_after)'
 complete -c gpucmp -n '__gpucmp_using refresh' -l max-age -x -d 'skip providers refreshed less than DURATION ago (30m, 6h, 1d)'
 complete -c gpucmp -n '__gpucmp_using refresh import' -l timeout -x -d 'give up on one attempt of one request after SECONDS (default 60; --deadline bounds the whole refresh)'
 complete -c gpucmp -n '__gpucmp_using refresh' -l deadline -x -d 'end the whole refresh (every provider: attempts, retries, pages) by SECONDS (default 300)'

@@ -346,6 +346,7 @@ static enum gc_status emit_checked(struct adapter_run *run, struct offer *o, cha
 			run->drop_bad_price++;
 		return GC_OK;
 	}
+	run->spot_dropped += (size_t)offer_spot_sane(o);
 	if (!o->gpu)
 		run->unknown_gpu++;
 	run->offers++;

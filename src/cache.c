@@ -68,6 +68,11 @@ static const char *const migrations[] = {
 	"ALTER TABLE offer ADD COLUMN max_cuda_num INTEGER;"
 	"DROP INDEX offer_gpu;"
 	"CREATE INDEX offer_gpu ON offer(gpu);",
+	/* 2 -> 3: when the data describes (apart from when it was fetched), the
+	 * kind of price, and the share of a GPU a slice is */
+	"ALTER TABLE offer ADD COLUMN as_of TEXT;"
+	"ALTER TABLE offer ADD COLUMN price_kind TEXT;"
+	"ALTER TABLE offer ADD COLUMN gpu_fraction REAL NOT NULL DEFAULT 1;",
 };
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
 
@@ -79,14 +84,18 @@ static const char view_sql[] =
 	" o.id AS id, o.provider AS provider, o.sku AS sku,"
 	" COALESCE(o.gpu, o.gpu_name) AS gpu, o.gpu AS gpu_id, o.gpu_name AS gpu_name,"
 	" (g.id IS NOT NULL) AS gpu_known,"
-	" o.gpu_count AS gpu_count, o.gpu_mem_gb AS gpu_mem_gb,"
+	/* a slice is one GPU of a fraction: gpu_count is the GPUs' worth
+	 * (0.5), gpu_mem_gb its real memory */
+	" o.gpu_count * o.gpu_fraction AS gpu_count, o.gpu_mem_gb AS gpu_mem_gb,"
 	" o.gpu_mem_gb * o.gpu_count AS total_gpu_mem_gb,"
+	" o.gpu_fraction AS gpu_fraction,"
 	" o.vcpus AS vcpus, o.ram_gb AS ram_gb, o.disk_gb AS disk_gb, o.region AS region,"
 	" o.price_hr AS price_hr, o.spot_price_hr AS spot_price_hr,"
-	" ROUND(o.price_hr / o.gpu_count, 6) AS price_per_gpu_hr,"
+	" ROUND(o.price_hr / (o.gpu_count * o.gpu_fraction), 6) AS price_per_gpu_hr,"
 	" ROUND(o.price_hr / (o.gpu_mem_gb * o.gpu_count), 6) AS price_per_gb_hr,"
 	" g.bf16_tflops AS bf16_tflops,"
-	" ROUND(o.price_hr / (o.gpu_count * g.bf16_tflops / 1000.0), 4) AS usd_per_pflop_hr,"
+	" ROUND(o.price_hr / (o.gpu_count * o.gpu_fraction * g.bf16_tflops / 1000.0), 4)"
+	"  AS usd_per_pflop_hr,"
 	" o.currency AS currency, o.available AS available,"
 	" COALESCE(p.kubernetes_mode, 'unknown') AS k8s,"
 	" CASE p.docker_custom_image WHEN 'yes' THEN 1 WHEN 'no' THEN 0 END"
@@ -115,7 +124,9 @@ static const char view_sql[] =
 	/* versions as numbers (major*10^6 + minor*10^3 + patch), for --cuda */
 	" o.driver_num AS driver_num, o.max_cuda_num AS max_cuda_num,"
 	" p.kubernetes_control_plane_fee_usd_hr AS k8s_fee_hr,"
-	" o.source AS source, o.fetched_at AS fetched_at, o.stale AS stale"
+	" o.source AS source, o.fetched_at AS fetched_at, o.stale AS stale,"
+	" COALESCE(o.as_of, o.fetched_at) AS as_of,"
+	" COALESCE(o.price_kind, NULLIF(p.billing_price_kind, 'unknown'), 'fixed') AS price_kind"
 	" FROM offer o LEFT JOIN provider p ON p.id = o.provider"
 	" LEFT JOIN gpu g ON g.id = o.gpu;";
 
@@ -123,9 +134,10 @@ static const char insert_sql[] =
 	"INSERT INTO offer(provider, sku, gpu, gpu_name, gpu_count, gpu_mem_gb, vcpus,"
 	" ram_gb, disk_gb, region, price_hr, spot_price_hr, currency, price_native,"
 	" spot_native, available, infiniband, rdma, nvlink, node_bandwidth_gbps,"
-	" driver_version, max_cuda, source, origin, fetched_at, driver_num, max_cuda_num)"
+	" driver_version, max_cuda, source, origin, fetched_at, driver_num, max_cuda_num,"
+	" as_of, price_kind, gpu_fraction)"
 	" VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
-	" ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)";
+	" ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30)";
 
 
 /* Whether the cache file or its WAL has grown to the file-size limit
@@ -666,6 +678,9 @@ static enum gc_status insert_offer(struct cache *c, const struct offer *o, char 
 		sqlite3_bind_int64(s, 27, cn);
 	else
 		sqlite3_bind_null(s, 27);
+	bind_text(s, 28, o->as_of);
+	bind_text(s, 29, o->price_kind);
+	sqlite3_bind_double(s, 30, o->gpu_fraction > 0 && o->gpu_fraction <= 1 ? o->gpu_fraction : 1);
 	if (sqlite3_step(s) != SQLITE_DONE)
 		return db_error(c, err, "cannot insert an offer");
 	return GC_OK;

@@ -440,11 +440,29 @@ static enum gc_status parse_min_keep(struct config *c, struct ydoc *d, yaml_node
 	return GC_OK;
 }
 
+/* stale_after: a duration ("24h", "2d"), at least a minute. */
+static enum gc_status parse_stale_after(struct config *c, struct ydoc *d, yaml_node_t *n,
+					char **err)
+{
+	const char *s = ydoc_str(n);
+	long long v = s ? str_duration(s) : -1;
+	if (v < 60) {
+		char safe[32];
+		str_sanitize(safe, sizeof safe, s ? s : "");
+		return ydoc_error(d, n, err,
+				  "stale_after must be a duration of a minute or more (30m, 24h, 7d), "
+				  "not '%s'",
+				  safe);
+	}
+	c->stale_after = v;
+	return GC_OK;
+}
+
 static enum gc_status parse_root(struct config *c, struct ydoc *d, yaml_node_t *root,
 				 char **err)
 {
 	static const char *const keys[] = {"columns", "sort", "currency", "providers",
-					   "provider", "min_keep_percent", NULL};
+					   "provider", "min_keep_percent", "stale_after", NULL};
 	if (root->type != YAML_MAPPING_NODE)
 		return ydoc_error(d, root, err, "expected settings as 'key: value' lines (columns, "
 				  "sort, currency, providers, provider)");
@@ -462,6 +480,8 @@ static enum gc_status parse_root(struct config *c, struct ydoc *d, yaml_node_t *
 		st = parse_provider_map(c, d, n, err);
 	if (st == GC_OK && (n = ydoc_get(d, root, "min_keep_percent")) && !ydoc_is_null(n))
 		st = parse_min_keep(c, d, n, err);
+	if (st == GC_OK && (n = ydoc_get(d, root, "stale_after")) && !ydoc_is_null(n))
+		st = parse_stale_after(c, d, n, err);
 	return st;
 }
 

@@ -13,7 +13,7 @@ const struct field offer_fields[] = {
 	{"gpu", "GPU", FT_TEXT, "gpu", 1, "canonical GPU id (the source's name when unknown)"},
 	{"gpu_name", "GPU NAME", FT_TEXT, "gpu_name", 0, "GPU name as the source wrote it"},
 	{"gpu_known", "KNOWN", FT_BOOL, "gpu_known", 0, "the GPU model table knows this GPU"},
-	{"gpu_count", "GPUS", FT_NUM, "gpu_count", 1, "GPUs in the offer (fractional for vGPU slices)"},
+	{"gpu_count", "GPUS", FT_NUM, "gpu_count", 1, "GPUs in the offer; a slice of one counts as its fraction (0.5)"},
 	{"gpu_mem_gb", "VRAM", FT_NUM, "gpu_mem_gb", 2, "memory per GPU, GB"},
 	{"total_gpu_mem_gb", "TOTAL VRAM", FT_NUM, "total_gpu_mem_gb", 0, "GPU memory of the whole offer, GB"},
 	{"vcpus", "VCPUS", FT_NUM, "vcpus", 6, "virtual CPUs"},
@@ -34,9 +34,9 @@ const struct field offer_fields[] = {
 	{"infiniband", "IB", FT_BOOL, "infiniband", 5, "InfiniBand between nodes"},
 	{"rdma", "RDMA", FT_ENUM, "rdma", 0, "ib | roce | no | unknown"},
 	{"nvlink", "NVLINK", FT_BOOL, "nvlink", 0, "NVLink between the offer's GPUs"},
-	{"source", "SOURCE", FT_ENUM, "source", 0, "snapshot | live | import"},
+	{"source", "SOURCE", FT_ENUM, "source", 0, "live | catalog | list | import | snapshot"},
 	{"fetched_at", "FETCHED", FT_TEXT, "fetched_at", 0, "when the price was fetched (RFC 3339 UTC)"},
-	{"stale", "STALE", FT_BOOL, "stale", 0, "the provider's last refresh failed"},
+	{"stale", "STALE", FT_BOOL, "stale", 0, "data older than 24 h (list --max-age), or the provider's last refresh failed"},
 	/* added after the first release: appended, so CSV columns keep their places */
 	{"price_per_gb_hr", "$/GB/H", FT_PRICE, "price_per_gb_hr", 0, "on-demand USD per GB of GPU memory per hour"},
 	{"bf16_tflops", "BF16 TF", FT_NUM, "bf16_tflops", 0, "dense BF16 TFLOP/s per GPU (from the GPU model table)"},
@@ -47,6 +47,10 @@ const struct field offer_fields[] = {
 	{"cuda_ok", "CUDA OK", FT_BOOL, "NULL", 0, "with --cuda: the host driver runs that CUDA (null: driver unknown)"},
 	{"est_cost_usd", "EST $", FT_PRICE, "NULL", 0, "with --hours: on-demand price x hours x nodes (+ control plane)"},
 	{"est_spot_cost_usd", "EST SPOT $", FT_PRICE, "NULL", 0, "with --hours: the same at the spot price"},
+	/* added with the source tiers (issue 13): appended */
+	{"as_of", "AS OF", FT_TEXT, "as_of", 0, "when the data describes (a catalog's date; RFC 3339 UTC)"},
+	{"price_kind", "KIND", FT_ENUM, "price_kind", 0, "fixed | auction_floor | marketplace"},
+	{"gpu_fraction", "FRACTION", FT_NUM, "gpu_fraction", 0, "share of one GPU each GPU is (1; 0.5 for a half slice)"},
 };
 const size_t offer_field_count = sizeof offer_fields / sizeof offer_fields[0];
 

@@ -16,11 +16,13 @@ static const char *const share_modes[] = {"managed", "self", "no", NULL};
 static const char *const coverage[] = {"yes", "some", "no", NULL};
 static const char *const rdma_modes[] = {"ib", "roce", "no", NULL};
 static const char *const granularity[] = {"per-second", "per-minute", "per-hour", NULL};
+static const char *const price_kinds[] = {"fixed", "auction_floor", "marketplace", NULL};
 static const char *const kinds[] = {"hyperscaler", "gpu-cloud", "marketplace", NULL};
 
 const struct pfield_def profile_fields[] = {
 	{"", "spot", PF_BOOL, NULL, "Spot / interruptible"},
 	{"billing", "granularity", PF_ENUM, granularity, "Billing granularity"},
+	{"billing", "price_kind", PF_ENUM, price_kinds, "Price kind"},
 	{"kubernetes", "mode", PF_ENUM, k8s_modes, "Mode"},
 	{"kubernetes", "product", PF_TEXT, NULL, "Product"},
 	{"kubernetes", "control_plane_fee_usd_hr", PF_NUMBER, NULL, "Control-plane fee $/h"},

@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpucmp/catalog.h"
+#include "gpucmp/strutil.h"
+
 void query_init(struct query *q)
 {
 	memset(q, 0, sizeof *q);
@@ -15,11 +18,17 @@ void query_init(struct query *q)
 	q->limit = -1;
 	q->hours = NAN;
 	q->nodes = NAN;
+	q->stale_after = QUERY_STALE_AFTER;
 	query_prepare_fields(q);
 }
 
 void query_prepare_fields(struct query *q)
 {
+	/* as_of is RFC 3339 UTC: text order is time order */
+	char before[32];
+	str_time_format(catalog_now() - (q->stale_after > 0 ? q->stale_after : QUERY_STALE_AFTER),
+			before, sizeof before);
+	snprintf(q->sql_stale, sizeof q->sql_stale, "(stale OR as_of < '%s')", before);
 	if (q->cuda_num > 0)
 		/* the source's max CUDA is major.minor: compare without the patch */
 		snprintf(q->sql_cuda_ok, sizeof q->sql_cuda_ok,
@@ -48,6 +57,8 @@ const char *query_field_sql(const struct query *q, const struct field *f)
 {
 	if (strcmp(f->key, "cuda_ok") == 0)
 		return q->sql_cuda_ok;
+	if (strcmp(f->key, "stale") == 0)
+		return q->sql_stale;
 	if (strcmp(f->key, "est_cost_usd") == 0)
 		return q->sql_cost;
 	if (strcmp(f->key, "est_spot_cost_usd") == 0)

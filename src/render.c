@@ -369,14 +369,40 @@ static enum gc_status table_add_cell(struct renderer *r, const char *text, int d
 	return buf_add(&r->cells, text, strlen(text) + 1);
 }
 
+/* The mark a price of this kind gets in a table: none for a fixed one. */
+static const char *kind_mark(struct renderer *r, sqlite3_stmt *s)
+{
+	const char *k = r->spec.kind_col > 0
+				? (const char *)sqlite3_column_text(s, r->spec.kind_col - 1)
+				: NULL;
+	if (!k)
+		return "";
+	if (strcmp(k, "auction_floor") == 0)
+		return "\u2265"; /* ≥ */
+	return strcmp(k, "marketplace") == 0 ? "~" : "";
+}
+
+static int is_offer_price(const struct field *f)
+{
+	return f->type == FT_PRICE && (strcmp(f->key, "price_hr") == 0 ||
+				       strcmp(f->key, "spot_price_hr") == 0 ||
+				       strcmp(f->key, "price_per_gpu_hr") == 0);
+}
+
 static enum gc_status table_row(struct renderer *r, sqlite3_stmt *s)
 {
-	char text[512];
+	char text[512], marked[520];
 	enum gc_status st = GC_OK;
+	const char *mark = kind_mark(r, s);
 	for (size_t i = 0; i < r->spec.ncols && st == GC_OK; i++) {
 		int dim;
 		table_cell_text(r->spec.cols[i], s, (int)i, &r->spec.money, text, sizeof text, &dim);
-		st = table_add_cell(r, text, dim);
+		if (*mark && !dim && is_offer_price(r->spec.cols[i])) {
+			snprintf(marked, sizeof marked, "%s%s", mark, text);
+			st = table_add_cell(r, marked, dim);
+		} else {
+			st = table_add_cell(r, text, dim);
+		}
 	}
 	return st;
 }

@@ -413,6 +413,7 @@ static enum gc_status emit(struct state *s, const struct row *r, struct offer *r
 		s->st->bad_price += bad;
 		return GC_OK;
 	}
+	s->st->spot_dropped += (size_t)offer_spot_sane(raw);
 	struct offer_text t;
 	struct offer c;
 	struct offer *o = &c;
@@ -440,6 +441,7 @@ static void base_offer(const struct state *s, const struct row *r, struct offer 
 	o->source = s->o->source;
 	o->origin = s->o->origin;
 	o->fetched_at = s->o->fetched_at;
+	o->as_of = s->o->as_of;
 	o->region = *r->region ? r->region : "unknown";
 	o->disk_gb = r->storage;
 }

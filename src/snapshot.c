@@ -138,7 +138,10 @@ enum gc_status snapshot_parse(const char *data, size_t len, offer_cb cb, void *c
 		struct offer o;
 		char fetched[32];
 		st = row_to_offer(r.fields, &o, fetched, sizeof fetched, r.line, err);
-		/* through the cache's door, as every source: text cleaned, cut */
+		/* through the cache's door, as every source: text cleaned, cut,
+		 * and a spot price at or above on-demand is none */
+		if (st == GC_OK)
+			offer_spot_sane(&o);
 		if (st == GC_OK && cb)
 			st = offer_deliver(cb, ctx, &o, NULL, err);
 		if (st == GC_OK) {
@@ -183,7 +186,9 @@ enum gc_status snapshot_write_row(struct buf *out, const struct offer *o)
 		if (st == GC_OK)
 			st = buf_addc(out, ',');
 	}
-	const double nums[] = {o->gpu_count, o->gpu_mem_gb, o->vcpus, o->ram_gb, o->disk_gb};
+	/* a slice is written as its fraction of a GPU, as the sources give it */
+	const double nums[] = {o->gpu_count * o->gpu_fraction, o->gpu_mem_gb, o->vcpus, o->ram_gb,
+			       o->disk_gb};
 	for (size_t i = 0; i < 5 && st == GC_OK; i++) {
 		st = put_num(out, nums[i]);
 		if (st == GC_OK)

@@ -392,3 +392,35 @@ void str_age(long long t, char *out, size_t n)
 	else
 		snprintf(out, n, "%lld d", t / 86400);
 }
+
+long long str_http_date(const char *s)
+{
+	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+	char wday[4], mon[4], zone[4];
+	int d, y, h, mi, sec, used = 0;
+	if (!s || sscanf(s, "%3[A-Za-z], %2d %3[A-Za-z] %4d %2d:%2d:%2d %3[A-Z]%n", wday, &d, mon,
+			 &y, &h, &mi, &sec, zone, &used) != 8 ||
+	    s[used] != '\0' || strcmp(zone, "GMT") != 0 || strlen(wday) != 3)
+		return -1;
+	const char *m = strstr(months, mon);
+	if (!m || strlen(mon) != 3 || (m - months) % 3 || d < 1 || d > 31 || h > 23 || mi > 59 ||
+	    sec > 60 || h < 0 || mi < 0 || sec < 0)
+		return -1;
+	if (y < 1 || y > 9999)
+		return -1;
+	char ymd[32];
+	snprintf(ymd, sizeof ymd, "%04d-%02d-%02d", y, (int)(m - months) / 3 + 1, d);
+	long days = str_date_days(ymd);
+	return days < 0 ? -1 : days * 86400LL + h * 3600LL + mi * 60LL + sec;
+}
+
+long long str_user_date(const char *s)
+{
+	if (!s)
+		return -1;
+	if (strlen(s) == 10) {
+		long days = str_date_days(s);
+		return days < 0 ? -1 : days * 86400LL;
+	}
+	return str_time_epoch(s);
+}

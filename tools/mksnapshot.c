@@ -57,7 +57,7 @@ static int convert(const char *dir, const char *cloud, const char *origin,
 	char *data = slurp(path, &len);
 	if (!data)
 		return 1;
-	struct skypilot_opts o = {cloud, gpus, types, "snapshot", origin, fetched};
+	struct skypilot_opts o = {cloud, gpus, types, "snapshot", origin, fetched, fetched};
 	struct skypilot_stats st;
 	char *err = NULL;
 	enum gc_status rc = skypilot_parse(data, len, &o, write_row, out, &st, &err);

@@ -18,7 +18,7 @@
 #include "gpucmp/err.h"
 #include "gpucmp/offer.h"
 
-#define CACHE_SCHEMA_VERSION 2
+#define CACHE_SCHEMA_VERSION 3
 
 struct cache; /* opaque */
 

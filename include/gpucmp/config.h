@@ -40,6 +40,7 @@ struct config {
 	struct config_provider *provider;
 	size_t nprovider;
 	int min_keep_percent; /* 0..100; -1 = unset (CACHE_MIN_KEEP_PERCENT) */
+	long long stale_after; /* seconds; 0 = unset (QUERY_STALE_AFTER) */
 };
 
 /* An empty config (every setting unset). */

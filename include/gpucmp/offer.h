@@ -20,13 +20,20 @@ struct offer {
 	const char *gpu_name;   /* the GPU name as the source wrote it */
 	const char *region;
 	const char *currency;   /* ISO 4217 of the source's prices ("USD") */
-	const char *source;     /* "snapshot" | "live" | "import" */
+	const char *source;     /* "snapshot" | "live" | "import" | "catalog" | "list" */
 	const char *origin;     /* where the row came from (file, URL) */
 	const char *fetched_at; /* RFC 3339 UTC */
 	const char *rdma;       /* per-offer override: "ib" | "roce" | "no" | NULL */
 	const char *driver_version; /* host driver, NULL if unknown */
 	const char *max_cuda;   /* highest CUDA the host driver runs, NULL if unknown */
-	double gpu_count;       /* may be fractional: a vGPU slice */
+	const char *as_of;      /* RFC 3339 UTC: when the data describes (a catalog's
+				   date); NULL: fetched_at */
+	const char *price_kind; /* "fixed" | "auction_floor" | "marketplace"; NULL:
+				   the provider profile's billing.price_kind */
+	double gpu_count;       /* GPUs; fractional for a vGPU slice until it is
+				   stored, when the door makes it 1 and gpu_fraction
+				   the fraction */
+	double gpu_fraction;    /* share of one GPU an offer's GPU is (1, 0.5, ...) */
 	double gpu_mem_gb;      /* per GPU (per slice for fractional counts) */
 	double vcpus, ram_gb, disk_gb;
 	double price_hr;        /* USD per hour, whole offer */
@@ -58,14 +65,20 @@ int offer_price_ok(double usd_hr);
 
 /* Room for the cleaned copies of an offer's text fields. */
 struct offer_text {
-	char b[12][STR_FIELD_MAX + 1];
+	char b[14][STR_FIELD_MAX + 1];
 };
 
 /* The door to the cache: *out = *in with every text field through
  * str_field (control characters as '?', at most STR_FIELD_MAX bytes);
- * a changed one points into `t`, which must outlive *out.  Returns the
- * number of fields changed. */
+ * a changed one points into `t`, which must outlive *out.  A fractional
+ * gpu_count (a slice) becomes gpu_count 1 and that gpu_fraction.  Returns
+ * the number of text fields changed. */
 int offer_clean(const struct offer *in, struct offer *out, struct offer_text *t);
+
+/* A spot price at or above the on-demand price is no spot price (a
+ * catalog artefact, or a stale copy of the on-demand price): it becomes
+ * NAN (and its native price too).  Returns 1 when it did. */
+int offer_spot_sane(struct offer *o);
 
 /* offer_clean, then cb(ctx, cleaned, err): how a producer hands an offer
  * on.  Adds 1 to *cleaned (may be NULL) when any field changed. */

@@ -47,12 +47,18 @@ struct query {
 	int cuda_strict;                       /* drop offers whose driver is unknown */
 	double hours, nodes;                   /* --hours, --nodes; NAN = no estimate */
 	int k8s_fee;                           /* the estimate includes the control plane */
-	char sql_cuda_ok[320], sql_cost[200], sql_spot_cost[200];
+	long long stale_after;                 /* seconds: older data is stale (QUERY_STALE_AFTER) */
+	char sql_cuda_ok[320], sql_cost[200], sql_spot_cost[200], sql_stale[96];
 };
 
+/* Data older than this is stale whatever its source (24 h). */
+#define QUERY_STALE_AFTER (24 * 3600LL)
+
 /* The SQL of field f in this query: f->sql, except for the fields whose
- * value depends on --cuda or --hours (cuda_ok, est_cost_usd,
- * est_spot_cost_usd), computed from validated numbers only.  Call
+ * value depends on --cuda, --hours or the staleness age (cuda_ok,
+ * est_cost_usd, est_spot_cost_usd, stale: the provider's last refresh
+ * failed, or the row's as_of is older than stale_after before
+ * catalog_now()), computed from validated numbers only.  Call
  * query_prepare_fields() after setting those options. */
 const char *query_field_sql(const struct query *q, const struct field *f);
 void query_prepare_fields(struct query *q);

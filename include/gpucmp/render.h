@@ -32,6 +32,10 @@ struct render_spec {
 	int width;      /* terminal width for tables; 0 = do not fit */
 	int keep_cols;  /* the user chose the columns: shrink, never drop */
 	struct money money; /* table prices; zero = USD */
+	/* tables: 1 + the statement column (past ncols) holding price_kind;
+	 * prices then show "≥$1.00" for an auction floor and "~$0.35" for a
+	 * marketplace ask.  0: none */
+	int kind_col;
 };
 
 struct renderer; /* opaque */

@@ -22,6 +22,7 @@ struct skypilot_opts {
 	const char *source;                 /* "import" or "snapshot" */
 	const char *origin;                 /* recorded in every offer */
 	const char *fetched_at;             /* RFC 3339 UTC */
+	const char *as_of;                  /* RFC 3339 UTC the catalog describes; NULL: fetched_at */
 };
 
 struct skypilot_stats {
@@ -36,6 +37,7 @@ struct skypilot_stats {
 	size_t unpaired;      /* GCP accelerator rows with no host VM in the zone */
 	size_t duplicates;    /* same sku and region seen again (other zone) */
 	size_t unknown_gpu;   /* offers whose GPU the model table does not know */
+	size_t spot_dropped;  /* spot prices at or above on-demand (offer_spot_sane) */
 	size_t cleaned;       /* offers whose text had control characters or was
 				 longer than STR_FIELD_MAX (cleaned, cut) */
 };

@@ -68,6 +68,12 @@ long str_date_days(const char *s);
 long long str_time_epoch(const char *s);
 /* Seconds since the epoch to "YYYY-MM-DDTHH:MM:SSZ" (out must hold 21 bytes). */
 void str_time_format(long long t, char *out, size_t n);
+/* An HTTP date, IMF-fixdate ("Wed, 21 Oct 2015 07:28:00 GMT", RFC 9110),
+ * to seconds since the epoch, or -1. */
+long long str_http_date(const char *s);
+/* A date a user gives: "YYYY-MM-DD" (midnight UTC) or
+ * "YYYY-MM-DDTHH:MM:SSZ", to seconds since the epoch, or -1. */
+long long str_user_date(const char *s);
 /* A duration such as 30s, 15m, 6h, 2d (or plain seconds) to seconds; -1 if bad. */
 long long str_duration(const char *s);
 /* Age for people: "45 s", "12 min", "3 h", "5 d". */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "gpucmp/fileio.h"
@@ -54,8 +55,26 @@ static int valid_id(const char *id)
 }
 
 /* Import one catalog file's bytes as `provider`; prints the outcome. */
-static int import_one(struct cli_env *env, const char *provider, const char *origin,
-		      const char *data, size_t len)
+/* The date the catalog describes: --as-of, else `known` (its
+ * Last-Modified, or the file's time; < 0: none), else now.  Never later
+ * than now.  Into out as RFC 3339 UTC; -1 after an error message. */
+static int catalog_as_of(const struct cli_args *a, long long known, char *out, size_t n)
+{
+	const char *v = cli_opt(a, O_AS_OF);
+	long long now = catalog_now(), t = v ? str_user_date(v) : known;
+	if (v && (t < 0 || t > now)) {
+		char safe[64];
+		msg_error("bad date '%s' for --as-of: expected YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ, "
+			  "not in the future",
+			  str_sanitize(safe, sizeof safe, v));
+		return -1;
+	}
+	str_time_format(t >= 0 && t <= now ? t : now, out, n);
+	return 0;
+}
+
+static int import_one(struct cli_env *env, const struct cli_args *a, const char *provider,
+		      const char *origin, const char *data, size_t len, long long known_as_of)
 {
 	char safe[64];
 	str_sanitize(safe, sizeof safe, provider);
@@ -67,8 +86,10 @@ static int import_one(struct cli_env *env, const char *provider, const char *ori
 	if (!profile_set_find(&env->cat.profiles, provider))
 		msg_warn("no profile for '%s': its offers are imported, its capabilities show as "
 			 "unknown", safe);
-	char now[32];
+	char now[32], as_of[32];
 	str_time_format(catalog_now(), now, sizeof now);
+	if (catalog_as_of(a, known_as_of, as_of, sizeof as_of) != 0)
+		return EXIT_USAGE;
 	struct one o;
 	memset(&o, 0, sizeof o);
 	o.provider = provider;
@@ -80,6 +101,7 @@ static int import_one(struct cli_env *env, const char *provider, const char *ori
 	o.opts.source = "import";
 	o.opts.origin = origin;
 	o.opts.fetched_at = now;
+	o.opts.as_of = as_of;
 	struct cache_meta m = {"import", now, NULL, NULL, NULL, 0};
 	size_t lines = 0;
 	for (const char *p = data; (p = memchr(p, '\n', (size_t)(data + len - p))) != NULL; p++)
@@ -99,6 +121,9 @@ static int import_one(struct cli_env *env, const char *provider, const char *ori
 	       "price, %zu other zones)\n",
 	       safe, inserted, o.stats.rows, o.stats.cpu_only + o.stats.tpu, o.stats.no_price,
 	       o.stats.duplicates);
+	if (o.stats.spot_dropped)
+		msg_note("%s: %zu spot prices at or above the on-demand price are not spot prices; "
+			 "stored as unknown", safe, o.stats.spot_dropped);
 	if (o.stats.unknown_gpu)
 		msg_note("%s: %zu offers name a GPU gpucmp does not know; kept and flagged "
 			 "(gpu_known false)", safe, o.stats.unknown_gpu);
@@ -132,7 +157,8 @@ static void parent_name(const char *path, char *out, size_t n)
 	out[len] = '\0';
 }
 
-static int import_file(struct cli_env *env, const char *path, const char *provider)
+static int import_file(struct cli_env *env, const struct cli_args *a, const char *path,
+		       const char *provider)
 {
 	char *data = NULL, *err = NULL;
 	size_t len;
@@ -147,7 +173,9 @@ static int import_file(struct cli_env *env, const char *path, const char *provid
 		parent_name(path, name, sizeof name);
 		provider = name;
 	}
-	int rc = import_one(env, provider, path, data, len);
+	struct stat sb;
+	long long mtime = stat(path, &sb) == 0 ? (long long)sb.st_mtime : -1;
+	int rc = import_one(env, a, provider, path, data, len, mtime);
 	free(data);
 	return rc;
 }
@@ -158,6 +186,7 @@ struct fetched {
 	long status;
 	enum gc_status st;
 	char *message;
+	long long last_modified; /* -1: none */
 };
 
 static void on_done(void *user, struct http_response *resp)
@@ -166,6 +195,7 @@ static void on_done(void *user, struct http_response *resp)
 	f->status = resp->status;
 	f->st = resp->error;
 	f->message = resp->message ? strdup(resp->message) : NULL;
+	f->last_modified = str_http_date(resp->last_modified);
 	if (resp->error == GC_OK && resp->status >= 200 && resp->status < 300) {
 		f->len = resp->body.len;
 		f->body = buf_steal(&resp->body);
@@ -221,7 +251,7 @@ static int import_url(struct cli_env *env, const char *url, const char *provider
 		msg_error("%s: HTTP %ld; the cache is unchanged", where, f.status);
 		rc = EXIT_UNAVAILABLE;
 	} else {
-		rc = import_one(env, provider, shown, f.body, f.len);
+		rc = import_one(env, a, provider, shown, f.body, f.len, f.last_modified);
 	}
 	free(err);
 	free(f.message);
@@ -230,12 +260,13 @@ static int import_url(struct cli_env *env, const char *url, const char *provider
 }
 
 /* A folder: PATH/vms.csv, or PATH/<cloud>/vms.csv for each cloud. */
-static int import_dir(struct cli_env *env, const char *dir, const char *provider)
+static int import_dir(struct cli_env *env, const struct cli_args *a, const char *dir,
+		      const char *provider)
 {
 	char one[4096];
 	snprintf(one, sizeof one, "%s/vms.csv", dir);
 	if (!file_is_dir(one) && file_is_file(one))
-		return import_file(env, one, provider);
+		return import_file(env, a, one, provider);
 	if (provider) {
 		msg_error("--provider names the provider of one vms.csv; %s holds a folder per "
 			  "provider", dir);
@@ -256,7 +287,7 @@ static int import_dir(struct cli_env *env, const char *dir, const char *provider
 		if (!file_is_dir(names[i]) || !file_is_file(one))
 			continue;
 		found++;
-		int r = import_file(env, one, NULL);
+		int r = import_file(env, a, one, NULL);
 		if (r && !rc)
 			rc = r;
 	}
@@ -290,6 +321,9 @@ int cmd_import(struct cli_args *a)
 			  str_sanitize(safe, sizeof safe, src));
 		return EXIT_USAGE;
 	}
+	char as_of[32];
+	if (catalog_as_of(a, -1, as_of, sizeof as_of) != 0) /* checked before any work */
+		return EXIT_USAGE;
 	int rc = cli_catalog_need(&env, CATALOG_ALL);
 	if (!rc)
 		rc = cli_open_cache(&env, a);
@@ -299,9 +333,9 @@ int cmd_import(struct cli_args *a)
 		if (is_url)
 			rc = import_url(&env, src, provider, a);
 		else if (file_is_dir(src))
-			rc = import_dir(&env, src, provider);
+			rc = import_dir(&env, a, src, provider);
 		else
-			rc = import_file(&env, src, provider);
+			rc = import_file(&env, a, src, provider);
 	}
 	cli_env_release(&env);
 	return rc;

@@ -15,7 +15,7 @@ enum { LIST_MAX_GLOB = 256 };
 struct list_state {
 	struct cli_env env;
 	struct query q;
-	const struct field *cols[64];
+	const struct field *cols[65]; /* 64 shown, and price_kind for tables */
 	size_t ncols;
 	char *gpu_store, *prov_store, *col_store, *sort_store;
 	struct where_result where;
@@ -91,6 +91,21 @@ static int cuda_and_cost(struct query *q, const struct cli_args *a)
 	}
 	q->k8s_fee = q->k8s == Q_K8S_MANAGED;
 	query_prepare_fields(q);
+	return EXIT_OK;
+}
+
+/* --max-age DURATION, else the config's stale_after: older data is stale. */
+static int stale_age(struct list_state *s, const struct cli_args *a)
+{
+	const char *v = cli_opt(a, O_LIST_MAX_AGE);
+	long long secs = v ? str_duration(v) : s->env.config.stale_after;
+	if (v && secs <= 0) {
+		char safe[64];
+		msg_error("bad duration '%s' for --max-age (examples: 30m, 6h, 1d, 7d)",
+			  str_sanitize(safe, sizeof safe, v));
+		return EXIT_USAGE;
+	}
+	s->q.stale_after = secs > 0 ? secs : QUERY_STALE_AFTER;
 	return EXIT_OK;
 }
 
@@ -221,7 +236,7 @@ static int build_query(struct list_state *s, const struct cli_args *a,
 			 (cli_flag(a, O_PROVIDER) ? CATALOG_PROFILES : 0);
 	if ((rc = cli_catalog_need(&s->env, parts)) || (rc = cli_gpu_filter(&s->env, a, &s->gpu_store, q)) ||
 	    (rc = cli_provider_filter(&s->env, a, &s->prov_store, q)) || (rc = sort_keys(s, a)) ||
-	    (rc = cuda_and_cost(q, a)) ||
+	    (rc = stale_age(s, a)) || (rc = cuda_and_cost(q, a)) ||
 	    (rc = cli_where(a, where_lookup, where_suggest, q, &s->where, &s->have_where)))
 		return rc;
 	q->where = s->have_where ? &s->where : NULL;
@@ -241,7 +256,8 @@ static int footer(struct list_state *s, size_t rows)
 		msg_note("no offers match");
 		return EXIT_OK;
 	}
-	char fresh[160] = "", snap[120] = "", stale[200] = "";
+	char fresh[160] = "", snap[120] = "", stale[200] = "", hint[120] = "";
+	long long now = catalog_now(), oldest_data = now;
 	int rc = sqlite3_prepare_v2(db,
 				    "SELECT count(*), min(fetched_at), max(fetched_at) FROM provider_state"
 				    " WHERE stale = 0 AND fetched_at IS NOT NULL",
@@ -249,8 +265,9 @@ static int footer(struct list_state *s, size_t rows)
 	if (rc == SQLITE_OK) {
 		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0) {
 			int n = sqlite3_column_int(st, 0);
-			long long now = catalog_now();
 			long long oldest = str_time_epoch((const char *)sqlite3_column_text(st, 1));
+			if (oldest >= 0 && oldest < oldest_data)
+				oldest_data = oldest;
 			long long newest = str_time_epoch((const char *)sqlite3_column_text(st, 2));
 			char a[32], b[32];
 			str_age(now - newest, a, sizeof a);
@@ -274,9 +291,12 @@ static int footer(struct list_state *s, size_t rows)
 		if (sqlite3_step(st) == SQLITE_ROW) {
 			const char *d = (const char *)sqlite3_column_text(st, 0);
 			long days = d ? str_date_days(d) : -1;
-			if (days >= 0)
+			if (days >= 0) {
 				snprintf(snap, sizeof snap, "; built-in snapshot prices are from %s (%ld days ago)",
 					 d, s->env.cat.today - days);
+				if (days * 86400LL < oldest_data)
+					oldest_data = days * 86400LL;
+			}
 		}
 		rc = sqlite3_finalize(st);
 	}
@@ -297,7 +317,12 @@ static int footer(struct list_state *s, size_t rows)
 		msg_error("cannot read the cache: %s", sqlite3_errstr(rc));
 		return rc == SQLITE_NOMEM ? EXIT_OSERR : EXIT_IOERR;
 	}
-	msg_note("%zu offer%s%s%s%s%s%s", rows, rows == 1 ? "" : "s", fresh, snap, stale,
+	if (now - oldest_data > s->q.stale_after) {
+		char age[32];
+		str_age(s->q.stale_after, age, sizeof age);
+		snprintf(hint, sizeof hint, "; data older than %s is stale: run 'gpucmp refresh'", age);
+	}
+	msg_note("%zu offer%s%s%s%s%s%s%s", rows, rows == 1 ? "" : "s", fresh, snap, stale, hint,
 		 s->env.money_note[0] ? "; " : "", s->env.money_note);
 	return EXIT_OK;
 }
@@ -306,7 +331,12 @@ static int run_query(struct list_state *s, const struct cli_args *a, enum render
 {
 	struct query_sql qs;
 	char *err = NULL;
-	enum gc_status st = query_build(&s->q, s->cols, s->ncols, &qs, &err);
+	/* a table marks auction floors and marketplace asks: price_kind is
+	 * read past the shown columns */
+	size_t nq = s->ncols;
+	if (fmt == RF_TABLE)
+		s->cols[nq++] = field_find("price_kind");
+	enum gc_status st = query_build(&s->q, s->cols, nq, &qs, &err);
 	if (st == GC_OK && cli_flag(a, O_EXPLAIN)) {
 		char *sql = query_inline(&qs);
 		printf("%s;\n", sql ? sql : "");
@@ -318,7 +348,8 @@ static int run_query(struct list_state *s, const struct cli_args *a, enum render
 	if (st == GC_OK)
 		st = query_prepare(cache_db(s->env.cache), &qs, &stmt, &err);
 	struct render_spec spec = {fmt, s->cols, s->ncols, stdout, cli_use_color(a, stdout),
-				   render_term_width(stdout), cli_flag(a, O_COLUMNS), s->env.money};
+				   render_term_width(stdout), cli_flag(a, O_COLUMNS), s->env.money,
+				   nq > s->ncols ? (int)nq : 0};
 	struct renderer *r = NULL;
 	if (st == GC_OK)
 		st = render_begin(&r, &spec, &err);

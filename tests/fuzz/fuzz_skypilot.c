@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1)
 		return 0;
 	struct skypilot_opts opts = {providers[data[0] % NPROVIDERS], fuzz_cat.gpus, fuzz_cat.types,
-				     "import", "fuzz/vms.csv", "2026-01-01T00:00:00Z"};
+				     "import", "fuzz/vms.csv", "2026-01-01T00:00:00Z", NULL};
 	struct skypilot_stats stats;
 	struct offer_store store;
 	char *err = NULL;

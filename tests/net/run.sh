@@ -304,7 +304,7 @@ scenario_cron() {
 	g list --provider lambda --format csv --columns sku,stale
 	has out "gpu_1x_a100,false" || return 1
 	g list --provider lambda
-	has err "1 provider refreshed 0 s ago" && lacks err "stale" && sql_is "SELECT stale FROM provider_state WHERE provider='lambda'" "0"
+	has err "1 provider refreshed 0 s ago" && lacks err "stale (last refresh failed)" && sql_is "SELECT stale FROM provider_state WHERE provider='lambda'" "0"
 }
 
 # Two refreshes at once: the second waits for the lock, then gives up (75).
@@ -343,10 +343,12 @@ scenario_import() {
 	expect_rc 0 && has out "lambda " && has out "offers imported" || return 1
 	sql_is "SELECT count(*) > 0, min(source) FROM offer WHERE provider='lambda'" "1|import" || return 1
 	server <<EOF || return 1
-GET /catalogs/v7/vast/vms.csv file=../skypilot/vast/vms.csv type=text/csv
+GET /catalogs/v7/vast/vms.csv file=../skypilot/vast/vms.csv type=text/csv last_modified=Mon,_30_Nov_2026_06:00:00_GMT
 EOF
 	last="import URL"; g import "$BASE/catalogs/v7/vast/vms.csv"
 	expect_rc 0 && has out "vast " || return 1
+	# the catalog's date is its Last-Modified, not the time it was fetched
+	sql_is "SELECT min(as_of), max(as_of), min(fetched_at) > '2026-12-01' FROM offer WHERE provider='vast'" "2026-11-30T06:00:00Z|2026-11-30T06:00:00Z|1" || return 1
 	sql_is "SELECT min(source), max(source), min(origin) LIKE 'http://127.0.0.1:%' FROM offer WHERE provider='vast'" "import|import|1" || return 1
 	last="import bad"; g import "$here/../fixtures/profiles/valid.yaml" --provider vast
 	[ "$rc" != 0 ] && has err "the cache is unchanged" || fail "a bad catalog was accepted" || return 1

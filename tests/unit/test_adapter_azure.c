@@ -71,7 +71,8 @@ static void test_replay(void **state)
 	assert_string_equal(o->rdma, "ib");
 	o = must_find(&s, "Standard_NV6ads_A10_v5", "eastus");
 	assert_string_equal(o->gpu, "a10");
-	assert_float_equal(o->gpu_count, 0.167, 1e-12);
+	assert_float_equal(o->gpu_count, 1, 0); /* one GPU, a sixth of it */
+	assert_float_equal(o->gpu_fraction, 0.167, 1e-12);
 	assert_float_equal(o->gpu_mem_gb, 24 * 0.167, 1e-9); /* a sixth of an A10 */
 	assert_float_equal(o->price_hr, 0.454, 1e-12);
 	offer_store_free(&s);

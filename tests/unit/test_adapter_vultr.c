@@ -46,7 +46,8 @@ static void test_cloud_gpu_pages(void **state)
 	assert_string_equal(slice->provider, "vultr");
 	assert_string_equal(slice->gpu_name, "NVIDIA_A100");
 	assert_string_equal(slice->gpu, "a100-sxm-80gb");
-	assert_float_equal(slice->gpu_count, 0.05, 1e-12);
+	assert_float_equal(slice->gpu_count, 1, 0);
+	assert_float_equal(slice->gpu_fraction, 0.05, 1e-12);
 	assert_float_equal(slice->gpu_mem_gb, 4, 0);
 	assert_float_equal(slice->price_hr, 0.123, 1e-12);
 	assert_true(isnan(slice->spot_price_hr));
@@ -216,7 +217,8 @@ static void test_hostile_values(void **state)
 	assert_float_equal(l->gpu_count, 1, 0);
 	const struct offer *a = must_find(&s, "vcg-a16-1c-2g-2vram", "ams");
 	assert_string_equal(a->gpu, "a16");
-	assert_float_equal(a->gpu_count, 2.0 / 16, 1e-12);
+	assert_float_equal(a->gpu_count, 1, 0);
+	assert_float_equal(a->gpu_fraction, 2.0 / 16, 1e-12);
 	offer_store_free(&s);
 
 	/* the "vcg-" plan with no GPU name is not a GPU plan: skipped */

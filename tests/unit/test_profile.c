@@ -58,7 +58,7 @@ static void test_error_fixtures(void **state)
 	static const struct {
 		const char *file, *want;
 	} cases[] = {
-		{"bad-enum", ":45: bad value 'sometimes' for sharing.mig (expected managed, self, no, unknown)"},
+		{"bad-enum", ":46: bad value 'sometimes' for sharing.mig (expected managed, self, no, unknown)"},
 		{"unknown-key", "unknown key 'autoscalling'; did you mean 'autoscaling'?"},
 		{"no-source", "interconnect.infiniband is 'some' but has no source"},
 		{"bad-date", "verified must be a date YYYY-MM-DD"},

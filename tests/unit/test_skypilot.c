@@ -20,6 +20,7 @@ struct got {
 struct collect {
 	struct got items[64];
 	size_t n;
+	char as_of[32]; /* of the last offer */
 };
 
 static enum gc_status collect(void *ctx, const struct offer *o, char **err)
@@ -33,7 +34,7 @@ static enum gc_status collect(void *ctx, const struct offer *o, char **err)
 	snprintf(g->gpu_name, sizeof g->gpu_name, "%s", o->gpu_name);
 	snprintf(g->region, sizeof g->region, "%s", o->region);
 	snprintf(g->rdma, sizeof g->rdma, "%s", o->rdma ? o->rdma : "");
-	g->count = o->gpu_count;
+	g->count = o->gpu_count * o->gpu_fraction; /* a slice: 1 GPU x its fraction */
 	g->mem = o->gpu_mem_gb;
 	g->vcpus = o->vcpus;
 	g->ram = o->ram_gb;
@@ -42,6 +43,7 @@ static enum gc_status collect(void *ctx, const struct offer *o, char **err)
 	g->ib = o->infiniband;
 	assert_string_equal(o->source, "import");
 	assert_string_equal(o->fetched_at, "2026-05-20T00:00:00Z");
+	snprintf(c->as_of, sizeof c->as_of, "%s", o->as_of ? o->as_of : "");
 	return GC_OK;
 }
 
@@ -65,7 +67,7 @@ static void parse(const char *cloud, struct collect *c, struct skypilot_stats *s
 	snprintf(rel, sizeof rel, "tests/fixtures/skypilot/%s/vms.csv", cloud);
 	size_t len;
 	char *data = read_source_file(rel, &len);
-	struct skypilot_opts o = {cloud, gpus, types, "import", rel, "2026-05-20T00:00:00Z"};
+	struct skypilot_opts o = {cloud, gpus, types, "import", rel, "2026-05-20T00:00:00Z", NULL};
 	char *err = NULL;
 	memset(c, 0, sizeof *c);
 	enum gc_status rc = skypilot_parse(data, len, &o, collect, c, st, &err);
@@ -184,10 +186,37 @@ static void test_verda_and_lambda(void **state)
 	assert_int_equal(st.cpu_only, 2);
 }
 
+/* A spot price at or above on-demand is no spot price (Azure's H200 rows
+ * in the SkyPilot catalog repeat the on-demand price); one below stays;
+ * the catalog's date is the offers' as_of. */
+static void test_spot_not_above_on_demand(void **state)
+{
+	(void)state;
+	struct skypilot_opts o = {"x", gpus, types, "import", "t", "2026-05-20T00:00:00Z",
+				  "2026-05-19T00:00:00Z"};
+	const char *csv = "InstanceType,AcceleratorName,AcceleratorCount,Price,Region,SpotPrice\n"
+			  "equal,H100,1,2.5,r1,2.5\n"
+			  "above,H100,1,2.5,r2,3\n"
+			  "below,H100,1,2.5,r3,1.2\n"
+			  "spotonly,H100,1,,r4,1.1\n";
+	struct collect c;
+	struct skypilot_stats st;
+	memset(&c, 0, sizeof c);
+	char *err = NULL;
+	assert_int_equal(skypilot_parse(csv, strlen(csv), &o, collect, &c, &st, &err), GC_OK);
+	assert_int_equal(c.n, 4);
+	assert_int_equal(st.spot_dropped, 2);
+	assert_true(isnan(find(&c, "equal", "r1")->spot));
+	assert_true(isnan(find(&c, "above", "r2")->spot));
+	assert_near(find(&c, "below", "r3")->spot, 1.2);
+	assert_near(find(&c, "spotonly", "r4")->spot, 1.1);
+	assert_string_equal(c.as_of, "2026-05-19T00:00:00Z");
+}
+
 static void test_bad_catalogs(void **state)
 {
 	(void)state;
-	struct skypilot_opts o = {"x", gpus, types, "import", "t", "2026-05-20T00:00:00Z"};
+	struct skypilot_opts o = {"x", gpus, types, "import", "t", "2026-05-20T00:00:00Z", NULL};
 	char *err = NULL;
 	const char *no_price = "InstanceType,AcceleratorName,AcceleratorCount,Region\na,H100,1,r\n";
 	assert_int_equal(skypilot_parse(no_price, strlen(no_price), &o, NULL, NULL, NULL, &err),
@@ -280,7 +309,7 @@ static void test_numbers_and_text(void **state)
 		 "c1\xc2\x9b[2J,H100\x1b]8;;x\x07,1,8,64,3,\"us\xc2\x85\r\neast\",,\n"
 		 "long,H100,1,8,64,4,%s,,\n",
 		 big);
-	struct skypilot_opts o = {"x", gpus, types, "import", "bad\x1borigin", "2026-05-20T00:00:00Z"};
+	struct skypilot_opts o = {"x", gpus, types, "import", "bad\x1borigin", "2026-05-20T00:00:00Z", NULL};
 	struct collect c;
 	struct skypilot_stats st;
 	char *err = NULL;
@@ -316,6 +345,7 @@ int main(void)
 		cmocka_unit_test(test_azure_slices_and_table_facts),
 		cmocka_unit_test(test_verda_and_lambda),
 		cmocka_unit_test(test_bad_catalogs),
+		cmocka_unit_test(test_spot_not_above_on_demand),
 		cmocka_unit_test(test_numbers_and_text),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -193,6 +193,28 @@ static void test_fast_decimals(void **state)
 	assert_int_equal(str_to_double("5x", &v), -1);
 }
 
+static void test_http_and_user_dates(void **state)
+{
+	(void)state;
+	/* RFC 9110's example, and the epoch */
+	assert_int_equal(str_http_date("Sun, 06 Nov 1994 08:49:37 GMT"), 784111777LL);
+	assert_int_equal(str_http_date("Thu, 01 Jan 1970 00:00:00 GMT"), 0);
+	static const char *const bad[] = {
+		"", "Sun 06 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 UTC",
+		"Sun, 06 Nox 1994 08:49:37 GMT", "Sun, 31 Feb 1994 08:49:37 GMT",
+		"Sun, 06 Nov 1994 24:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 GMT x",
+		"Sunday, 06-Nov-94 08:49:37 GMT", "ovN, 06 Nov 1994 08:49:37 GMT junk",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		if (str_http_date(bad[i]) != -1)
+			fail_msg("'%s' read as a date", bad[i]);
+	assert_int_equal(str_user_date("2026-05-20"), 1779235200LL);
+	assert_int_equal(str_user_date("2026-05-20T06:00:00Z"), 1779235200LL + 6 * 3600);
+	assert_int_equal(str_user_date("2026-5-20"), -1);
+	assert_int_equal(str_user_date("yesterday"), -1);
+	assert_int_equal(str_user_date(NULL), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -203,6 +225,7 @@ int main(void)
 		cmocka_unit_test(test_sanitize),
 		cmocka_unit_test(test_field),
 		cmocka_unit_test(test_dates),
+		cmocka_unit_test(test_http_and_user_dates),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
