@@ -34,7 +34,7 @@ const struct field offer_fields[] = {
 	{"infiniband", "IB", FT_BOOL, "infiniband", 5, "InfiniBand between nodes"},
 	{"rdma", "RDMA", FT_ENUM, "rdma", 0, "ib | roce | no | unknown"},
 	{"nvlink", "NVLINK", FT_BOOL, "nvlink", 0, "NVLink between the offer's GPUs"},
-	{"source", "SOURCE", FT_ENUM, "source", 0, "snapshot | live | import"},
+	{"source", "SOURCE", FT_ENUM, "source", 0, "snapshot | list | live | import"},
 	{"fetched_at", "FETCHED", FT_TEXT, "fetched_at", 0, "when the price was fetched (RFC 3339 UTC)"},
 	{"stale", "STALE", FT_BOOL, "stale", 0, "the provider's last refresh failed"},
 	/* added after the first release: appended, so CSV columns keep their places */

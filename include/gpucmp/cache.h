@@ -132,7 +132,7 @@ int cache_has_provider(struct cache *c, const char *provider);
 struct cache_status_row {
 	const char *provider;
 	long long offers;
-	const char *sources;    /* "live", "snapshot", "import" (comma list) or NULL */
+	const char *sources;    /* "live", "snapshot", "list", "import" (comma list) or NULL */
 	const char *fetched_at; /* newest, or NULL */
 	int stale;
 	const char *last_error; /* or NULL */

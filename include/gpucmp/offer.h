@@ -17,7 +17,7 @@ struct offer {
 	const char *gpu_name;   /* the GPU name as the source wrote it */
 	const char *region;
 	const char *currency;   /* ISO 4217 of the source's prices ("USD") */
-	const char *source;     /* "snapshot" | "live" | "import" */
+	const char *source;     /* "snapshot" | "list" | "live" | "import" */
 	const char *origin;     /* where the row came from (file, URL) */
 	const char *fetched_at; /* RFC 3339 UTC */
 	const char *rdma;       /* per-offer override: "ib" | "roce" | "no" | NULL */
