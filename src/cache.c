@@ -16,6 +16,7 @@
 #include "gpucmp/buf.h"
 #include "gpucmp/cuda.h"
 #include "gpucmp/fileio.h"
+#include "gpucmp/listprice.h"
 #include "gpucmp/snapshot.h"
 #include "gpucmp/strutil.h"
 
@@ -718,7 +719,8 @@ static enum gc_status load_skip_list(struct cache *c, struct seed_ctx *sc, char 
 {
 	sqlite3_stmt *s;
 	if (sqlite3_prepare_v2(c->db,
-			       "SELECT DISTINCT provider FROM offer WHERE source <> 'snapshot'",
+			       "SELECT DISTINCT provider FROM offer"
+			       " WHERE source NOT IN ('snapshot', 'list')",
 			       -1, &s, NULL) != SQLITE_OK)
 		return db_error(c, err, "cannot read providers");
 	enum gc_status st = GC_OK;
@@ -739,12 +741,24 @@ static enum gc_status load_skip_list(struct cache *c, struct seed_ctx *sc, char 
 	return st;
 }
 
-/* Insert (or, for a newer build, replace) the snapshot rows.  Providers that
- * already have live or imported offers keep them. */
+/* The built-in rows: the snapshot, then the published list prices. */
+static enum gc_status parse_seed(const struct catalog *cat, offer_cb cb, void *arg,
+				 struct snapshot_info *si, char **err)
+{
+	enum gc_status st = snapshot_parse(cat->snapshot, cat->snapshot_len, cb, arg, si, err);
+	if (st == GC_OK)
+		st = listprice_parse("data/list-prices.yaml", cat->list_prices,
+				     cat->list_prices_len, NULL, cb, arg, NULL, err);
+	return st;
+}
+
+/* Insert (or, for a newer build, replace) the built-in rows (snapshot and
+ * list prices).  Providers that already have live or imported offers keep
+ * them. */
 static enum gc_status sync_snapshot(struct cache *c, const struct catalog *cat,
 				    struct cache_open_info *info, char **err)
 {
-	if (meta_matches(c, "snapshot_hash", cat->snapshot_hash))
+	if (meta_matches(c, "snapshot_hash", cat->seed_hash))
 		return GC_OK;
 	struct seed_ctx sc = {c, NULL, 0, 0};
 	struct snapshot_info si;
@@ -752,7 +766,7 @@ static enum gc_status sync_snapshot(struct cache *c, const struct catalog *cat,
 	if (st != GC_OK)
 		return st;
 	int had = 0;
-	if (!meta_matches(c, "snapshot_hash", cat->snapshot_hash)) {
+	if (!meta_matches(c, "snapshot_hash", cat->seed_hash)) {
 		char *old = meta_get(c, "snapshot_hash");
 		had = old != NULL;
 		free(old);
@@ -760,11 +774,11 @@ static enum gc_status sync_snapshot(struct cache *c, const struct catalog *cat,
 		if (st == GC_OK)
 			st = load_skip_list(c, &sc, err);
 		if (st == GC_OK)
-			st = exec(c, "DELETE FROM offer WHERE source = 'snapshot'", err);
+			st = exec(c, "DELETE FROM offer WHERE source IN ('snapshot', 'list')", err);
 		if (st == GC_OK)
-			st = snapshot_parse(cat->snapshot, cat->snapshot_len, seed_one, &sc, &si, err);
+			st = parse_seed(cat, seed_one, &sc, &si, err);
 		if (st == GC_OK)
-			st = meta_set_hash(c, "snapshot_hash", cat->snapshot_hash, err);
+			st = meta_set_hash(c, "snapshot_hash", cat->seed_hash, err);
 		if (st == GC_OK)
 			st = meta_set(c, "snapshot_date", si.newest, err);
 		if (st == GC_OK) {
@@ -1027,7 +1041,7 @@ enum gc_status cache_open_readonly(struct cache **out, const char *path,
 	/* seeded, by this build: the stored view is the one it queries */
 	uint64_t want = catalog_hash(cat->catalog_hash, view_sql, sizeof view_sql);
 	if (st == GC_OK && (v != (int)NMIGRATIONS || !meta_matches(c, "catalog_hash", want) ||
-			    !meta_matches(c, "snapshot_hash", cat->snapshot_hash)))
+			    !meta_matches(c, "snapshot_hash", cat->seed_hash)))
 		st = err_set(err, GC_EIO, "cache %s is read-only and was written by another "
 			     "version of gpucmp", path);
 	if (st != GC_OK) {
@@ -1433,7 +1447,7 @@ enum gc_status cache_status(struct cache *c, cache_status_fn fn, void *arg, char
 	return st;
 }
 
-/* Snapshot rows of one provider (NULL: all), for cache_clear. */
+/* Built-in rows of one provider (NULL: all), for cache_clear. */
 struct reseed_ctx {
 	struct cache *c;
 	const char *provider;
@@ -1471,7 +1485,7 @@ enum gc_status cache_clear(struct cache *c, const struct catalog *cat, const cha
 	struct reseed_ctx rc = {c, provider, 0};
 	struct snapshot_info si;
 	if (st == GC_OK)
-		st = snapshot_parse(cat->snapshot, cat->snapshot_len, reseed_one, &rc, &si, err);
+		st = parse_seed(cat, reseed_one, &rc, &si, err);
 	if (st == GC_OK)
 		st = exec(c, "COMMIT", err);
 	if (st != GC_OK)

@@ -50,7 +50,8 @@ enum gc_status catalog_init(struct catalog *c, long today, char **err)
 	const struct embedded_file *g = embedded_require("data/gpus.yaml", err);
 	const struct embedded_file *t = g ? embedded_require("data/instance-types.yaml", err) : NULL;
 	const struct embedded_file *s = t ? embedded_require("data/snapshot.csv", err) : NULL;
-	if (!s)
+	const struct embedded_file *l = s ? embedded_require("data/list-prices.yaml", err) : NULL;
+	if (!l)
 		return GC_EDATA;
 	c->gpus_file = g;
 	c->types_file = t;
@@ -63,6 +64,10 @@ enum gc_status catalog_init(struct catalog *c, long today, char **err)
 		h = catalog_hash(h, &embedded_profiles[i].hash, sizeof embedded_profiles[i].hash);
 	c->catalog_hash = h;
 	c->snapshot_hash = s->hash;
+	c->list_prices = (const char *)l->data;
+	c->list_prices_len = l->len;
+	c->seed_hash = catalog_hash(catalog_hash(CATALOG_HASH_INIT, &s->hash, sizeof s->hash),
+				    &l->hash, sizeof l->hash);
 	return GC_OK;
 }
 

@@ -26,7 +26,7 @@ struct cache_open_info {
 	int created;            /* the file did not exist or was empty */
 	int seeded;             /* snapshot rows were inserted for the first time */
 	int snapshot_updated;   /* a newer built-in snapshot replaced older snapshot rows */
-	size_t snapshot_rows;   /* rows inserted from the snapshot */
+	size_t snapshot_rows;   /* rows inserted from the snapshot and data/list-prices.yaml */
 	char snapshot_date[11]; /* newest as-of date of the snapshot */
 	char *moved_aside;      /* a corrupt cache was renamed to this path (new string) */
 	int unusable;           /* the path holds a link, directory, FIFO or device:
@@ -139,7 +139,7 @@ int cache_has_provider(struct cache *c, const char *provider);
 struct cache_status_row {
 	const char *provider;
 	long long offers;
-	const char *sources;    /* "live", "snapshot", "import" (comma list) or NULL */
+	const char *sources;    /* "live", "snapshot", "list", "import" (comma list) or NULL */
 	const char *fetched_at; /* newest, or NULL */
 	int stale;
 	const char *last_error; /* or NULL */

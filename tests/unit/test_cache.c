@@ -7,6 +7,7 @@
 #include "testutil.h"
 
 #include "gpucmp/cache.h"
+#include "gpucmp/listprice.h"
 #include "gpucmp/snapshot.h"
 
 static struct catalog cat;
@@ -16,10 +17,13 @@ static int setup(void **state)
 {
 	(void)state;
 	struct snapshot_info si;
+	struct listprice_info li;
 	if (load_embedded_catalog(&cat) != 0 ||
-	    snapshot_scan(cat.snapshot, cat.snapshot_len, &si, NULL) != GC_OK)
+	    snapshot_scan(cat.snapshot, cat.snapshot_len, &si, NULL) != GC_OK ||
+	    listprice_parse("data/list-prices.yaml", cat.list_prices, cat.list_prices_len, NULL,
+			    NULL, NULL, &li, NULL) != GC_OK)
 		return -1;
-	snapshot_rows = si.rows;
+	snapshot_rows = si.rows + li.rows; /* the built-in rows the cache is seeded with */
 	return 0;
 }
 
@@ -300,6 +304,51 @@ static void test_snapshot_update_keeps_live_rows(void **state)
 	cache_close(c);
 }
 
+/* The list prices are seeded with the snapshot (source "list"); a newer
+ * build's file replaces the list rows, but never the rows of a provider
+ * that has imported or live offers by then, and the old list rows do not
+ * come back beside them. */
+static void test_list_prices_seeded_and_replaced(void **state)
+{
+	(void)state;
+	const char *path = scratch_path("list.db");
+	struct cache_open_info info;
+	struct cache *c = open_ok(path, &info);
+	long long cw = scalar(c, "SELECT count(*) FROM offer WHERE provider = 'coreweave'"
+				 " AND source = 'list'");
+	long long cr = scalar(c, "SELECT count(*) FROM offer WHERE provider = 'crusoe'"
+				 " AND source = 'list'");
+	assert_true(cw > 0);
+	assert_true(cr > 0);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM offer WHERE source = 'list'"
+				   " AND (origin NOT LIKE 'https://%' OR fetched_at IS NULL)"), 0);
+	/* coreweave gets imported offers; a list row of crusoe is tampered with,
+	 * as if an older build had written it */
+	struct fill f = {2, -1, "coreweave", "import"};
+	assert_int_equal(cache_replace(c, "coreweave", NULL, fill_offers, &f, NULL, NULL), GC_OK);
+	assert_int_equal(sqlite3_exec(cache_db(c), "UPDATE offer SET price_hr = 999 WHERE"
+				      " provider = 'crusoe' AND source = 'list';"
+				      "UPDATE meta SET value = 'old' WHERE key = 'snapshot_hash'",
+				      NULL, NULL, NULL), SQLITE_OK);
+	cache_close(c);
+	c = open_ok(path, &info);
+	assert_true(info.snapshot_updated);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM offer WHERE provider = 'coreweave'"), 2);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM offer WHERE provider = 'coreweave'"
+				   " AND source = 'import'"), 2);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM offer WHERE provider = 'crusoe'"
+				   " AND source = 'list'"), cr);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM offer WHERE price_hr = 999"), 0);
+	/* cache clear of coreweave restores its list rows */
+	size_t removed = 0, restored = 0;
+	assert_int_equal(cache_clear(c, &cat, "coreweave", &removed, &restored, NULL), GC_OK);
+	assert_int_equal(removed, 2);
+	assert_int_equal((long long)restored, cw);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM offer WHERE provider = 'coreweave'"
+				   " AND source = 'list'"), cw);
+	cache_close(c);
+}
+
 static void test_newer_schema_is_refused(void **state)
 {
 	(void)state;
@@ -541,6 +590,7 @@ int main(void)
 		cmocka_unit_test(test_plausible_answer),
 		cmocka_unit_test(test_large_replace_rebuilds_indexes),
 		cmocka_unit_test(test_snapshot_update_keeps_live_rows),
+		cmocka_unit_test(test_list_prices_seeded_and_replaced),
 		cmocka_unit_test(test_newer_schema_is_refused),
 		cmocka_unit_test(test_foreign_database_is_left_alone),
 		cmocka_unit_test(test_corrupt_file_is_moved_aside),
