@@ -3,23 +3,37 @@
  * https://learn.microsoft.com/en-us/rest/api/cost-management/retail-prices/azure-retail-prices
  * GET /api/retail/prices?api-version=2023-01-01-preview&$filter=...  No key.
  * The filter keeps pay-as-you-go meters of N-series VM sizes (every GPU
- * family is NC / ND / NG / NV) and drops Windows and Low Priority ones
- * server-side; the same rules are applied again to each row.  The answer is
- * {BillingCurrency, Items[], NextPageLink, Count}; NextPageLink (absolute,
- * on the API host) is followed until it is empty.
+ * family is NC / ND / NG / NV) and drops Windows, Dedicated Host, Cloud
+ * Services and Low Priority ones server-side; the same rules, and more,
+ * are applied again to each row.  The answer is {BillingCurrency, Items[],
+ * NextPageLink, Count}; NextPageLink (absolute, on the API host) is
+ * followed until it is empty.
  *
  * A row: `armSkuName` (the VM size), `armRegionName`, `retailPrice` per
  * `unitOfMeasure` ("1 Hour"), `currencyCode`, `type` ("Consumption"),
- * `skuName` / `meterName` ("NC24ads A100 v4 Spot" for spot), `productName`
- * ("... Windows" for Windows licences), `isPrimaryMeterRegion`.  The API
- * knows nothing of GPUs: the GPU model and count come from
- * data/instance-types.yaml by VM size, and sizes that table does not count
- * are dropped by adapter_emit.  The on-demand and spot rows of a size and
- * region become one offer (price_hr, spot_price_hr), joined in finish();
- * where a meter appears twice, a primary-region row wins over a secondary
- * one, else the first row read.  vCPUs, memory and stock are not in the API.
+ * `skuName` / `meterName` ("NC24ads A100 v4 Spot" for spot), `productName`,
+ * `effectiveStartDate`, `isPrimaryMeterRegion`.  A row is a Linux
+ * pay-as-you-go price only when its productName names no Windows licence
+ * ("... Windows", and the short "... Srs Win": "Virtual Machines NCCadsv5
+ * Srs Win" is 8.82 where the Linux meter is 6.98, and the OData filter's
+ * contains(productName, 'Windows') misses it), no Cloud Services and no
+ * Dedicated Host, and no name says Low Priority.  A "Spot" meter is the
+ * size's spot price, never a second on-demand row.  The API knows nothing
+ * of GPUs: the GPU model and count come from data/instance-types.yaml by
+ * VM size, and sizes that table does not count are dropped by
+ * adapter_emit.  The on-demand and spot rows of a size and region become
+ * one offer (price_hr, spot_price_hr), joined in finish().
+ *
+ * Two Linux rows left for one (size, region, on-demand or spot): the
+ * choice must not depend on the order the pages list them, so it is, in
+ * turn, (1) a primary meter region over a secondary one, (2) the later
+ * effectiveStartDate (the newer price), (3) the higher price (never
+ * understate what a size costs), else the first read (the rows are then
+ * equal in price).  docs/REFRESH.md says the same.  vCPUs, memory and
+ * stock are not in the API.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,11 +42,14 @@
 #define FILTER                                                                                 \
 	"serviceName eq 'Virtual Machines' and priceType eq 'Consumption' and "                 \
 	"contains(armSkuName, 'Standard_N') and contains(productName, 'Windows') eq false and " \
+	"contains(productName, 'Dedicated') eq false and "                                      \
+	"contains(productName, 'Cloud Services') eq false and "                                 \
 	"contains(meterName, 'Low Priority') eq false"
 
 struct row {
 	char *sku, *region, *currency;
 	double price;
+	char start[32]; /* effectiveStartDate, ISO 8601: compares as text */
 	int spot, primary;
 	size_t seq; /* order read, for a stable choice */
 };
@@ -68,6 +85,28 @@ static int has(const char *s, const char *word)
 	return s && strstr(s, word) != NULL;
 }
 
+/* `word` in `s` as a whole word ("Srs Win", not "Wind"). */
+static int has_word(const char *s, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = s; p && (p = strstr(p, word)) != NULL; p++) {
+		int before = p == s || p[-1] == ' ' || p[-1] == '(' || p[-1] == '-';
+		int after = p[n] == '\0' || p[n] == ' ' || p[n] == ')' || p[n] == '-';
+		if (before && after)
+			return 1;
+	}
+	return 0;
+}
+
+/* A row that is not a Linux pay-as-you-go VM meter. */
+static int not_linux_payg(const char *product, const char *meter, const char *skuname)
+{
+	return has(product, "Windows") || has_word(product, "Win") ||
+	       has(product, "Cloud Services") || has(product, "Dedicated") ||
+	       has(meter, "Dedicated") || has(meter, "Low Priority") ||
+	       has(skuname, "Low Priority");
+}
+
 /* Keep one row of the answer, or skip it. */
 static enum gc_status one_item(struct adapter_run *run, json_t *it, char **err)
 {
@@ -85,7 +124,7 @@ static enum gc_status one_item(struct adapter_run *run, json_t *it, char **err)
 	if (!json_is_object(it) || !sku || !*sku || !region || !*region)
 		return GC_OK;
 	if ((type && strcmp(type, "Consumption") != 0) || (unit && strcmp(unit, "1 Hour") != 0) ||
-	    has(product, "Windows") || has(meter, "Low Priority") || has(skuname, "Low Priority"))
+	    not_linux_payg(product, meter, skuname))
 		return GC_OK;
 	if (!(price >= 0) || isinf(price))
 		return GC_OK;
@@ -109,6 +148,8 @@ static enum gc_status one_item(struct adapter_run *run, json_t *it, char **err)
 		return err_set(err, GC_ENOMEM, "out of memory");
 	}
 	r->price = price;
+	const char *start = aj_str(it, "effectiveStartDate");
+	snprintf(r->start, sizeof r->start, "%s", start ? start : "");
 	r->spot = has(skuname, "Spot") || has(meter, "Spot");
 	r->primary = !json_is_false(json_object_get(it, "isPrimaryMeterRegion"));
 	r->seq = s->n++;
@@ -150,12 +191,19 @@ static int row_cmp(const void *a, const void *b)
 	return c;
 }
 
-/* The row to use among a meter's duplicates: a primary one, else the first. */
+/* The row to use of two for one size, region and kind, whatever the order
+ * read: a primary meter region, then the later effectiveStartDate, then the
+ * higher price (see the comment at the top). */
 static const struct row *pick(const struct row *cur, const struct row *r)
 {
-	if (!cur || (r->primary && !cur->primary))
+	if (!cur)
 		return r;
-	return cur;
+	if (r->primary != cur->primary)
+		return r->primary ? r : cur;
+	int c = strcmp(r->start, cur->start);
+	if (c)
+		return c > 0 ? r : cur;
+	return r->price > cur->price ? r : cur;
 }
 
 static enum gc_status finish(struct adapter_run *run, char **err)

@@ -5,34 +5,51 @@
  * the Cloud Billing API must be enabled on the key's project).  Pagination:
  * a non-empty `nextPageToken` in the body is sent back as `pageToken`.
  *
- * What is priced: the catalog prices a GPU separately from the machine it
- * is attached to (per GPU-hour, plus vCPU-hours and GiB-hours of the machine
- * type), and knows nothing of machine types.  So this adapter emits one
- * offer per GPU type and region FOR THE ACCELERATOR ALONE: sku = the Compute
- * Engine accelerator type ("nvidia-tesla-a100", "nvidia-h100-80gb"),
- * gpu_count 1, price_hr = the on-demand price of one GPU-hour, spot_price_hr
- * = the Spot (Preemptible) price; vCPUs, RAM and the host VM's cost are NOT
- * included (unknown), and availability is unknown.  The accelerator type is
- * built from the SKU description: "[Spot Preemptible ]Nvidia Tesla A100 GPU
- * running in Americas" -> "Nvidia Tesla A100" (gpu_name) -> lowercased,
+ * What is priced: the catalog prices a machine's parts separately -- per
+ * GPU-hour, per vCPU-hour and per GiB-hour of the machine family, and per
+ * GiB-month of bundled Local SSD -- and knows nothing of machine types.
+ * Google bills an accelerator-optimized machine type "for their attached
+ * GPUs, predefined vCPU, memory, and bundled Local SSD (if applicable)"
+ * (https://cloud.google.com/compute/docs/accelerator-optimized-machines),
+ * and SkyPilot (fetch_gcp.py) and gpuhunt (providers/gcp.py) compose the
+ * price the same way.  So one offer is one machine type of `machines[]`
+ * below (A2, A3 High/Mega, A4, G2, G4) in one region: sku = the machine
+ * type, price_hr = gpus x GPU + vcpus x "<family> Instance Core" + ram_gib x
+ * "<family> Instance Ram" (+ lssd_gib x Local SSD / 730 h), spot_price_hr
+ * = the same sum of the "Spot Preemptible" SKUs.  A part with no price in
+ * the region makes that price unknown, never a smaller sum.  A4 (B200) is
+ * priced by "A4 Nvidia B200 (1 gpu slice)" SKUs, a slice being one GPU with
+ * its share of the machine: price = gpus x slice; only the Spot slice is
+ * read (gpuhunt reads Spot and DWS Calendar Mode slices; DWS is a
+ * reservation, skipped), so A4 has a spot price only.
+ *
+ * GPUs that attach to N1 machines (T4, V100, P100, P4, K80) have no machine
+ * type of their own: they stay offers for the accelerator alone (sku = the
+ * accelerator type, "nvidia-tesla-t4", gpu_count 1, vCPUs, RAM and the host
+ * VM's cost NOT included).  A GPU that only comes inside a machine type
+ * (the `bound[]` list) is never an offer on its own.  The accelerator type
+ * is built from the SKU description: "[Spot Preemptible ]Nvidia Tesla A100
+ * GPU running in Americas" -> "Nvidia Tesla A100" (gpu_name) -> lowercased,
  * spaces as '-' -> "nvidia-tesla-a100", with the spellings that differ from
  * the accelerator type mapped ("... A100 80GB" -> nvidia-a100-80gb,
  * "... H100 80GB Mega|Plus" -> nvidia-h100-mega-80gb, "RTX 6000 96GB" ->
  * nvidia-rtx-pro-6000), as gpuhunt's gcp.py does.
  *
- * A SKU counts when: the last resource word of its description is "GPU"
- * (not "Ram" or "Core", which price a machine's memory and vCPUs; gpuhunt
- * reads descriptions the same way); category.resourceGroup is not CPU or
- * RAM; category.usageType is "OnDemand" (price_hr) or "Preemptible"
- * (spot_price_hr) -- commitments (Commit1Yr, ...) are skipped; and the
+ * A SKU counts when category.usageType is "OnDemand" or "Preemptible"
+ * (Spot) -- commitments (Commit1Yr, ...) are skipped -- and the
  * description names none of: Sole Tenancy, Reserved, Premium, Custom,
  * suspended, DWS / Calendar Mode, Virtual Workstation (a licence add-on),
- * "gpu slice" (A4 per-GPU VM slices, a machine price), Commitment.
- * Price: pricingInfo[0].pricingExpression with usageUnit "h", the tier of
- * tieredRates starting at 0: unitPrice.units + nanos / 1e9 in
- * unitPrice.currencyCode.  Regions: serviceRegions[] (one offer each).  The
- * prices of all pages are joined per (accelerator type, region) in
- * run->state and emitted in finish().
+ * Commitment.  It is a GPU when the last resource word of its description
+ * is "GPU" (not "Ram" or "Core") and category.resourceGroup is not CPU or
+ * RAM; a family part when the description (after "Spot Preemptible ") is
+ * exactly "<family> Instance Core|Ram running in ..." for a family of
+ * `families[]`; Local SSD when it starts "SSD backed Local Storage".
+ * Price: pricingInfo[0].pricingExpression with usageUnit "h" (GPU, core,
+ * slice), "GiBy.h" (RAM) or "GiBy.mo" (Local SSD, / 730 hours as gpuhunt
+ * does), the tier of tieredRates starting at 0: unitPrice.units + nanos /
+ * 1e9 in unitPrice.currencyCode.  Regions: serviceRegions[].  The parts of
+ * all pages are kept per (part, region) in run->state; the offers are
+ * composed in finish(), each only of parts in one currency.
  */
 #include <ctype.h>
 #include <math.h>
@@ -44,12 +61,75 @@
 
 #define SKUS_PATH "/v1/services/6F81-5844-456A/skus?pageSize=5000"
 
+/* A machine type: its GPUs and the family parts it is billed for.  vcpus
+ * and ram_gib are Compute Engine's machineTypes.list guestCpus and
+ * memoryMb / 1024, as recorded in the SkyPilot-format GCP catalog of
+ * 2026-05-20 (/work/shared/reference/catalogs/skypilot/gcp/vms.csv, the
+ * anycloud-sh/catalog mirror); the GPU count is the "-<N>g" of the A2/A3/A4
+ * names and, for G2, Google's table
+ * (https://cloud.google.com/compute/docs/accelerator-optimized-machines#g2-vms,
+ * as PerfKitBenchmarker's gce_virtual_machine.py records it: g2-standard-24
+ * 2, -48 4, -96 8, the others 1).  G4 shapes (3.75 GiB per vCPU; 48, 96,
+ * 192, 384 vCPUs with 1, 2, 4, 8 RTX PRO 6000) are from gpuhunt's
+ * src/tests/providers/test_gcp.py; the fractional g4-standard-6/12/24 are
+ * left out.  lssd_gib is the bundled Local SSD
+ * (https://cloud.google.com/compute/docs/disks/local-ssd#lssd_disks_fixed,
+ * gpuhunt's local_ssd_sizes_gib).  Left out, their parts unverified:
+ * a3-highgpu-1g/2g/4g (bundled Local SSD size), a3-ultragpu and
+ * a3-edgegpu (family SKUs), A4X.  family NULL: priced per GPU slice. */
+struct machine {
+	const char *name, *family, *accel;
+	double gpus, vcpus, ram_gib, lssd_gib;
+};
+
+static const struct machine machines[] = {
+	{"a2-highgpu-1g", "A2 Instance", "nvidia-tesla-a100", 1, 12, 85, 0},
+	{"a2-highgpu-2g", "A2 Instance", "nvidia-tesla-a100", 2, 24, 170, 0},
+	{"a2-highgpu-4g", "A2 Instance", "nvidia-tesla-a100", 4, 48, 340, 0},
+	{"a2-highgpu-8g", "A2 Instance", "nvidia-tesla-a100", 8, 96, 680, 0},
+	{"a2-megagpu-16g", "A2 Instance", "nvidia-tesla-a100", 16, 96, 1360, 0},
+	{"a2-ultragpu-1g", "A2 Instance", "nvidia-a100-80gb", 1, 12, 170, 375},
+	{"a2-ultragpu-2g", "A2 Instance", "nvidia-a100-80gb", 2, 24, 340, 750},
+	{"a2-ultragpu-4g", "A2 Instance", "nvidia-a100-80gb", 4, 48, 680, 1500},
+	{"a2-ultragpu-8g", "A2 Instance", "nvidia-a100-80gb", 8, 96, 1360, 3000},
+	{"a3-highgpu-8g", "A3 Instance", "nvidia-h100-80gb", 8, 208, 1872, 6000},
+	/* gpuhunt: "A3Plus Instance" SKUs are the a3-megagpu family's */
+	{"a3-megagpu-8g", "A3Plus Instance", "nvidia-h100-mega-80gb", 8, 208, 1872, 6000},
+	{"a4-highgpu-8g", NULL, "nvidia-b200", 8, 224, 3968, 0},
+	{"g2-standard-4", "G2 Instance", "nvidia-l4", 1, 4, 16, 0},
+	{"g2-standard-8", "G2 Instance", "nvidia-l4", 1, 8, 32, 0},
+	{"g2-standard-12", "G2 Instance", "nvidia-l4", 1, 12, 48, 0},
+	{"g2-standard-16", "G2 Instance", "nvidia-l4", 1, 16, 64, 0},
+	{"g2-standard-24", "G2 Instance", "nvidia-l4", 2, 24, 96, 0},
+	{"g2-standard-32", "G2 Instance", "nvidia-l4", 1, 32, 128, 0},
+	{"g2-standard-48", "G2 Instance", "nvidia-l4", 4, 48, 192, 0},
+	{"g2-standard-96", "G2 Instance", "nvidia-l4", 8, 96, 384, 0},
+	/* the "G4 Instance Core|Ram" descriptions follow the A2/A3/G2 pattern;
+	 * no recorded G4 SKU was seen: without them G4 has no offer */
+	{"g4-standard-48", "G4 Instance", "nvidia-rtx-pro-6000", 1, 48, 180, 0},
+	{"g4-standard-96", "G4 Instance", "nvidia-rtx-pro-6000", 2, 96, 360, 0},
+	{"g4-standard-192", "G4 Instance", "nvidia-rtx-pro-6000", 4, 192, 720, 0},
+	{"g4-standard-384", "G4 Instance", "nvidia-rtx-pro-6000", 8, 384, 1440, 0},
+};
+
+/* Accelerators sold only inside an accelerator-optimized machine type
+ * (https://cloud.google.com/compute/docs/gpus: N1 takes T4, V100, P100,
+ * P4): never an offer alone. */
+static const char *const bound[] = {
+	"nvidia-tesla-a100", "nvidia-a100-80gb", "nvidia-h100-80gb", "nvidia-h100-mega-80gb",
+	"nvidia-h200-141gb", "nvidia-b200", "nvidia-gb200", "nvidia-gb300", "nvidia-l4",
+	"nvidia-rtx-pro-6000", NULL,
+};
+
+#define HOURS_PER_MONTH 730.0 /* the Local SSD monthly price per hour (gpuhunt) */
+
 struct gcp_entry {
-	char *sku;      /* accelerator type */
-	char *gpu_name; /* as the description writes it */
+	char *sku;      /* the part: "gpu:<accelerator type>", "core:<family>",
+			   "ram:<family>", "lssd", "slice:<accelerator type>" */
+	char *gpu_name; /* a GPU's, as the description writes it */
 	char *region;
 	char currency[8];
-	double price, spot; /* in currency, NAN if none */
+	double price, spot; /* per unit, in currency, NAN if none */
 };
 
 struct gcp_state {
@@ -90,7 +170,7 @@ static const char *ci_find(const char *hay, const char *needle)
 
 static const char *const skip_words[] = {
 	"Sole Tenancy", "Reserved", "Premium", "Custom", "suspended", "DWS",
-	"Calendar Mode", "Virtual Workstation", "gpu slice", "Commitment", NULL,
+	"Calendar Mode", "Virtual Workstation", "Commitment", NULL,
 };
 
 /* Offset of the last word `w` in `s` (after a space, before a space or the
@@ -147,13 +227,14 @@ static int accelerator(const char *desc, char *name, size_t nn, char *type, size
 	return j > 0;
 }
 
-/* Price of one usage unit from pricingInfo[0]; NAN when unusable. */
-static double unit_price(json_t *sku, const char **currency)
+/* Price of one usage unit from pricingInfo[0], when the unit is `want`
+ * (a missing usageUnit is taken as it); NAN when unusable. */
+static double unit_price(json_t *sku, const char *want, const char **currency)
 {
 	json_t *info = json_array_get(json_object_get(sku, "pricingInfo"), 0);
 	json_t *expr = json_object_get(info, "pricingExpression");
 	const char *unit = aj_str(expr, "usageUnit");
-	if (!json_is_object(expr) || (unit && strcmp(unit, "h") != 0))
+	if (!json_is_object(expr) || (unit && strcmp(unit, want) != 0))
 		return NAN;
 	json_t *rates = json_object_get(expr, "tieredRates");
 	json_t *best = NULL, *r;
@@ -206,32 +287,40 @@ static struct gcp_entry *entry(struct gcp_state *s, const char *sku, const char 
 	return e;
 }
 
-static enum gc_status one_sku(struct adapter_run *run, json_t *sku, char **err)
+static int starts(const char *s, const char *prefix)
 {
-	struct gcp_state *s = run->state;
-	json_t *cat = json_object_get(sku, "category");
-	const char *desc = aj_str(sku, "description");
-	const char *usage = aj_str(cat, "usageType");
-	const char *group = aj_str(cat, "resourceGroup");
-	if (!desc || !usage)
-		return GC_OK;
-	int spot = strcmp(usage, "Preemptible") == 0;
-	if (!spot && strcmp(usage, "OnDemand") != 0)
-		return GC_OK;
-	if (group && (strcmp(group, "CPU") == 0 || strcmp(group, "RAM") == 0))
-		return GC_OK;
-	for (size_t i = 0; skip_words[i]; i++)
-		if (ci_find(desc, skip_words[i]))
-			return GC_OK;
-	char name[128], type[128];
-	if (!accelerator(desc, name, sizeof name, type, sizeof type))
-		return GC_OK;
-	const char *currency = NULL;
-	double price = unit_price(sku, &currency);
-	if (isnan(price))
-		return GC_OK;
-	if (!currency || !*currency || strlen(currency) >= sizeof s->items[0].currency)
-		currency = "USD";
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* The machine-family part `d` prices (description without "Spot
+ * Preemptible "): "core:<family>" or "ram:<family>" into part[]; 0 if
+ * none.  Exactly "<family> Instance Core running in ...", so "A2 Custom
+ * Instance Core" or "A3 Ultra GPU Instance Ram" never stand in. */
+static int family_part(const char *d, char *part, size_t n)
+{
+	for (size_t i = 0; i < sizeof machines / sizeof machines[0]; i++) {
+		const char *f = machines[i].family;
+		if (!f || !starts(d, f))
+			continue;
+		const char *rest = d + strlen(f);
+		if (starts(rest, " Core running in ")) {
+			snprintf(part, n, "core:%s", f);
+			return 1;
+		}
+		if (starts(rest, " Ram running in ")) {
+			snprintf(part, n, "ram:%s", f);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Keep `price` (per unit, in `currency`) as the on-demand or spot price of
+ * `part` in every region of the SKU. */
+static enum gc_status keep_part(struct gcp_state *s, json_t *sku, const char *part,
+				const char *gpu_name, int spot, double price,
+				const char *currency, char **err)
+{
 	json_t *regions = json_object_get(sku, "serviceRegions");
 	size_t i;
 	json_t *r;
@@ -239,12 +328,12 @@ static enum gc_status one_sku(struct adapter_run *run, json_t *sku, char **err)
 		const char *region = json_string_value(r);
 		if (!region || !*region || strlen(region) > 64)
 			continue;
-		struct gcp_entry *e = entry(s, type, region);
+		struct gcp_entry *e = entry(s, part, region);
 		if (!e)
 			return err_set(err, GC_ENOMEM, "out of memory");
-		if (!e->gpu_name || (!spot && isnan(e->price))) {
+		if (gpu_name && (!e->gpu_name || (!spot && isnan(e->price)))) {
 			free(e->gpu_name);
-			e->gpu_name = strdup(name);
+			e->gpu_name = strdup(gpu_name);
 			if (!e->gpu_name)
 				return err_set(err, GC_ENOMEM, "out of memory");
 		}
@@ -257,6 +346,57 @@ static enum gc_status one_sku(struct adapter_run *run, json_t *sku, char **err)
 			*slot = price; /* the first SKU of a kind wins */
 	}
 	return GC_OK;
+}
+
+static enum gc_status one_sku(struct adapter_run *run, json_t *sku, char **err)
+{
+	struct gcp_state *s = run->state;
+	json_t *cat = json_object_get(sku, "category");
+	const char *desc = aj_str(sku, "description");
+	const char *usage = aj_str(cat, "usageType");
+	const char *group = aj_str(cat, "resourceGroup");
+	if (!desc || !usage)
+		return GC_OK;
+	int spot = strcmp(usage, "Preemptible") == 0;
+	if (!spot && strcmp(usage, "OnDemand") != 0)
+		return GC_OK;
+	for (size_t i = 0; skip_words[i]; i++)
+		if (ci_find(desc, skip_words[i]))
+			return GC_OK;
+	const char *d = desc;
+	if (starts(d, "Spot Preemptible "))
+		d += strlen("Spot Preemptible ");
+	char part[160], name[128], type[128];
+	const char *unit = "h", *gpu_name = NULL;
+	double per = 1;
+	if (family_part(d, part, sizeof part)) {
+		if (starts(part, "ram:"))
+			unit = "GiBy.h";
+	} else if (starts(d, "SSD backed Local Storage")) {
+		snprintf(part, sizeof part, "lssd");
+		unit = "GiBy.mo";
+		per = HOURS_PER_MONTH;
+	} else if (starts(d, "A4 Nvidia B200 (1 gpu slice) running in ")) {
+		if (!spot)
+			return GC_OK; /* as gpuhunt: only the Spot slice is an A4 price */
+		snprintf(part, sizeof part, "slice:nvidia-b200");
+	} else if (ci_find(desc, "gpu slice")) {
+		return GC_OK; /* a slice of another machine: not known here */
+	} else {
+		if (group && (strcmp(group, "CPU") == 0 || strcmp(group, "RAM") == 0))
+			return GC_OK;
+		if (!accelerator(desc, name, sizeof name, type, sizeof type))
+			return GC_OK;
+		snprintf(part, sizeof part, "gpu:%s", type);
+		gpu_name = name;
+	}
+	const char *currency = NULL;
+	double price = unit_price(sku, unit, &currency);
+	if (isnan(price))
+		return GC_OK;
+	if (!currency || !*currency || strlen(currency) >= sizeof s->items[0].currency)
+		currency = "USD";
+	return keep_part(s, sku, part, gpu_name, spot, price / per, currency, err);
 }
 
 static enum gc_status start(struct adapter_run *run, char **err)
@@ -306,30 +446,110 @@ static enum gc_status parse(struct adapter_run *run, const struct adapter_reques
 	return st;
 }
 
+static const struct gcp_entry *part_in(const struct gcp_state *s, const char *kind,
+				       const char *what, const char *region)
+{
+	char key[160];
+	snprintf(key, sizeof key, "%s%s%s", kind, what ? ":" : "", what ? what : "");
+	for (size_t i = 0; i < s->n; i++)
+		if (strcmp(s->items[i].sku, key) == 0 && strcmp(s->items[i].region, region) == 0)
+			return &s->items[i];
+	return NULL;
+}
+
+/* n x the part's price (spot or on-demand) added to *sum; *sum becomes NAN
+ * when the part is unknown or in another currency. */
+static void add(double *sum, double n, const struct gcp_entry *e, int spot, const char *cur)
+{
+	double p = e ? (spot ? e->spot : e->price) : NAN;
+	if (!e || strcmp(e->currency, cur) != 0)
+		p = NAN;
+	*sum += n * p;
+}
+
+/* One machine type in the region of its GPU (or slice) part `g`. */
+static enum gc_status emit_machine(struct adapter_run *run, const struct gcp_state *s,
+				   const struct machine *m, const struct gcp_entry *g,
+				   char **err)
+{
+	double price[2];
+	for (int spot = 0; spot < 2; spot++) {
+		double sum = 0;
+		add(&sum, m->gpus, g, spot, g->currency);
+		if (m->family) {
+			add(&sum, m->vcpus, part_in(s, "core", m->family, g->region), spot,
+			    g->currency);
+			add(&sum, m->ram_gib, part_in(s, "ram", m->family, g->region), spot,
+			    g->currency);
+		}
+		if (m->lssd_gib > 0)
+			add(&sum, m->lssd_gib, part_in(s, "lssd", NULL, g->region), spot,
+			    g->currency);
+		price[spot] = sum;
+	}
+	if (isnan(price[0]) && isnan(price[1]))
+		return GC_OK; /* a part is missing: no whole price to offer */
+	struct offer o;
+	offer_init(&o);
+	o.sku = m->name;
+	o.gpu_name = g->gpu_name;
+	o.region = g->region;
+	o.gpu_count = m->gpus;
+	o.vcpus = m->vcpus;
+	o.ram_gb = m->ram_gib;
+	const struct gpu_model *gm =
+		run->gpus ? gpu_normalize(run->gpus, m->accel, 0, m->accel) : NULL;
+	if (gm) {
+		o.gpu = gm->id;
+		o.gpu_mem_gb = gm->memory_gb;
+	}
+	adapter_set_prices(&o, g->currency, price[0], price[1]);
+	return adapter_emit(run, &o, err);
+}
+
+static int is_bound(const char *type)
+{
+	for (size_t i = 0; bound[i]; i++)
+		if (strcmp(type, bound[i]) == 0)
+			return 1;
+	return 0;
+}
+
 static enum gc_status finish(struct adapter_run *run, char **err)
 {
 	struct gcp_state *s = run->state;
-	for (size_t i = 0; s && i < s->n; i++) {
+	enum gc_status st = GC_OK;
+	/* machine types, per region of their GPU's price */
+	for (size_t k = 0; s && k < sizeof machines / sizeof machines[0] && st == GC_OK; k++) {
+		const struct machine *m = &machines[k];
+		char key[160];
+		snprintf(key, sizeof key, "%s:%s", m->family ? "gpu" : "slice", m->accel);
+		for (size_t i = 0; i < s->n && st == GC_OK; i++)
+			if (strcmp(s->items[i].sku, key) == 0)
+				st = emit_machine(run, s, m, &s->items[i], err);
+	}
+	/* GPUs attached to N1 machines: the accelerator alone */
+	for (size_t i = 0; s && i < s->n && st == GC_OK; i++) {
 		struct gcp_entry *e = &s->items[i];
+		if (!starts(e->sku, "gpu:") || is_bound(e->sku + 4))
+			continue;
 		struct offer o;
 		offer_init(&o);
-		o.sku = e->sku;
+		o.sku = e->sku + 4;
 		o.gpu_name = e->gpu_name;
 		o.region = e->region;
 		o.gpu_count = 1;
 		/* the accelerator type is the spelling gpus.yaml lists for GCP */
 		const struct gpu_model *m =
-			run->gpus ? gpu_normalize(run->gpus, e->sku, 0, e->sku) : NULL;
+			run->gpus ? gpu_normalize(run->gpus, o.sku, 0, o.sku) : NULL;
 		if (m) {
 			o.gpu = m->id;
 			o.gpu_mem_gb = m->memory_gb;
 		}
 		adapter_set_prices(&o, e->currency, e->price, e->spot);
-		enum gc_status st = adapter_emit(run, &o, err);
-		if (st != GC_OK)
-			return st;
+		st = adapter_emit(run, &o, err);
 	}
-	return GC_OK;
+	return st;
 }
 
 const struct adapter adapter_gcp = {
@@ -338,7 +558,8 @@ const struct adapter adapter_gcp = {
 	.auth = ADAPTER_AUTH_REQUIRED,
 	.key_style = ADAPTER_KEY_QUERY,
 	.key_name = "key",
-	.endpoint = "GET /v1/services/6F81-5844-456A/skus, per-GPU-hour accelerator prices "
+	.endpoint = "GET /v1/services/6F81-5844-456A/skus, GPU machine types priced as GPUs + "
+		    "family vCPU + RAM SKUs "
 		    "(https://cloud.google.com/billing/docs/reference/rest/v1/services.skus/list)",
 	.start = start,
 	.parse = parse,

@@ -58,7 +58,7 @@ static void test_replay(void **state)
 {
 	(void)state;
 	struct offer_store s;
-	expect_replay(FIX, &s, 2, 3); /* Standard_NC8ads_A10_v4 has no GPU count in the table */
+	expect_replay(FIX, &s, 2, 4); /* Standard_NC8ads_A10_v4 has no GPU count in the table */
 	const struct offer *o = must_find(&s, "Standard_NC24ads_A100_v4", "eastus");
 	assert_float_equal(o->price_hr, 3.673, 1e-12); /* not the secondary 9.99 */
 	assert_float_equal(o->spot_price_hr, 0.7346, 1e-12);
@@ -75,7 +75,88 @@ static void test_replay(void **state)
 	assert_float_equal(o->gpu_fraction, 0.167, 1e-12);
 	assert_float_equal(o->gpu_mem_gb, 24 * 0.167, 1e-9); /* a sixth of an A10 */
 	assert_float_equal(o->price_hr, 0.454, 1e-12);
+	/* the Linux meter, not the "... Srs Win" one (8.82) that the filter's
+	 * "Windows" misses; the Spot meter is the spot price */
+	o = must_find(&s, "Standard_NCC40ads_H100_v5", "eastus2");
+	assert_float_equal(o->price_hr, 6.98, 1e-12);
+	assert_float_equal(o->spot_price_hr, 1.419034, 1e-12);
 	offer_store_free(&s);
+}
+
+/* An item with every documented field given. */
+static void item_full(char *out, size_t n, const char *meter, const char *product,
+		      const char *price, const char *start, int primary)
+{
+	snprintf(out, n,
+		 "{\"currencyCode\":\"USD\",\"retailPrice\":%s,\"unitPrice\":%s,"
+		 "\"armRegionName\":\"eastus2\",\"location\":\"US East 2\",\"meterName\":\"%s\","
+		 "\"productName\":\"%s\",\"skuName\":\"%s\",\"serviceName\":\"Virtual Machines\","
+		 "\"unitOfMeasure\":\"1 Hour\",\"type\":\"Consumption\",\"effectiveStartDate\":\"%s\","
+		 "\"isPrimaryMeterRegion\":%s,\"armSkuName\":\"Standard_NCC40ads_H100_v5\"}",
+		 price, price, meter, product, meter, start, primary ? "true" : "false");
+}
+
+/* The on-demand price of the one offer `items` (a JSON list's inside) make. */
+static double od_price(const char *items)
+{
+	char body[16384];
+	snprintf(body, sizeof body, "{\"Items\":[%s],\"NextPageLink\":null}", items);
+	struct offer_store s;
+	expect_parsed(0, body, &s, 0, 1);
+	double p = s.items[0].price_hr;
+	offer_store_free(&s);
+	return p;
+}
+
+/* Windows ("... Windows", "... Srs Win"), Cloud Services, Dedicated Host
+ * and Low Priority meters are never a Linux price; of two Linux meters
+ * left for one size, region and kind, the choice does not depend on the
+ * order read: a primary meter region, then the later effectiveStartDate,
+ * then the higher price. */
+static void test_linux_meter(void **state)
+{
+	(void)state;
+	const char *t0 = "2024-11-01T00:00:00Z", *t1 = "2025-06-01T00:00:00Z";
+	const char *series = "Virtual Machines NCCadsv5 Srs";
+	char lin[1024], win[1024], wins[1024], cs[1024], dh[1024], lp[1024], two[16384];
+	item_full(lin, sizeof lin, "NCC40adsH100v5", series, "6.98", t0, 1);
+	item_full(win, sizeof win, "NCC40adsH100v5", "Virtual Machines NCCadsv5 Srs Win", "8.82",
+		  t0, 1);
+	item_full(wins, sizeof wins, "NCC40adsH100v5", "Virtual Machines NCCadsv5 Series Windows",
+		  "8.83", t0, 1);
+	item_full(cs, sizeof cs, "NCC40adsH100v5", "Cloud Services NCCadsv5 Srs", "7.5", t0, 1);
+	item_full(dh, sizeof dh, "NCC40adsH100v5", "Virtual Machines Dedicated Host NCCadsv5",
+		  "9.1", t0, 1);
+	item_full(lp, sizeof lp, "NCC40adsH100v5 Low Priority", series, "1.396", t0, 1);
+	/* the Linux row first or last: the same price */
+	snprintf(two, sizeof two, "%s,%s,%s,%s,%s,%s", win, wins, cs, dh, lp, lin);
+	assert_float_equal(od_price(two), 6.98, 1e-12);
+	snprintf(two, sizeof two, "%s,%s,%s,%s,%s,%s", lin, win, wins, cs, dh, lp);
+	assert_float_equal(od_price(two), 6.98, 1e-12);
+	/* only non-Linux rows: no offer */
+	char body[16384];
+	snprintf(body, sizeof body, "{\"Items\":[%s,%s,%s,%s],\"NextPageLink\":null}", win, wins, cs,
+		 dh);
+	struct offer_store s;
+	expect_parsed(0, body, &s, 0, 0);
+	offer_store_free(&s);
+
+	/* two Linux rows: either order gives the same one */
+	char a[1024], b[1024];
+	item_full(a, sizeof a, "NCC40adsH100v5", series, "6.98", t0, 1);
+	item_full(b, sizeof b, "NCC40adsH100v5", series, "7.2", t1, 1);
+	snprintf(two, sizeof two, "%s,%s", a, b);
+	assert_float_equal(od_price(two), 7.2, 1e-12); /* the later start */
+	snprintf(two, sizeof two, "%s,%s", b, a);
+	assert_float_equal(od_price(two), 7.2, 1e-12);
+	item_full(b, sizeof b, "NCC40adsH100v5", series, "6.5", t0, 1);
+	snprintf(two, sizeof two, "%s,%s", a, b);
+	assert_float_equal(od_price(two), 6.98, 1e-12); /* same start: the higher */
+	snprintf(two, sizeof two, "%s,%s", b, a);
+	assert_float_equal(od_price(two), 6.98, 1e-12);
+	item_full(b, sizeof b, "NCC40adsH100v5", series, "9.5", t1, 0);
+	snprintf(two, sizeof two, "%s,%s", b, a);
+	assert_float_equal(od_price(two), 6.98, 1e-12); /* a primary meter region first */
 }
 
 /* The first request carries the filter; every Azure size the table names
@@ -200,6 +281,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_first_page),
 		cmocka_unit_test(test_replay),
+		cmocka_unit_test(test_linux_meter),
 		cmocka_unit_test(test_request),
 		cmocka_unit_test(test_currency_and_spot_only),
 		cmocka_unit_test(test_bad_bodies),

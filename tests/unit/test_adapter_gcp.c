@@ -1,6 +1,6 @@
-/* test_adapter_gcp.c - the GCP adapter (Cloud Billing Catalog, per-GPU-hour
- * accelerator prices) on its recorded pages and on SKUs built in the same
- * shape. */
+/* test_adapter_gcp.c - the GCP adapter (Cloud Billing Catalog: machine types
+ * priced as GPUs + family vCPU + RAM SKUs, N1-attached GPUs alone) on its
+ * recorded pages and on SKUs built in the same shape. */
 #include "gpucmp/adapter.h"
 
 extern const struct adapter adapter_gcp;
@@ -25,28 +25,19 @@ static char *sku_json(char *out, size_t n, const char *desc, const char *group, 
 	return out;
 }
 
-/* Page 1 of the recording: the A100 SKU in three regions, and a next page. */
+/* The recorded SKU prices (opencost skus.json, effectiveTime 2023-03-24). */
+#define A100_40 2.933908 /* Nvidia Tesla A100 GPU running in Americas, per hour */
+#define A2_CORE 0.031611 /* A2 Instance Core running in Americas, per vCPU-hour */
+#define A2_RAM 0.004237	 /* A2 Instance Ram running in Americas, per GiB-hour */
+
+/* Page 1 of the recording: the A100 GPU and the A2 RAM but not yet the A2
+ * core, so no machine type has a whole price; and a next page. */
 static void test_page1(void **state)
 {
 	(void)state;
 	char *err = NULL;
 	struct offer_store s;
-	expect_parsed_file(0, FIX "/skus-page1.json", &s, 1, 3);
-	const char *regions[] = {"us-central1", "us-east1", "us-west1"};
-	for (size_t i = 0; i < 3; i++) {
-		const struct offer *o = must_find(&s, "nvidia-tesla-a100", regions[i]);
-		assert_string_equal(o->provider, "gcp");
-		assert_string_equal(o->source, "live");
-		assert_string_equal(o->gpu, "a100-sxm-40gb");
-		assert_string_equal(o->gpu_name, "Nvidia Tesla A100");
-		assert_float_equal(o->gpu_count, 1, 0);
-		assert_float_equal(o->gpu_mem_gb, 40, 0);
-		assert_float_equal(o->price_hr, 2.933908, 1e-9);
-		assert_true(isnan(o->spot_price_hr));
-		assert_true(isnan(o->vcpus));
-		assert_true(isnan(o->ram_gb));
-		assert_int_equal(o->available, -1);
-	}
+	expect_parsed_file(0, FIX "/skus-page1.json", &s, 1, 0);
 	offer_store_free(&s);
 
 	/* the follow-up carries the token, URL-encoded */
@@ -66,23 +57,152 @@ static void test_page1(void **state)
 	h_free(&h);
 }
 
-/* Page 2 has no GPU and no next page; both pages together give page 1's offers. */
+/* Both pages: the A2 machine types whose GPU is the 40 GB A100, each priced
+ * GPUs + vCPUs x core + GiB x RAM from the recorded SKUs (a2-highgpu-1g
+ * was 2.933908, the GPU alone, before); not the A100 alone. */
 static void test_both_pages(void **state)
 {
 	(void)state;
 	char *err = NULL;
-	struct offer_store s;
-	expect_parsed_file(0, FIX "/skus-page2.json", &s, 0, 0);
-	offer_store_free(&s);
 	struct harness h;
 	h_init(&h, NULL, "k");
 	assert_int_equal(h_file(&h, 0, FIX "/skus-page1.json", &err), GC_OK);
 	assert_int_equal(h_file(&h, 0, FIX "/skus-page2.json", &err), GC_OK);
 	assert_int_equal(h.store.n, 0);
 	assert_int_equal(AD.finish(&h.run, &err), GC_OK);
-	assert_int_equal(h.store.n, 3);
+	/* a2-highgpu-1g/2g/4g/8g and a2-megagpu-16g in three regions */
+	assert_int_equal(h.store.n, 15);
 	assert_int_equal(h.run.nqueue - h.run.qhead, 1);
+	const char *regions[] = {"us-central1", "us-east1", "us-west1"};
+	for (size_t i = 0; i < 3; i++) {
+		const struct offer *o = must_find(&h.store, "a2-highgpu-1g", regions[i]);
+		assert_string_equal(o->provider, "gcp");
+		assert_string_equal(o->source, "live");
+		assert_string_equal(o->gpu, "a100-sxm-40gb");
+		assert_string_equal(o->gpu_name, "Nvidia Tesla A100");
+		assert_float_equal(o->gpu_count, 1, 0);
+		assert_float_equal(o->gpu_mem_gb, 40, 0);
+		assert_float_equal(o->vcpus, 12, 0);
+		assert_float_equal(o->ram_gb, 85, 0);
+		assert_float_equal(o->price_hr, A100_40 + 12 * A2_CORE + 85 * A2_RAM, 1e-9);
+		assert_float_equal(o->price_hr, 3.673385, 1e-9);
+		assert_true(isnan(o->spot_price_hr)); /* no Spot SKU recorded */
+		assert_int_equal(o->available, -1);
+	}
+	const struct offer *o = must_find(&h.store, "a2-highgpu-8g", "us-east1");
+	assert_float_equal(o->gpu_count, 8, 0);
+	assert_float_equal(o->price_hr, 8 * A100_40 + 96 * A2_CORE + 680 * A2_RAM, 1e-9);
+	o = must_find(&h.store, "a2-megagpu-16g", "us-west1");
+	assert_float_equal(o->gpu_count, 16, 0);
+	assert_float_equal(o->price_hr, 16 * A100_40 + 96 * A2_CORE + 1360 * A2_RAM, 1e-9);
+	assert_null(find(&h.store, "nvidia-tesla-a100", NULL));
+	assert_null(find(&h.store, "a2-ultragpu-1g", NULL)); /* its GPU is the 80 GB one */
 	h_free(&h);
+
+	/* page 2 alone: the core but no GPU */
+	struct offer_store s;
+	expect_parsed_file(0, FIX "/skus-page2.json", &s, 0, 0);
+	offer_store_free(&s);
+}
+
+/* Build a body of `k` SKUs. */
+static void skus_body(char *body, size_t n, char s[][1024], int k)
+{
+	size_t used = (size_t)snprintf(body, n, "{\"skus\":[");
+	for (int i = 0; i < k; i++)
+		used += (size_t)snprintf(body + used, n - used, "%s%s", i ? "," : "", s[i]);
+	snprintf(body + used, n - used, "],\"nextPageToken\":\"\"}");
+}
+
+#define P(u, n) "\"currencyCode\":\"USD\",\"units\":\"" #u "\",\"nanos\":" #n
+
+/* G2, A3 High, A3 Mega and A4 from constructed SKUs in the recorded shape
+ * (descriptions as public GCP pricing code spells them; prices are round
+ * numbers, not recorded): on-demand and Spot each the sum of their own
+ * parts, bundled Local SSD included, a missing part leaving that price
+ * unknown. */
+static void test_machines(void **state)
+{
+	(void)state;
+	char s[24][1024];
+	int k = 0;
+	const char *am = "\"us-central1\"";
+	sku_json(s[k++], sizeof s[0], "Nvidia L4 GPU running in Americas", "GPU", "OnDemand", am,
+		 "h", P(0, 560000000));
+	sku_json(s[k++], sizeof s[0], "G2 Instance Core running in Americas", "CPU", "OnDemand",
+		 am, "h", P(0, 25000000));
+	sku_json(s[k++], sizeof s[0], "G2 Instance Ram running in Americas", "RAM", "OnDemand", am,
+		 "GiBy.h", P(0, 3000000));
+	sku_json(s[k++], sizeof s[0], "Nvidia L4 GPU attached to Spot Preemptible VMs running in "
+		 "Americas", "GPU", "Preemptible", am, "h", P(0, 200000000));
+	sku_json(s[k++], sizeof s[0], "Spot Preemptible G2 Instance Core running in Americas",
+		 "CPU", "Preemptible", am, "h", P(0, 10000000));
+	sku_json(s[k++], sizeof s[0], "Spot Preemptible G2 Instance Ram running in Americas",
+		 "RAM", "Preemptible", am, "GiBy.h", P(0, 1000000));
+	/* not the G2 family's price: a custom machine's, another unit */
+	sku_json(s[k++], sizeof s[0], "G2 Custom Instance Core running in Americas", "CPU",
+		 "OnDemand", am, "h", P(9, 0));
+	sku_json(s[k++], sizeof s[0], "A3 Ultra GPU Instance Ram running in Americas", "RAM",
+		 "OnDemand", am, "GiBy.h", P(9, 0));
+	/* A3 High: GPU, core, RAM, bundled Local SSD per GiB-month; no Spot SSD */
+	sku_json(s[k++], sizeof s[0], "Nvidia H100 80GB GPU running in Americas", "GPU",
+		 "OnDemand", am, "h", P(11, 0));
+	sku_json(s[k++], sizeof s[0], "A3 Instance Core running in Americas", "CPU", "OnDemand",
+		 am, "h", P(0, 30000000));
+	sku_json(s[k++], sizeof s[0], "A3 Instance Ram running in Americas", "RAM", "OnDemand", am,
+		 "GiBy.h", P(0, 2000000));
+	sku_json(s[k++], sizeof s[0], "SSD backed Local Storage", "SSD", "OnDemand", am,
+		 "GiBy.mo", P(0, 73000000));
+	sku_json(s[k++], sizeof s[0], "Nvidia H100 80GB GPU attached to Spot Preemptible VMs "
+		 "running in Americas", "GPU", "Preemptible", am, "h", P(4, 0));
+	sku_json(s[k++], sizeof s[0], "Spot Preemptible A3 Instance Core running in Americas",
+		 "CPU", "Preemptible", am, "h", P(0, 10000000));
+	sku_json(s[k++], sizeof s[0], "Spot Preemptible A3 Instance Ram running in Americas",
+		 "RAM", "Preemptible", am, "GiBy.h", P(0, 1000000));
+	/* A3 Mega: the GPU but no A3Plus core or RAM: no offer */
+	sku_json(s[k++], sizeof s[0], "Nvidia H100 80GB Plus GPU running in Americas", "GPU",
+		 "OnDemand", am, "h", P(12, 0));
+	/* A4: the Spot slice only; an on-demand slice is not read */
+	sku_json(s[k++], sizeof s[0], "Spot Preemptible A4 Nvidia B200 (1 gpu slice) running in "
+		 "Americas", "GPU", "Preemptible", am, "h", P(5, 500000000));
+	sku_json(s[k++], sizeof s[0], "A4 Nvidia B200 (1 gpu slice) running in Americas", "GPU",
+		 "OnDemand", am, "h", P(99, 0));
+	char body[32768];
+	skus_body(body, sizeof body, s, k);
+	struct offer_store st;
+	/* g2-standard-4..96 (8) + a3-highgpu-8g + a4-highgpu-8g */
+	expect_parsed(0, body, &st, 0, 10);
+	const struct offer *o = must_find(&st, "g2-standard-4", "us-central1");
+	assert_string_equal(o->gpu, "l4");
+	assert_float_equal(o->gpu_count, 1, 0);
+	assert_float_equal(o->vcpus, 4, 0);
+	assert_float_equal(o->ram_gb, 16, 0);
+	assert_float_equal(o->price_hr, 0.56 + 4 * 0.025 + 16 * 0.003, 1e-9);
+	assert_float_equal(o->spot_price_hr, 0.2 + 4 * 0.01 + 16 * 0.001, 1e-9);
+	o = must_find(&st, "g2-standard-24", "us-central1");
+	assert_float_equal(o->gpu_count, 2, 0);
+	assert_float_equal(o->price_hr, 2 * 0.56 + 24 * 0.025 + 96 * 0.003, 1e-9);
+	o = must_find(&st, "g2-standard-96", "us-central1");
+	assert_float_equal(o->gpu_count, 8, 0);
+	assert_float_equal(o->price_hr, 8 * 0.56 + 96 * 0.025 + 384 * 0.003, 1e-9);
+	o = must_find(&st, "a3-highgpu-8g", "us-central1");
+	assert_string_equal(o->gpu, "h100-sxm");
+	assert_float_equal(o->gpu_count, 8, 0);
+	assert_float_equal(o->vcpus, 208, 0);
+	assert_float_equal(o->ram_gb, 1872, 0);
+	assert_float_equal(o->price_hr, 8 * 11 + 208 * 0.03 + 1872 * 0.002 + 6000 * 0.073 / 730,
+			   1e-9);
+	assert_true(isnan(o->spot_price_hr)); /* no Spot Local SSD price */
+	o = must_find(&st, "a4-highgpu-8g", "us-central1");
+	assert_string_equal(o->gpu, "b200");
+	assert_float_equal(o->gpu_count, 8, 0);
+	assert_true(isnan(o->price_hr));
+	assert_float_equal(o->spot_price_hr, 8 * 5.5, 1e-9);
+	assert_null(find(&st, "a3-megagpu-8g", NULL));
+	assert_null(find(&st, "nvidia-l4", NULL));
+	assert_null(find(&st, "nvidia-h100-80gb", NULL));
+	assert_null(find(&st, "g4-standard-48", NULL));
+	offer_store_free(&st);
 }
 
 /* On-demand and Spot SKUs join per GPU and region; what is skipped. */
@@ -140,32 +260,27 @@ static void test_spot_and_filters(void **state)
 	snprintf(body + used, sizeof body - used, "],\"nextPageToken\":\"\"}");
 
 	struct offer_store st;
-	expect_parsed(0, body, &st, 0, 7); /* an empty token ends the listing */
+	/* the T4 in two regions and the A4 from its Spot slice; every other
+	 * GPU comes only inside a machine type whose parts are missing here */
+	expect_parsed(0, body, &st, 0, 3); /* an empty token ends the listing */
 	const struct offer *t4 = must_find(&st, "nvidia-tesla-t4", "us-central1");
 	assert_string_equal(t4->gpu, "t4");
+	assert_float_equal(t4->gpu_count, 1, 0);
 	assert_float_equal(t4->price_hr, 0.35, 1e-9);
 	assert_float_equal(t4->spot_price_hr, 0.07, 1e-9);
+	assert_true(isnan(t4->vcpus) && isnan(t4->ram_gb));
 	const struct offer *t4e = must_find(&st, "nvidia-tesla-t4", "us-east1");
 	assert_true(isnan(t4e->spot_price_hr));
-	const struct offer *a80 = must_find(&st, "nvidia-a100-80gb", "europe-west1");
-	assert_string_equal(a80->gpu, "a100-sxm-80gb");
-	assert_string_equal(a80->gpu_name, "Nvidia Tesla A100 80GB");
-	const struct offer *mega = must_find(&st, "nvidia-h100-mega-80gb", "us-central1");
-	assert_string_equal(mega->gpu, "h100-sxm");
-	assert_float_equal(mega->price_hr, 11, 1e-9);
-	const struct offer *rtx = must_find(&st, "nvidia-rtx-pro-6000", "us-central1");
-	assert_string_equal(rtx->gpu, "rtx-pro-6000");
-	const struct offer *l4 = must_find(&st, "nvidia-l4", "us-central1");
-	assert_string_equal(l4->gpu, "l4");
-	const struct offer *h200 = must_find(&st, "nvidia-h200-141gb", "us-east4");
-	assert_true(isnan(h200->price_hr));
-	assert_string_equal(h200->gpu, "h200");
-	assert_float_equal(h200->spot_price_hr, 3, 1e-9);
+	const struct offer *a4 = must_find(&st, "a4-highgpu-8g", "us-central1");
+	assert_float_equal(a4->spot_price_hr, 8 * 2.933908, 1e-9);
 	for (size_t i = 0; i < st.n; i++) {
 		assert_null(strstr(st.items[i].sku, "p4"));
-		assert_null(strstr(st.items[i].sku, "b200"));
+		assert_null(strstr(st.items[i].sku, "nvidia-b200"));
 		assert_null(strstr(st.items[i].sku, "workstation"));
 		assert_null(strstr(st.items[i].sku, "a3"));
+		assert_null(strstr(st.items[i].sku, "a100"));
+		assert_null(strstr(st.items[i].sku, "h200"));
+		assert_null(strstr(st.items[i].sku, "l4"));
 	}
 	offer_store_free(&st);
 }
@@ -243,6 +358,7 @@ int main(void)
 		cmocka_unit_test(test_page1),
 		cmocka_unit_test(test_both_pages),
 		cmocka_unit_test(test_spot_and_filters),
+		cmocka_unit_test(test_machines),
 		cmocka_unit_test(test_currency_and_hostile),
 		cmocka_unit_test(test_bad_bodies),
 	};

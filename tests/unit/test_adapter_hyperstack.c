@@ -52,7 +52,9 @@ static void test_replay(void **state)
 {
 	(void)state;
 	struct offer_store s;
-	expect_replay(FIX, &s, 2, 2); /* the CPU-only flavor is not an offer */
+	/* the CPU-only flavor is not an offer; n3-A100x1-spot is n3-A100x1's
+	 * spot price, n3-RTX-A6000x1-spot an offer with a spot price only */
+	expect_replay(FIX, &s, 2, 3);
 	const struct offer *o = must_find(&s, "n3-A100x1", "CANADA-1");
 	assert_string_equal(o->provider, "hyperstack");
 	assert_string_equal(o->gpu, "a100-pcie-80gb");
@@ -60,6 +62,7 @@ static void test_replay(void **state)
 	assert_float_equal(o->gpu_count, 1, 0);
 	assert_float_equal(o->gpu_mem_gb, 80, 1e-9);
 	assert_float_equal(o->price_hr, 1.35, 1e-12);
+	assert_float_equal(o->spot_price_hr, 0.95, 1e-12);
 	assert_float_equal(o->vcpus, 28, 0);
 	assert_float_equal(o->ram_gb, 120, 0);
 	assert_float_equal(o->disk_gb, 850, 0);
@@ -69,7 +72,73 @@ static void test_replay(void **state)
 	assert_float_equal(o->gpu_count, 2, 0);
 	assert_float_equal(o->price_hr, 1.0, 1e-12); /* "0.5" per GPU, as a string */
 	assert_int_equal(o->available, 0);
+	assert_true(isnan(o->spot_price_hr));
+	o = must_find(&s, "n3-RTX-A6000x1", "CANADA-1");
+	assert_string_equal(o->gpu, "rtx-a6000");
+	assert_string_equal(o->gpu_name, "RTX-A6000");
+	assert_float_equal(o->gpu_count, 1, 0);
+	assert_true(isnan(o->price_hr));
+	assert_float_equal(o->spot_price_hr, 0.35, 1e-12);
+	assert_int_equal(o->available, 1);
+	for (size_t i = 0; i < s.n; i++) {
+		assert_null(strstr(s.items[i].sku, "spot"));
+		assert_non_null(s.items[i].gpu);
+	}
 	offer_store_free(&s);
+}
+
+/* One flavor in a group of its own. */
+static void flavor(char *out, size_t n, const char *name, const char *gpu, int count,
+		   const char *region)
+{
+	snprintf(out, n,
+		 "{\"gpu\":\"%s\",\"region_name\":\"%s\",\"flavors\":[{\"name\":\"%s\","
+		 "\"region_name\":\"%s\",\"gpu\":\"%s\",\"gpu_count\":%d,\"cpu\":8}]}",
+		 gpu, region, name, region, gpu, count);
+}
+
+/* A -spot flavor is its base flavor's spot price only when the GPU, count
+ * and region are the same; in any order; never an on-demand price. */
+static void test_spot_merge(void **state)
+{
+	(void)state;
+	const char *pricebook = "[{\"name\":\"H100-80G-PCIe\",\"value\":1.9},"
+				"{\"name\":\"H100-80G-PCIe-spot\",\"value\":1.2},"
+				"{\"name\":\"L40\",\"value\":1.0}]";
+	char f[7][512], flavors[4096];
+	flavor(f[0], sizeof f[0], "n3-H100x2-spot", "H100-80G-PCIe-spot", 2, "NORWAY-1");
+	flavor(f[1], sizeof f[1], "n3-H100x2", "H100-80G-PCIe", 2, "NORWAY-1");
+	/* another region: its base has no spot flavor there */
+	flavor(f[2], sizeof f[2], "n3-H100x2", "H100-80G-PCIe", 2, "CANADA-1");
+	/* the same name, another count: not this base's spot price, dropped */
+	flavor(f[3], sizeof f[3], "n3-H100x1-spot", "H100-80G-PCIe-spot", 2, "CANADA-1");
+	flavor(f[4], sizeof f[4], "n3-H100x1", "H100-80G-PCIe", 1, "CANADA-1");
+	/* a -spot flavor whose spot price the pricebook lacks */
+	flavor(f[5], sizeof f[5], "n3-L40x1-spot", "L40-spot", 1, "CANADA-1");
+	/* a "-spot" GPU under a plain name: a spot price, not an on-demand one */
+	flavor(f[6], sizeof f[6], "n3-H100x4", "H100-80G-PCIe-spot", 4, "US-1");
+	snprintf(flavors, sizeof flavors, "{\"status\":true,\"data\":[%s,%s,%s,%s,%s,%s,%s]}",
+		 f[0], f[1], f[2], f[3], f[4], f[5], f[6]);
+	struct harness h;
+	h_init(&h, NULL, "k");
+	char *err = NULL;
+	assert_int_equal(join(&h, flavors, pricebook, &err), GC_OK);
+	assert_int_equal(h.store.n, 4);
+	const struct offer *o = must_find(&h.store, "n3-H100x4", "US-1");
+	assert_true(isnan(o->price_hr));
+	assert_float_equal(o->spot_price_hr, 4 * 1.2, 1e-12);
+	o = must_find(&h.store, "n3-H100x2", "NORWAY-1");
+	assert_string_equal(o->gpu, "h100-pcie");
+	assert_float_equal(o->price_hr, 3.8, 1e-12);
+	assert_float_equal(o->spot_price_hr, 2.4, 1e-12);
+	o = must_find(&h.store, "n3-H100x2", "CANADA-1");
+	assert_float_equal(o->price_hr, 3.8, 1e-12);
+	assert_true(isnan(o->spot_price_hr));
+	o = must_find(&h.store, "n3-H100x1", "CANADA-1");
+	assert_float_equal(o->price_hr, 1.9, 1e-12);
+	assert_true(isnan(o->spot_price_hr));
+	assert_null(find(&h.store, "n3-L40x1", NULL)); /* no price at all */
+	h_free(&h);
 }
 
 /* HTML, a cut-off body and wrong shapes are GC_EDATA. */
@@ -139,6 +208,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_alone),
 		cmocka_unit_test(test_replay),
+		cmocka_unit_test(test_spot_merge),
 		cmocka_unit_test(test_bad_bodies),
 		cmocka_unit_test(test_hostile),
 	};
