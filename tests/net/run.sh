@@ -221,7 +221,9 @@ EOF
 # short): nothing of the crawl is stored, the previous offers stay.
 scenario_broken_page() {
 	server "GET /v4/linode/types?page=2 file=linode/types-page2.json
-GET /v4/linode/types file=linode/types.json" || return 1
+GET /v4/linode/types file=linode/types.json
+GET /v4/regions/availability?page=2 file=linode/availability-page2.json
+GET /v4/regions/availability file=linode/availability.json" || return 1
 	export GPUCMP_LINODE_BASE_URL="$BASE"
 	g refresh linode
 	expect_rc 0 || return 1
@@ -645,10 +647,13 @@ scenario_hostile_nesting() {
 	SERVER_ROOT=$dir
 	awk 'BEGIN { for (i = 0; i < 100000; i++) printf "["; print "" }' >"$dir/arrays.json"
 	awk 'BEGIN { printf "{\"data\":"; for (i = 0; i < 100000; i++) printf "{\"a\":"; print "1" }' >"$dir/objects.json"
-	cp "$fixtures/linode/types.json" "$fixtures/linode/types-page2.json" "$dir/"
+	cp "$fixtures/linode/types.json" "$fixtures/linode/types-page2.json" "$fixtures/linode/availability.json" \
+		"$fixtures/linode/availability-page2.json" "$dir/"
 	server "GET /api/v1/instance-types file=arrays.json
 GET /v4/linode/types?page=2 file=types-page2.json
-GET /v4/linode/types file=types.json" || return 1
+GET /v4/linode/types file=types.json
+GET /v4/regions/availability?page=2 file=availability-page2.json
+GET /v4/regions/availability file=availability.json" || return 1
 	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET" GPUCMP_LINODE_BASE_URL="$BASE"
 	last="refresh (deep arrays)"; g refresh lambda linode
 	expect_rc 75 && has err "lambda: " && has err "not valid JSON: maximum parsing depth reached" || return 1
@@ -740,7 +745,9 @@ scenario_hostile_unknown_gpu() {
 scenario_hostile_redirect() {
 	server "GET /v4/linode/types?page=2 file=linode/types-page2.json
 GET /v4/linode/types status=301 header=Location:/v4/linode/moved body={}
-GET /v4/linode/moved file=linode/types.json" || return 1
+GET /v4/linode/moved file=linode/types.json
+GET /v4/regions/availability?page=2 file=linode/availability-page2.json
+GET /v4/regions/availability file=linode/availability.json" || return 1
 	export GPUCMP_LINODE_BASE_URL="$BASE"
 	last="refresh (301)"; g refresh -v linode
 	expect_rc 0 && has out "linode " && has err "linode: GET $BASE/v4/linode/types: HTTP 200" || return 1
