@@ -1,14 +1,27 @@
-/* linode.c - Akamai Cloud (Linode): GET /v4/linode/types (key optional,
- * Bearer).
+/* linode.c - Akamai Cloud (Linode): GET /v4/linode/types, then GET
+ * /v4/regions/availability (key optional, Bearer).
  *
- * Paginated as {"data": [...], "page": N, "pages": M, "results": R}; the
- * next page is ?page=N+1 while N < M.  A type with GPUs has class "gpu" and
- * `gpus` (count); the GPU model is only in the label ("Dedicated 32GB +
- * RTX6000 GPU x1": the words after '+', without "GPU" and "xN") or the id
- * ("g1-gpu-rtx6000-1").  vcpus, memory (MB), disk (MB), price.hourly (USD).
- * price applies everywhere except the regions in region_prices[] ({id,
- * hourly}), which get an offer each; the base price is one offer in region
- * "unknown".  This endpoint says nothing about stock: available unknown.
+ * Both lists are paginated as {"data": [...], "page": N, "pages": M,
+ * "results": R}; the next page is ?page=N+1 while N < M.  The availability
+ * list is asked for after the last page of types; the pages of each list are
+ * gathered in run->state (adapter_keep) and joined in finish().
+ *
+ * Types: a type with GPUs has class "gpu" and `gpus` (count); the GPU model
+ * is only in the label ("Dedicated 32GB + RTX6000 GPU x1": the words after
+ * '+', without "GPU" and "xN") or the id ("g1-gpu-rtx6000-1").  vcpus,
+ * memory (MB), disk (MB), price.hourly (USD).  price applies everywhere
+ * except the regions in region_prices[] ({id, hourly}).
+ *
+ * Availability (https://techdocs.akamai.com/linode-api/reference/get-regions-availability;
+ * recorded in linodego test/integration/fixtures/TestRegionsAvailability_List.yaml):
+ * rows {"region": "us-southeast", "plan": "g1-gpu-rtx6000-1", "available":
+ * true}, one per region for each plan of limited availability (GPU and
+ * premium plans).  A type gets one offer per region a row names, available
+ * as the row says, at that region's region_prices price or else the base
+ * price; a region_prices region no row names gets an offer of unknown
+ * availability.  A type no row names (or every type, when the availability
+ * list did not come) is one offer in region "unknown" at the base price,
+ * availability unknown, plus its region_prices regions.
  */
 #include <math.h>
 #include <stdio.h>
@@ -63,6 +76,47 @@ static void gpu_from_label(const char *label, char *out, size_t n)
 		out[len - 5] = '\0';
 }
 
+enum { KIND_TYPES, KIND_AVAIL };
+
+static const char *const list_path[] = {"/v4/linode/types", "/v4/regions/availability"};
+
+/* The hourly price of type `t` in `region`: its region_prices entry, else
+ * the base price. */
+static double price_in(json_t *t, const char *region)
+{
+	size_t i;
+	json_t *r;
+	json_array_foreach(json_object_get(t, "region_prices"), i, r) {
+		const char *id = aj_str(r, "id");
+		if (id && strcmp(id, region) == 0)
+			return aj_num(r, "hourly");
+	}
+	return aj_num(json_object_get(t, "price"), "hourly");
+}
+
+/* 1 if an availability row names `plan` in `region`. */
+static int row_names(json_t *avail, const char *plan, const char *region)
+{
+	size_t i;
+	json_t *a;
+	json_array_foreach(avail, i, a) {
+		const char *p = aj_str(a, "plan"), *r = aj_str(a, "region");
+		if (p && r && strcmp(p, plan) == 0 && strcmp(r, region) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static enum gc_status emit_in(struct adapter_run *run, const struct offer *base, json_t *t,
+			      const char *region, int available, char **err)
+{
+	struct offer o = *base;
+	o.region = region;
+	o.available = available;
+	o.price_hr = price_in(t, region);
+	return adapter_emit(run, &o, err);
+}
+
 static enum gc_status one_type(struct adapter_run *run, json_t *t, char **err)
 {
 	const char *id = aj_str(t, "id");
@@ -83,46 +137,75 @@ static enum gc_status one_type(struct adapter_run *run, json_t *t, char **err)
 	o.price_hr = aj_num(json_object_get(t, "price"), "hourly");
 	if (!(o.gpu_count > 0))
 		return adapter_emit(run, &o, err); /* dropped: no GPU */
-	enum gc_status st = adapter_emit(run, &o, err);
-	json_t *rp = json_object_get(t, "region_prices");
-	size_t i;
-	json_t *r;
-	json_array_foreach(rp, i, r) {
+	enum gc_status st = GC_OK;
+	json_t *avail = adapter_kept(run, KIND_AVAIL);
+	size_t i, named = 0;
+	json_t *a;
+	json_array_foreach(avail, i, a) {
+		const char *plan = aj_str(a, "plan"), *region = aj_str(a, "region");
+		json_t *yes = json_object_get(a, "available");
+		if (!plan || strcmp(plan, id) != 0 || !region || !*region || !json_is_boolean(yes))
+			continue;
+		named++;
+		st = emit_in(run, &o, t, region, json_is_true(yes), err);
+		if (st != GC_OK)
+			return st;
+	}
+	if (!named)
+		st = adapter_emit(run, &o, err);
+	json_array_foreach(json_object_get(t, "region_prices"), i, a) {
+		const char *region = aj_str(a, "id");
 		if (st != GC_OK)
 			break;
-		const char *region = aj_str(r, "id");
-		if (!region || !*region)
+		if (!region || !*region || row_names(avail, id, region))
 			continue;
-		struct offer copy;
-		offer_init(&copy);
-		copy.sku = id;
-		copy.gpu_name = name;
-		copy.gpu_count = o.gpu_count;
-		copy.vcpus = o.vcpus;
-		copy.ram_gb = o.ram_gb;
-		copy.disk_gb = o.disk_gb;
-		copy.region = region;
-		copy.price_hr = aj_num(r, "hourly");
-		st = adapter_emit(run, &copy, err);
+		st = emit_in(run, &o, t, region, -1, err);
 	}
 	return st;
 }
 
 static enum gc_status start(struct adapter_run *run, char **err)
 {
-	return adapter_queue(run, 0, NULL, NULL, err, "%s/v4/linode/types", run->base);
+	return adapter_queue(run, KIND_TYPES, NULL, NULL, err, "%s%s", run->base,
+			     list_path[KIND_TYPES]);
+}
+
+/* Add the page's rows to what is kept of its list. */
+static enum gc_status keep_page(struct adapter_run *run, int kind, json_t *data, char **err)
+{
+	json_t *kept = adapter_kept(run, kind);
+	if (!kept)
+		return adapter_keep(run, kind, data, err);
+	if (json_array_extend(kept, data) != 0)
+		return err_set(err, GC_ENOMEM, "out of memory");
+	return GC_OK;
+}
+
+/* After page `page` of `pages` of a list: its next page, or after the last
+ * page of types the availability list. */
+static enum gc_status queue_next(struct adapter_run *run, int kind, long page, long pages,
+				 char **err)
+{
+	if (page >= 1 && page < pages && page < MAX_PAGES)
+		return adapter_queue(run, kind, NULL, NULL, err, "%s%s?page=%ld", run->base,
+				     list_path[kind], page + 1);
+	if (kind == KIND_TYPES)
+		return adapter_queue(run, KIND_AVAIL, NULL, NULL, err, "%s%s", run->base,
+				     list_path[KIND_AVAIL]);
+	return GC_OK;
 }
 
 static enum gc_status parse(struct adapter_run *run, const struct adapter_request *req,
 			    const char *body, size_t len, char **err)
 {
+	int kind = req->kind == KIND_AVAIL ? KIND_AVAIL : KIND_TYPES;
 	json_t *root = adapter_json(body, len, err);
 	if (!root)
 		return GC_EDATA;
 	json_t *data = json_object_get(root, "data");
 	enum gc_status st;
 	if (json_is_array(data)) {
-		st = adapter_each(run, data, one_type, err);
+		st = keep_page(run, kind, data, err); /* joined in finish() */
 	} else {
 		/* {"errors": [{"reason": "..."}]} */
 		json_t *first = json_array_get(json_object_get(root, "errors"), 0);
@@ -130,12 +213,15 @@ static enum gc_status parse(struct adapter_run *run, const struct adapter_reques
 		st = msg ? adapter_api_error(err, "Linode error", msg)
 			 : err_set(err, GC_EDATA, "no 'data' array in the response");
 	}
-	long page = aj_int(root, "page", 0), pages = aj_int(root, "pages", 0);
-	if (st == GC_OK && page >= 1 && page < pages && page < MAX_PAGES)
-		st = adapter_queue(run, req->kind, NULL, NULL, err, "%s/v4/linode/types?page=%ld",
-				   run->base, page + 1);
+	if (st == GC_OK)
+		st = queue_next(run, kind, aj_int(root, "page", 0), aj_int(root, "pages", 0), err);
 	json_decref(root);
 	return st;
+}
+
+static enum gc_status finish(struct adapter_run *run, char **err)
+{
+	return adapter_each(run, adapter_kept(run, KIND_TYPES), one_type, err);
 }
 
 static const char *const key_envs[] = {"LINODE_TOKEN", NULL};
@@ -146,9 +232,12 @@ const struct adapter adapter_linode = {
 	.auth = ADAPTER_AUTH_OPTIONAL,
 	.key_style = ADAPTER_KEY_BEARER,
 	.key_envs = key_envs,
-	.endpoint = "GET /v4/linode/types "
-		    "(https://techdocs.akamai.com/linode-api/reference/get-linode-types)",
+	.endpoint = "GET /v4/linode/types and /v4/regions/availability "
+		    "(https://techdocs.akamai.com/linode-api/reference/get-linode-types, "
+		    "https://techdocs.akamai.com/linode-api/reference/get-regions-availability)",
 	.conditional = 0,
 	.start = start,
 	.parse = parse,
+	.finish = finish,
+	.free_state = adapter_kept_free,
 };

@@ -1,23 +1,40 @@
-/* runpod.c - RunPod: POST /graphql, the gpuTypes query (key optional, as
- * ?api_key=).
+/* runpod.c - RunPod: POST /graphql, the gpuTypes and dataCenters queries
+ * (key optional, Authorization: Bearer, as RunPod's own SDK and CLI send it:
+ * runpod-python runpod/api/graphql.py, runpodctl internal/api/client.go).
  *
- * One GraphQL query, no pagination:
+ * One GraphQL document, no pagination:
  *
  *   gpuTypes { id displayName memoryInGb secureCloud communityCloud
+ *              securePrice secureSpotPrice
  *              lowestPrice(input: {gpuCount: 1}) { minimumBidPrice
  *                uninterruptablePrice minVcpu minMemory stockStatus } }
+ *   dataCenters { id gpuAvailability { gpuTypeId stockStatus } }
  *
- * The catalog queries answer without a key (gpuhunt runpod.py sends none);
- * RunPod's docs pass one as ?api_key=.  Every gpuType becomes one offer of
- * one GPU: sku and gpu_name = `id` ("NVIDIA GeForce RTX 3090", the spelling
- * data/gpus.yaml lists; `displayName` "RTX 3090" is tried when the id is not
- * known), gpu_mem_gb = memoryInGb, price_hr = lowestPrice.uninterruptablePrice
- * (on demand, the lowest over Secure and Community Cloud), spot_price_hr =
- * lowestPrice.minimumBidPrice, vcpus / ram_gb = lowestPrice.minVcpu /
- * minMemory, available from lowestPrice.stockStatus (High / Medium / Low: 1,
- * null: 0, absent: unknown).  `lowestPrice` is the cheapest place anywhere,
- * so the region is "unknown".  A GraphQL error ({"errors": [...]}, no data)
- * fails the refresh with its message.
+ * (the gpuTypes fields as runpod-python runpod/api/queries/gpus.py asks
+ * them; dataCenters as runpodctl internal/api/gpu.go ListDataCenters does,
+ * without the name, location and displayName this adapter does not use).
+ * Every offer is of one GPU: sku and gpu_name = the type's `id` ("NVIDIA
+ * GeForce RTX 3090", the spelling data/gpus.yaml lists; `displayName` "RTX
+ * 3090" is tried when the id is not known), gpu_mem_gb = memoryInGb.
+ *
+ * Per data center (Secure Cloud; gpuhunt's runpod.py prices a data center's
+ * pods at securePrice): one offer in region = the data center's id
+ * ("US-IL-1") for each gpuAvailability row naming the type, available when
+ * its stockStatus is a non-empty string (High / Medium / Low), not when it
+ * is "" or null (runpodctl counts only a non-empty status as available);
+ * price_hr = securePrice, spot_price_hr = secureSpotPrice.
+ *
+ * Cheapest anywhere: lowestPrice (over Secure and Community Cloud) is one
+ * offer in region "unknown", kept when no data center names the type or
+ * when the type is on Community Cloud (communityCloud true; its hosts are
+ * in no data center of this list): price_hr = uninterruptablePrice (on
+ * demand), spot_price_hr = minimumBidPrice, vcpus / ram_gb = minVcpu /
+ * minMemory, available from stockStatus (a non-empty string: 1, "" or
+ * null: 0, absent: unknown).  A price of 0 or null is no price (gpuhunt
+ * skips falsy prices).  A GraphQL error with no data ({"errors": [...],
+ * "data": null}) fails the refresh with its message; without dataCenters
+ * (an older answer, or an error on that part only) every type is its
+ * lowestPrice offer.
  */
 #include <math.h>
 #include <stdio.h>
@@ -27,12 +44,64 @@
 
 static const char query_body[] =
 	"{\"query\":\"query GpuTypes { gpuTypes { id displayName memoryInGb secureCloud "
-	"communityCloud lowestPrice(input: {gpuCount: 1}) { minimumBidPrice "
-	"uninterruptablePrice minVcpu minMemory stockStatus } } }\"}";
+	"communityCloud securePrice secureSpotPrice lowestPrice(input: {gpuCount: 1}) { "
+	"minimumBidPrice uninterruptablePrice minVcpu minMemory stockStatus } } "
+	"dataCenters { id gpuAvailability { gpuTypeId stockStatus } } }\"}";
+
+/* The dataCenters list of the response being parsed (borrowed; NULL when
+ * the answer has none). */
+struct state {
+	json_t *dcs;
+};
 
 static double sane(double v, double max)
 {
 	return v >= 0 && v <= max ? v : NAN;
+}
+
+/* A price field: 0 or null is not offered. */
+static double price(json_t *obj, const char *key)
+{
+	double v = aj_num(obj, key);
+	return v == 0 ? NAN : v;
+}
+
+/* 1 for a non-empty stockStatus string, 0 for "" or null, -1 otherwise. */
+static int stock(json_t *obj)
+{
+	json_t *s = json_object_get(obj, "stockStatus");
+	if (json_is_string(s))
+		return *json_string_value(s) ? 1 : 0;
+	return json_is_null(s) ? 0 : -1;
+}
+
+/* One offer per data center that names the type; *named counts them. */
+static enum gc_status per_dc(struct adapter_run *run, json_t *t, const struct offer *o,
+			     size_t *named, char **err)
+{
+	const struct state *st = run->state;
+	size_t i, j;
+	json_t *dc, *row;
+	json_array_foreach(st ? st->dcs : NULL, i, dc) {
+		const char *region = aj_str(dc, "id");
+		if (!region || !*region)
+			continue;
+		json_array_foreach(json_object_get(dc, "gpuAvailability"), j, row) {
+			const char *gid = aj_str(row, "gpuTypeId");
+			if (!gid || strcmp(gid, o->sku) != 0)
+				continue;
+			struct offer c = *o;
+			c.region = region;
+			c.available = stock(row);
+			c.price_hr = price(t, "securePrice");
+			c.spot_price_hr = price(t, "secureSpotPrice");
+			(*named)++;
+			enum gc_status s = adapter_emit(run, &c, err);
+			if (s != GC_OK)
+				return s;
+		}
+	}
+	return GC_OK;
 }
 
 static enum gc_status one_type(struct adapter_run *run, json_t *t, char **err)
@@ -56,20 +125,15 @@ static enum gc_status one_type(struct adapter_run *run, json_t *t, char **err)
 			m = gpu_normalize(run->gpus, display, o.gpu_mem_gb, o.sku);
 		o.gpu = m ? m->id : NULL;
 	}
-	o.price_hr = aj_num(lp, "uninterruptablePrice");
-	o.spot_price_hr = aj_num(lp, "minimumBidPrice");
-	/* 0 or null: not offered (gpuhunt runpod.py skips falsy prices) */
-	if (o.price_hr == 0)
-		o.price_hr = NAN;
-	if (o.spot_price_hr == 0)
-		o.spot_price_hr = NAN;
+	size_t named = 0;
+	enum gc_status st = per_dc(run, t, &o, &named, err);
+	if (st != GC_OK || (named && !json_is_true(json_object_get(t, "communityCloud"))))
+		return st;
+	o.price_hr = price(lp, "uninterruptablePrice");
+	o.spot_price_hr = price(lp, "minimumBidPrice");
 	o.vcpus = sane(aj_num(lp, "minVcpu"), 1e5);
 	o.ram_gb = sane(aj_num(lp, "minMemory"), 1e7);
-	json_t *stock = json_object_get(lp, "stockStatus");
-	if (json_is_string(stock))
-		o.available = *json_string_value(stock) ? 1 : 0;
-	else if (json_is_null(stock))
-		o.available = 0;
+	o.available = stock(lp);
 	return adapter_emit(run, &o, err);
 }
 
@@ -91,8 +155,23 @@ static enum gc_status parse(struct adapter_run *run, const struct adapter_reques
 			    const char *body, size_t len, char **err)
 {
 	(void)req;
-	return adapter_parse_list(run, body, len, JSON_ARRAY, "data.gpuTypes", one_type,
-				  graphql_error, err);
+	json_t *root = adapter_json(body, len, err);
+	if (!root)
+		return GC_EDATA;
+	json_t *types = aj_path(root, "data.gpuTypes");
+	enum gc_status st;
+	if (!json_is_array(types)) {
+		st = graphql_error(root, err);
+	} else {
+		struct state state = {.dcs = aj_path(root, "data.dataCenters")};
+		if (!json_is_array(state.dcs))
+			state.dcs = NULL;
+		run->state = &state; /* only for this loop: no free_state */
+		st = adapter_each(run, types, one_type, err);
+		run->state = NULL;
+	}
+	json_decref(root);
+	return st;
 }
 
 static const char *const key_envs[] = {"RUNPOD_API_KEY", NULL};
@@ -101,10 +180,10 @@ const struct adapter adapter_runpod = {
 	.id = "runpod",
 	.base_url = "https://api.runpod.io",
 	.auth = ADAPTER_AUTH_OPTIONAL,
-	.key_style = ADAPTER_KEY_QUERY,
-	.key_name = "api_key",
+	.key_style = ADAPTER_KEY_BEARER,
 	.key_envs = key_envs,
-	.endpoint = "POST /graphql gpuTypes { lowestPrice } (https://graphql-spec.runpod.io/)",
+	.endpoint = "POST /graphql gpuTypes { securePrice lowestPrice } dataCenters "
+		    "{ gpuAvailability } (https://graphql-spec.runpod.io/)",
 	/* one request, but a POST: If-None-Match on it would only earn a 412 */
 	.conditional = 0,
 	.start = start,

@@ -148,6 +148,8 @@ server() {
 GET  /api/v1/instance-types  file=lambda/instance-types.json delay_ms=${2:-0}
 GET  /v4/linode/types?page=2  file=linode/types-page2.json delay_ms=${3:-0}
 GET  /v4/linode/types  file=linode/types.json delay_ms=${3:-0}
+GET  /v4/regions/availability?page=2  file=linode/availability-page2.json delay_ms=${3:-0}
+GET  /v4/regions/availability  file=linode/availability.json delay_ms=${3:-0}
 POST /api/v0/bundles/  file=vast/bundles.json delay_ms=${4:-0}
 EOF
 	[ "$(basename "$1")" = B ] && sed -i 's/$/ etag=B/' "$dir/routes"

@@ -225,6 +225,8 @@ server <<EOF
 GET /api/v1/instance-types file=lambda/instance-types.json
 GET /v4/linode/types?page=2 file=linode/types-page2.json
 GET /v4/linode/types file=linode/types.json
+GET /v4/regions/availability?page=2 file=linode/availability-page2.json
+GET /v4/regions/availability file=linode/availability.json
 POST /api/v0/bundles/ file=vast/bundles.json
 EOF
 export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LINODE_BASE_URL="$BASE" GPUCMP_VAST_BASE_URL="$BASE"

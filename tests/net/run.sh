@@ -221,7 +221,9 @@ EOF
 # short): nothing of the crawl is stored, the previous offers stay.
 scenario_broken_page() {
 	server "GET /v4/linode/types?page=2 file=linode/types-page2.json
-GET /v4/linode/types file=linode/types.json" || return 1
+GET /v4/linode/types file=linode/types.json
+GET /v4/regions/availability?page=2 file=linode/availability-page2.json
+GET /v4/regions/availability file=linode/availability.json" || return 1
 	export GPUCMP_LINODE_BASE_URL="$BASE"
 	g refresh linode
 	expect_rc 0 || return 1
@@ -559,18 +561,30 @@ EOF
 	expect_rc 64 && has err "'--verbose' does not apply to 'list'"
 }
 
-# A key that goes in the query string (RunPod: ?api_key=): masked in
-# --verbose lines and in curl's own error text, sent all the same.
+# A key that goes in the query string (GCP: ?key=): masked in --verbose
+# lines and in curl's own error text, sent all the same.  RunPod, which
+# took ?api_key= before, now sends "Authorization: Bearer" (as its SDK and
+# CLI do) and nothing in the query.
 scenario_key_in_query() {
-	server "POST /graphql file=runpod/gpu-types.json" || return 1
+	token=APKCS1HVa0YpwgyTFbqbJ1eGwzKZmsPwLqzMZPTSNia5ck1Hc54Tx_Kz3oBxwSnRIdGVxXoSPdf-XlDpyNBf4QuxKcIEgtrQ1LDLWAgZowI0ns7HjrGta2s%3D
+	server "GET /v1/services/6F81-5844-456A/skus?pageSize=5000&pageToken=$token&key=$SECRET file=gcp/skus-page2.json
+GET /v1/services/6F81-5844-456A/skus file=gcp/skus-page1.json" || return 1
+	export GPUCMP_GCP_BASE_URL="$BASE" GPUCMP_GCP_API_KEY="$SECRET"
+	last="refresh -v gcp"; g refresh -v gcp
+	expect_rc 0 && has err "gcp: GET $BASE/v1/services/6F81-5844-456A/skus?pageSize=5000&key=***: HTTP 200" || return 1
+	has requests.log "GET /v1/services/6F81-5844-456A/skus?pageSize=5000&key=$SECRET" || return 1
+	stop_server # nothing listens on that port now: curl's error text
+	last="refresh -v gcp (refused)"; g refresh -v --retries 1 gcp
+	expect_rc 69 && has err "gcp: $BASE/v1/services/6F81-5844-456A/skus" && has err "key=***: failed: " || return 1
+	has err "kept its previous offers" && no_secret || return 1
+	server "POST /graphql file=runpod/gpu-types-dc.json" || return 1
 	export GPUCMP_RUNPOD_BASE_URL="$BASE" GPUCMP_RUNPOD_API_KEY="$SECRET"
 	last="refresh -v runpod"; g refresh -v runpod
-	expect_rc 0 && has err "runpod: POST $BASE/graphql?api_key=***: HTTP 200" || return 1
-	has requests.log "POST /graphql?api_key=$SECRET" || return 1
-	stop_server # nothing listens on that port now: curl's error text
-	last="refresh -v runpod (refused)"; g refresh -v --retries 1 runpod
-	expect_rc 69 && has err "runpod: $BASE/graphql: " && has err "api_key=***: failed: " || return 1
-	has err "kept its previous offers" && no_secret
+	expect_rc 0 && has err "runpod: POST $BASE/graphql: HTTP 200" || return 1
+	has requests.log "POST /graphql" && has requests.log "Authorization: Bearer $SECRET" || return 1
+	lacks requests.log "api_key" || return 1
+	sql_is "SELECT group_concat(region || ':' || available, ' ') FROM (SELECT region, available FROM offer WHERE provider='runpod' AND sku='NVIDIA H100 80GB HBM3' ORDER BY region)" "EU-RO-1:0 US-IL-1:1" || return 1
+	no_secret
 }
 
 # Userinfo in a base URL (GPUCMP_<ID>_BASE_URL=http://user:KEY@host) and a
@@ -650,10 +664,13 @@ scenario_hostile_nesting() {
 	SERVER_ROOT=$dir
 	awk 'BEGIN { for (i = 0; i < 100000; i++) printf "["; print "" }' >"$dir/arrays.json"
 	awk 'BEGIN { printf "{\"data\":"; for (i = 0; i < 100000; i++) printf "{\"a\":"; print "1" }' >"$dir/objects.json"
-	cp "$fixtures/linode/types.json" "$fixtures/linode/types-page2.json" "$dir/"
+	cp "$fixtures/linode/types.json" "$fixtures/linode/types-page2.json" "$fixtures/linode/availability.json" \
+		"$fixtures/linode/availability-page2.json" "$dir/"
 	server "GET /api/v1/instance-types file=arrays.json
 GET /v4/linode/types?page=2 file=types-page2.json
-GET /v4/linode/types file=types.json" || return 1
+GET /v4/linode/types file=types.json
+GET /v4/regions/availability?page=2 file=availability-page2.json
+GET /v4/regions/availability file=availability.json" || return 1
 	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET" GPUCMP_LINODE_BASE_URL="$BASE"
 	last="refresh (deep arrays)"; g refresh lambda linode
 	expect_rc 75 && has err "lambda: " && has err "not valid JSON: maximum parsing depth reached" || return 1
@@ -745,7 +762,9 @@ scenario_hostile_unknown_gpu() {
 scenario_hostile_redirect() {
 	server "GET /v4/linode/types?page=2 file=linode/types-page2.json
 GET /v4/linode/types status=301 header=Location:/v4/linode/moved body={}
-GET /v4/linode/moved file=linode/types.json" || return 1
+GET /v4/linode/moved file=linode/types.json
+GET /v4/regions/availability?page=2 file=linode/availability-page2.json
+GET /v4/regions/availability file=linode/availability.json" || return 1
 	export GPUCMP_LINODE_BASE_URL="$BASE"
 	last="refresh (301)"; g refresh -v linode
 	expect_rc 0 && has out "linode " && has err "linode: GET $BASE/v4/linode/types: HTTP 200" || return 1

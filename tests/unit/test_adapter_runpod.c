@@ -1,5 +1,6 @@
 /* test_adapter_runpod.c - the RunPod adapter on RunPod's documented
- * gpuTypes answers, GraphQL errors and hostile values. */
+ * gpuTypes answers, per-data-center offers, the Bearer key, GraphQL errors
+ * and hostile values. */
 #include "gpucmp/adapter.h"
 
 extern const struct adapter adapter_runpod;
@@ -8,7 +9,8 @@ extern const struct adapter adapter_runpod;
 
 #include "adapter_testutil.h"
 
-/* One POST of the gpuTypes query; the key goes in the query string. */
+/* One POST of the gpuTypes and dataCenters query; the key goes in
+ * "Authorization: Bearer", as RunPod's SDK and CLI send it. */
 static void test_request(void **state)
 {
 	(void)state;
@@ -18,6 +20,9 @@ static void test_request(void **state)
 	assert_string_equal(r->method, "POST");
 	assert_non_null(strstr(r->body, "lowestPrice(input: {gpuCount: 1})"));
 	assert_non_null(strstr(r->body, "uninterruptablePrice"));
+	assert_non_null(strstr(r->body, "securePrice secureSpotPrice"));
+	assert_non_null(strstr(r->body, "dataCenters { id gpuAvailability { gpuTypeId stockStatus } }"));
+	assert_null(strstr(r->url, "api_key"));
 	/* the body is JSON */
 	json_t *j = json_loads(r->body, 0, NULL);
 	assert_non_null(j);
@@ -27,8 +32,7 @@ static void test_request(void **state)
 	drop_request(r);
 	h_free(&h);
 	assert_int_equal(AD.auth, ADAPTER_AUTH_OPTIONAL);
-	assert_int_equal(AD.key_style, ADAPTER_KEY_QUERY);
-	assert_string_equal(AD.key_name, "api_key");
+	assert_int_equal(AD.key_style, ADAPTER_KEY_BEARER);
 }
 
 static void test_documented_answers(void **state)
@@ -149,12 +153,77 @@ static void test_hostile_values(void **state)
 	offer_store_free(&s);
 }
 
+/* The constructed answer with data centers (runpod.routes serves it): one offer
+ * per data center naming the type, at the Secure Cloud price, available as
+ * its stockStatus says; the cheapest-anywhere offer in region "unknown"
+ * stays only for a type on Community Cloud. */
+static void test_data_centers(void **state)
+{
+	(void)state;
+	struct offer_store s;
+	expect_parsed_file(0, FIX "/gpu-types-dc.json", &s, 0, 4);
+	const struct offer *h = must_find(&s, "NVIDIA H100 80GB HBM3", "US-IL-1");
+	assert_string_equal(h->gpu, "h100-sxm");
+	assert_int_equal(h->available, 1);
+	assert_float_equal(h->price_hr, 2.99, 1e-12);
+	assert_true(isnan(h->spot_price_hr)); /* secureSpotPrice null */
+	assert_float_equal(h->gpu_count, 1, 0);
+	assert_float_equal(h->gpu_mem_gb, 80, 0);
+	assert_true(isnan(h->vcpus)); /* minVcpu is the cheapest machine's */
+	const struct offer *ro = must_find(&s, "NVIDIA H100 80GB HBM3", "EU-RO-1");
+	assert_int_equal(ro->available, 0); /* stockStatus null */
+	assert_null(find(&s, "NVIDIA H100 80GB HBM3", "unknown")); /* Secure Cloud only */
+	assert_null(find(&s, NULL, "AP-JP-1"));
+	const struct offer *r = must_find(&s, "NVIDIA GeForce RTX 3090", "US-IL-1");
+	assert_int_equal(r->available, 1);
+	assert_float_equal(r->price_hr, 0.43, 1e-12);
+	assert_float_equal(r->spot_price_hr, 0.22, 1e-12);
+	const struct offer *c = must_find(&s, "NVIDIA GeForce RTX 3090", "unknown");
+	assert_float_equal(c->price_hr, 0.3, 1e-12); /* lowestPrice, Community Cloud too */
+	assert_float_equal(c->spot_price_hr, 0.163, 1e-12);
+	assert_float_equal(c->vcpus, 4, 0);
+	assert_int_equal(c->available, 1);
+	offer_store_free(&s);
+}
+
+/* Hostile data centers: rows without an id or a type id are skipped, a
+ * stockStatus of "" is unavailable, a non-string one unknown, a data center
+ * list that is not an array counts as none. */
+static void test_hostile_data_centers(void **state)
+{
+	(void)state;
+	const char *body =
+		"{\"data\":{\"gpuTypes\":[{\"id\":\"NVIDIA A40\",\"memoryInGb\":48,"
+		"\"securePrice\":0.4,\"lowestPrice\":{\"uninterruptablePrice\":0.35}}],"
+		"\"dataCenters\":[1,null,{},{\"id\":7},{\"id\":\"\",\"gpuAvailability\":"
+		"[{\"gpuTypeId\":\"NVIDIA A40\",\"stockStatus\":\"High\"}]},"
+		"{\"id\":\"CA-MTL-1\",\"gpuAvailability\":[1,{},{\"gpuTypeId\":5},"
+		"{\"gpuTypeId\":\"NVIDIA A40\",\"stockStatus\":\"\"}]},"
+		"{\"id\":\"US-TX-3\",\"gpuAvailability\":{\"gpuTypeId\":\"NVIDIA A40\"}},"
+		"{\"id\":\"EU-SE-1\",\"gpuAvailability\":[{\"gpuTypeId\":\"NVIDIA A40\","
+		"\"stockStatus\":3}]}]}}";
+	struct offer_store s;
+	expect_parsed(0, body, &s, 0, 2);
+	assert_int_equal(must_find(&s, "NVIDIA A40", "CA-MTL-1")->available, 0);
+	assert_int_equal(must_find(&s, "NVIDIA A40", "EU-SE-1")->available, -1);
+	assert_float_equal(must_find(&s, "NVIDIA A40", "EU-SE-1")->price_hr, 0.4, 1e-12);
+	offer_store_free(&s);
+	body = "{\"data\":{\"gpuTypes\":[{\"id\":\"NVIDIA A40\",\"lowestPrice\":"
+	       "{\"uninterruptablePrice\":0.35}}],\"dataCenters\":{\"id\":\"US-TX-3\"}},"
+	       "\"errors\":[{\"message\":\"x\"}]}";
+	expect_parsed(0, body, &s, 0, 1);
+	assert_float_equal(must_find(&s, "NVIDIA A40", "unknown")->price_hr, 0.35, 1e-12);
+	offer_store_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_request),
 		cmocka_unit_test(test_documented_answers),
 		cmocka_unit_test(test_stock_and_names),
+		cmocka_unit_test(test_data_centers),
+		cmocka_unit_test(test_hostile_data_centers),
 		cmocka_unit_test(test_errors_and_bad_bodies),
 		cmocka_unit_test(test_hostile_values),
 	};

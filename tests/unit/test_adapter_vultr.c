@@ -65,9 +65,10 @@ static void test_cloud_gpu_pages(void **state)
 
 	expect_parsed_file(K_PLANS, FIX "/plans-page2.json", &s, 0, 1); /* next "" ends it */
 	const struct offer *half = must_find(&s, "vcg-a100-6c-60g-40vram", "ewr");
-	/* 40 GB reads as one A100 40GB: the plan does not say it is half of an 80 */
-	assert_string_equal(half->gpu, "a100-sxm-40gb");
-	assert_float_equal(half->gpu_count, 1, 0);
+	/* half of an 80 GB A100 (Vultr slices the 80 GB card), not one A100 40GB */
+	assert_string_equal(half->gpu, "a100-sxm-80gb");
+	assert_float_equal(half->gpu_count, 0.5, 0);
+	assert_float_equal(half->gpu_mem_gb, 40, 0);
 	assert_float_equal(half->price_hr, 1.397, 1e-12);
 	offer_store_free(&s);
 }
@@ -264,12 +265,49 @@ static void test_vram_in_id(void **state)
 	offer_store_free(&s);
 }
 
+/* Every A100 size Vultr lists ("vcg-a100-*", as in public plan lists):
+ * slices of one 80 GB A100 below 80 GB, whole 80 GB cards above; the GPU
+ * id is the full card's every time, and the memory the slice's. */
+static void test_a100_slices(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *id;
+		double vram, count;
+	} want[] = {
+		{"vcg-a100-1c-6g-4vram", 4, 0.05},     {"vcg-a100-1c-12g-8vram", 8, 0.1},
+		{"vcg-a100-2c-15g-10vram", 10, 0.125}, {"vcg-a100-3c-30g-20vram", 20, 0.25},
+		{"vcg-a100-6c-60g-40vram", 40, 0.5},   {"vcg-a100-12c-120g-80vram", 80, 1},
+		{"vcg-a100-24c-240g-160vram", 160, 2}, {"vcg-a100-48c-480g-320vram", 320, 4},
+		{"vcg-a100-96c-960g-640vram", 640, 8},
+	};
+	char body[4096];
+	size_t n = (size_t)snprintf(body, sizeof body, "{\"plans\":[");
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+		n += (size_t)snprintf(body + n, sizeof body - n,
+				      "%s{\"id\":\"%s\",\"hourly_cost\":1,\"type\":\"vcg\","
+				      "\"gpu_type\":\"NVIDIA_A100\",\"gpu_vram_gb\":%g,"
+				      "\"locations\":[\"ewr\"]}",
+				      i ? "," : "", want[i].id, want[i].vram);
+	snprintf(body + n, sizeof body - n, "]}");
+	struct offer_store s;
+	expect_parsed(K_PLANS, body, &s, 0, sizeof want / sizeof want[0]);
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		const struct offer *o = must_find(&s, want[i].id, "ewr");
+		assert_string_equal(o->gpu, "a100-sxm-80gb");
+		assert_float_equal(o->gpu_count, want[i].count, 1e-12);
+		assert_float_equal(o->gpu_mem_gb, want[i].count < 1 ? want[i].vram : 80, 1e-12);
+	}
+	offer_store_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_vram_in_id),
 		cmocka_unit_test(test_requests_and_cursor),
 		cmocka_unit_test(test_cloud_gpu_pages),
+		cmocka_unit_test(test_a100_slices),
 		cmocka_unit_test(test_bare_metal),
 		cmocka_unit_test(test_other_shapes),
 		cmocka_unit_test(test_bad_bodies),
