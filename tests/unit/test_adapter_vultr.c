@@ -67,7 +67,8 @@ static void test_cloud_gpu_pages(void **state)
 	const struct offer *half = must_find(&s, "vcg-a100-6c-60g-40vram", "ewr");
 	/* half of an 80 GB A100 (Vultr slices the 80 GB card), not one A100 40GB */
 	assert_string_equal(half->gpu, "a100-sxm-80gb");
-	assert_float_equal(half->gpu_count, 0.5, 0);
+	assert_float_equal(half->gpu_count, 1, 0); /* one GPU, half of it */
+	assert_float_equal(half->gpu_fraction, 0.5, 0);
 	assert_float_equal(half->gpu_mem_gb, 40, 0);
 	assert_float_equal(half->price_hr, 1.397, 1e-12);
 	offer_store_free(&s);
@@ -295,7 +296,8 @@ static void test_a100_slices(void **state)
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
 		const struct offer *o = must_find(&s, want[i].id, "ewr");
 		assert_string_equal(o->gpu, "a100-sxm-80gb");
-		assert_float_equal(o->gpu_count, want[i].count, 1e-12);
+		/* a slice is one GPU of its fraction (offer_clean) */
+		assert_float_equal(o->gpu_count * o->gpu_fraction, want[i].count, 1e-12);
 		assert_float_equal(o->gpu_mem_gb, want[i].count < 1 ? want[i].vram : 80, 1e-12);
 	}
 	offer_store_free(&s);
