@@ -701,6 +701,7 @@ struct seed_ctx {
 	char **skip; /* providers with live or imported offers */
 	size_t nskip;
 	size_t inserted;
+	size_t list_rows; /* of those, list prices */
 };
 
 static enum gc_status seed_one(void *arg, const struct offer *o, char **err)
@@ -710,8 +711,10 @@ static enum gc_status seed_one(void *arg, const struct offer *o, char **err)
 		if (strcmp(sc->skip[i], o->provider) == 0)
 			return GC_OK;
 	enum gc_status st = insert_offer(sc->c, o, err);
-	if (st == GC_OK)
+	if (st == GC_OK) {
 		sc->inserted++;
+		sc->list_rows += o->source && strcmp(o->source, "list") == 0;
+	}
 	return st;
 }
 
@@ -760,7 +763,7 @@ static enum gc_status sync_snapshot(struct cache *c, const struct catalog *cat,
 {
 	if (meta_matches(c, "snapshot_hash", cat->seed_hash))
 		return GC_OK;
-	struct seed_ctx sc = {c, NULL, 0, 0};
+	struct seed_ctx sc = {c, NULL, 0, 0, 0};
 	struct snapshot_info si;
 	enum gc_status st = exec(c, "BEGIN IMMEDIATE", err);
 	if (st != GC_OK)
@@ -784,7 +787,8 @@ static enum gc_status sync_snapshot(struct cache *c, const struct catalog *cat,
 		if (st == GC_OK) {
 			info->seeded = !had;
 			info->snapshot_updated = had;
-			info->snapshot_rows = sc.inserted;
+			info->snapshot_rows = sc.inserted - sc.list_rows;
+			info->list_rows = sc.list_rows;
 			snprintf(info->snapshot_date, sizeof info->snapshot_date, "%s", si.newest);
 		}
 	}
@@ -1234,7 +1238,7 @@ static enum gc_status replace(struct cache *c, const char *provider, const char 
 {
 	struct index_sql saved = {NULL, 0};
 	enum gc_status st = prepare_insert(c, err);
-	struct seed_ctx sc = {c, NULL, 0, 0};
+	struct seed_ctx sc = {c, NULL, 0, 0, 0};
 	sqlite3_stmt *del = NULL;
 	if (st == GC_OK)
 		st = exec(c, "BEGIN IMMEDIATE", err);

@@ -26,7 +26,8 @@ struct cache_open_info {
 	int created;            /* the file did not exist or was empty */
 	int seeded;             /* snapshot rows were inserted for the first time */
 	int snapshot_updated;   /* a newer built-in snapshot replaced older snapshot rows */
-	size_t snapshot_rows;   /* rows inserted from the snapshot and data/list-prices.yaml */
+	size_t snapshot_rows;   /* rows inserted from the snapshot */
+	size_t list_rows;       /* and from data/list-prices.yaml */
 	char snapshot_date[11]; /* newest as-of date of the snapshot */
 	char *moved_aside;      /* a corrupt cache was renamed to this path (new string) */
 	int unusable;           /* the path holds a link, directory, FIFO or device:
