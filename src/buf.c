@@ -12,6 +12,7 @@ void buf_init(struct buf *b, size_t limit)
 	b->len = 0;
 	b->cap = 0;
 	b->limit = limit;
+	b->failed = 0;
 }
 
 void buf_free(struct buf *b)
@@ -51,8 +52,10 @@ static enum gc_status grow(struct buf *b, size_t extra)
 enum gc_status buf_add(struct buf *b, const void *data, size_t n)
 {
 	enum gc_status st = grow(b, n);
-	if (st != GC_OK)
+	if (st != GC_OK) {
+		b->failed = 1;
 		return st;
+	}
 	if (n)
 		memcpy(b->ptr + b->len, data, n);
 	b->len += n;

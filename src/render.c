@@ -510,6 +510,8 @@ static int grid_line(const struct grid *g, const size_t *w, size_t row, int head
 				 g->dim && g->dim[i] ? 2 : 0, c == lastcol);
 	}
 	buf_addc(g->buf, '\n');
+	if (g->buf->failed)
+		return -2; /* a cell or a separator was lost: no line at all */
 	if (g->buf->len >= FLUSH_AT) {
 		if (fwrite(g->buf->ptr, 1, g->buf->len, g->out) != g->buf->len)
 			return -1;
@@ -536,7 +538,7 @@ static enum gc_status grid_print(const struct grid *g)
 	for (size_t row = 0; row < g->nrows && !bad; row++)
 		bad = grid_line(g, w, row, 0);
 	free(w);
-	return bad ? GC_EIO : GC_OK;
+	return bad == -2 ? GC_ENOMEM : bad ? GC_EIO : GC_OK;
 }
 
 enum gc_status render_grid(FILE *out, const struct grid_col *cols, size_t ncols,

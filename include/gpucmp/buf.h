@@ -17,6 +17,8 @@ struct buf {
 	size_t len;
 	size_t cap;   /* allocated bytes */
 	size_t limit; /* maximum len, 0 = none */
+	int failed;   /* an append failed since buf_init (sticky): a caller that
+			 builds a whole text checks once at the end */
 };
 
 void buf_init(struct buf *b, size_t limit);

@@ -1,6 +1,7 @@
 /* test_strutil.c - strict numbers, edit distance, sanitizing, dates. */
 #include "testutil.h"
 
+#include "gpucmp/buf.h"
 #include "gpucmp/strutil.h"
 
 /* Numbers from outside (catalogs, API strings, options) are plain decimals:
@@ -215,10 +216,31 @@ static void test_http_and_user_dates(void **state)
 	assert_int_equal(str_user_date(NULL), -1);
 }
 
+/* A failed append is remembered until buf_init, so a caller that builds a
+ * whole text (a table line) checks once instead of losing a cell silently. */
+static void test_buf_failure_is_sticky(void **state)
+{
+	(void)state;
+	struct buf b;
+	buf_init(&b, 4);
+	assert_int_equal(buf_addstr(&b, "abc"), GC_OK);
+	assert_false(b.failed);
+	assert_int_equal(buf_addstr(&b, "de"), GC_EDATA); /* over the cap */
+	assert_true(b.failed);
+	assert_int_equal(buf_addc(&b, 'x'), GC_OK); /* later appends still work */
+	assert_true(b.failed);                     /* and the failure stays */
+	assert_string_equal(b.ptr, "abcx");
+	buf_free(&b);
+	buf_init(&b, 0);
+	assert_false(b.failed);
+	buf_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_buf_failure_is_sticky),
 		cmocka_unit_test(test_decimal_prefix),
 		cmocka_unit_test(test_fast_decimals),
 		cmocka_unit_test(test_distance_and_suggest),
