@@ -64,8 +64,14 @@ static const char *const migrations[] = {
 };
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
 
-/* The view every query reads: offers joined with the provider profile and
- * the GPU model.  Capability columns follow docs/OUTPUT.md. */
+/* The view every query reads: offers joined with the provider profile, the
+ * GPU model and the first data/instance-types.yaml entry whose glob matches
+ * the SKU (table insttype; the same first-match rule as insttype_lookup()).
+ * Capability columns follow docs/OUTPUT.md; for each, the order is: what
+ * the offer itself says, then the instance type, then the provider profile,
+ * so that a fact a provider limits to some machines is answered per machine.
+ * The view is rebuilt whenever the catalog or this text changes
+ * (sync_catalog), so editing it needs no migration. */
 static const char view_sql[] =
 	"DROP VIEW IF EXISTS offer_v;"
 	"CREATE VIEW offer_v AS SELECT"
@@ -81,28 +87,36 @@ static const char view_sql[] =
 	" g.bf16_tflops AS bf16_tflops,"
 	" ROUND(o.price_hr / (o.gpu_count * g.bf16_tflops / 1000.0), 4) AS usd_per_pflop_hr,"
 	" o.currency AS currency, o.available AS available,"
-	" COALESCE(p.kubernetes_mode, 'unknown') AS k8s,"
+	" COALESCE(t.k8s, p.kubernetes_mode, 'unknown') AS k8s,"
 	" CASE p.docker_custom_image WHEN 'yes' THEN 1 WHEN 'no' THEN 0 END"
 	"  AS docker_custom_image,"
 	" COALESCE(p.docker_daemon, 'unknown') AS docker_daemon,"
 	" CASE p.docker_base_images_only WHEN 'yes' THEN 1 WHEN 'no' THEN 0 END"
 	"  AS docker_base_images_only,"
-	" CASE WHEN o.gpu_count < 1 OR g.mig = 0 THEN 'no'"
+	" CASE WHEN o.gpu_count < 1 OR g.mig = 0 OR t.mig = 0 THEN 'no'"
 	"  WHEN p.sharing_mig IS NULL THEN 'unknown'"
 	"  WHEN g.id IS NULL AND p.sharing_mig <> 'no' THEN 'unknown'"
 	"  ELSE p.sharing_mig END AS mig,"
 	" COALESCE(p.sharing_mps, 'unknown') AS mps,"
 	" COALESCE(p.sharing_time_slicing, 'unknown') AS time_slicing,"
 	" CASE WHEN o.infiniband IS NOT NULL THEN o.infiniband"
+	"  WHEN t.infiniband IS NOT NULL THEN t.infiniband"
 	"  WHEN p.interconnect_infiniband = 'no' THEN 0"
 	"  WHEN p.interconnect_infiniband = 'yes' THEN 1 END AS infiniband,"
 	" CASE WHEN o.rdma IS NOT NULL THEN o.rdma"
-	"  WHEN o.infiniband = 1 THEN 'ib'"
+	"  WHEN t.rdma IS NOT NULL THEN t.rdma"
+	"  WHEN o.infiniband = 1 OR t.infiniband = 1 THEN 'ib'"
 	"  WHEN p.interconnect_rdma = 'no' THEN 'no'"
 	"  WHEN p.interconnect_infiniband = 'yes' THEN COALESCE(p.interconnect_rdma, 'unknown')"
 	"  ELSE 'unknown' END AS rdma,"
+	/* An 8-GPU board of NVIDIA SXM parts is an HGX baseboard, whose GPUs
+	 * are joined by NVLink (through NVSwitch from A100 on): the SXM form
+	 * factor exists for that (nvidia.com/en-us/data-center/hgx/).  PCIe
+	 * and OAM parts, and other counts, are left to the table and profile. */
 	" CASE WHEN o.nvlink IS NOT NULL THEN o.nvlink"
+	"  WHEN t.nvlink IS NOT NULL THEN t.nvlink"
 	"  WHEN o.gpu_count < 2 OR g.nvlink = 'no' THEN 0"
+	"  WHEN o.gpu_count = 8 AND g.vendor = 'nvidia' AND g.form_factor = 'sxm' THEN 1"
 	"  WHEN g.nvlink = 'yes' AND p.interconnect_nvlink = 'yes' THEN 1 END AS nvlink,"
 	" o.driver_version AS driver_version, o.max_cuda AS max_cuda,"
 	/* versions as numbers (major*10^6 + minor*10^3 + patch), for --cuda */
@@ -110,7 +124,11 @@ static const char view_sql[] =
 	" p.kubernetes_control_plane_fee_usd_hr AS k8s_fee_hr,"
 	" o.source AS source, o.fetched_at AS fetched_at, o.stale AS stale"
 	" FROM offer o LEFT JOIN provider p ON p.id = o.provider"
-	" LEFT JOIN gpu g ON g.id = o.gpu;";
+	" LEFT JOIN gpu g ON g.id = o.gpu"
+	/* patterns were lowercased when loaded; lower() folds ASCII as they were */
+	" LEFT JOIN insttype t ON t.ord = (SELECT i.ord FROM insttype i"
+	"  WHERE i.provider = o.provider AND lower(o.sku) GLOB i.match"
+	"  ORDER BY i.ord LIMIT 1);";
 
 static const char insert_sql[] =
 	"INSERT INTO offer(provider, sku, gpu, gpu_name, gpu_count, gpu_mem_gb, vcpus,"
@@ -496,14 +514,51 @@ static enum gc_status fill_gpu_table(struct cache *c, const struct catalog *cat,
 	return st;
 }
 
-/* Rebuild provider, gpu and offer_v when the embedded catalog changed. */
+/* The instance-type table in file order (ord), for the view's per-SKU
+ * capability columns. */
+static enum gc_status fill_insttype_table(struct cache *c, const struct catalog *cat,
+					  char **err)
+{
+	enum gc_status st = exec(c,
+		"DROP TABLE IF EXISTS insttype;"
+		"CREATE TABLE insttype(ord INTEGER PRIMARY KEY, provider TEXT NOT NULL,"
+		" match TEXT NOT NULL, k8s TEXT, mig INTEGER, infiniband INTEGER, rdma TEXT,"
+		" nvlink INTEGER, source TEXT NOT NULL);"
+		"CREATE INDEX insttype_provider ON insttype(provider, ord);", err);
+	sqlite3_stmt *s = NULL;
+	if (st == GC_OK &&
+	    sqlite3_prepare_v2(c->db, "INSERT INTO insttype VALUES(?,?,?,?,?,?,?,?,?)", -1, &s,
+			       NULL) != SQLITE_OK)
+		st = db_error(c, err, "cannot fill instance types");
+	for (size_t i = 0; st == GC_OK && i < insttype_count(cat->types); i++) {
+		const struct insttype *t = insttype_at(cat->types, i);
+		sqlite3_reset(s);
+		sqlite3_bind_int64(s, 1, (sqlite3_int64)i);
+		sqlite3_bind_text(s, 2, t->provider, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 3, t->match, -1, SQLITE_STATIC);
+		bind_text(s, 4, t->k8s);
+		bind_tri(s, 5, t->mig);
+		bind_tri(s, 6, t->infiniband);
+		bind_text(s, 7, t->rdma);
+		bind_tri(s, 8, t->nvlink);
+		sqlite3_bind_text(s, 9, t->source, -1, SQLITE_STATIC);
+		if (sqlite3_step(s) != SQLITE_DONE)
+			st = db_error(c, err, "cannot fill instance types");
+	}
+	sqlite3_finalize(s);
+	return st;
+}
+
+/* Rebuild provider, gpu, insttype and offer_v when the embedded catalog
+ * changed. */
 static enum gc_status sync_catalog(struct cache *c, struct catalog *cat, char **err)
 {
 	/* the view's definition is part of what the stored tables must match */
 	uint64_t want = catalog_hash(cat->catalog_hash, view_sql, sizeof view_sql);
 	if (meta_matches(c, "catalog_hash", want))
 		return GC_OK;
-	enum gc_status st = catalog_need(cat, CATALOG_GPUS | CATALOG_PROFILES, err);
+	enum gc_status st =
+		catalog_need(cat, CATALOG_GPUS | CATALOG_PROFILES | CATALOG_TYPES, err);
 	if (st == GC_OK)
 		st = exec(c, "BEGIN IMMEDIATE", err);
 	if (st != GC_OK)
@@ -514,6 +569,8 @@ static enum gc_status sync_catalog(struct cache *c, struct catalog *cat, char **
 			st = fill_provider_table(c, cat, err);
 		if (st == GC_OK)
 			st = fill_gpu_table(c, cat, err);
+		if (st == GC_OK)
+			st = fill_insttype_table(c, cat, err);
 		if (st == GC_OK)
 			st = exec(c, view_sql, err);
 		if (st == GC_OK)

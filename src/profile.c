@@ -14,7 +14,7 @@ static const char *const operators[] = {"preinstalled", "optional", "manual", NU
 static const char *const daemons[] = {"root", "rootless", "no", NULL};
 static const char *const share_modes[] = {"managed", "self", "no", NULL};
 static const char *const coverage[] = {"yes", "some", "no", NULL};
-static const char *const rdma_modes[] = {"ib", "roce", "no", NULL};
+static const char *const rdma_modes[] = {"ib", "roce", "efa", "no", NULL};
 static const char *const granularity[] = {"per-second", "per-minute", "per-hour", NULL};
 static const char *const kinds[] = {"hyperscaler", "gpu-cloud", "marketplace", NULL};
 
