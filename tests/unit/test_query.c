@@ -111,10 +111,67 @@ static void test_k8s_modes(void **state)
 	int saw_both = 0;
 	const char *cols[] = {"k8s"};
 	assert_true(run(&q, cols, 1, check_k8s_managed, &saw_both) > 0);
-	assert_true(saw_both); /* lambda is "both" */
+	/* lambda's profile says "both", but every snapshot lambda offer is an
+	 * on-demand instance, which data/instance-types.yaml makes "join" */
+	assert_false(saw_both);
 	query_init(&q);
 	q.k8s = Q_K8S_NONE;
 	assert_int_equal(run(&q, cols, 1, NULL, NULL), 0); /* no snapshot provider says none */
+}
+
+struct capcount {
+	size_t rows, lambda_join, nvv4_unknown, nebius8_ib, nebius1_ib_null, b300_not_no;
+	size_t hgx_nvlink_null;
+};
+
+static void check_caps(sqlite3_stmt *s, void *arg)
+{
+	struct capcount *c = arg;
+	const char *prov = text(s, 0), *sku = text(s, 1), *gpu = text(s, 2);
+	const char *k8s = text(s, 4), *mig = text(s, 5);
+	double n = sqlite3_column_double(s, 3);
+	c->rows++;
+	if (strcmp(prov, "lambda") == 0) {
+		assert_string_equal(k8s, "join");
+		c->lambda_join++;
+	}
+	if (strcmp(prov, "azure") == 0 && strstr(sku, "as_v4")) {
+		assert_string_equal(k8s, "unknown");
+		c->nvv4_unknown++;
+	}
+	if (strcmp(prov, "nebius") == 0 && n == 8 && strstr(sku, "-sxm")) {
+		assert_int_equal(sqlite3_column_int(s, 6), 1);
+		assert_string_equal(text(s, 7), "ib");
+		c->nebius8_ib++;
+	}
+	if (strcmp(prov, "nebius") == 0 && n == 1 && strstr(sku, "-sxm")) {
+		assert_int_equal(sqlite3_column_type(s, 6), SQLITE_NULL);
+		c->nebius1_ib_null++;
+	}
+	if (gpu && strcmp(gpu, "b300") == 0 && strcmp(mig, "no") != 0)
+		c->b300_not_no++;
+	/* an 8-GPU NVIDIA SXM board (HGX) has NVLink */
+	if (n == 8 && gpu && (strcmp(gpu, "h100-sxm") == 0 || strcmp(gpu, "b200") == 0 ||
+			      strcmp(gpu, "a100-sxm-40gb") == 0 || strcmp(gpu, "h200") == 0))
+		c->hgx_nvlink_null += sqlite3_column_type(s, 8) == SQLITE_NULL;
+}
+
+/* Per-instance-type capabilities win over the provider profile's. */
+static void test_insttype_overrides(void **state)
+{
+	(void)state;
+	struct query q;
+	query_init(&q);
+	const char *cols[] = {"provider", "sku", "gpu", "gpu_count", "k8s", "mig",
+			      "infiniband", "rdma", "nvlink"};
+	struct capcount c = {0};
+	run(&q, cols, 9, check_caps, &c);
+	assert_true(c.lambda_join > 0);
+	assert_true(c.nvv4_unknown > 0);
+	assert_true(c.nebius8_ib >= 3);
+	assert_true(c.nebius1_ib_null > 0);
+	assert_true(c.b300_not_no > 0); /* B300 supports MIG; verda's MIG is unknown */
+	assert_int_equal(c.hgx_nvlink_null, 0);
 }
 
 struct bounds {
@@ -405,6 +462,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mig_needs_provider_and_gpu),
 		cmocka_unit_test(test_k8s_modes),
+		cmocka_unit_test(test_insttype_overrides),
 		cmocka_unit_test(test_numeric_filters_and_family),
 		cmocka_unit_test(test_region_glob_and_providers),
 		cmocka_unit_test(test_sort_and_limit),
