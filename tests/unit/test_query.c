@@ -174,6 +174,39 @@ static void test_insttype_overrides(void **state)
 	assert_int_equal(c.hgx_nvlink_null, 0);
 }
 
+static void check_efa(sqlite3_stmt *s, void *arg)
+{
+	size_t *efa = arg;
+	if (strcmp(text(s, 0), "aws") == 0) {
+		assert_string_equal(text(s, 1), "efa");
+		assert_int_equal(sqlite3_column_int(s, 2), 0); /* EFA is not InfiniBand */
+		(*efa)++;
+	}
+}
+
+/* No AWS offer is in the snapshot: put one in the way an import would and
+ * see the instance-type table make it an EFA (RDMA) offer for --rdma. */
+static void test_rdma_counts_efa(void **state)
+{
+	(void)state;
+	sqlite3 *db = cache_db(cache);
+	assert_int_equal(sqlite3_exec(db,
+		"INSERT INTO offer(provider, sku, gpu, gpu_name, gpu_count, region, price_hr,"
+		" source, fetched_at) VALUES('aws', 'p5en.48xlarge', 'h200', 'H200', 8,"
+		" 'us-east-2', 63.296, 'import', '2026-12-02T00:00:00Z'),"
+		" ('aws', 'p5.4xlarge', 'h100-sxm', 'H100', 1, 'us-east-2', 6.88, 'import',"
+		" '2026-12-02T00:00:00Z')", NULL, NULL, NULL), SQLITE_OK);
+	struct query q;
+	query_init(&q);
+	q.rdma = 1;
+	const char *cols[] = {"provider", "rdma", "infiniband"};
+	size_t efa = 0;
+	run(&q, cols, 3, check_efa, &efa);
+	assert_int_equal(efa, 1); /* p5en; p5.4xlarge's EFA was not read: unknown */
+	assert_int_equal(sqlite3_exec(db, "DELETE FROM offer WHERE provider = 'aws'", NULL, NULL,
+				      NULL), SQLITE_OK);
+}
+
 struct bounds {
 	double max_price;
 	int spot;
@@ -463,6 +496,7 @@ int main(void)
 		cmocka_unit_test(test_mig_needs_provider_and_gpu),
 		cmocka_unit_test(test_k8s_modes),
 		cmocka_unit_test(test_insttype_overrides),
+		cmocka_unit_test(test_rdma_counts_efa),
 		cmocka_unit_test(test_numeric_filters_and_family),
 		cmocka_unit_test(test_region_glob_and_providers),
 		cmocka_unit_test(test_sort_and_limit),
