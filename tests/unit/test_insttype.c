@@ -132,7 +132,8 @@ static void test_capability_keys(void **state)
 	assert_int_equal(t->infiniband, 0);
 	t = insttype_lookup(types, "aws", "p4d.24xlarge");
 	assert_string_equal(t->rdma, "efa");
-	assert_null(insttype_lookup(types, "aws", "p5.4xlarge")); /* EFA not read: unknown */
+	assert_string_equal(insttype_lookup(types, "aws", "p5.4xlarge")->rdma, "efa");
+	assert_null(insttype_lookup(types, "aws", "g5.48xlarge")); /* not in the table: unknown */
 
 	static const char doc[] =
 		"types:\n"

@@ -184,8 +184,8 @@ static void check_efa(sqlite3_stmt *s, void *arg)
 	}
 }
 
-/* No AWS offer is in the snapshot: put one in the way an import would and
- * see the instance-type table make it an EFA (RDMA) offer for --rdma. */
+/* No AWS offer is in the snapshot: put two in the way an import would and
+ * see the instance-type table make p5en an EFA (RDMA) offer for --rdma. */
 static void test_rdma_counts_efa(void **state)
 {
 	(void)state;
@@ -194,7 +194,7 @@ static void test_rdma_counts_efa(void **state)
 		"INSERT INTO offer(provider, sku, gpu, gpu_name, gpu_count, region, price_hr,"
 		" source, fetched_at) VALUES('aws', 'p5en.48xlarge', 'h200', 'H200', 8,"
 		" 'us-east-2', 63.296, 'import', '2026-12-02T00:00:00Z'),"
-		" ('aws', 'p5.4xlarge', 'h100-sxm', 'H100', 1, 'us-east-2', 6.88, 'import',"
+		" ('aws', 'g5.48xlarge', 'a10g', 'A10G', 8, 'us-east-2', 16.29, 'import',"
 		" '2026-12-02T00:00:00Z')", NULL, NULL, NULL), SQLITE_OK);
 	struct query q;
 	query_init(&q);
@@ -202,7 +202,7 @@ static void test_rdma_counts_efa(void **state)
 	const char *cols[] = {"provider", "rdma", "infiniband"};
 	size_t efa = 0;
 	run(&q, cols, 3, check_efa, &efa);
-	assert_int_equal(efa, 1); /* p5en; p5.4xlarge's EFA was not read: unknown */
+	assert_int_equal(efa, 1); /* p5en; g5 is not in the table: unknown, not kept */
 	assert_int_equal(sqlite3_exec(db, "DELETE FROM offer WHERE provider = 'aws'", NULL, NULL,
 				      NULL), SQLITE_OK);
 }
