@@ -125,7 +125,10 @@ static void test_capability_keys(void **state)
 	assert_int_equal(t->infiniband, 1);
 	assert_string_equal(t->rdma, "ib");
 	t = insttype_lookup(types, "nebius", "gpu-h200-sxm_1gpu-16vcpu-200gb");
-	assert_int_equal(t->infiniband, -1); /* one GPU: not in a fabric, unknown */
+	assert_int_equal(t->infiniband, 0); /* only 8-GPU nodes join an IB cluster */
+	assert_string_equal(t->gpu, "h200"); /* the split entry keeps the GPU fact */
+	t = insttype_lookup(types, "nebius", "gpu-l40s-d_4gpu-128vcpu-768gb");
+	assert_int_equal(t->infiniband, 0);
 	t = insttype_lookup(types, "aws", "p5en.48xlarge");
 	assert_non_null(t);
 	assert_string_equal(t->rdma, "efa");

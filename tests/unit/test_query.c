@@ -120,7 +120,7 @@ static void test_k8s_modes(void **state)
 }
 
 struct capcount {
-	size_t rows, lambda_join, nvv4_unknown, nebius8_ib, nebius1_ib_null, b300_not_no;
+	size_t rows, lambda_join, nvv4_unknown, nebius8_ib, nebius1_no_ib, b300_not_no;
 	size_t hgx_nvlink_null;
 };
 
@@ -144,9 +144,10 @@ static void check_caps(sqlite3_stmt *s, void *arg)
 		assert_string_equal(text(s, 7), "ib");
 		c->nebius8_ib++;
 	}
-	if (strcmp(prov, "nebius") == 0 && n == 1 && strstr(sku, "-sxm")) {
-		assert_int_equal(sqlite3_column_type(s, 6), SQLITE_NULL);
-		c->nebius1_ib_null++;
+	if (strcmp(prov, "nebius") == 0 && n < 8) { /* only 8-GPU nodes join IB */
+		assert_int_equal(sqlite3_column_type(s, 6), SQLITE_INTEGER);
+		assert_int_equal(sqlite3_column_int(s, 6), 0);
+		c->nebius1_no_ib++;
 	}
 	if (gpu && strcmp(gpu, "b300") == 0 && strcmp(mig, "no") != 0)
 		c->b300_not_no++;
@@ -169,7 +170,7 @@ static void test_insttype_overrides(void **state)
 	assert_true(c.lambda_join > 0);
 	assert_true(c.nvv4_unknown > 0);
 	assert_true(c.nebius8_ib >= 3);
-	assert_true(c.nebius1_ib_null > 0);
+	assert_true(c.nebius1_no_ib > 0);
 	assert_true(c.b300_not_no > 0); /* B300 supports MIG; verda's MIG is unknown */
 	assert_int_equal(c.hgx_nvlink_null, 0);
 }
