@@ -109,14 +109,17 @@ static const char view_sql[] =
 	"  WHEN p.interconnect_rdma = 'no' THEN 'no'"
 	"  WHEN p.interconnect_infiniband = 'yes' THEN COALESCE(p.interconnect_rdma, 'unknown')"
 	"  ELSE 'unknown' END AS rdma,"
-	/* An 8-GPU board of NVIDIA SXM parts is an HGX baseboard, whose GPUs
-	 * are joined by NVLink (through NVSwitch from A100 on): the SXM form
-	 * factor exists for that (nvidia.com/en-us/data-center/hgx/).  PCIe
-	 * and OAM parts, and other counts, are left to the table and profile. */
+	/* Eight SXM GPUs of the families NVIDIA lists as "HGX ... 8-GPU
+	 * baseboard" with NVSwitch (A100, H100, H200, B200, B300: NVIDIA AI
+	 * Enterprise docs, vgpu/features/nvswitch.html) are such a baseboard,
+	 * whose GPUs all reach each other over NVLink.  Other families (V100's
+	 * cube mesh, H20), PCIe and OAM parts and other counts are left to the
+	 * instance type and the profile. */
 	" CASE WHEN o.nvlink IS NOT NULL THEN o.nvlink"
 	"  WHEN t.nvlink IS NOT NULL THEN t.nvlink"
 	"  WHEN o.gpu_count < 2 OR g.nvlink = 'no' THEN 0"
-	"  WHEN o.gpu_count = 8 AND g.vendor = 'nvidia' AND g.form_factor = 'sxm' THEN 1"
+	"  WHEN o.gpu_count = 8 AND g.form_factor = 'sxm'"
+	"   AND g.family IN ('a100', 'h100', 'h200', 'b200', 'b300') THEN 1"
 	"  WHEN g.nvlink = 'yes' AND p.interconnect_nvlink = 'yes' THEN 1 END AS nvlink,"
 	" o.driver_version AS driver_version, o.max_cuda AS max_cuda,"
 	/* versions as numbers (major*10^6 + minor*10^3 + patch), for --cuda */

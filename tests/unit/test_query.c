@@ -121,7 +121,7 @@ static void test_k8s_modes(void **state)
 
 struct capcount {
 	size_t rows, lambda_join, nvv4_unknown, nebius8_ib, nebius1_no_ib, b300_not_no;
-	size_t hgx_nvlink_null;
+	size_t hgx_nvlink_null, v100x8_nvlink_null;
 };
 
 static void check_caps(sqlite3_stmt *s, void *arg)
@@ -155,6 +155,9 @@ static void check_caps(sqlite3_stmt *s, void *arg)
 	if (n == 8 && gpu && (strcmp(gpu, "h100-sxm") == 0 || strcmp(gpu, "b200") == 0 ||
 			      strcmp(gpu, "a100-sxm-40gb") == 0 || strcmp(gpu, "h200") == 0))
 		c->hgx_nvlink_null += sqlite3_column_type(s, 8) == SQLITE_NULL;
+	/* V100 is not on NVIDIA's NVSwitch baseboard list: no rule for it */
+	if (n == 8 && gpu && strcmp(gpu, "v100-sxm2-16gb") == 0)
+		c->v100x8_nvlink_null += sqlite3_column_type(s, 8) == SQLITE_NULL;
 }
 
 /* Per-instance-type capabilities win over the provider profile's. */
@@ -173,6 +176,7 @@ static void test_insttype_overrides(void **state)
 	assert_true(c.nebius1_no_ib > 0);
 	assert_true(c.b300_not_no > 0); /* B300 supports MIG; verda's MIG is unknown */
 	assert_int_equal(c.hgx_nvlink_null, 0);
+	assert_true(c.v100x8_nvlink_null > 0);
 }
 
 static void check_efa(sqlite3_stmt *s, void *arg)
