@@ -212,6 +212,48 @@ static void test_rdma_counts_efa(void **state)
 				      NULL), SQLITE_OK);
 }
 
+static void collect_mig_k8s(sqlite3_stmt *s, void *arg)
+{
+	char(*out)[2][16] = arg;
+	const char *sku = text(s, 0);
+	int i = strcmp(sku, "forbid-1") == 0 ? 0 : 1;
+	snprintf(out[i][0], sizeof out[i][0], "%s", text(s, 1));
+	snprintf(out[i][1], sizeof out[i][1], "%s", text(s, 2));
+}
+
+/* mig: no and k8s of an instance-type entry reach offer_v, for a SKU that no
+ * load mapped (the view's glob fallback); a SKU no entry matches keeps the
+ * provider's answers (lambda: MIG unknown, k8s both). */
+static void test_insttype_mig_no_and_k8s(void **state)
+{
+	(void)state;
+	sqlite3 *db = cache_db(cache);
+	assert_int_equal(sqlite3_exec(db,
+		"INSERT INTO insttype(ord, provider, match, k8s, mig, source) VALUES(100000,"
+		" 'lambda', 'forbid-*', 'none', 0, 'https://example.org/')",
+		NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db,
+		"INSERT INTO offer(provider, sku, gpu, gpu_name, gpu_count, region, price_hr,"
+		" source, fetched_at) VALUES('lambda', 'forbid-1', 'h100-sxm', 'H100', 1, 'x', 1,"
+		" 'import', '2026-12-02T00:00:00Z'), ('lambda', 'other-1', 'h100-sxm', 'H100', 1,"
+		" 'x', 1, 'import', '2026-12-02T00:00:00Z')", NULL, NULL, NULL), SQLITE_OK);
+	struct query q;
+	query_init(&q);
+	q.providers[0] = "lambda";
+	q.nproviders = 1;
+	q.region_glob = "x";
+	const char *cols[] = {"sku", "mig", "k8s"};
+	char got[2][2][16] = {{"", ""}, {"", ""}};
+	assert_int_equal(run(&q, cols, 3, collect_mig_k8s, got), 2);
+	assert_string_equal(got[0][0], "no");
+	assert_string_equal(got[0][1], "none");
+	assert_string_equal(got[1][0], "unknown");
+	assert_string_equal(got[1][1], "both");
+	assert_int_equal(sqlite3_exec(db,
+		"DELETE FROM offer WHERE region = 'x'; DELETE FROM insttype WHERE ord = 100000",
+		NULL, NULL, NULL), SQLITE_OK);
+}
+
 struct bounds {
 	double max_price;
 	int spot;
@@ -502,6 +544,7 @@ int main(void)
 		cmocka_unit_test(test_k8s_modes),
 		cmocka_unit_test(test_insttype_overrides),
 		cmocka_unit_test(test_rdma_counts_efa),
+		cmocka_unit_test(test_insttype_mig_no_and_k8s),
 		cmocka_unit_test(test_numeric_filters_and_family),
 		cmocka_unit_test(test_region_glob_and_providers),
 		cmocka_unit_test(test_sort_and_limit),
