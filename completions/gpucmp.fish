@@ -4,7 +4,7 @@
 # tables and its built-in catalog; do not edit: run scripts/completions.sh.
 
 set -g __gpucmp_providers aws azure civo coreweave crusoe digitalocean fluidstack gcore gcp genesis-cloud hyperbolic hyperstack ibm jarvislabs lambda linode mithril nebius oci ovhcloud runpod scaleway tensordock together vast verda voltage-park vultr
-set -g __gpucmp_gpus a10 a100 a100-pcie-40gb a100-pcie-80gb a100-sxm-40gb a100-sxm-80gb a10g a16 a2 a30 a40 b200 b300 gaudi2 gaudi3 gb200 gh200 h100 h100-nvl h100-pcie h100-sxm h20 h200 h200-nvl k80 l4 l40 l40s m60 mi100 mi210 mi25 mi250 mi250x mi300x mi325x mi355x p100 p4 p40 quadro-rtx-6000 quadro-rtx-8000 rtx-2000-ada rtx-3060 rtx-3060-ti rtx-3070 rtx-3080 rtx-3080-ti rtx-3090 rtx-3090-ti rtx-4000-ada rtx-4000-sff-ada rtx-4060 rtx-4060-ti-16gb rtx-4070 rtx-4070-ti rtx-4070-ti-super rtx-4080 rtx-4080-super rtx-4090 rtx-5000-ada rtx-5070 rtx-5070-ti rtx-5080 rtx-5090 rtx-5880-ada rtx-6000-ada rtx-a2000 rtx-a4000 rtx-a4500 rtx-a5000 rtx-a6000 rtx-pro-4500 rtx-pro-5000 rtx-pro-6000 rtx-pro-6000-maxq rtx-pro-6000-ws t4 v100 v100-pcie-16gb v100-pcie-32gb v100-sxm2-16gb v100-sxm2-32gb
+set -g __gpucmp_gpus a10 a100 a100-pcie-40gb a100-pcie-80gb a100-sxm-40gb a100-sxm-80gb a10g a16 a2 a30 a40 b200 b300 gaudi2 gaudi3 gb200 gb300 gh200 h100 h100-nvl h100-pcie h100-sxm h20 h200 h200-nvl k80 l4 l40 l40s m60 mi100 mi210 mi25 mi250 mi250x mi300x mi325x mi355x p100 p4 p40 quadro-rtx-6000 quadro-rtx-8000 rtx-2000-ada rtx-3060 rtx-3060-ti rtx-3070 rtx-3080 rtx-3080-ti rtx-3090 rtx-3090-ti rtx-4000-ada rtx-4000-sff-ada rtx-4060 rtx-4060-ti-16gb rtx-4070 rtx-4070-ti rtx-4070-ti-super rtx-4080 rtx-4080-super rtx-4090 rtx-5000-ada rtx-5070 rtx-5070-ti rtx-5080 rtx-5090 rtx-5880-ada rtx-6000-ada rtx-a2000 rtx-a4000 rtx-a4500 rtx-a5000 rtx-a6000 rtx-pro-4500 rtx-pro-5000 rtx-pro-6000 rtx-pro-6000-maxq rtx-pro-6000-ws t4 v100 v100-pcie-16gb v100-pcie-32gb v100-sxm2-16gb v100-sxm2-32gb
 set -g __gpucmp_fields provider sku gpu gpu_name gpu_known gpu_count gpu_mem_gb total_gpu_mem_gb vcpus ram_gb disk_gb region price_hr spot_price_hr price_per_gpu_hr currency available k8s docker_custom_image docker_daemon mig mps time_slicing infiniband rdma nvlink source fetched_at stale price_per_gb_hr bf16_tflops usd_per_pflop_hr driver_version max_cuda cuda_ok est_cost_usd est_spot_cost_usd as_of price_kind gpu_fraction
 
 # The command WORD names: itself, or the command it is a unique prefix of
@@ -147,7 +147,7 @@ complete -c gpucmp -n '__gpucmp_using list providers' -l mig -d 'MIG possible (p
 complete -c gpucmp -n '__gpucmp_using list providers' -l mps -d 'CUDA MPS possible'
 complete -c gpucmp -n '__gpucmp_using list providers' -l time-slicing -d 'GPU time-slicing possible'
 complete -c gpucmp -n '__gpucmp_using list providers' -l ib -d 'InfiniBand between nodes'
-complete -c gpucmp -n '__gpucmp_using list providers' -l rdma -d 'RDMA between nodes (InfiniBand or RoCE)'
+complete -c gpucmp -n '__gpucmp_using list providers' -l rdma -d 'RDMA between nodes (InfiniBand, RoCE or EFA)'
 complete -c gpucmp -n '__gpucmp_using list providers' -l nvlink -d 'NVLink between the offer\'s GPUs'
 complete -c gpucmp -n '__gpucmp_using list providers' -s w -l where -x -d 'filter expression, e.g. \'vram>=80 and price<2.5\' (gpucmp help where)'
 complete -c gpucmp -n '__gpucmp_using list' -l cuda -x -d 'keep offers whose host driver runs this CUDA (12.4); unknown drivers kept, flagged'

@@ -32,7 +32,7 @@ const struct field offer_fields[] = {
 	{"mps", "MPS", FT_ENUM, "mps", 0, "managed | self | no | unknown"},
 	{"time_slicing", "TSLICE", FT_ENUM, "time_slicing", 0, "managed | self | no | unknown"},
 	{"infiniband", "IB", FT_BOOL, "infiniband", 5, "InfiniBand between nodes"},
-	{"rdma", "RDMA", FT_ENUM, "rdma", 0, "ib | roce | no | unknown"},
+	{"rdma", "RDMA", FT_ENUM, "rdma", 0, "ib | roce | efa | no | unknown"},
 	{"nvlink", "NVLINK", FT_BOOL, "nvlink", 0, "NVLink between the offer's GPUs"},
 	{"source", "SOURCE", FT_ENUM, "source", 0, "live | catalog | list | import | snapshot"},
 	{"fetched_at", "FETCHED", FT_TEXT, "fetched_at", 0, "when the price was fetched (RFC 3339 UTC)"},

@@ -24,10 +24,27 @@ void insttype_free(struct insttype_table *t)
 		free(t->items[i].match);
 		free(t->items[i].gpu);
 		free(t->items[i].rdma);
+		free(t->items[i].k8s);
 		free(t->items[i].source);
 	}
 	free(t->items);
 	free(t);
+}
+
+static const char *const rdma_values[] = {"ib", "roce", "efa", "no", NULL};
+static const char *const k8s_values[] = {"managed", "join", "both", "none", "unknown", NULL};
+
+static int is_url(const char *s)
+{
+	return s && (strncmp(s, "https://", 8) == 0 || strncmp(s, "http://", 7) == 0);
+}
+
+static int one_of(const char *s, const char *const *set)
+{
+	for (; *set; set++)
+		if (strcmp(s, *set) == 0)
+			return 1;
+	return 0;
 }
 
 static enum gc_status yes_no(struct ydoc *d, yaml_node_t *m, const char *key,
@@ -64,7 +81,8 @@ static enum gc_status load_entry(struct ydoc *d, yaml_node_t *m, struct insttype
 {
 	static const char *const keys[] = {"provider", "match", "gpu", "gpu_count",
 					   "infiniband", "rdma", "nvlink",
-					   "node_bandwidth_gbps", "source", "note", NULL};
+					   "node_bandwidth_gbps", "k8s", "mig", "source",
+					   "k8s_source", "checked", "note", NULL};
 	enum gc_status st = ydoc_check_keys(d, m, keys, err);
 	if (st == GC_OK)
 		st = ydoc_dup_str(d, m, "provider", 1, &e->provider, err);
@@ -73,6 +91,12 @@ static enum gc_status load_entry(struct ydoc *d, yaml_node_t *m, struct insttype
 	if (st == GC_OK) /* fnmatch() has no portable case folding: match lowercased */
 		for (char *p = e->match; *p; p++)
 			*p = (char)tolower((unsigned char)*p);
+	/* the cache's view matches the same globs with SQLite GLOB: keep to
+	 * the syntax both read alike (no escapes, no negated sets) */
+	if (st == GC_OK && (strchr(e->match, '\\') || strstr(e->match, "[!") ||
+			    strstr(e->match, "[^")))
+		st = ydoc_error(d, ydoc_get(d, m, "match"), err,
+				"'match' may use only *, ? and [set] (no escapes, no negated sets)");
 	if (st == GC_OK)
 		st = ydoc_dup_str(d, m, "gpu", 0, &e->gpu, err);
 	if (st == GC_OK)
@@ -83,16 +107,36 @@ static enum gc_status load_entry(struct ydoc *d, yaml_node_t *m, struct insttype
 		st = yes_no(d, m, "nvlink", &e->nvlink, err);
 	if (st == GC_OK)
 		st = ydoc_dup_str(d, m, "rdma", 0, &e->rdma, err);
-	if (st == GC_OK && e->rdma && strcmp(e->rdma, "ib") != 0 &&
-	    strcmp(e->rdma, "roce") != 0 && strcmp(e->rdma, "no") != 0)
-		st = ydoc_error(d, ydoc_get(d, m, "rdma"), err, "'rdma' must be ib, roce or no");
+	if (st == GC_OK && e->rdma && !one_of(e->rdma, rdma_values))
+		st = ydoc_error(d, ydoc_get(d, m, "rdma"), err,
+				"'rdma' must be ib, roce, efa or no");
+	if (st == GC_OK)
+		st = ydoc_dup_str(d, m, "k8s", 0, &e->k8s, err);
+	if (st == GC_OK && e->k8s && !one_of(e->k8s, k8s_values))
+		st = ydoc_error(d, ydoc_get(d, m, "k8s"), err,
+				"'k8s' must be managed, join, both, none or unknown");
+	if (st == GC_OK)
+		st = yes_no(d, m, "mig", &e->mig, err);
+	if (st == GC_OK && e->mig == 1) /* the GPU table says whether a GPU can */
+		st = ydoc_error(d, ydoc_get(d, m, "mig"), err,
+				"'mig' can only be no (a provider forbidding MIG on a type)");
 	if (st == GC_OK)
 		st = number(d, m, "node_bandwidth_gbps", &e->node_bandwidth_gbps, err);
 	if (st == GC_OK)
 		st = ydoc_dup_str(d, m, "source", 1, &e->source, err);
-	if (st == GC_OK && strncmp(e->source, "https://", 8) != 0 &&
-	    strncmp(e->source, "http://", 7) != 0)
+	if (st == GC_OK && !is_url(e->source))
 		st = ydoc_error(d, ydoc_get(d, m, "source"), err, "source must be an http(s) URL");
+	/* k8s usually comes from another page (the provider's Kubernetes
+	 * docs) than the SKU's facts: it names its own */
+	yaml_node_t *n = ydoc_get(d, m, "k8s_source");
+	if (st == GC_OK && n && !is_url(ydoc_str(n)))
+		st = ydoc_error(d, n, err, "k8s_source must be an http(s) URL");
+	if (st == GC_OK && e->k8s && !n)
+		st = ydoc_error(d, ydoc_get(d, m, "k8s"), err, "'k8s' needs a k8s_source");
+	n = ydoc_get(d, m, "checked");
+	const char *day = n ? ydoc_str(n) : NULL;
+	if (st == GC_OK && n && (!day || strlen(day) != 10 || str_date_days(day) < 0))
+		st = ydoc_error(d, n, err, "'checked' must be a date, YYYY-MM-DD");
 	return st;
 }
 

@@ -174,7 +174,7 @@ static void filters(struct builder *b, const struct query *q)
 	if (q->ib)
 		clause(b, "infiniband = 1");
 	if (q->rdma)
-		clause(b, "rdma IN ('ib', 'roce')");
+		clause(b, "rdma IN ('ib', 'roce', 'efa')");
 	if (q->nvlink)
 		clause(b, "nvlink = 1");
 	if (q->cuda_num > 0) {

@@ -108,6 +108,8 @@ static void interconnect_items(struct rec_verdict *v, const struct rec_offer *o,
 		reason(v, '+', 3, "InfiniBand between nodes");
 	else if (rdma_known && is(o->rdma, "roce"))
 		reason(v, '+', 2, "RoCE RDMA between nodes");
+	else if (rdma_known && is(o->rdma, "efa"))
+		reason(v, '+', 2, "EFA (AWS Elastic Fabric Adapter) RDMA between nodes");
 	else if ((rdma_known && is(o->rdma, "no")) || (o->infiniband == 0 && !rdma_known)) {
 		reason(v, '-', 3, "no RDMA between nodes");
 		if (nodes > 1)

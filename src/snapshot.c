@@ -84,7 +84,7 @@ static enum gc_status row_to_offer(char **f, struct offer *o, char *fetched,
 	else if (tri(f[C_IB], &o->infiniband) || tri(f[C_NVLINK], &o->nvlink))
 		bad = "a bad true/false field";
 	else if (o->rdma && strcmp(o->rdma, "ib") && strcmp(o->rdma, "roce") &&
-		 strcmp(o->rdma, "no"))
+		 strcmp(o->rdma, "efa") && strcmp(o->rdma, "no"))
 		bad = "a bad rdma value";
 	else if (strlen(f[C_AS_OF]) != 10 || str_date_days(f[C_AS_OF]) < 0)
 		bad = "a bad as_of date";

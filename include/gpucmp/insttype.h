@@ -18,9 +18,15 @@ struct insttype {
 	char *gpu;         /* canonical GPU id or NULL */
 	double gpu_count;  /* > 0 when the table fixes the count */
 	int infiniband;    /* -1 unknown, 0 no, 1 yes */
-	char *rdma;        /* "ib" | "roce" | "no" | NULL */
+	char *rdma;        /* "ib" | "roce" | "efa" | "no" | NULL */
 	int nvlink;        /* -1, 0, 1 */
 	double node_bandwidth_gbps; /* <= 0 unknown */
+	/* Kubernetes for this type where it differs from the provider's:
+	 * "managed" | "join" | "both" | "none" | "unknown" (an explicit
+	 * "not known for this type", which hides the provider's value), or
+	 * NULL: the provider profile answers. */
+	char *k8s;
+	int mig;           /* 0: the provider forbids MIG on this type; -1 unset */
 	char *source;
 };
 

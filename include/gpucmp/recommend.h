@@ -25,7 +25,7 @@ struct rec_offer {
 	double price_hr, spot_price_hr; /* NAN when unknown */
 	int available;                  /* 1, 0, -1 */
 	int infiniband;                 /* 1, 0, -1 */
-	const char *rdma;               /* "ib" | "roce" | "no" | "unknown" */
+	const char *rdma;               /* "ib" | "roce" | "efa" | "no" | "unknown" */
 	int nvlink;                     /* 1, 0, -1 */
 	const char *mig;                /* this offer's MIG mode (GPU-aware) */
 };

@@ -45,8 +45,8 @@ static const struct cmd_def commands[] = {
 	{"recommend", cmd_recommend, CMD_RECOMMEND,
 	 "recommend --workload inference|training|batch|notebook [options]",
 	 "A ranked short list of offers for a workload, each pick with its reasons.",
-	 "The checklists (docs/RECOMMEND.md): training wants InfiniBand or RoCE between\n"
-	 "nodes (required with --nodes > 1), NVLink, gang scheduling, a training\n"
+	 "The checklists (docs/RECOMMEND.md): training wants InfiniBand, RoCE or EFA\n"
+	 "between nodes (required with --nodes > 1), NVLink, gang scheduling, a training\n"
 	 "operator and shared storage; inference wants managed Kubernetes with\n"
 	 "autoscaling, scale-to-zero and GPU sharing; batch wants spot capacity and\n"
 	 "Kubernetes jobs; a notebook wants a plain instance in stock. Each pick is\n"

@@ -36,7 +36,7 @@ const struct opt_def cli_options[] = {
 	{O_MPS, "mps", 0, NULL, NULL, LISTLIKE, "CUDA MPS possible"},
 	{O_TIME_SLICING, "time-slicing", 0, NULL, NULL, LISTLIKE, "GPU time-slicing possible"},
 	{O_IB, "ib", 0, NULL, NULL, LISTLIKE, "InfiniBand between nodes"},
-	{O_RDMA, "rdma", 0, NULL, NULL, LISTLIKE, "RDMA between nodes (InfiniBand or RoCE)"},
+	{O_RDMA, "rdma", 0, NULL, NULL, LISTLIKE, "RDMA between nodes (InfiniBand, RoCE or EFA)"},
 	{O_NVLINK, "nvlink", 0, NULL, NULL, LISTLIKE, "NVLink between the offer's GPUs"},
 	{O_WHERE, "where", 'w', "EXPR", NULL, LISTLIKE, "filter expression, e.g. 'vram>=80 and price<2.5' (gpucmp help where)"},
 	{O_CUDA, "cuda", 0, "VERSION", NULL, CMD_LIST, "keep offers whose host driver runs this CUDA (12.4); unknown drivers kept, flagged"},

@@ -93,7 +93,8 @@ int provider_matches(const struct profile *p, const struct cli_args *a)
 		return 0;
 	if (cli_flag(a, O_IB) && !is_one_of(profile_text(p, "interconnect.infiniband"), "yes", "some", NULL))
 		return 0;
-	if (cli_flag(a, O_RDMA) && !is_one_of(profile_text(p, "interconnect.rdma"), "ib", "roce", NULL))
+	const char *rdma = profile_text(p, "interconnect.rdma");
+	if (cli_flag(a, O_RDMA) && !is_one_of(rdma, "ib", "roce", NULL) && !is_one_of(rdma, "efa", NULL, NULL))
 		return 0;
 	if (cli_flag(a, O_NVLINK) && !is_one_of(profile_text(p, "interconnect.nvlink"), "yes", "some", NULL))
 		return 0;

@@ -68,7 +68,20 @@ static void test_bad_entries(void **state)
 		const char *doc, *want;
 	} cases[] = {
 		{"types:\n  - {provider: a, match: x, rdma: infiniband, source: https://a.b/}\n",
-		 "t.yaml:2: 'rdma' must be ib, roce or no"},
+		 "t.yaml:2: 'rdma' must be ib, roce, efa or no"},
+		{"types:\n  - {provider: a, match: x, k8s: managed-ish, k8s_source: https://a.b/,"
+		 " source: https://a.b/}\n",
+		 "'k8s' must be managed, join, both, none or unknown"},
+		{"types:\n  - {provider: a, match: x, k8s: join, source: https://a.b/}\n",
+		 "'k8s' needs a k8s_source"},
+		{"types:\n  - {provider: a, match: x, k8s: join, k8s_source: a.b, source: https://a.b/}\n",
+		 "k8s_source must be an http(s) URL"},
+		{"types:\n  - {provider: a, match: x, mig: yes, source: https://a.b/}\n",
+		 "'mig' can only be no"},
+		{"types:\n  - {provider: a, match: \"x[!y]\", source: https://a.b/}\n",
+		 "'match' may use only *, ? and [set]"},
+		{"types:\n  - {provider: a, match: x, checked: 2026-13-45, source: https://a.b/}\n",
+		 "'checked' must be a date"},
 		{"types:\n  - {provider: a, match: x}\n", "t.yaml:2: missing 'source'"},
 		{"types:\n  - {provider: a, match: x, source: https://a.b/, infiniband: maybe}\n",
 		 "'infiniband' must be yes or no"},
@@ -90,12 +103,64 @@ static void test_bad_entries(void **state)
 	}
 }
 
+/* The capability keys a provider limits to some machines (issue 13):
+ * parsed from the shipped table, unknown when absent. */
+static void test_capability_keys(void **state)
+{
+	(void)state;
+	const struct insttype *t = insttype_lookup(types, "lambda", "gpu_8x_h100_sxm5");
+	assert_non_null(t);
+	assert_string_equal(t->k8s, "join"); /* on-demand: Private Cloud alone is managed */
+	t = insttype_lookup(types, "lambda", "gpu_1x_some_future_gpu");
+	assert_non_null(t); /* the catch-all */
+	assert_string_equal(t->k8s, "join");
+	assert_null(t->gpu);
+	t = insttype_lookup(types, "azure", "Standard_NV16as_v4");
+	assert_non_null(t);
+	assert_string_equal(t->k8s, "unknown"); /* AKS does not support NVv4 */
+	t = insttype_lookup(types, "azure", "Standard_ND96isr_H100_v5");
+	assert_null(t->k8s); /* the provider's answer stands */
+	assert_int_equal(t->mig, -1);
+	t = insttype_lookup(types, "nebius", "gpu-h200-sxm_8gpu-128vcpu-1600gb");
+	assert_int_equal(t->infiniband, 1);
+	assert_string_equal(t->rdma, "ib");
+	t = insttype_lookup(types, "nebius", "gpu-h200-sxm_1gpu-16vcpu-200gb");
+	assert_int_equal(t->infiniband, 0); /* only 8-GPU nodes join an IB cluster */
+	assert_string_equal(t->gpu, "h200"); /* the split entry keeps the GPU fact */
+	t = insttype_lookup(types, "nebius", "gpu-l40s-d_4gpu-128vcpu-768gb");
+	assert_int_equal(t->infiniband, 0);
+	t = insttype_lookup(types, "aws", "p5en.48xlarge");
+	assert_non_null(t);
+	assert_string_equal(t->rdma, "efa");
+	assert_int_equal(t->infiniband, 0);
+	t = insttype_lookup(types, "aws", "p4d.24xlarge");
+	assert_string_equal(t->rdma, "efa");
+	assert_string_equal(insttype_lookup(types, "aws", "p5.4xlarge")->rdma, "efa");
+	assert_null(insttype_lookup(types, "aws", "g5.48xlarge")); /* not in the table: unknown */
+
+	static const char doc[] =
+		"types:\n"
+		"  - {provider: a, match: \"gpu_[12]x_*\", k8s: none, k8s_source: https://k.example/,"
+		" mig: no, rdma: efa, checked: 2026-12-02, source: https://a.example/}\n";
+	struct insttype_table *own = NULL;
+	char *err = NULL;
+	assert_int_equal(insttype_load(&own, "t.yaml", doc, sizeof doc - 1, &err), GC_OK);
+	t = insttype_lookup(own, "a", "GPU_2X_B200");
+	assert_non_null(t);
+	assert_string_equal(t->k8s, "none");
+	assert_int_equal(t->mig, 0);
+	assert_string_equal(t->rdma, "efa");
+	assert_null(insttype_lookup(own, "a", "gpu_4x_b200"));
+	insttype_free(own);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_gpu_ids_exist),
 		cmocka_unit_test(test_lookups),
 		cmocka_unit_test(test_bad_entries),
+		cmocka_unit_test(test_capability_keys),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

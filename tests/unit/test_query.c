@@ -96,10 +96,10 @@ static void test_mig_needs_provider_and_gpu(void **state)
 
 static void check_k8s_managed(sqlite3_stmt *s, void *arg)
 {
-	int *saw_both = arg;
+	int *saw_lambda_both = arg;
 	const char *k = text(s, 0);
 	assert_true(strcmp(k, "managed") == 0 || strcmp(k, "both") == 0);
-	*saw_both |= strcmp(k, "both") == 0;
+	*saw_lambda_both |= strcmp(k, "both") == 0 && strcmp(text(s, 1), "lambda") == 0;
 }
 
 static void test_k8s_modes(void **state)
@@ -109,12 +109,149 @@ static void test_k8s_modes(void **state)
 	query_init(&q);
 	q.k8s = Q_K8S_MANAGED;
 	int saw_both = 0;
-	const char *cols[] = {"k8s"};
-	assert_true(run(&q, cols, 1, check_k8s_managed, &saw_both) > 0);
-	assert_true(saw_both); /* lambda is "both" */
+	const char *cols[] = {"k8s", "provider"};
+	assert_true(run(&q, cols, 2, check_k8s_managed, &saw_both) > 0);
+	/* lambda's profile says "both", but every snapshot lambda offer is an
+	 * on-demand instance, which data/instance-types.yaml makes "join" */
+	assert_false(saw_both);
 	query_init(&q);
 	q.k8s = Q_K8S_NONE;
 	assert_int_equal(run(&q, cols, 1, NULL, NULL), 0); /* no snapshot provider says none */
+}
+
+struct capcount {
+	size_t rows, lambda_join, nvv4_unknown, nebius8_ib, nebius1_no_ib, b300_not_no;
+	size_t hgx_nvlink_null, v100x8_nvlink_null;
+};
+
+static void check_caps(sqlite3_stmt *s, void *arg)
+{
+	struct capcount *c = arg;
+	const char *prov = text(s, 0), *sku = text(s, 1), *gpu = text(s, 2);
+	const char *k8s = text(s, 4), *mig = text(s, 5);
+	double n = sqlite3_column_double(s, 3);
+	c->rows++;
+	if (strcmp(prov, "lambda") == 0) {
+		assert_string_equal(k8s, "join");
+		c->lambda_join++;
+	}
+	if (strcmp(prov, "azure") == 0 && strstr(sku, "as_v4")) {
+		assert_string_equal(k8s, "unknown");
+		c->nvv4_unknown++;
+	}
+	if (strcmp(prov, "nebius") == 0 && n == 8 && strstr(sku, "-sxm")) {
+		assert_int_equal(sqlite3_column_int(s, 6), 1);
+		assert_string_equal(text(s, 7), "ib");
+		c->nebius8_ib++;
+	}
+	if (strcmp(prov, "nebius") == 0 && n < 8) { /* only 8-GPU nodes join IB */
+		assert_int_equal(sqlite3_column_type(s, 6), SQLITE_INTEGER);
+		assert_int_equal(sqlite3_column_int(s, 6), 0);
+		c->nebius1_no_ib++;
+	}
+	if (gpu && strcmp(gpu, "b300") == 0 && strcmp(mig, "no") != 0)
+		c->b300_not_no++;
+	/* an 8-GPU NVIDIA SXM board (HGX) has NVLink */
+	if (n == 8 && gpu && (strcmp(gpu, "h100-sxm") == 0 || strcmp(gpu, "b200") == 0 ||
+			      strcmp(gpu, "a100-sxm-40gb") == 0 || strcmp(gpu, "h200") == 0))
+		c->hgx_nvlink_null += sqlite3_column_type(s, 8) == SQLITE_NULL;
+	/* V100 is not on NVIDIA's NVSwitch baseboard list: no rule for it */
+	if (n == 8 && gpu && strcmp(gpu, "v100-sxm2-16gb") == 0)
+		c->v100x8_nvlink_null += sqlite3_column_type(s, 8) == SQLITE_NULL;
+}
+
+/* Per-instance-type capabilities win over the provider profile's. */
+static void test_insttype_overrides(void **state)
+{
+	(void)state;
+	struct query q;
+	query_init(&q);
+	const char *cols[] = {"provider", "sku", "gpu", "gpu_count", "k8s", "mig",
+			      "infiniband", "rdma", "nvlink"};
+	struct capcount c = {0};
+	run(&q, cols, 9, check_caps, &c);
+	assert_true(c.lambda_join > 0);
+	assert_true(c.nvv4_unknown > 0);
+	assert_true(c.nebius8_ib >= 3);
+	assert_true(c.nebius1_no_ib > 0);
+	assert_true(c.b300_not_no > 0); /* B300 supports MIG; verda's MIG is unknown */
+	assert_int_equal(c.hgx_nvlink_null, 0);
+	assert_true(c.v100x8_nvlink_null > 0);
+}
+
+static void check_efa(sqlite3_stmt *s, void *arg)
+{
+	size_t *efa = arg;
+	if (strcmp(text(s, 0), "aws") == 0) {
+		assert_string_equal(text(s, 1), "efa");
+		assert_int_equal(sqlite3_column_int(s, 2), 0); /* EFA is not InfiniBand */
+		(*efa)++;
+	}
+}
+
+/* No AWS offer is in the snapshot: put two in the way an import would and
+ * see the instance-type table make p5en an EFA (RDMA) offer for --rdma. */
+static void test_rdma_counts_efa(void **state)
+{
+	(void)state;
+	sqlite3 *db = cache_db(cache);
+	assert_int_equal(sqlite3_exec(db,
+		"INSERT INTO offer(provider, sku, gpu, gpu_name, gpu_count, region, price_hr,"
+		" source, fetched_at) VALUES('aws', 'p5en.48xlarge', 'h200', 'H200', 8,"
+		" 'us-east-2', 63.296, 'import', '2026-12-02T00:00:00Z'),"
+		" ('aws', 'g5.48xlarge', 'a10g', 'A10G', 8, 'us-east-2', 16.29, 'import',"
+		" '2026-12-02T00:00:00Z')", NULL, NULL, NULL), SQLITE_OK);
+	struct query q;
+	query_init(&q);
+	q.rdma = 1;
+	const char *cols[] = {"provider", "rdma", "infiniband"};
+	size_t efa = 0;
+	run(&q, cols, 3, check_efa, &efa);
+	assert_int_equal(efa, 1); /* p5en; g5 is not in the table: unknown, not kept */
+	assert_int_equal(sqlite3_exec(db, "DELETE FROM offer WHERE provider = 'aws'", NULL, NULL,
+				      NULL), SQLITE_OK);
+}
+
+static void collect_mig_k8s(sqlite3_stmt *s, void *arg)
+{
+	char(*out)[2][16] = arg;
+	const char *sku = text(s, 0);
+	int i = strcmp(sku, "forbid-1") == 0 ? 0 : 1;
+	snprintf(out[i][0], sizeof out[i][0], "%s", text(s, 1));
+	snprintf(out[i][1], sizeof out[i][1], "%s", text(s, 2));
+}
+
+/* mig: no and k8s of an instance-type entry reach offer_v, for a SKU that no
+ * load mapped (the view's glob fallback); a SKU no entry matches keeps the
+ * provider's answers (lambda: MIG unknown, k8s both). */
+static void test_insttype_mig_no_and_k8s(void **state)
+{
+	(void)state;
+	sqlite3 *db = cache_db(cache);
+	assert_int_equal(sqlite3_exec(db,
+		"INSERT INTO insttype(ord, provider, match, k8s, mig, source) VALUES(100000,"
+		" 'lambda', 'forbid-*', 'none', 0, 'https://example.org/')",
+		NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db,
+		"INSERT INTO offer(provider, sku, gpu, gpu_name, gpu_count, region, price_hr,"
+		" source, fetched_at) VALUES('lambda', 'forbid-1', 'h100-sxm', 'H100', 1, 'x', 1,"
+		" 'import', '2026-12-02T00:00:00Z'), ('lambda', 'other-1', 'h100-sxm', 'H100', 1,"
+		" 'x', 1, 'import', '2026-12-02T00:00:00Z')", NULL, NULL, NULL), SQLITE_OK);
+	struct query q;
+	query_init(&q);
+	q.providers[0] = "lambda";
+	q.nproviders = 1;
+	q.region_glob = "x";
+	const char *cols[] = {"sku", "mig", "k8s"};
+	char got[2][2][16] = {{"", ""}, {"", ""}};
+	assert_int_equal(run(&q, cols, 3, collect_mig_k8s, got), 2);
+	assert_string_equal(got[0][0], "no");
+	assert_string_equal(got[0][1], "none");
+	assert_string_equal(got[1][0], "unknown");
+	assert_string_equal(got[1][1], "both");
+	assert_int_equal(sqlite3_exec(db,
+		"DELETE FROM offer WHERE region = 'x'; DELETE FROM insttype WHERE ord = 100000",
+		NULL, NULL, NULL), SQLITE_OK);
 }
 
 struct bounds {
@@ -405,6 +542,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mig_needs_provider_and_gpu),
 		cmocka_unit_test(test_k8s_modes),
+		cmocka_unit_test(test_insttype_overrides),
+		cmocka_unit_test(test_rdma_counts_efa),
+		cmocka_unit_test(test_insttype_mig_no_and_k8s),
 		cmocka_unit_test(test_numeric_filters_and_family),
 		cmocka_unit_test(test_region_glob_and_providers),
 		cmocka_unit_test(test_sort_and_limit),
