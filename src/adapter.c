@@ -270,7 +270,7 @@ static enum gc_status emit_checked(struct adapter_run *run, struct offer *o, cha
 		o->region = "unknown";
 	/* a size the provider has retired, or a second name of another size
 	 * (data/retired.yaml): not an offer anyone can rent */
-	if (o->sku && offer_retired(o->provider, o->sku) != RETIRED_KEEP) {
+	if (o->sku && offer_retired(o->provider, o->sku, o->region) != RETIRED_KEEP) {
 		run->skipped++;
 		run->drop_retired++;
 		return GC_OK;

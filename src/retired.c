@@ -18,6 +18,9 @@ struct rule {
 	char **skus; /* globs (retired) or one exact name (alias) */
 	size_t nskus;
 	long retired; /* days; -1 for an alias */
+	char **regions; /* only these regions (exact, case-insensitive); none: all */
+	size_t nregions;
+	int except; /* 1: every region but `regions` */
 };
 
 struct retired_table {
@@ -26,8 +29,8 @@ struct retired_table {
 };
 
 static const char *const top_keys[] = {"version", "retired", "aliases", NULL};
-static const char *const retired_keys[] = {"provider", "skus", "retired", "source",
-					   "checked", "note", NULL};
+static const char *const retired_keys[] = {"provider", "skus", "retired", "regions",
+					   "except_regions", "source", "checked", "note", NULL};
 static const char *const alias_keys[] = {"provider", "sku", "same_as", "source",
 					 "checked", "note", NULL};
 
@@ -149,16 +152,47 @@ static enum gc_status add_rule(struct retired_table *t, const char *provider, lo
 	return GC_OK;
 }
 
-static enum gc_status add_sku(struct rule *r, const char *s)
+static enum gc_status add_str(char ***list, size_t *n, const char *s)
 {
-	char **v = realloc(r->skus, (r->nskus + 1) * sizeof *v);
+	char **v = realloc(*list, (*n + 1) * sizeof *v);
 	if (!v)
 		return GC_ENOMEM;
-	r->skus = v;
-	if (!(v[r->nskus] = strdup(s)))
+	*list = v;
+	if (!(v[*n] = strdup(s)))
 		return GC_ENOMEM;
-	r->nskus++;
+	(*n)++;
 	return GC_OK;
+}
+
+static enum gc_status add_sku(struct rule *r, const char *s)
+{
+	return add_str(&r->skus, &r->nskus, s);
+}
+
+/* `regions` or `except_regions` (not both): exact region names */
+static enum gc_status read_regions(struct ydoc *d, yaml_node_t *m, struct rule *r, char **err)
+{
+	int has = ydoc_get(d, m, "regions") != NULL, except = ydoc_get(d, m, "except_regions") != NULL;
+	if (!has && !except)
+		return GC_OK;
+	if (has && except)
+		return ydoc_error(d, m, err, "give 'regions' or 'except_regions', not both");
+	yaml_node_t *list;
+	size_t n;
+	enum gc_status st = ydoc_list(d, m, has ? "regions" : "except_regions", &list, &n, err);
+	if (st == GC_OK && n == 0)
+		st = ydoc_error(d, list, err, "a region list must name at least one region");
+	r->except = except;
+	for (size_t i = 0; st == GC_OK && i < n; i++) {
+		yaml_node_t *v = ydoc_item(d, list, i);
+		const char *s = v ? ydoc_str(v) : NULL;
+		if (!s || ydoc_is_null(v) || !sku_form(s, 0))
+			st = ydoc_error(d, v ? v : list, err,
+					"each region must be an exact region name");
+		else if (add_str(&r->regions, &r->nregions, s) != GC_OK)
+			st = err_set(err, GC_ENOMEM, "out of memory");
+	}
+	return st;
 }
 
 static enum gc_status read_retired(struct ydoc *d, yaml_node_t *m, struct retired_table *t,
@@ -192,6 +226,8 @@ static enum gc_status read_retired(struct ydoc *d, yaml_node_t *m, struct retire
 		else if (add_sku(r, s) != GC_OK)
 			st = err_set(err, GC_ENOMEM, "out of memory");
 	}
+	if (st == GC_OK)
+		st = read_regions(d, m, r, err);
 	return st;
 }
 
@@ -270,6 +306,9 @@ void retired_free(struct retired_table *t)
 		for (size_t j = 0; j < t->rules[i].nskus; j++)
 			free(t->rules[i].skus[j]);
 		free(t->rules[i].skus);
+		for (size_t j = 0; j < t->rules[i].nregions; j++)
+			free(t->rules[i].regions[j]);
+		free(t->rules[i].regions);
 		free(t->rules[i].provider);
 	}
 	free(t->rules);
@@ -281,8 +320,18 @@ size_t retired_count(const struct retired_table *t)
 	return t ? t->n : 0;
 }
 
+static int in_regions(const struct rule *r, const char *region)
+{
+	if (!r->nregions)
+		return 1;
+	int listed = 0;
+	for (size_t i = 0; i < r->nregions && !listed; i++)
+		listed = region && strcasecmp(r->regions[i], region) == 0;
+	return r->except ? !listed : listed;
+}
+
 enum retired_verdict retired_check(const struct retired_table *t, const char *provider,
-				   const char *sku, long today)
+				   const char *sku, const char *region, long today)
 {
 	if (!t || !provider || !sku)
 		return RETIRED_KEEP;
@@ -295,7 +344,7 @@ enum retired_verdict retired_check(const struct retired_table *t, const char *pr
 				return RETIRED_ALIAS;
 			continue;
 		}
-		if (r->retired > today)
+		if (r->retired > today || !in_regions(r, region))
 			continue;
 		for (size_t j = 0; j < r->nskus; j++)
 			if (retired_glob(r->skus[j], sku))
@@ -323,8 +372,8 @@ static void load_embedded(void)
 		atexit(free_embedded);
 }
 
-enum retired_verdict offer_retired(const char *provider, const char *sku)
+enum retired_verdict offer_retired(const char *provider, const char *sku, const char *region)
 {
 	pthread_once(&embedded_once, load_embedded);
-	return retired_check(embedded_table, provider, sku, catalog_today());
+	return retired_check(embedded_table, provider, sku, region, catalog_today());
 }

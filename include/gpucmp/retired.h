@@ -26,13 +26,15 @@ enum gc_status retired_load(struct retired_table **out, const char *file, const 
 void retired_free(struct retired_table *t);
 size_t retired_count(const struct retired_table *t); /* retired entries + aliases */
 
-/* The verdict for one offer; `today` in days since 1970-01-01. */
+/* The verdict for one offer; `today` in days since 1970-01-01.  An entry
+ * with `regions` applies only there, one with `except_regions` everywhere
+ * else (a provider's regional extension); aliases apply in every region. */
 enum retired_verdict retired_check(const struct retired_table *t, const char *provider,
-				   const char *sku, long today);
+				   const char *sku, const char *region, long today);
 
 /* The same against the embedded data/retired.yaml (loaded once, thread-safe)
  * and catalog_today() (GPUCMP_TODAY in tests). */
-enum retired_verdict offer_retired(const char *provider, const char *sku);
+enum retired_verdict offer_retired(const char *provider, const char *sku, const char *region);
 
 /* Case-insensitive glob: '*' any run, '?' one character. */
 int retired_glob(const char *pat, const char *s);

@@ -44,7 +44,7 @@ static enum gc_status check_row(void *ctx, const struct offer *o, char **err)
 	if (strcmp(o->provider, "vast") == 0)
 		assert_true(isnan(o->vcpus) && isnan(o->ram_gb));
 	/* no alias, no size retired by the snapshot's own date */
-	assert_int_not_equal(offer_retired(o->provider, o->sku), RETIRED_ALIAS);
+	assert_int_not_equal(offer_retired(o->provider, o->sku, o->region), RETIRED_ALIAS);
 	assert_non_null(o->origin);
 	assert_true(strlen(o->origin) > 10);
 	assert_true(cat.profiles.n <= sizeof c->per_provider / sizeof c->per_provider[0]);
