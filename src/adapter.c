@@ -2,6 +2,7 @@
  * offer completion (GPU normalization, currency), the loop over a response's
  * elements, API error messages and small JSON readers. */
 #include "gpucmp/adapter.h"
+#include "gpucmp/retired.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -267,6 +268,13 @@ static enum gc_status emit_checked(struct adapter_run *run, struct offer *o, cha
 	o->fetched_at = run->fetched_at;
 	if (!o->region || !*o->region)
 		o->region = "unknown";
+	/* a size the provider has retired, or a second name of another size
+	 * (data/retired.yaml): not an offer anyone can rent */
+	if (o->sku && offer_retired(o->provider, o->sku, o->region) != RETIRED_KEEP) {
+		run->skipped++;
+		run->drop_retired++;
+		return GC_OK;
+	}
 	const struct insttype *it =
 		o->sku ? insttype_lookup(run->types, run->ad->id, o->sku) : NULL;
 	/* a source that names no GPU (Azure's price list): the table's model

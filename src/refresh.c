@@ -149,11 +149,11 @@ static void job_log(const struct job *j, size_t dups)
 	int n = snprintf(line, sizeof line,
 			 "%s: %zu offers parsed, %zu kept, %zu dropped (%zu not a GPU offer, "
 			 "%zu bad number, %zu no price, %zu bad price, %zu unknown currency, "
-			 "%zu duplicate); %zu with an unknown GPU, %zu with control characters "
-			 "replaced, %zu spot prices at or above on-demand dropped",
+			 "%zu retired size, %zu duplicate); %zu with an unknown GPU, %zu with "
+			 "control characters replaced, %zu spot prices at or above on-demand dropped",
 			 j->ad->id, emitted, u->offers - dups, u->skipped + dups, u->drop_no_gpu,
 			 u->drop_bad_number, u->drop_no_price, u->drop_bad_price, u->drop_currency,
-			 dups, u->unknown_gpu, u->cleaned, u->spot_dropped);
+			 u->drop_retired, dups, u->unknown_gpu, u->cleaned, u->spot_dropped);
 	if (n > 0)
 		h->log(h->log_arg, line);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gpucmp/catalog.h"
+#include "gpucmp/retired.h"
 #include "gpucmp/csv.h"
 #include "gpucmp/strutil.h"
 
@@ -400,6 +401,11 @@ static void resolve_gpu(struct state *s, const struct row *r, const char *sku,
 static enum gc_status emit(struct state *s, const struct row *r, struct offer *raw)
 {
 	int bad = r->price_bad;
+	/* a retired size or a second name of another one (data/retired.yaml) */
+	if (raw->sku && offer_retired(s->o->provider, raw->sku, raw->region) != RETIRED_KEEP) {
+		s->st->retired++;
+		return GC_OK;
+	}
 	if (!isnan(raw->price_hr) && !offer_price_ok(raw->price_hr)) {
 		raw->price_hr = NAN;
 		bad = 1;
@@ -526,6 +532,15 @@ static enum gc_status emit_row(struct state *s, const struct row *r, char **err)
 	resolve_gpu(s, r, r->type, &o);
 	o.vcpus = r->vcpus;
 	o.ram_gb = r->mem;
+	/* Vast rows of SkyPilot-format catalogs all carry 32 vCPUs and 64 GiB,
+	 * whatever the GPU count (1 to 8 GPUs alike, instance names ending
+	 * -32-65536): a fixed search value, not the host; unknown instead
+	 * (docs/SNAPSHOT.md).  The live vast adapter reports real values. */
+	if (strcmp(s->o->provider, "vast") == 0 && o.vcpus == SKYPILOT_VAST_VCPUS &&
+	    o.ram_gb == SKYPILOT_VAST_RAM_GB) {
+		o.vcpus = o.ram_gb = NAN;
+		s->st->placeholder++;
+	}
 	o.price_hr = r->price;
 	o.spot_price_hr = r->spot;
 	enum gc_status st = emit(s, r, &o);

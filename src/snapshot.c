@@ -7,6 +7,7 @@
 
 #include "gpucmp/csv.h"
 #include "gpucmp/embedded.h"
+#include "gpucmp/retired.h"
 #include "gpucmp/strutil.h"
 
 enum {
@@ -138,6 +139,11 @@ enum gc_status snapshot_parse(const char *data, size_t len, offer_cb cb, void *c
 		struct offer o;
 		char fetched[32];
 		st = row_to_offer(r.fields, &o, fetched, sizeof fetched, r.line, err);
+		/* a size retired since the snapshot was built (data/retired.yaml) */
+		if (st == GC_OK && offer_retired(o.provider, o.sku, o.region) != RETIRED_KEEP) {
+			info->retired++;
+			continue;
+		}
 		/* through the cache's door, as every source: text cleaned, cut,
 		 * and a spot price at or above on-demand is none */
 		if (st == GC_OK)

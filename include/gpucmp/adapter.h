@@ -74,6 +74,7 @@ struct adapter_run {
 	/* why offers were skipped (they add up to `skipped`), and how many had
 	 * control characters in their text replaced (for --verbose) */
 	size_t drop_no_gpu, drop_bad_number, drop_no_price, drop_bad_price, drop_currency;
+	size_t drop_retired; /* retired sizes and SKU aliases (data/retired.yaml) */
 	size_t cleaned;
 	size_t spot_dropped; /* spot prices at or above on-demand, made unknown */
 };

@@ -15,6 +15,11 @@
 #include "gpucmp/insttype.h"
 #include "gpucmp/offer.h"
 
+/* The host figures every vast row of a SkyPilot-format catalog carries
+ * (docs/SNAPSHOT.md): read as unknown. */
+#define SKYPILOT_VAST_VCPUS 32.0
+#define SKYPILOT_VAST_RAM_GB 64.0
+
 struct skypilot_opts {
 	const char *provider;               /* provider id given to every offer */
 	const struct gpu_table *gpus;       /* required */
@@ -38,6 +43,8 @@ struct skypilot_stats {
 	size_t duplicates;    /* same sku and region seen again (other zone) */
 	size_t unknown_gpu;   /* offers whose GPU the model table does not know */
 	size_t spot_dropped;  /* spot prices at or above on-demand (offer_spot_sane) */
+	size_t retired;       /* retired sizes and SKU aliases (data/retired.yaml) */
+	size_t placeholder;   /* vast rows whose 32 vCPUs / 64 GiB became unknown */
 	size_t cleaned;       /* offers whose text had control characters or was
 				 longer than STR_FIELD_MAX (cleaned, cut) */
 };

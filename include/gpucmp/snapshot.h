@@ -20,6 +20,7 @@
 
 struct snapshot_info {
 	size_t rows;
+	size_t retired;  /* rows dropped: retired sizes, SKU aliases (data/retired.yaml) */
 	char oldest[11]; /* YYYY-MM-DD of the oldest row */
 	char newest[11];
 };

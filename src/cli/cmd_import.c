@@ -124,6 +124,12 @@ static int import_one(struct cli_env *env, const struct cli_args *a, const char 
 	if (o.stats.spot_dropped)
 		msg_note("%s: %zu spot prices at or above the on-demand price are not spot prices; "
 			 "stored as unknown", safe, o.stats.spot_dropped);
+	if (o.stats.retired)
+		msg_note("%s: %zu rows skipped: retired sizes or a second name of another size "
+			 "(data/retired.yaml)", safe, o.stats.retired);
+	if (o.stats.placeholder)
+		msg_note("%s: %zu rows carry the catalog's fixed 32 vCPUs / 64 GiB; stored as "
+			 "unknown", safe, o.stats.placeholder);
 	if (o.stats.unknown_gpu)
 		msg_note("%s: %zu offers name a GPU gpucmp does not know; kept and flagged "
 			 "(gpu_known false)", safe, o.stats.unknown_gpu);

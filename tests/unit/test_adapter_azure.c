@@ -216,6 +216,35 @@ static void test_currency_and_spot_only(void **state)
 	offer_store_free(&s);
 }
 
+/* A retired size (NCv3, gone 2025-09-30) and the second name of the MI300X
+ * size are not offers; the T4 and the isr MI300X are (data/retired.yaml). */
+static void test_retired_dropped(void **state)
+{
+	(void)state;
+	char a[1024], b[1024], c[1024], d[1024], body[8192];
+	item(a, sizeof a, "Standard_NC6s_v3", "NC6s v3", "Virtual Machines NCSv3 Series", "3.06",
+	     "USD");
+	item(b, sizeof b, "Standard_NC4as_T4_v3", "NC4as T4 v3", "Virtual Machines NCasT4_v3 Series",
+	     "0.526", "USD");
+	item(c, sizeof c, "Standard_ND96is_MI300X_v5", "ND96is MI300X v5",
+	     "Virtual Machines NDis MI300X v5 Series", "67.2", "USD");
+	item(d, sizeof d, "Standard_ND96isr_MI300X_v5", "ND96isr MI300X v5",
+	     "Virtual Machines NDisr MI300X v5 Series", "67.2", "USD");
+	snprintf(body, sizeof body, "{\"Items\":[%s,%s,%s,%s],\"NextPageLink\":null}", a, b, c, d);
+	struct offer_store s;
+	setenv("GPUCMP_TODAY", "2026-12-02", 1);
+	expect_parsed(0, body, &s, 0, 2);
+	must_find(&s, "Standard_NC4as_T4_v3", "eastus");
+	must_find(&s, "Standard_ND96isr_MI300X_v5", "eastus");
+	offer_store_free(&s);
+	/* before the retirement date NCv3 was an offer */
+	setenv("GPUCMP_TODAY", "2025-09-29", 1);
+	expect_parsed(0, body, &s, 0, 3);
+	must_find(&s, "Standard_NC6s_v3", "eastus");
+	offer_store_free(&s);
+	unsetenv("GPUCMP_TODAY");
+}
+
 /* HTML, a cut-off body and wrong shapes are GC_EDATA; an empty page ends. */
 static void test_bad_bodies(void **state)
 {
@@ -254,7 +283,10 @@ static void test_hostile(void **state)
 		 a, b, c, d);
 	char *err = NULL;
 	struct offer_store s;
+	/* a day NVv3 was still sold (it retired 2026-09-30, data/retired.yaml) */
+	setenv("GPUCMP_TODAY", "2026-09-29", 1);
 	expect_parsed(0, body, &s, 0, 1);
+	unsetenv("GPUCMP_TODAY");
 	const struct offer *o = must_find(&s, "Standard_NV12s_v3", "eastus");
 	assert_string_equal(o->gpu, "m60");
 	assert_float_equal(o->price_hr, 1.14, 1e-12);
@@ -284,6 +316,7 @@ int main(void)
 		cmocka_unit_test(test_linux_meter),
 		cmocka_unit_test(test_request),
 		cmocka_unit_test(test_currency_and_spot_only),
+		cmocka_unit_test(test_retired_dropped),
 		cmocka_unit_test(test_bad_bodies),
 		cmocka_unit_test(test_hostile),
 	};

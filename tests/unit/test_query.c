@@ -171,7 +171,9 @@ static void test_insttype_overrides(void **state)
 	struct capcount c = {0};
 	run(&q, cols, 9, check_caps, &c);
 	assert_true(c.lambda_join > 0);
-	assert_true(c.nvv4_unknown > 0);
+	/* NVv4 sizes retired on 2026-09-30 (data/retired.yaml): none is left
+	 * to carry the AKS override (its own test is in test_insttype) */
+	assert_int_equal(c.nvv4_unknown, 0);
 	assert_true(c.nebius8_ib >= 3);
 	assert_true(c.nebius1_no_ib > 0);
 	assert_true(c.b300_not_no > 0); /* B300 supports MIG; verda's MIG is unknown */

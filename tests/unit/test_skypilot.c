@@ -132,6 +132,10 @@ static void test_vast_memory_per_instance(void **state)
 	assert_string_equal(c.items[1].region, "CA, NA"); /* ", CA, NA" trimmed */
 	g = find(&c, "1x-H100_NVL-32-65536", NULL);
 	assert_string_equal(g->gpu, "h100-nvl");
+	/* every vast row's 32 vCPUs / 64 GiB is the catalog's, not the host's */
+	assert_true(isnan(g->vcpus));
+	assert_true(isnan(g->ram));
+	assert_int_equal(st.placeholder, c.n);
 	g = find(&c, "4x-RTX_4070S_Ti-32-65536", NULL);
 	assert_string_equal(g->gpu, "rtx-4070-ti-super");
 	assert_string_equal(g->gpu_name, "RTX4070");
@@ -156,13 +160,74 @@ static void test_azure_slices_and_table_facts(void **state)
 	assert_string_equal(g->gpu, "a10");
 	assert_near(g->count, 0.167);
 	assert_true(g->mem > 3.9 && g->mem < 4.1); /* a sixth of 24 GB */
-	g = find(&c, "Standard_ND96is_MI300X_v5", NULL);
-	assert_string_equal(g->gpu, "mi300x");
-	assert_near(g->count, 8);
+	/* the is name is a second name of the isr size (data/retired.yaml) */
+	for (size_t i = 0; i < c.n; i++)
+		assert_string_not_equal(c.items[i].sku, "Standard_ND96is_MI300X_v5");
+	assert_int_equal(st.retired, 1);
 	g = find(&c, "Standard_NC24ads_A100_v4", "westeurope");
 	assert_string_equal(g->gpu, "a100-pcie-80gb");
 	assert_int_equal(g->ib, 0);
 	assert_int_equal(st.cpu_only, 2);
+}
+
+/* Retired sizes are dropped once their date has come (GPUCMP_TODAY), kept
+ * before; a vast row with other host figures keeps them. */
+static void test_retired_and_placeholder(void **state)
+{
+	(void)state;
+	static const char azure[] =
+	    "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,"
+	    "SpotPrice,Region\n"
+	    "Standard_NC6s_v3,V100,1,6,112,V100,3.06,0.6,eastus\n"
+	    "standard_nc24rs_v3,V100,4,24,448,V100,13.46,2.6,eastus\n"
+	    "Standard_NV12s_v3,M60,1,12,112,M60,1.14,0.2,eastus\n"
+	    "Standard_NC4as_T4_v3,T4,1,4,28,T4,0.526,0.1,eastus\n"
+	    "Standard_ND96isr_MI300X_v5,,,96,1850,,67.2,12.4,eastus\n"
+	    "Standard_ND96is_MI300X_v5,,,96,1850,,67.2,12.4,eastus\n";
+	struct skypilot_opts o = {"azure", gpus, types, "import", "t", "2026-05-20T00:00:00Z",
+				  NULL};
+	struct collect c;
+	struct skypilot_stats st;
+	setenv("GPUCMP_TODAY", "2026-12-02", 1);
+	memset(&c, 0, sizeof c);
+	assert_int_equal(skypilot_parse(azure, strlen(azure), &o, collect, &c, &st, NULL), GC_OK);
+	assert_int_equal(c.n, 2); /* the T4 and the isr */
+	assert_string_equal(c.items[0].sku, "Standard_NC4as_T4_v3");
+	assert_string_equal(c.items[1].sku, "Standard_ND96isr_MI300X_v5");
+	assert_int_equal(st.retired, 4);
+	/* the day before NVv3 retired: it is an offer; NCv3 had gone already */
+	setenv("GPUCMP_TODAY", "2026-09-29", 1);
+	memset(&c, 0, sizeof c);
+	assert_int_equal(skypilot_parse(azure, strlen(azure), &o, collect, &c, &st, NULL), GC_OK);
+	assert_int_equal(c.n, 3);
+	assert_string_equal(c.items[0].sku, "Standard_NV12s_v3");
+	assert_int_equal(st.retired, 3);
+	/* on the day itself it is gone */
+	setenv("GPUCMP_TODAY", "2026-09-30", 1);
+	memset(&c, 0, sizeof c);
+	assert_int_equal(skypilot_parse(azure, strlen(azure), &o, collect, &c, &st, NULL), GC_OK);
+	assert_int_equal(c.n, 2);
+	unsetenv("GPUCMP_TODAY");
+
+	static const char vast[] =
+	    "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,"
+	    "SpotPrice,Region\n"
+	    "1x-RTX_4090-32-65536,RTX4090,1,32,64.0,,0.3,,\"CA, NA\"\n"
+	    "1x-RTX_4090-16-32768,RTX4090,1,16,32.0,,0.3,,\"CA, NA\"\n";
+	o.provider = "vast";
+	memset(&c, 0, sizeof c);
+	assert_int_equal(skypilot_parse(vast, strlen(vast), &o, collect, &c, &st, NULL), GC_OK);
+	assert_int_equal(c.n, 2);
+	assert_true(isnan(c.items[0].vcpus) && isnan(c.items[0].ram));
+	assert_near(c.items[1].vcpus, 16);
+	assert_near(c.items[1].ram, 32);
+	assert_int_equal(st.placeholder, 1);
+	/* another provider's 32 / 64 is its own */
+	o.provider = "lambda";
+	memset(&c, 0, sizeof c);
+	assert_int_equal(skypilot_parse(vast, strlen(vast), &o, collect, &c, &st, NULL), GC_OK);
+	assert_near(c.items[0].vcpus, 32);
+	assert_int_equal(st.placeholder, 0);
 }
 
 static void test_verda_and_lambda(void **state)
@@ -343,6 +408,7 @@ int main(void)
 		cmocka_unit_test(test_gcp_pairs_accelerators_with_hosts),
 		cmocka_unit_test(test_vast_memory_per_instance),
 		cmocka_unit_test(test_azure_slices_and_table_facts),
+		cmocka_unit_test(test_retired_and_placeholder),
 		cmocka_unit_test(test_verda_and_lambda),
 		cmocka_unit_test(test_bad_catalogs),
 		cmocka_unit_test(test_spot_not_above_on_demand),

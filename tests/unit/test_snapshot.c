@@ -5,6 +5,7 @@
 #include "testutil.h"
 
 #include "gpucmp/catalog.h"
+#include "gpucmp/retired.h"
 #include "gpucmp/snapshot.h"
 
 static struct catalog cat;
@@ -39,6 +40,11 @@ static enum gc_status check_row(void *ctx, const struct offer *o, char **err)
 	assert_true(!isnan(o->price_hr) || !isnan(o->spot_price_hr));
 	assert_string_equal(o->source, "snapshot");
 	assert_int_equal(strlen(o->fetched_at), 20);
+	/* the SkyPilot vast catalog's fixed 32 vCPUs / 64 GiB are not kept */
+	if (strcmp(o->provider, "vast") == 0)
+		assert_true(isnan(o->vcpus) && isnan(o->ram_gb));
+	/* no alias, no size retired by the snapshot's own date */
+	assert_int_not_equal(offer_retired(o->provider, o->sku, o->region), RETIRED_ALIAS);
 	assert_non_null(o->origin);
 	assert_true(strlen(o->origin) > 10);
 	assert_true(cat.profiles.n <= sizeof c->per_provider / sizeof c->per_provider[0]);
@@ -95,6 +101,45 @@ static enum gc_status write_back(void *ctx, const struct offer *o, char **err)
 {
 	(void)err;
 	return snapshot_write_row(ctx, o);
+}
+
+static enum gc_status count_sku(void *ctx, const struct offer *o, char **err)
+{
+	(void)err;
+	struct check *c = ctx;
+	c->rows++;
+	if (strcmp(o->sku, "Standard_NC4as_T4_v3") == 0)
+		c->per_provider[0]++;
+	return GC_OK;
+}
+
+/* A row the snapshot still holds for a size retired since is dropped at
+ * load (data/retired.yaml), and so is the alias of another size. */
+static void test_retired_rows_dropped(void **state)
+{
+	(void)state;
+	static const char csv[] =
+	    SNAPSHOT_HEADER "\n"
+	    "azure,Standard_NC6s_v3,v100-sxm2-16gb,V100,1,16,6,112,,eastus,3.06,,USD,false,no,,,"
+	    "t,2025-05-20\n"
+	    "azure,Standard_ND96is_MI300X_v5,mi300x,mi300x,8,192,96,1850,,eastus,67.2,,USD,,,,,"
+	    "t,2025-05-20\n"
+	    "azure,Standard_NC4as_T4_v3,t4,T4,1,16,4,28,,eastus,0.526,,USD,,,,,t,2025-05-20\n";
+	struct check c;
+	struct snapshot_info info;
+	memset(&c, 0, sizeof c);
+	setenv("GPUCMP_TODAY", "2025-09-29", 1);
+	assert_int_equal(snapshot_parse(csv, strlen(csv), count_sku, &c, &info, NULL), GC_OK);
+	assert_int_equal(c.rows, 2); /* NCv3 still sold the day before */
+	assert_int_equal(info.retired, 1);
+	memset(&c, 0, sizeof c);
+	setenv("GPUCMP_TODAY", "2025-09-30", 1);
+	assert_int_equal(snapshot_parse(csv, strlen(csv), count_sku, &c, &info, NULL), GC_OK);
+	unsetenv("GPUCMP_TODAY");
+	assert_int_equal(c.rows, 1);
+	assert_int_equal(c.per_provider[0], 1);
+	assert_int_equal(info.retired, 2);
+	assert_int_equal(info.rows, 1);
 }
 
 static void test_round_trip(void **state)
@@ -194,6 +239,7 @@ int main(void)
 		cmocka_unit_test(test_embedded_snapshot),
 		cmocka_unit_test(test_embedded_matches_file),
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_retired_rows_dropped),
 		cmocka_unit_test(test_bad_rows),
 		cmocka_unit_test(test_text_cleaned),
 	};
