@@ -777,6 +777,21 @@ static enum gc_status map_skus(struct cache *c, const char *provider, char **err
 		"INSERT OR IGNORE INTO sku_type SELECT d.provider, d.sku, " SKU_TYPE_ORD("d")
 		" FROM (SELECT DISTINCT provider, sku FROM offer) d";
 	sqlite3_stmt *s = NULL;
+	/* a provider without instance-type entries has nothing to map: skip
+	 * the DISTINCT over its rows (a sort of a whole large import) */
+	if (provider) {
+		if (sqlite3_prepare_v2(c->db, "SELECT 1 FROM insttype WHERE provider = ?1 LIMIT 1",
+				       -1, &s, NULL) != SQLITE_OK)
+			return db_error(c, err, "cannot map instance types");
+		bind_text(s, 1, provider);
+		int rc = sqlite3_step(s);
+		sqlite3_finalize(s);
+		s = NULL;
+		if (rc == SQLITE_DONE)
+			return GC_OK;
+		if (rc != SQLITE_ROW)
+			return db_error(c, err, "cannot map instance types");
+	}
 	if (sqlite3_prepare_v2(c->db, provider ? one : all, -1, &s, NULL) != SQLITE_OK)
 		return db_error(c, err, "cannot map instance types");
 	bind_text(s, 1, provider);
