@@ -14,6 +14,7 @@
 #include "gpucmp/adapter.h"
 #include "gpucmp/field.h"
 #include "gpucmp/fileio.h"
+#include "gpucmp/hosted.h"
 #include "gpucmp/query.h"
 #include "gpucmp/rates.h"
 #include "gpucmp/strutil.h"
@@ -209,6 +210,16 @@ static enum gc_status check_sort(struct ydoc *d, const yaml_node_t *at, const ch
 	return field_find(w) ? GC_OK : unknown_field(d, at, w, "sort", err);
 }
 
+static enum gc_status check_adapter(struct ydoc *d, const yaml_node_t *at, const char *w,
+				    char **err);
+
+/* An id refresh can fetch: a live adapter's or a hosted catalog's. */
+static enum gc_status check_refreshable(struct ydoc *d, const yaml_node_t *at, const char *w,
+					char **err)
+{
+	return hosted_find(w) ? GC_OK : check_adapter(d, at, w, err);
+}
+
 /* An id with a live adapter, else "did you mean" or the list of them. */
 static enum gc_status check_adapter(struct ydoc *d, const yaml_node_t *at, const char *w,
 				    char **err)
@@ -261,7 +272,7 @@ static enum gc_status parse_providers(struct config *c, struct ydoc *d, yaml_nod
 				  "api_key}}'");
 	char *words[MAX_WORDS];
 	size_t nw = 0;
-	enum gc_status st = word_list(d, n, "providers", check_adapter, words, &nw, err);
+	enum gc_status st = word_list(d, n, "providers", check_refreshable, words, &nw, err);
 	if (st == GC_OK && !(c->providers = calloc(nw, sizeof *c->providers)))
 		st = err_set(err, GC_ENOMEM, "out of memory");
 	for (size_t i = 0; st == GC_OK && i < nw; i++) {
