@@ -50,14 +50,14 @@ time_refresh() { # args -> median wall seconds over RUNS
 	for _ in $(seq "$runs"); do
 		local t0 t1
 		t0=$(date +%s.%N)
-		"$gpucmp" refresh --quiet "$@" >/dev/null || { echo "refresh failed" >&2; exit 1; }
+		"$gpucmp" refresh --quiet --no-catalog "$@" >/dev/null || { echo "refresh failed" >&2; exit 1; }
 		t1=$(date +%s.%N)
 		echo "$t1 - $t0" | bc -l
 	done | median
 }
 
 # requests per provider, from one run's JSON
-"$gpucmp" refresh --json >"$tmp/result.json"
+"$gpucmp" refresh --no-catalog --json >"$tmp/result.json"
 total=$(grep -o '"requests": [0-9]*' "$tmp/result.json" | awk '{ s += $2 } END { print s }')
 
 seq_t=$(time_refresh --jobs 1)

@@ -1461,6 +1461,15 @@ enum gc_status cache_mark_failed(struct cache *c, const char *provider, const ch
 	return st;
 }
 
+enum gc_status cache_note(struct cache *c, const char *provider, const char *note, char **err)
+{
+	const char *p[] = {provider, note};
+	return run_sql(c,
+		       "INSERT INTO provider_state(provider, last_error) VALUES(?1, ?2)"
+		       " ON CONFLICT(provider) DO UPDATE SET last_error = ?2",
+		       "cannot record the note", err, 2, p);
+}
+
 enum gc_status cache_mark_fresh(struct cache *c, const char *provider, const char *fetched_at,
 				char **err)
 {
@@ -1469,7 +1478,7 @@ enum gc_status cache_mark_fresh(struct cache *c, const char *provider, const cha
 	if (st == GC_OK)
 		st = run_sql(c,
 			     "UPDATE offer SET stale = 0, fetched_at = ?2 WHERE provider = ?1"
-			     " AND source = 'live'",
+			     " AND source IN ('live', 'catalog')",
 			     "cannot update offers", err, 2, p);
 	if (st == GC_OK)
 		st = run_sql(c,

@@ -14,6 +14,7 @@
 #include "gpucmp/adapter.h"
 #include "gpucmp/field.h"
 #include "gpucmp/fileio.h"
+#include "gpucmp/hosted.h"
 #include "gpucmp/query.h"
 #include "gpucmp/rates.h"
 #include "gpucmp/strutil.h"
@@ -25,6 +26,7 @@ void config_init(struct config *c)
 {
 	memset(c, 0, sizeof *c);
 	c->min_keep_percent = -1;
+	c->catalog = -1;
 }
 
 /* Free a string that may hold a secret, wiping it first. */
@@ -52,6 +54,8 @@ static void release_settings(struct config *c)
 		free_secret(c->provider[i].api_key);
 	}
 	free(c->provider);
+	free(c->skypilot_catalog_url);
+	free(c->gpuhunt_catalog_url);
 	char *path = c->path;
 	int found = c->found;
 	config_init(c);
@@ -206,6 +210,16 @@ static enum gc_status check_sort(struct ydoc *d, const yaml_node_t *at, const ch
 	return field_find(w) ? GC_OK : unknown_field(d, at, w, "sort", err);
 }
 
+static enum gc_status check_adapter(struct ydoc *d, const yaml_node_t *at, const char *w,
+				    char **err);
+
+/* An id refresh can fetch: a live adapter's or a hosted catalog's. */
+static enum gc_status check_refreshable(struct ydoc *d, const yaml_node_t *at, const char *w,
+					char **err)
+{
+	return hosted_find(w) ? GC_OK : check_adapter(d, at, w, err);
+}
+
 /* An id with a live adapter, else "did you mean" or the list of them. */
 static enum gc_status check_adapter(struct ydoc *d, const yaml_node_t *at, const char *w,
 				    char **err)
@@ -258,7 +272,7 @@ static enum gc_status parse_providers(struct config *c, struct ydoc *d, yaml_nod
 				  "api_key}}'");
 	char *words[MAX_WORDS];
 	size_t nw = 0;
-	enum gc_status st = word_list(d, n, "providers", check_adapter, words, &nw, err);
+	enum gc_status st = word_list(d, n, "providers", check_refreshable, words, &nw, err);
 	if (st == GC_OK && !(c->providers = calloc(nw, sizeof *c->providers)))
 		st = err_set(err, GC_ENOMEM, "out of memory");
 	for (size_t i = 0; st == GC_OK && i < nw; i++) {
@@ -458,11 +472,46 @@ static enum gc_status parse_stale_after(struct config *c, struct ydoc *d, yaml_n
 	return GC_OK;
 }
 
+/* skypilot_catalog_url / gpuhunt_catalog_url: an http(s) URL (hosted.h). */
+static enum gc_status parse_catalog_url(char **out, struct ydoc *d, yaml_node_t *n,
+					const char *what, char **err)
+{
+	const char *s = ydoc_str(n);
+	if (!s || !url_ok(s)) {
+		char safe[96];
+		str_sanitize(safe, sizeof safe, s ? s : "");
+		return ydoc_error(d, n, err, "bad %s '%s' (expected http:// or https://, a host and "
+				  "an optional path)", what, safe);
+	}
+	if (strchr(s, '@'))
+		return ydoc_error(d, n, err, "%s must not hold a user or password", what);
+	if (!(*out = strdup(s)))
+		return err_set(err, GC_ENOMEM, "out of memory");
+	size_t len = strlen(*out);
+	while (len && (*out)[len - 1] == '/')
+		(*out)[--len] = '\0';
+	return GC_OK;
+}
+
+/* catalog: true or false (the hosted catalog tier of refresh). */
+static enum gc_status parse_catalog(struct config *c, struct ydoc *d, yaml_node_t *n,
+				    char **err)
+{
+	const char *s = ydoc_str(n);
+	if (s && (strcmp(s, "true") == 0 || strcmp(s, "false") == 0)) {
+		c->catalog = s[0] == 't';
+		return GC_OK;
+	}
+	return ydoc_error(d, n, err, "catalog must be true or false");
+}
+
 static enum gc_status parse_root(struct config *c, struct ydoc *d, yaml_node_t *root,
 				 char **err)
 {
 	static const char *const keys[] = {"columns", "sort", "currency", "providers",
-					   "provider", "min_keep_percent", "stale_after", NULL};
+					   "provider", "min_keep_percent", "stale_after",
+					   "catalog", "skypilot_catalog_url",
+					   "gpuhunt_catalog_url", NULL};
 	if (root->type != YAML_MAPPING_NODE)
 		return ydoc_error(d, root, err, "expected settings as 'key: value' lines (columns, "
 				  "sort, currency, providers, provider)");
@@ -482,6 +531,12 @@ static enum gc_status parse_root(struct config *c, struct ydoc *d, yaml_node_t *
 		st = parse_min_keep(c, d, n, err);
 	if (st == GC_OK && (n = ydoc_get(d, root, "stale_after")) && !ydoc_is_null(n))
 		st = parse_stale_after(c, d, n, err);
+	if (st == GC_OK && (n = ydoc_get(d, root, "catalog")) && !ydoc_is_null(n))
+		st = parse_catalog(c, d, n, err);
+	if (st == GC_OK && (n = ydoc_get(d, root, "skypilot_catalog_url")) && !ydoc_is_null(n))
+		st = parse_catalog_url(&c->skypilot_catalog_url, d, n, "skypilot_catalog_url", err);
+	if (st == GC_OK && (n = ydoc_get(d, root, "gpuhunt_catalog_url")) && !ydoc_is_null(n))
+		st = parse_catalog_url(&c->gpuhunt_catalog_url, d, n, "gpuhunt_catalog_url", err);
 	return st;
 }
 

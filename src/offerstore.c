@@ -80,6 +80,8 @@ enum gc_status offer_store_add(struct offer_store *s, const struct offer *o)
 	c.rdma = keep(s, o->rdma, &ok);
 	c.driver_version = keep(s, o->driver_version, &ok);
 	c.max_cuda = keep(s, o->max_cuda, &ok);
+	c.as_of = keep(s, o->as_of, &ok);
+	c.price_kind = keep(s, o->price_kind, &ok);
 	if (!ok)
 		return GC_ENOMEM;
 	s->items[s->n++] = c;

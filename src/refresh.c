@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "gpucmp/config.h"
+#include "gpucmp/hosted.h"
 #include "gpucmp/offerstore.h"
 #include "gpucmp/strutil.h"
 
@@ -22,7 +23,10 @@ static double mono_s(void)
 
 struct job {
 	struct refresh *rf;
-	const struct adapter *ad;
+	const struct adapter *ad;    /* the live adapter, or &hosted */
+	struct adapter hosted;       /* the catalog tier's plan for this provider */
+	enum hosted_kind tier;       /* HOSTED_NONE: live */
+	const char *source;          /* "live" | "catalog" */
 	struct refresh_result *res;
 	struct adapter_run run;
 	struct offer_store store;
@@ -46,6 +50,7 @@ struct flight {
 	struct adapter_request *req;
 	char origin[1024];           /* its URL as the adapter wrote it (no key) */
 	int validated;               /* it carried If-None-Match or If-Modified-Since */
+	int first;                   /* the first request of the run (its validators are kept) */
 };
 
 /* Requests one provider may have in flight at once: its independent
@@ -137,6 +142,17 @@ static void job_release(struct job *j)
 	j->run.base = NULL;
 }
 
+/* --verbose: one line about a provider. */
+static void job_note(const struct refresh *rf, const char *id, const char *what)
+{
+	const struct http_opts *h = &rf->opts->http;
+	char line[1024];
+	if (!h->log)
+		return;
+	snprintf(line, sizeof line, "%.64s: %.900s", id, what);
+	h->log(h->log_arg, line);
+}
+
 /* --verbose: what the crawl of a provider came to. */
 static void job_log(const struct job *j, size_t dups)
 {
@@ -177,12 +193,43 @@ static char *clean_message(const struct job *j, const char *msg)
 	return c;
 }
 
+static void job_start(struct job *j);
+
+/* A provider's SkyPilot catalog failed (not there, broken): its gpuhunt
+ * catalog, when it has one, is tried in the same run; 1 when it is. */
+static int job_fallback(struct job *j, const char *msg)
+{
+	struct refresh *rf = j->rf;
+	const struct hosted_map *m = hosted_find(j->res->id);
+	if (j->tier != HOSTED_SKYPILOT || !m || !m->gpuhunt || http_now() >= rf->deadline)
+		return 0;
+	char line[1024];
+	snprintf(line, sizeof line, "the skypilot catalog failed (%.900s); trying the gpuhunt catalog",
+		 msg ? msg : "failed");
+	job_note(rf, j->res->id, line);
+	size_t requests = j->run.requests;
+	job_release(j);
+	j->failing = j->unchanged = 0;
+	j->inflight = 0;
+	hosted_adapter(&j->hosted, j->res->id, HOSTED_GPUHUNT,
+		       hosted_base_url(HOSTED_GPUHUNT, rf->opts->config, NULL, 0));
+	j->tier = HOSTED_GPUHUNT;
+	j->res->tier = hosted_kind_name(HOSTED_GPUHUNT);
+	rf->running--;
+	job_start(j);
+	if (!j->finished)
+		j->run.requests += requests;
+	return 1;
+}
+
 /* Settle a job: store its offers (or its failure) and free its run. */
 static void job_end(struct job *j, enum refresh_outcome out, enum gc_status st, const char *msg)
 {
 	struct refresh *rf = j->rf;
 	struct refresh_result *r = j->res;
 	char *err = NULL;
+	if (out == REFRESH_FAILED && job_fallback(j, msg))
+		return;
 	r->outcome = out;
 	r->seconds = mono_s() - j->t0;
 	r->requests = j->run.requests;
@@ -194,7 +241,19 @@ static void job_end(struct job *j, enum refresh_outcome out, enum gc_status st, 
 		for (size_t i = 0; i < j->store.n; i++)
 			j->run.unknown_gpu += !j->store.items[i].gpu;
 		job_log(j, dups);
-		struct cache_meta m = {"live", rf->fetched_at, j->etag, j->last_modified, NULL, 0};
+		/* a catalog's validators are its own: tagged with its kind, so
+		 * that one catalog's are never sent to another */
+		char *tagged = NULL;
+		if (j->tier != HOSTED_NONE) {
+			const char *kn = hosted_kind_name(j->tier);
+			size_t n = strlen(kn) + (j->etag ? strlen(j->etag) : 0) + 2;
+			if ((tagged = malloc(n)))
+				snprintf(tagged, n, "%s|%s", kn, j->etag ? j->etag : "");
+		}
+		struct cache_meta m = {j->source, rf->fetched_at, tagged ? tagged : j->etag,
+				       tagged ? j->last_modified : NULL, NULL, 0};
+		if (j->tier == HOSTED_NONE)
+			m.last_modified = j->last_modified;
 		size_t inserted = 0;
 		cache_expect_rows(rf->cache, j->store.n);
 		st = cache_store(rf->cache, j->ad->id, &m, offer_store_fill, &j->store, &inserted,
@@ -207,6 +266,7 @@ static void job_end(struct job *j, enum refresh_outcome out, enum gc_status st, 
 			out = r->outcome = REFRESH_FAILED;
 			msg = err;
 		}
+		free(tagged);
 	} else if (out == REFRESH_UNCHANGED) {
 		st = cache_mark_fresh(rf->cache, j->ad->id, rf->fetched_at, &err);
 		if (st != GC_OK) {
@@ -295,14 +355,24 @@ static int job_send(struct job *j, struct adapter_request *q)
 	hr.label = j->ad->id;
 	hr.deadline = j->rf->deadline;
 	hr.budget = &j->budget;
+	f->first = j->first;
 	if (j->first && j->ad->conditional && j->prev.source && !j->prev.stale &&
-	    strcmp(j->prev.source, "live") == 0) {
+	    strcmp(j->prev.source, j->source) == 0) {
 		/* only validators http_add will send: a 304 counts only as the
 		 * answer to one of them */
-		if (http_validator_ok(j->prev.etag))
-			hr.if_none_match = j->prev.etag;
-		if (http_validator_ok(j->prev.last_modified))
-			hr.if_modified_since = j->prev.last_modified;
+		const char *inm = j->prev.etag, *ims = j->prev.last_modified;
+		if (j->tier != HOSTED_NONE) {
+			const char *kn = hosted_kind_name(j->tier);
+			size_t kl = strlen(kn);
+			if (inm && strncmp(inm, kn, kl) == 0 && inm[kl] == '|')
+				inm = inm[kl + 1] ? inm + kl + 1 : NULL;
+			else
+				inm = ims = NULL; /* another catalog's, or a live API's */
+		}
+		if (http_validator_ok(inm))
+			hr.if_none_match = inm;
+		if (http_validator_ok(ims))
+			hr.if_modified_since = ims;
 		f->validated = hr.if_none_match || hr.if_modified_since;
 	}
 	j->first = 0;
@@ -419,7 +489,9 @@ static int job_answer(struct job *j, struct flight *f, const struct http_respons
 		job_fail(j, GC_EDATA, msg);
 		return -1;
 	}
-	if (j->ad->conditional) {
+	if (j->ad->conditional && f->first) {
+		/* the first answer's validators: the one request of a live
+		 * conditional adapter, a catalog's file or version */
 		free(j->etag);
 		free(j->last_modified);
 		j->etag = resp->etag ? strdup(resp->etag) : NULL;
@@ -431,9 +503,11 @@ static int job_answer(struct job *j, struct flight *f, const struct http_respons
 	snprintf(origin, sizeof origin, "%s", f->origin);
 	origin[strcspn(origin, "?")] = '\0';
 	j->run.origin = origin;
+	j->run.last_modified = resp->last_modified;
 	enum gc_status st = j->ad->parse(&j->run, f->req, resp->body.ptr ? resp->body.ptr : "",
 					 resp->body.len, &err);
 	j->run.origin = NULL;
+	j->run.last_modified = NULL;
 	if (st != GC_OK) {
 		err_prefix(&err, "%s", f->origin);
 		job_fail(j, st, err);
@@ -475,7 +549,10 @@ static void job_start(struct job *j)
 	j->started = 1;
 	rf->running++;
 	j->t0 = mono_s();
-	const char *base = refresh_base_url(j->ad, rf->opts->config, NULL, 0);
+	/* a catalog job's base is its catalog's (hosted_adapter), never the
+	 * live API's GPUCMP_<ID>_BASE_URL */
+	const char *base = j->tier == HOSTED_NONE ? refresh_base_url(j->ad, rf->opts->config, NULL, 0)
+						  : NULL;
 	char *b = dup_base(base ? base : j->ad->base_url);
 	offer_store_init(&j->store);
 	adapter_run_init(&j->run, j->ad, b, j->key);
@@ -510,28 +587,67 @@ static void start_next_jobs(struct refresh *rf)
 		job_start(&rf->jobs[rf->next++]);
 }
 
-/* Decide before any I/O whether a provider is skipped. */
-static int pre_skip(struct refresh *rf, struct job *j)
+/* Decide before any I/O where a provider is taken from (live adapter,
+ * hosted catalog) or that it is skipped; 1 when skipped. */
+static int pre_skip(struct refresh *rf, struct job *j, const char *id)
 {
 	struct refresh_result *r = j->res;
-	j->key = refresh_key(j->ad, rf->opts->config, NULL, 0);
-	if (j->ad->auth == ADAPTER_AUTH_REQUIRED && !j->key) {
-		char name[96], msg[256];
-		refresh_env_name(j->ad, "API_KEY", name, sizeof name);
-		snprintf(msg, sizeof msg, "needs an API key: set %s%s%s", name,
-			 j->ad->key_envs && j->ad->key_envs[0] ? " or " : "",
-			 j->ad->key_envs && j->ad->key_envs[0] ? j->ad->key_envs[0] : "");
-		r->outcome = REFRESH_NO_KEY;
+	const struct config *cfg = rf->opts->config;
+	const struct adapter *ad = adapter_find(id);
+	int catalog_on = !rf->opts->no_catalog && hosted_enabled(cfg);
+	enum hosted_kind k = hosted_kind_for(id);
+	char why[256] = "", msg[512];
+	j->key = ad ? refresh_key(ad, cfg, NULL, 0) : NULL;
+	if (ad && ad->auth == ADAPTER_AUTH_REQUIRED && !j->key) {
+		char name[96];
+		refresh_env_name(ad, "API_KEY", name, sizeof name);
+		snprintf(why, sizeof why, "needs an API key: set %s%s%s", name,
+			 ad->key_envs && ad->key_envs[0] ? " or " : "",
+			 ad->key_envs && ad->key_envs[0] ? ad->key_envs[0] : "");
+	}
+	if (ad && !*why) {
+		j->ad = ad;
+		j->tier = HOSTED_NONE;
+		j->source = "live";
+		r->tier = "live";
+	} else if (catalog_on && k != HOSTED_NONE) {
+		const char *base = hosted_base_url(k, cfg, NULL, 0);
+		hosted_adapter(&j->hosted, r->id, k, base);
+		j->ad = &j->hosted;
+		j->tier = k;
+		j->key = NULL;
+		j->source = "catalog";
+		r->tier = hosted_kind_name(k);
+		snprintf(msg, sizeof msg, "from the %s catalog (%s)", r->tier,
+			 *why ? why : "no live price API in gpucmp");
+		job_note(rf, r->id, msg);
+	} else {
+		const char *tail = k != HOSTED_NONE ? "the hosted catalog tier is off"
+				 : "no hosted catalog covers it";
+		if (*why)
+			snprintf(msg, sizeof msg, "%s (%s)", why, tail);
+		else
+			snprintf(msg, sizeof msg,
+				 "no live price API in gpucmp and %s; 'gpucmp import' loads a "
+				 "catalog for it",
+				 tail);
+		r->outcome = *why ? REFRESH_NO_KEY : REFRESH_NO_SOURCE;
 		r->message = strdup(msg);
+		job_note(rf, r->id, msg);
+		/* kept what it has; cache status says why */
+		char *e = NULL;
+		if (cache_has_provider(rf->cache, r->id))
+			cache_note(rf->cache, r->id, msg, &e);
+		free(e);
 		return 1;
 	}
 	if (rf->opts->max_age >= 0) {
 		struct cache_meta m;
-		if (cache_get_meta(rf->cache, j->ad->id, &m, NULL) == GC_OK) {
+		if (cache_get_meta(rf->cache, r->id, &m, NULL) == GC_OK) {
 			long long t = m.fetched_at ? str_time_epoch(m.fetched_at) : -1;
 			long long age = catalog_now() - t;
-			int fresh = t >= 0 && !m.stale && m.source && strcmp(m.source, "live") == 0 &&
-				    age < rf->opts->max_age;
+			int fresh = t >= 0 && !m.stale && m.source &&
+				    strcmp(m.source, j->source) == 0 && age < rf->opts->max_age;
 			cache_meta_release(&m);
 			if (fresh) {
 				r->outcome = REFRESH_RECENT;
@@ -541,6 +657,41 @@ static int pre_skip(struct refresh *rf, struct job *j)
 		}
 	}
 	return 0;
+}
+
+static int id_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The providers of a run: the caller's, else every one with a live
+ * adapter or (the tier on) a hosted catalog, sorted, once each. */
+static const char **run_ids(const struct refresh_opts *opts, size_t *n)
+{
+	size_t cap = opts->ids ? opts->nids : opts->only ? opts->nonly
+		   : adapter_count + hosted_map_count;
+	const char **ids = calloc(cap ? cap : 1, sizeof *ids);
+	*n = 0;
+	if (!ids)
+		return NULL;
+	if (opts->ids) {
+		for (size_t i = 0; i < opts->nids; i++)
+			ids[(*n)++] = opts->ids[i];
+		return ids;
+	}
+	if (opts->only) {
+		for (size_t i = 0; i < opts->nonly; i++)
+			ids[(*n)++] = opts->only[i]->id;
+		return ids;
+	}
+	for (size_t i = 0; i < adapter_count; i++)
+		ids[(*n)++] = adapters[i]->id;
+	int catalog_on = !opts->no_catalog && hosted_enabled(opts->config);
+	for (size_t i = 0; catalog_on && i < hosted_map_count; i++)
+		if (!adapter_find(hosted_maps[i].id))
+			ids[(*n)++] = hosted_maps[i].id;
+	qsort(ids, *n, sizeof *ids, id_cmp);
+	return ids;
 }
 
 enum gc_status refresh_run(struct cache *c, const struct catalog *cat,
@@ -559,11 +710,12 @@ enum gc_status refresh_run(struct cache *c, const struct catalog *cat,
 	rf.deadline = http_now() + rf.deadline_s;
 	rf.max_offers = opts->max_offers ? opts->max_offers : REFRESH_DEFAULT_MAX_OFFERS;
 	adapter_json_budget(opts->max_json_values);
-	const struct adapter *const *list = opts->only ? opts->only : adapters;
-	size_t n = opts->only ? opts->nonly : adapter_count;
+	size_t n = 0;
+	const char **list = run_ids(opts, &n);
 	struct refresh_result *res = calloc(n ? n : 1, sizeof *res);
 	rf.jobs = calloc(n ? n : 1, sizeof *rf.jobs);
-	if (!res || !rf.jobs) {
+	if (!list || !res || !rf.jobs) {
+		free(list);
 		free(res);
 		free(rf.jobs);
 		return err_set(err, GC_ENOMEM, "out of memory");
@@ -576,12 +728,12 @@ enum gc_status refresh_run(struct cache *c, const struct catalog *cat,
 		struct job *j = &rf.jobs[rf.njobs];
 		memset(j, 0, sizeof *j);
 		j->rf = &rf;
-		j->ad = list[i];
 		j->res = &res[i];
-		res[i].id = list[i]->id;
-		if (!pre_skip(&rf, j))
+		res[i].id = list[i];
+		if (!pre_skip(&rf, j, list[i]))
 			rf.njobs++;
 	}
+	free(list);
 	if (st == GC_OK) {
 		start_next_jobs(&rf);
 		st = http_client_run(rf.http, err);

@@ -61,6 +61,7 @@ struct adapter_run {
 	const struct rate_table *rates;     /* may be NULL: non-USD prices stay unconverted */
 	const char *fetched_at;             /* RFC 3339 UTC, the same for the whole run */
 	const char *origin;                 /* URL of the response being parsed (never holds a key) */
+	const char *last_modified;          /* its Last-Modified header, or NULL */
 	offer_cb emit;
 	void *emit_ctx;
 	void *state;         /* the adapter's own, freed with ad->free_state */

@@ -86,7 +86,7 @@ enum gc_status cache_replace(struct cache *c, const char *provider, const char *
 
 /* A provider's refresh record (table provider_state). */
 struct cache_meta {
-	const char *source;        /* "live" | "import" */
+	const char *source;        /* "live" | "catalog" | "import" | "snapshot" */
 	const char *fetched_at;    /* RFC 3339 UTC */
 	const char *etag;          /* of the last response, for conditional requests */
 	const char *last_modified;
@@ -127,7 +127,11 @@ enum gc_status cache_store(struct cache *c, const char *provider, const struct c
 /* A refresh failed: keep the offers, mark them stale, record the error. */
 enum gc_status cache_mark_failed(struct cache *c, const char *provider, const char *error,
 				 char **err);
-/* The source answered "not modified": the live offers are current again. */
+/* A provider was skipped: record why (last_error), offers and staleness
+ * untouched; the next successful refresh clears it. */
+enum gc_status cache_note(struct cache *c, const char *provider, const char *note, char **err);
+/* The source answered "not modified": the live (or catalog) offers are
+ * current again. */
 enum gc_status cache_mark_fresh(struct cache *c, const char *provider, const char *fetched_at,
 				char **err);
 /* Read a provider's record (new strings: cache_meta_release); GC_ENOTFOUND if none. */

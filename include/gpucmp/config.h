@@ -41,6 +41,10 @@ struct config {
 	size_t nprovider;
 	int min_keep_percent; /* 0..100; -1 = unset (CACHE_MIN_KEEP_PERCENT) */
 	long long stale_after; /* seconds; 0 = unset (QUERY_STALE_AFTER) */
+	/* hosted catalogs (hosted.h): base URLs, NULL = unset; catalog: 0 off,
+	 * 1 on, -1 unset (on) */
+	char *skypilot_catalog_url, *gpuhunt_catalog_url;
+	int catalog;
 };
 
 /* An empty config (every setting unset). */

@@ -22,8 +22,10 @@ enum refresh_outcome {
 	REFRESH_UPDATED,   /* new offers stored */
 	REFRESH_UNCHANGED, /* 304 Not Modified: the offers are current */
 	REFRESH_RECENT,    /* skipped: refreshed less than max_age ago */
-	REFRESH_NO_KEY,    /* skipped: the API needs a key and none is set */
-	REFRESH_FAILED     /* previous offers kept and marked stale */
+	REFRESH_NO_KEY,    /* skipped: the API needs a key, none is set and no
+			      hosted catalog covers the provider (or the tier is off) */
+	REFRESH_FAILED,    /* previous offers kept and marked stale */
+	REFRESH_NO_SOURCE  /* skipped: no live adapter and no hosted catalog */
 };
 
 struct refresh_result {
@@ -34,11 +36,18 @@ struct refresh_result {
 	size_t offers, unknown_gpu, skipped, requests;
 	double seconds;
 	long long age;           /* REFRESH_RECENT: seconds since the last refresh */
+	const char *tier;        /* where the offers came from: "live", "skypilot",
+				    "gpuhunt"; NULL when skipped before choosing */
 };
 
 struct refresh_opts {
-	const struct adapter *const *only; /* NULL: every adapter */
+	const struct adapter *const *only; /* NULL: see ids */
 	size_t nonly;
+	/* Provider ids (any profile id; NULL and `only` NULL: every provider
+	 * with a live adapter, or a hosted catalog when that tier is on). */
+	const char *const *ids;
+	size_t nids;
+	int no_catalog;          /* the hosted catalog tier off (also config catalog: false) */
 	int jobs;                /* providers fetched at once, >= 1 */
 	long long max_age;       /* seconds; < 0: refresh regardless */
 	struct http_opts http;
@@ -75,7 +84,13 @@ const char *refresh_base_url(const struct adapter *ad, const struct config *cfg,
 /* "GPUCMP_<ID>_<SUFFIX>" (id upper-cased, '-' as '_') into out. */
 void refresh_env_name(const struct adapter *ad, const char *suffix, char *out, size_t n);
 
-/* Refresh.  `cat` must have CATALOG_GPUS and CATALOG_TYPES loaded.  Fills
+/* Tiers (docs/REFRESH.md): a provider is taken from its live adapter when
+ * that can run (keyless, or its key set), else from the hosted catalog
+ * that covers it (hosted.h: SkyPilot, else gpuhunt), else skipped with
+ * the reason in its result, in --verbose and in its cache record
+ * (last_error, offers not touched).
+ *
+ * Refresh.  `cat` must have CATALOG_GPUS and CATALOG_TYPES loaded.  Fills
  * *results (one per provider, in id order; free with refresh_results_free).
  * Returns GC_OK when the run happened, whatever the providers' outcomes. */
 enum gc_status refresh_run(struct cache *c, const struct catalog *cat,

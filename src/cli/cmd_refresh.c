@@ -1,4 +1,4 @@
-/* cmd_refresh.c - gpucmp refresh [ID...]: live prices into the cache.
+/* cmd_refresh.c - gpucmp refresh [ID...]: live (or hosted catalog) prices into the cache.
  *
  * Output: one line per provider on stdout (nothing with --quiet unless
  * something failed), a progress line on stderr when it is a terminal,
@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "gpucmp/hosted.h"
 #include "gpucmp/refresh.h"
 #include "gpucmp/strutil.h"
 
@@ -36,6 +37,8 @@ static const char *outcome_name(enum refresh_outcome o)
 		return "no-key";
 	case REFRESH_FAILED:
 		return "failed";
+	case REFRESH_NO_SOURCE:
+		return "no-source";
 	}
 	return "?";
 }
@@ -51,33 +54,39 @@ static void on_progress(void *arg, const struct refresh_result *r, size_t done, 
 	fflush(stderr);
 }
 
-/* Resolve the ID arguments to adapters; prints the error; returns an exit code. */
-static int pick(const struct cli_args *a, const struct cli_env *env, const struct adapter **out,
+/* Resolve the ID arguments to provider ids with a live adapter or a hosted
+ * catalog; prints the error; returns an exit code. */
+static int pick(const struct cli_args *a, const struct cli_env *env, const char **out,
 		size_t *n)
 {
 	*n = 0;
 	for (int i = 0; i < a->npos; i++) {
 		const struct adapter *ad = adapter_find(a->pos[i]);
+		const struct hosted_map *hm = hosted_find(a->pos[i]);
+		const char *id = ad ? ad->id : hm ? hm->id : NULL;
 		char safe[64];
 		str_sanitize(safe, sizeof safe, a->pos[i]);
-		if (!ad) {
+		if (!id) {
 			if (profile_set_find(&env->cat.profiles, a->pos[i])) {
-				msg_error("'%s' has no live price API in gpucmp; 'gpucmp import' "
-					  "loads a catalog for it", safe);
+				msg_error("'%s' has no live price API in gpucmp and no hosted "
+					  "catalog covers it; 'gpucmp import' loads a catalog for it",
+					  safe);
 				return EXIT_USAGE;
 			}
 			struct suggest s;
 			suggest_init(&s, a->pos[i]);
 			for (size_t k = 0; k < adapter_count; k++)
 				suggest_try(&s, adapters[k]->id);
+			for (size_t k = 0; k < hosted_map_count; k++)
+				suggest_try(&s, hosted_maps[k].id);
 			return cli_unknown("provider", a->pos[i], suggest_best(&s),
 					   "'gpucmp providers' lists them");
 		}
 		int dup = 0;
 		for (size_t k = 0; k < *n; k++)
-			dup |= out[k] == ad;
+			dup |= strcmp(out[k], id) == 0;
 		if (!dup)
-			out[(*n)++] = ad;
+			out[(*n)++] = id;
 	}
 	return EXIT_OK;
 }
@@ -131,7 +140,10 @@ static void print_line(const struct refresh_result *r)
 {
 	switch (r->outcome) {
 	case REFRESH_UPDATED:
-		printf("%-14s %zu offers (%.1f s", r->id, r->offers, r->seconds);
+		printf("%-14s %zu offers (", r->id, r->offers);
+		if (r->tier && strcmp(r->tier, "live") != 0)
+			printf("%s catalog, ", r->tier);
+		printf("%.1f s", r->seconds);
 		if (r->unknown_gpu)
 			printf(", %zu with a GPU gpucmp does not know", r->unknown_gpu);
 		printf(")\n");
@@ -146,6 +158,7 @@ static void print_line(const struct refresh_result *r)
 		break;
 	}
 	case REFRESH_NO_KEY: /* stderr notes */
+	case REFRESH_NO_SOURCE:
 	case REFRESH_FAILED: /* stderr errors */
 		break;
 	}
@@ -158,6 +171,7 @@ static json_t *result_json(const struct refresh_result *r)
 	int bad = !o;
 	bad |= json_object_set_new(o, "provider", json_string(r->id));
 	bad |= json_object_set_new(o, "result", json_string(outcome_name(r->outcome)));
+	bad |= json_object_set_new(o, "tier", r->tier ? json_string(r->tier) : json_null());
 	bad |= json_object_set_new(o, "offers", r->outcome == REFRESH_UPDATED
 							? json_integer((json_int_t)r->offers)
 							: json_null());
@@ -178,7 +192,7 @@ int cmd_refresh(struct cli_args *a)
 	memset(&env, 0, sizeof env);
 	env.writer = 1;
 	env.lock_fd = -1;
-	const struct adapter *chosen[64];
+	const char *chosen[64];
 	size_t nchosen = 0;
 	struct refresh_opts o;
 	memset(&o, 0, sizeof o);
@@ -189,12 +203,13 @@ int cmd_refresh(struct cli_args *a)
 		rc = cli_catalog_need(&env, CATALOG_ALL);
 	if (!rc)
 		rc = cli_config(&env);
+	int catalog_on = !cli_flag(a, O_NO_CATALOG) && hosted_enabled(&env.config);
 	if (!rc)
 		rc = pick(a, &env, chosen, &nchosen);
 	/* no IDs: the config's enabled providers (checked adapter ids), else all */
 	for (size_t i = 0; !rc && !a->npos && i < env.config.nproviders && i < 64; i++)
-		if ((chosen[nchosen] = adapter_find(env.config.providers[i])))
-			nchosen++;
+		if (adapter_find(env.config.providers[i]) || hosted_find(env.config.providers[i]))
+			chosen[nchosen++] = env.config.providers[i];
 	if (!rc)
 		rc = cli_open_cache(&env, a);
 	if (!rc)
@@ -204,8 +219,9 @@ int cmd_refresh(struct cli_args *a)
 		return rc;
 	}
 	struct progress pr = {isatty(fileno(stderr)), cli_flag(a, O_QUIET)};
-	o.only = nchosen ? chosen : NULL;
-	o.nonly = nchosen;
+	o.ids = nchosen ? chosen : NULL;
+	o.nids = nchosen;
+	o.no_catalog = !catalog_on;
 	o.progress = on_progress;
 	o.progress_arg = &pr;
 	o.config = &env.config;
@@ -221,7 +237,8 @@ int cmd_refresh(struct cli_args *a)
 	}
 	size_t tried = 0, failed = 0;
 	for (size_t i = 0; i < n; i++) {
-		tried += res[i].outcome != REFRESH_NO_KEY && res[i].outcome != REFRESH_RECENT;
+		tried += res[i].outcome != REFRESH_NO_KEY && res[i].outcome != REFRESH_RECENT &&
+			 res[i].outcome != REFRESH_NO_SOURCE;
 		failed += res[i].outcome == REFRESH_FAILED;
 	}
 	int quiet = cli_flag(a, O_QUIET);
@@ -243,7 +260,7 @@ int cmd_refresh(struct cli_args *a)
 		if (res[i].outcome == REFRESH_FAILED)
 			msg_error("%s: %s; kept its previous offers, marked stale", res[i].id,
 				  res[i].message ? res[i].message : "failed");
-		else if (res[i].outcome == REFRESH_NO_KEY)
+		else if (res[i].outcome == REFRESH_NO_KEY || res[i].outcome == REFRESH_NO_SOURCE)
 			msg_note("%s: %s", res[i].id, res[i].message);
 	}
 	refresh_results_free(res, n);

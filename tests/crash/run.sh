@@ -46,6 +46,8 @@ trap cleanup EXIT INT TERM
 unset XDG_CACHE_HOME XDG_CONFIG_HOME NO_COLOR COLUMNS
 for v in $(env | sed -n 's/^\(GPUCMP_[A-Z0-9_]*\)=.*/\1/p'); do unset "$v"; done
 export HOME="$root/home" GPUCMP_TODAY=2026-12-02 LC_ALL=C
+# hosted catalogs: never the public ones (a closed loopback port)
+export GPUCMP_SKYPILOT_CATALOG_URL=http://127.0.0.1:9/v8 GPUCMP_GPUHUNT_CATALOG_URL=http://127.0.0.1:9/v3
 mkdir -p "$HOME"
 KILLS=${CRASH_KILLS:-150}
 BUDGET=${CRASH_BUDGET:-40}

@@ -120,6 +120,8 @@ for file in $list; do
 		cd "$dir" || exit 1
 		unset XDG_CACHE_HOME XDG_CONFIG_HOME NO_COLOR COLUMNS GPUCMP_CACHE GPUCMP_CONFIG
 		export HOME="$dir/home" GPUCMP_CACHE="$cache" GPUCMP_TODAY=2026-12-02 LC_ALL=C TERM=dumb
+		# hosted catalogs: never the public ones (a closed loopback port)
+		export GPUCMP_SKYPILOT_CATALOG_URL=http://127.0.0.1:9/v8 GPUCMP_GPUHUNT_CATALOG_URL=http://127.0.0.1:9/v3
 		export XDG_CONFIG_HOME="$dir/config"
 		for e in $envs; do export "$e"; done
 		: >"$dir/stdout"

@@ -143,6 +143,23 @@ done
 	grep -o '"[A-Za-z][A-Za-z0-9_-]*"' "$src/src/skypilot.c" | sort -u
 } >"$out/skypilot.dict"
 
+# gpuhunt: each constructed gpuhunt CSV (tests/fixtures/catalogs/gpuhunt),
+# behind the byte of its provider (the order of providers[] in
+# fuzz_gpuhunt.c: azure 1, verda 7).
+mkdir -p "$out/gpuhunt"
+for pair in azure:1 verda:7; do
+	name=${pair%:*}
+	{
+		printf "\\$(printf %03o "${pair#*:}")"
+		cat "$src/tests/fixtures/catalogs/gpuhunt/$name.csv"
+	} >"$out/gpuhunt/$name"
+done
+{
+	printf '%s\n' '","' '"\x0a"' '"\x0d\x0a"' '"\""' '"True"' '"False"' '"tpu-"' '"google"' \
+		'"nvidia"' '"amd"' '"nan"' '"inf"' '"-1"' '"0x10"' '"1e-300"' '"\x00"' '"\xc2\x9b"' '"\x1b["'
+	head -n 1 "$src/tests/fixtures/catalogs/gpuhunt/azure.csv" | tr ',' '\n' | sed 's/.*/"&"/'
+} >"$out/gpuhunt.dict"
+
 # config: the config sections of the end-to-end cases; the keys and values
 # of the settings file.
 mkdir -p "$out/config"

@@ -135,7 +135,8 @@ scenario_no_key() {
 	export GPUCMP_LAMBDA_BASE_URL="$BASE"
 	unset GPUCMP_LAMBDA_API_KEY LAMBDA_API_KEY
 	before=$(sql "SELECT count(*) FROM offer WHERE provider='lambda'")
-	last="refresh lambda"; g refresh lambda
+	# (the catalog tier off: with it, lambda's catalog would stand in)
+	last="refresh --no-catalog lambda"; g refresh --no-catalog lambda
 	expect_rc 0 && has err "lambda: needs an API key: set GPUCMP_LAMBDA_API_KEY" || return 1
 	[ "$(grep -c . "$dir/err")" = 1 ] || fail "more than one line on stderr" || return 1
 	sql_is "SELECT count(*) FROM offer WHERE provider='lambda'" "$before" || return 1
@@ -427,7 +428,7 @@ scenario_all_adapters() {
 		*) export "GPUCMP_${up}_API_KEY=$SECRET" ;;
 		esac
 	done
-	last="refresh --json"; g refresh --json
+	last="refresh --no-catalog --json"; g refresh --no-catalog --json
 	# shellcheck disable=SC2086
 	kill $pids 2>/dev/null; wait $pids 2>/dev/null
 	expect_rc 0 || return 1
@@ -899,6 +900,180 @@ $LAMBDA_OK" || return 1
 	sql_is "SELECT min(stale) FROM offer WHERE provider='lambda'" "1"
 }
 
+# --- hosted catalogs (SkyPilot, gpuhunt) as a refresh tier -------------------
+# Real SkyPilot files trimmed, gpuhunt zips built here from constructed CSVs
+# (tests/fixtures/catalogs/README.md).
+
+catalogs=$(cd "$here/../fixtures/catalogs" && pwd)
+mkzip=$(dirname "$fixtured")/gpucmp-mkzip
+CAT_LM=Tue,_01_Dec_2026_10:00:00_GMT
+CAT_ASOF=2026-12-01T10:00:00Z
+CAT_CLOUDS="aws azure fluidstack gcp hyperbolic lambda mithril nebius oci runpod vast verda"
+
+# catalog_root: $SERVER_ROOT with the SkyPilot files and gpuhunt zips
+catalog_root() {
+	SERVER_ROOT="$dir/root"
+	mkdir -p "$SERVER_ROOT/gh/verda/20261130-3" "$SERVER_ROOT/gh/azure/20261201-7"
+	cp -r "$catalogs/skypilot" "$SERVER_ROOT/sky"
+	"$mkzip" "$SERVER_ROOT/gh/verda/20261130-3/catalog.zip" verda.csv "$catalogs/gpuhunt/verda.csv" &&
+		"$mkzip" "$SERVER_ROOT/gh/azure/20261201-7/catalog.zip" azure.csv "$catalogs/gpuhunt/azure.csv" ||
+		fail "gpucmp-mkzip failed"
+}
+
+# catalog_routes: one route per SkyPilot cloud, validators on each
+catalog_routes() {
+	for c in $CAT_CLOUDS; do
+		echo "GET /v8/$c/vms.csv file=sky/$c/vms.csv type=text/plain etag=$c-1 last_modified=$CAT_LM"
+	done
+}
+
+catalog_env() {
+	export GPUCMP_SKYPILOT_CATALOG_URL="$BASE/v8" GPUCMP_GPUHUNT_CATALOG_URL="$BASE/v3"
+}
+
+# Providers without a live adapter, or whose adapter needs a key that is not
+# set, are priced from the SkyPilot catalog: source catalog, as_of its
+# Last-Modified, fetched concurrently with the others.
+scenario_catalog_tier() {
+	catalog_root || return 1
+	catalog_routes >"$dir/cat.routes" && server <"$dir/cat.routes" || return 1
+	catalog_env
+	# (--force: the trimmed files are far smaller than the snapshot's rows)
+	last="refresh -v --force aws gcp lambda nebius fluidstack hyperbolic mithril"
+	g refresh -v --force aws gcp lambda nebius fluidstack hyperbolic mithril
+	expect_rc 0 && has out "aws" && has out "skypilot catalog" || return 1
+	has err "aws: from the skypilot catalog (no live price API in gpucmp)" || return 1
+	has err "lambda: from the skypilot catalog (needs an API key: set GPUCMP_LAMBDA_API_KEY" || return 1
+	for p in aws gcp lambda nebius fluidstack hyperbolic mithril; do
+		n=$(sql "SELECT count(*) FROM offer WHERE provider='$p'")
+		[ "$n" -gt 0 ] || fail "$p has no offers" || return 1
+		sql_is "SELECT count(*) FROM offer WHERE provider='$p' AND (source <> 'catalog' OR as_of IS NOT '$CAT_ASOF')" "0" || return 1
+		has requests.log "GET /v8/$p/vms.csv" || return 1
+	done
+	# real rows: AWS g6.24xlarge in us-east-1 (its zones folded into one
+	# offer), GCP's accelerator row paired with its host VM
+	sql_is "SELECT price_hr, spot_price_hr, gpu_count FROM offer WHERE provider='aws' AND sku='g6.24xlarge' AND region='us-east-1'" "6.6752|2.7197|4.0" || return 1
+	sql_is "SELECT count(*) FROM offer WHERE provider='gcp' AND sku='a2-highgpu-1g' AND region='us-central1'" "1" || return 1
+	sql_is "SELECT source, stale, last_error IS NULL FROM provider_state WHERE provider='aws'" "catalog|0|1" || return 1
+	last="list --provider aws"; g list --provider aws --json
+	expect_rc 0 && has out '"source":"catalog"' && has out "\"as_of\":\"$CAT_ASOF\"" || return 1
+}
+
+# A key set for a provider's live API wins over its catalog.
+scenario_catalog_live_wins() {
+	server "GET /api/v1/instance-types file=lambda/instance-types.json" || return 1
+	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
+	catalog_env
+	last="refresh lambda"; g refresh lambda
+	expect_rc 0 && has out "2 offers" && lacks out "catalog" || return 1
+	sql_is "SELECT count(*), min(source), max(source) FROM offer WHERE provider='lambda'" "2|live|live" || return 1
+	lacks requests.log "/v8/" || return 1
+	no_secret
+}
+
+# --no-catalog and `catalog: false` turn the tier off: nothing fetched, each
+# provider reported with the reason (stderr, --verbose, cache status).
+scenario_catalog_off() {
+	catalog_root || return 1
+	catalog_routes >"$dir/cat.routes" && server <"$dir/cat.routes" || return 1
+	catalog_env
+	before=$(sql "SELECT count(*) FROM offer WHERE provider='nebius'")
+	last="refresh --no-catalog aws nebius lambda"; g refresh --no-catalog -v aws nebius lambda
+	expect_rc 0 || return 1
+	has err "aws: no live price API in gpucmp and the hosted catalog tier is off" || return 1
+	has err "nebius: no live price API in gpucmp and the hosted catalog tier is off" || return 1
+	has err "lambda: needs an API key: set GPUCMP_LAMBDA_API_KEY or LAMBDA_API_KEY (the hosted catalog tier is off)" || return 1
+	[ ! -s "$dir/requests.log" ] || fail "something was fetched" || return 1
+	sql_is "SELECT count(*), max(stale) FROM offer WHERE provider='nebius'" "$before|0" || return 1
+	last="cache status"; g cache status --json
+	grep -A8 '"provider": "nebius"' "$dir/out" | grep -q "no live price API in gpucmp and the hosted catalog tier is off" ||
+		fail "cache status does not say why nebius was skipped" || return 1
+	mkdir -p "$XDG_CONFIG_HOME/gpucmp"
+	printf 'catalog: false\n' >"$XDG_CONFIG_HOME/gpucmp/config.yaml"
+	last="refresh aws (catalog: false)"; g refresh aws
+	expect_rc 0 && has err "aws: no live price API in gpucmp and the hosted catalog tier is off" || return 1
+	[ ! -s "$dir/requests.log" ] || fail "something was fetched with catalog: false" || return 1
+	# neither a live API nor a catalog: a usage error naming both
+	last="refresh coreweave"; g refresh coreweave
+	expect_rc 64 && has err "'coreweave' has no live price API in gpucmp and no hosted catalog covers it" || return 1
+}
+
+# A 304 to the stored validators keeps the catalog's offers; a 304 to a
+# request that sent none is a failure.
+scenario_catalog_not_modified() {
+	catalog_root || return 1
+	catalog_routes >"$dir/cat.routes" && server <"$dir/cat.routes" || return 1
+	catalog_env
+	g refresh --force aws
+	expect_rc 0 || return 1
+	n=$(sql "SELECT count(*) FROM offer WHERE provider='aws'")
+	last="refresh aws (again)"; g refresh aws
+	expect_rc 0 && has out "unchanged since the last refresh" || return 1
+	has requests.log 'If-None-Match: "aws-1"' || return 1
+	sql_is "SELECT count(*), max(stale), min(source) FROM offer WHERE provider='aws'" "$n|0|catalog" || return 1
+	server "GET /v8/fluidstack/vms.csv status=304" || return 1
+	catalog_env
+	last="refresh fluidstack (unsolicited 304)"; g refresh --retries 0 fluidstack
+	expect_rc 69 && has err "HTTP 304 Not Modified to a request without a validator" || return 1
+}
+
+# An empty catalog (a header, no rows) is refused by the plausible-answer
+# rule: the previous offers stay, the failure is recorded.
+scenario_catalog_empty() {
+	catalog_root || return 1
+	head -1 "$catalogs/skypilot/aws/vms.csv" >"$SERVER_ROOT/empty.csv"
+	server "GET /v8/aws/vms.csv file=empty.csv type=text/plain" || return 1
+	catalog_env
+	before=$(sql "SELECT count(*) FROM offer WHERE provider='aws'")
+	last="refresh aws (empty catalog)"; g refresh aws
+	expect_rc 69 && has err "aws: no usable offer in the new data" || return 1
+	sql_is "SELECT count(*) FROM offer WHERE provider='aws'" "$before" || return 1
+}
+
+# No SkyPilot file for a provider: its gpuhunt catalog (version, then the
+# zip) prices it; on-demand and spot rows pair into one offer; as_of is the
+# version's date; a 304 to the version's validator keeps the offers.
+scenario_catalog_gpuhunt() {
+	catalog_root || return 1
+	server <<ROUTES || return 1
+GET /v8/verda/vms.csv status=404 body=not-found
+GET /v3/verda/version body=20261130-3 type=text/plain etag=v3
+GET /v3/verda/20261130-3/catalog.zip file=gh/verda/20261130-3/catalog.zip type=application/zip
+ROUTES
+	catalog_env
+	last="refresh -v verda"; g refresh -v --force verda
+	expect_rc 0 && has out "gpuhunt catalog" || return 1
+	has err "verda: the skypilot catalog failed" || return 1
+	sql_is "SELECT count(*), min(source), min(as_of), max(as_of) FROM offer WHERE provider='verda'" "4|catalog|2026-11-30T00:00:00Z|2026-11-30T00:00:00Z" || return 1
+	sql_is "SELECT price_hr, spot_price_hr, gpu_count FROM offer WHERE provider='verda' AND sku='1H100.80S.30V'" "2.19|0.99|1.0" || return 1
+	last="refresh verda (again)"; g refresh verda
+	expect_rc 0 && has out "unchanged since the last refresh" || return 1
+	has requests.log 'If-None-Match: "v3"' || return 1
+	sql_is "SELECT count(*), max(stale) FROM offer WHERE provider='verda'" "4|0"
+}
+
+# No IDs: every provider with a live adapter or a catalog.  Keyless live
+# adapters point at a closed port (they fail); every provider a catalog
+# covers and no key unlocks is priced from it, all in one run.
+scenario_catalog_all() {
+	catalog_root || return 1
+	catalog_routes >"$dir/cat.routes" && server <"$dir/cat.routes" || return 1
+	catalog_env
+	for id in azure linode oci runpod scaleway vast vultr; do
+		up=$(echo "$id" | tr 'a-z-' 'A-Z_')
+		export "GPUCMP_${up}_BASE_URL=http://127.0.0.1:9"
+	done
+	last="refresh --json --retries 0 --force"; g refresh --json --retries 0 --force
+	expect_rc 75 || return 1
+	for p in aws fluidstack gcp hyperbolic lambda mithril nebius verda; do
+		grep -A2 "\"provider\": \"$p\"" "$dir/out" | grep -q '"result": "updated"' ||
+			fail "$p not updated from the catalog" || return 1
+		grep -A2 "\"provider\": \"$p\"" "$dir/out" | grep -q '"tier": "skypilot"' ||
+			fail "$p not from the skypilot tier" || return 1
+	done
+	sql_is "SELECT count(DISTINCT provider) FROM offer WHERE source = 'catalog'" "8" || return 1
+}
+
 # --- runner ----------------------------------------------------------------
 
 all=$(sed -n 's/^scenario_\([a-z0-9_]*\)() {$/\1/p' "$0")
@@ -916,6 +1091,8 @@ for name in $all; do
 		for v in $(env | sed -n 's/^\(GPUCMP_[A-Z0-9_]*\)=.*/\1/p'); do unset "$v"; done
 		export HOME="$dir/home" GPUCMP_CACHE="$dir/cache.db" GPUCMP_TODAY=2026-12-02 LC_ALL=C
 		export XDG_CONFIG_HOME="$dir/config" # never the user's config file
+		# hosted catalogs: never the public ones (a closed loopback port)
+		export GPUCMP_SKYPILOT_CATALOG_URL=http://127.0.0.1:9/v8 GPUCMP_GPUHUNT_CATALOG_URL=http://127.0.0.1:9/v3
 		last=""
 		"scenario_$name"
 		r=$?

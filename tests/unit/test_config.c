@@ -7,6 +7,7 @@
 
 #include "gpucmp/adapter.h"
 #include "gpucmp/config.h"
+#include "gpucmp/hosted.h"
 #include "gpucmp/fileio.h"
 #include "gpucmp/refresh.h"
 #include "gpucmp/yamldoc.h"
@@ -54,6 +55,41 @@ static void test_full_example(void **state)
 	assert_null(config_api_key(NULL, "lambda"));
 }
 
+static void test_catalog_keys(void **state)
+{
+	(void)state;
+	struct config c;
+	char *err = NULL;
+	const char *text = "catalog: false\n"
+			   "providers: [aws, nebius]\n"
+			   "skypilot_catalog_url: http://127.0.0.1:8080/v8/\n"
+			   "gpuhunt_catalog_url: https://mirror.example/v3\n";
+	unsetenv("GPUCMP_SKYPILOT_CATALOG_URL");
+	unsetenv("GPUCMP_GPUHUNT_CATALOG_URL");
+	assert_int_equal(parse(&c, text, &err), GC_OK);
+	assert_int_equal(c.catalog, 0);
+	assert_false(hosted_enabled(&c));
+	assert_int_equal(c.nproviders, 2); /* catalog-only providers are refreshable */
+	char from[32];
+	assert_string_equal(hosted_base_url(HOSTED_SKYPILOT, &c, from, sizeof from),
+			    "http://127.0.0.1:8080/v8");
+	assert_string_equal(from, "config");
+	assert_string_equal(hosted_base_url(HOSTED_GPUHUNT, &c, NULL, 0),
+			    "https://mirror.example/v3");
+	/* the variable wins over the config key */
+	setenv("GPUCMP_GPUHUNT_CATALOG_URL", "http://127.0.0.1:9/v3", 1);
+	assert_string_equal(hosted_base_url(HOSTED_GPUHUNT, &c, from, sizeof from),
+			    "http://127.0.0.1:9/v3");
+	assert_string_equal(from, "GPUCMP_GPUHUNT_CATALOG_URL");
+	unsetenv("GPUCMP_GPUHUNT_CATALOG_URL");
+	config_release(&c);
+	assert_int_equal(c.catalog, -1);
+	assert_true(hosted_enabled(&c));
+	assert_string_equal(hosted_base_url(HOSTED_SKYPILOT, &c, from, sizeof from),
+			    HOSTED_SKYPILOT_URL);
+	assert_string_equal(from, "default");
+}
+
 static void test_empty_and_null(void **state)
 {
 	(void)state;
@@ -88,7 +124,9 @@ static void test_errors(void **state)
 		{"currency: GBP\n", "cfg.yaml:1: unknown currency 'GBP' (expected USD, EUR)"},
 		{"currency: euro\n", "cfg.yaml:1: unknown currency 'euro'"},
 		{"providers: [lamda]\n", "cfg.yaml:1: provider 'lamda' has no live price adapter; did you mean 'lambda'?"},
-		{"providers: aws\n", "cfg.yaml:1: provider 'aws' has no live price adapter (these do: azure, "},
+		{"providers: civo\n", "cfg.yaml:1: provider 'civo' has no live price adapter (these do: azure, "},
+		{"catalog: maybe\n", "cfg.yaml:1: catalog must be true or false"},
+		{"skypilot_catalog_url: ftp://x\n", "cfg.yaml:1: bad skypilot_catalog_url 'ftp://x'"},
 		{"providers: {lambda: {}}\n", "cfg.yaml:1: 'providers' is the list of providers refresh fetches"},
 		{"provider: [lambda]\n", "cfg.yaml:1: 'provider' holds settings per provider"},
 		{"provider: lambda\n", "cfg.yaml:1: 'provider' must be a mapping"},
@@ -436,6 +474,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_full_example),
+		cmocka_unit_test(test_catalog_keys),
 		cmocka_unit_test(test_empty_and_null),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_key_not_in_messages),

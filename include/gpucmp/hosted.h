@@ -1,0 +1,98 @@
+/* hosted.h - hosted price catalogs as a refresh tier.
+ *
+ * SkyPilot and dstack's gpuhunt publish price catalogs of many clouds as
+ * plain files, fetched without a key (docs/CATALOGS.md has the research,
+ * docs/REFRESH.md the tiers).  A refresh takes a provider from its live
+ * adapter when that can run, else from the first hosted catalog that covers
+ * it:
+ *   SkyPilot  GET <skypilot base>/<folder>/vms.csv         (base holds "/v8")
+ *   gpuhunt   GET <gpuhunt base>/<name>/version             -> "YYYYMMDD-N"
+ *             GET <gpuhunt base>/<name>/<version>/catalog.zip, holding <name>.csv
+ *
+ * The module only describes and parses: hosted_adapter() fills a struct
+ * adapter whose request plan and parsers the refresh driver (refresh.c)
+ * runs like any live adapter's, under the same HTTP client, caps, deadline,
+ * retries, lock and per-provider atomic replace.  Offers have source
+ * "catalog" and as_of the catalog's date (SkyPilot: the response's
+ * Last-Modified; gpuhunt: the version's date).
+ */
+#ifndef GPUCMP_HOSTED_H
+#define GPUCMP_HOSTED_H
+
+#include <stddef.h>
+
+#include "gpucmp/adapter.h"
+#include "gpucmp/err.h"
+#include "gpucmp/gpu.h"
+#include "gpucmp/insttype.h"
+#include "gpucmp/offer.h"
+
+struct config;
+
+/* The public catalogs (docs/CATALOGS.md sections 1 and 2). */
+#define HOSTED_SKYPILOT_URL \
+	"https://raw.githubusercontent.com/skypilot-org/skypilot-catalog/master/catalogs/v8"
+#define HOSTED_GPUHUNT_URL "https://dstack-gpu-pricing.s3.eu-west-1.amazonaws.com/v3"
+
+enum hosted_kind { HOSTED_NONE, HOSTED_SKYPILOT, HOSTED_GPUHUNT };
+
+/* One provider's names, both ways: gpucmp id <-> SkyPilot v8 folder <->
+ * gpuhunt provider name (NULL: that catalog does not cover it). */
+struct hosted_map {
+	const char *id, *skypilot, *gpuhunt;
+};
+extern const struct hosted_map hosted_maps[];
+extern const size_t hosted_map_count;
+
+/* By gpucmp id, SkyPilot folder or gpuhunt name; NULL if none. */
+const struct hosted_map *hosted_find(const char *id);
+const struct hosted_map *hosted_find_skypilot(const char *folder);
+const struct hosted_map *hosted_find_gpuhunt(const char *name);
+
+/* The catalog a provider is taken from when the live tier cannot run:
+ * SkyPilot first, else gpuhunt, else HOSTED_NONE. */
+enum hosted_kind hosted_kind_for(const char *id);
+const char *hosted_kind_name(enum hosted_kind k); /* "skypilot" | "gpuhunt" | "none" */
+
+/* The base URL of a catalog: GPUCMP_SKYPILOT_CATALOG_URL /
+ * GPUCMP_GPUHUNT_CATALOG_URL, else the config's skypilot_catalog_url /
+ * gpuhunt_catalog_url, else the public one.  `from` (NULL or n bytes) gets
+ * the variable's name, "config" or "default". */
+const char *hosted_base_url(enum hosted_kind k, const struct config *cfg, char *from, size_t n);
+
+/* Is the tier on?  Off with GPUCMP_CATALOG=0 or `catalog: false` in cfg. */
+int hosted_enabled(const struct config *cfg);
+
+/* A catalog adapter for provider `id` (borrowed, must outlive *out). */
+void hosted_adapter(struct adapter *out, const char *id, enum hosted_kind k, const char *base);
+
+/* "YYYYMMDD-N" (a gpuhunt version) -> "YYYY-MM-DDT00:00:00Z"; 0, or -1 when
+ * it is not one. */
+int hosted_version_date(const char *version, char *out, size_t n);
+/* An HTTP date (Last-Modified) -> RFC 3339 UTC; 0 or -1. */
+int hosted_http_date(const char *date, char *out, size_t n);
+
+/* The member `name` of a zip held in memory (libzip), as a new
+ * NUL-terminated buffer of at most `max` bytes. */
+enum gc_status hosted_unzip(const void *zip, size_t len, const char *name, size_t max,
+			    char **out, size_t *outlen, char **err);
+
+/* A gpuhunt catalog CSV (storage.py's columns: instance_name, location,
+ * price, cpu, memory, gpu_count, gpu_name, gpu_memory (per GPU), spot,
+ * disk_size, gpu_vendor, flags, cpu_arch, provider_data) -> offers.  The
+ * on-demand and spot rows of one instance_name and location become one
+ * offer with both prices. */
+struct gpuhunt_opts {
+	const char *provider;               /* gpucmp id given to every offer */
+	const struct gpu_table *gpus;       /* required */
+	const struct insttype_table *types; /* may be NULL */
+	const char *source, *origin, *fetched_at, *as_of;
+};
+struct gpuhunt_stats {
+	size_t rows, offers, cpu_only, tpu, no_price, bad_number, duplicates, unknown_gpu,
+		spot_dropped, cleaned;
+};
+enum gc_status gpuhunt_parse(const char *data, size_t len, const struct gpuhunt_opts *opts,
+			     offer_cb cb, void *ctx, struct gpuhunt_stats *stats, char **err);
+
+#endif

@@ -1,0 +1,558 @@
+/* hosted.c - SkyPilot and gpuhunt hosted catalogs as a refresh tier. */
+#include "gpucmp/hosted.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zip.h>
+
+#include "gpucmp/config.h"
+#include "gpucmp/csv.h"
+#include "gpucmp/skypilot.h"
+#include "gpucmp/strutil.h"
+
+/* docs/CATALOGS.md section 4: only providers some catalog covers; sorted
+ * by id.  gpuhunt's "online" providers (queried live by its client, not in
+ * its catalog) are left out. */
+const struct hosted_map hosted_maps[] = {
+	{"aws", "aws", "aws"},
+	{"azure", "azure", "azure"},
+	{"digitalocean", "do", NULL},
+	{"fluidstack", "fluidstack", NULL},
+	{"gcp", "gcp", "gcp"},
+	{"hyperbolic", "hyperbolic", NULL},
+	{"hyperstack", "hyperstack", NULL},
+	{"ibm", "ibm", NULL},
+	{"jarvislabs", "jarvislabs", NULL},
+	{"lambda", "lambda", "lambdalabs"},
+	{"mithril", "mithril", NULL},
+	{"nebius", "nebius", "nebius"},
+	{"oci", "oci", "oci"},
+	{"runpod", "runpod", "runpod"},
+	{"vast", "vast", NULL},
+	{"verda", "verda", "verda"},
+};
+const size_t hosted_map_count = sizeof hosted_maps / sizeof hosted_maps[0];
+
+static const struct hosted_map *find_by(size_t field, const char *name)
+{
+	for (size_t i = 0; name && i < hosted_map_count; i++) {
+		const char *v = field == 0 ? hosted_maps[i].id
+			      : field == 1 ? hosted_maps[i].skypilot : hosted_maps[i].gpuhunt;
+		if (v && strcmp(v, name) == 0)
+			return &hosted_maps[i];
+	}
+	return NULL;
+}
+
+const struct hosted_map *hosted_find(const char *id)
+{
+	return find_by(0, id);
+}
+
+const struct hosted_map *hosted_find_skypilot(const char *folder)
+{
+	return find_by(1, folder);
+}
+
+const struct hosted_map *hosted_find_gpuhunt(const char *name)
+{
+	return find_by(2, name);
+}
+
+enum hosted_kind hosted_kind_for(const char *id)
+{
+	const struct hosted_map *m = hosted_find(id);
+	return !m ? HOSTED_NONE : m->skypilot ? HOSTED_SKYPILOT
+	       : m->gpuhunt ? HOSTED_GPUHUNT : HOSTED_NONE;
+}
+
+const char *hosted_kind_name(enum hosted_kind k)
+{
+	return k == HOSTED_SKYPILOT ? "skypilot" : k == HOSTED_GPUHUNT ? "gpuhunt" : "none";
+}
+
+const char *hosted_base_url(enum hosted_kind k, const struct config *cfg, char *from, size_t n)
+{
+	const char *var = k == HOSTED_SKYPILOT ? "GPUCMP_SKYPILOT_CATALOG_URL"
+					       : "GPUCMP_GPUHUNT_CATALOG_URL";
+	const char *v = getenv(var), *src = var;
+	if (!v || !*v) {
+		v = cfg ? (k == HOSTED_SKYPILOT ? cfg->skypilot_catalog_url
+						: cfg->gpuhunt_catalog_url)
+			: NULL;
+		src = "config";
+	}
+	if (!v || !*v) {
+		v = k == HOSTED_SKYPILOT ? HOSTED_SKYPILOT_URL : HOSTED_GPUHUNT_URL;
+		src = "default";
+	}
+	if (from && n)
+		snprintf(from, n, "%s", src);
+	return v;
+}
+
+int hosted_enabled(const struct config *cfg)
+{
+	return !cfg || cfg->catalog != 0;
+}
+
+int hosted_version_date(const char *v, char *out, size_t n)
+{
+	size_t i = 0;
+	while (i < 8 && isdigit((unsigned char)v[i]))
+		i++;
+	if (i != 8 || v[8] != '-' || !isdigit((unsigned char)v[9]))
+		return -1;
+	for (i = 9; v[i]; i++)
+		if (!isdigit((unsigned char)v[i]) || i > 20)
+			return -1;
+	int y = (v[0] - '0') * 1000 + (v[1] - '0') * 100 + (v[2] - '0') * 10 + (v[3] - '0');
+	int m = (v[4] - '0') * 10 + (v[5] - '0'), d = (v[6] - '0') * 10 + (v[7] - '0');
+	if (y < 2000 || m < 1 || m > 12 || d < 1 || d > 31)
+		return -1;
+	snprintf(out, n, "%04d-%02d-%02dT00:00:00Z", y, m, d);
+	return 0;
+}
+
+int hosted_http_date(const char *date, char *out, size_t n)
+{
+	long long t = date && *date ? str_http_date(date) : -1;
+	if (t <= 0)
+		return -1;
+	str_time_format(t, out, n);
+	return 0;
+}
+
+enum gc_status hosted_unzip(const void *zip, size_t len, const char *name, size_t max,
+			    char **out, size_t *outlen, char **err)
+{
+	*out = NULL;
+	*outlen = 0;
+	zip_error_t ze;
+	zip_error_init(&ze);
+	zip_source_t *src = zip_source_buffer_create(len ? zip : "", len, 0, &ze);
+	zip_t *za = src ? zip_open_from_source(src, ZIP_RDONLY, &ze) : NULL;
+	if (!za) {
+		enum gc_status st = err_set(err, GC_EDATA, "not a zip archive (%s)",
+					    zip_error_strerror(&ze));
+		zip_source_free(src);
+		zip_error_fini(&ze);
+		return st;
+	}
+	zip_error_fini(&ze);
+	enum gc_status st = GC_OK;
+	zip_int64_t idx = zip_name_locate(za, name, 0);
+	zip_stat_t sb;
+	zip_file_t *zf = NULL;
+	char *buf = NULL;
+	size_t n = 0;
+	if (idx < 0)
+		st = err_set(err, GC_EDATA, "the zip holds no '%s'", name);
+	else if (zip_stat_index(za, (zip_uint64_t)idx, 0, &sb) == 0 &&
+		 (sb.valid & ZIP_STAT_SIZE) && sb.size > max)
+		st = err_set(err, GC_EDATA, "'%s' in the zip is over %zu bytes", name, max);
+	else if (!(zf = zip_fopen_index(za, (zip_uint64_t)idx, 0)))
+		st = err_set(err, GC_EDATA, "cannot read '%s' in the zip (%s)", name,
+			     zip_strerror(za));
+	size_t cap = 0;
+	while (st == GC_OK) {
+		if (cap - n < 65536) {
+			size_t nc = cap ? cap * 2 : 262144;
+			char *b = nc > max + 65537 ? NULL : realloc(buf, nc + 1);
+			if (!b && nc > max + 65537) {
+				st = err_set(err, GC_EDATA, "'%s' in the zip is over %zu bytes", name,
+					     max);
+				break;
+			}
+			if (!b) {
+				st = err_set(err, GC_ENOMEM, "out of memory");
+				break;
+			}
+			buf = b;
+			cap = nc;
+		}
+		zip_int64_t r = zip_fread(zf, buf + n, cap - n);
+		if (r < 0) {
+			st = err_set(err, GC_EDATA, "cannot read '%s' in the zip (%s)", name,
+				     zip_file_strerror(zf));
+			break;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+		if (n > max)
+			st = err_set(err, GC_EDATA, "'%s' in the zip is over %zu bytes", name, max);
+	}
+	if (zf)
+		zip_fclose(zf);
+	zip_discard(za);
+	if (st != GC_OK) {
+		free(buf);
+		return st;
+	}
+	if (!buf && !(buf = malloc(1)))
+		return err_set(err, GC_ENOMEM, "out of memory");
+	buf[n] = '\0';
+	*out = buf;
+	*outlen = n;
+	return GC_OK;
+}
+
+/* ---- gpuhunt CSV ---------------------------------------------------- */
+
+struct grow {
+	char *name, *loc, *gpu_name;
+	double price, cpu, mem, cnt, gmem, disk;
+	int spot;
+};
+
+struct gcols {
+	int name, loc, price, cpu, mem, cnt, gpu, gmem, spot, disk, vendor;
+};
+
+/* A number: 0 with *v (NAN when empty and optional), -1 when bad. */
+static int num(const char *s, int required, double *v)
+{
+	*v = NAN;
+	if (!*s)
+		return required ? -1 : 0;
+	return str_to_double(s, v) == 0 && isfinite(*v) ? 0 : -1;
+}
+
+static const char *fld(char **f, size_t n, int i)
+{
+	return i >= 0 && (size_t)i < n ? f[i] : "";
+}
+
+static int grow_cmp(const void *a, const void *b)
+{
+	const struct grow *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	if (!c)
+		c = strcmp(x->loc, y->loc);
+	return c ? c : x->spot - y->spot;
+}
+
+static double sane(double v, double lo, double hi)
+{
+	return v >= lo && v <= hi ? v : NAN;
+}
+
+static enum gc_status gh_emit(const struct gpuhunt_opts *o, const struct grow *od,
+			      const struct grow *sp, struct gpuhunt_stats *s, offer_cb cb, void *ctx,
+			      char **err)
+{
+	const struct grow *r = od ? od : sp;
+	struct offer x;
+	offer_init(&x);
+	x.provider = o->provider;
+	x.source = o->source;
+	x.origin = o->origin;
+	x.fetched_at = o->fetched_at;
+	x.as_of = o->as_of;
+	x.sku = r->name;
+	x.region = *r->loc ? r->loc : "unknown";
+	x.gpu_name = r->gpu_name;
+	x.vcpus = sane(r->cpu, 1e-3, 1e5);
+	x.ram_gb = sane(r->mem, 1e-3, 1e7);
+	x.disk_gb = sane(r->disk, 0, 1e9);
+	x.price_hr = od && offer_price_ok(od->price) ? od->price : NAN;
+	x.spot_price_hr = sp && offer_price_ok(sp->price) ? sp->price : NAN;
+	if (isnan(x.price_hr) && isnan(x.spot_price_hr)) {
+		s->no_price++;
+		return GC_OK;
+	}
+	s->spot_dropped += (size_t)offer_spot_sane(&x);
+	const struct insttype *it = insttype_lookup(o->types, o->provider, r->name);
+	const struct gpu_model *m = it && it->gpu ? gpu_find(o->gpus, it->gpu) : NULL;
+	double gmem = sane(r->gmem, 1e-3, 1e4);
+	if (!m)
+		m = gpu_normalize(o->gpus, r->gpu_name, gmem, r->name);
+	x.gpu = m ? m->id : NULL;
+	x.gpu_count = it && it->gpu_count > 0 ? it->gpu_count : r->cnt;
+	x.gpu_mem_gb = !m ? gmem : x.gpu_count < 1 ? m->memory_gb * x.gpu_count : m->memory_gb;
+	if (it) {
+		x.infiniband = it->infiniband;
+		x.nvlink = it->nvlink;
+		x.rdma = it->rdma;
+		x.node_bandwidth_gbps = it->node_bandwidth_gbps > 0 ? it->node_bandwidth_gbps : NAN;
+	}
+	s->unknown_gpu += !x.gpu;
+	s->offers++;
+	return offer_deliver(cb, ctx, &x, &s->cleaned, err);
+}
+
+static void rows_free(struct grow *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(rows[i].name);
+		free(rows[i].loc);
+		free(rows[i].gpu_name);
+	}
+	free(rows);
+}
+
+/* Read the GPU rows into *rows; the others are only counted. */
+static enum gc_status gh_read(const char *data, size_t len, struct gpuhunt_stats *s,
+			      struct grow **rows, size_t *nrows, char **err)
+{
+	struct csv_reader rd;
+	struct gcols c;
+	size_t cap = 0;
+	enum gc_status st = GC_OK;
+	csv_init(&rd, data, len);
+	int rc = csv_next(&rd, err);
+	if (rc == 0)
+		st = err_set(err, GC_EDATA, "empty catalog");
+	if (rc > 0) {
+		c.name = csv_column(&rd, "instance_name");
+		c.loc = csv_column(&rd, "location");
+		c.price = csv_column(&rd, "price");
+		c.cpu = csv_column(&rd, "cpu");
+		c.mem = csv_column(&rd, "memory");
+		c.cnt = csv_column(&rd, "gpu_count");
+		c.gpu = csv_column(&rd, "gpu_name");
+		c.gmem = csv_column(&rd, "gpu_memory");
+		c.spot = csv_column(&rd, "spot");
+		c.disk = csv_column(&rd, "disk_size");
+		c.vendor = csv_column(&rd, "gpu_vendor");
+		const char *missing = c.name < 0 ? "instance_name" : c.loc < 0 ? "location"
+				    : c.price < 0 ? "price" : c.cpu < 0 ? "cpu"
+				    : c.mem < 0 ? "memory" : c.cnt < 0 ? "gpu_count"
+				    : c.spot < 0 ? "spot" : NULL;
+		if (missing)
+			st = err_set(err, GC_EDATA, "not a gpuhunt catalog: no '%s' column", missing);
+	}
+	while (st == GC_OK && rc > 0 && (rc = csv_next(&rd, err)) > 0) {
+		char **f = rd.fields;
+		size_t n = rd.nfields;
+		struct grow r;
+		memset(&r, 0, sizeof r);
+		s->rows++;
+		const char *spot = fld(f, n, c.spot), *gpu = fld(f, n, c.gpu);
+		const char *vendor = fld(f, n, c.vendor);
+		int bad = num(fld(f, n, c.price), 1, &r.price) | num(fld(f, n, c.cpu), 1, &r.cpu) |
+			  num(fld(f, n, c.mem), 1, &r.mem) | num(fld(f, n, c.cnt), 1, &r.cnt) |
+			  num(fld(f, n, c.gmem), 0, &r.gmem) | num(fld(f, n, c.disk), 0, &r.disk);
+		if (strcmp(spot, "True") == 0)
+			r.spot = 1;
+		else if (strcmp(spot, "False") != 0)
+			bad = -1;
+		if (bad || !*fld(f, n, c.name)) {
+			s->bad_number++;
+			continue;
+		}
+		if (strcmp(vendor, "google") == 0 || strncmp(gpu, "tpu-", 4) == 0) {
+			s->tpu++;
+			continue;
+		}
+		if (!(r.cnt > 0 && r.cnt <= 4096) || !*gpu) {
+			s->cpu_only++;
+			continue;
+		}
+		if (*nrows == cap) {
+			size_t nc = cap ? cap * 2 : 256;
+			struct grow *g = realloc(*rows, nc * sizeof *g);
+			if (!g) {
+				st = err_set(err, GC_ENOMEM, "out of memory");
+				break;
+			}
+			*rows = g;
+			cap = nc;
+		}
+		r.name = strdup(fld(f, n, c.name));
+		r.loc = strdup(fld(f, n, c.loc));
+		r.gpu_name = strdup(gpu);
+		(*rows)[(*nrows)++] = r;
+		if (!r.name || !r.loc || !r.gpu_name)
+			st = err_set(err, GC_ENOMEM, "out of memory");
+	}
+	if (rc < 0 && st == GC_OK) {
+		st = rc == CSV_NOMEM ? GC_ENOMEM : GC_EDATA;
+		if (st == GC_ENOMEM)
+			err_set(err, st, "out of memory");
+	}
+	csv_release(&rd);
+	return st;
+}
+
+enum gc_status gpuhunt_parse(const char *data, size_t len, const struct gpuhunt_opts *opts,
+			     offer_cb cb, void *ctx, struct gpuhunt_stats *stats, char **err)
+{
+	struct gpuhunt_stats local;
+	struct gpuhunt_stats *s = stats ? stats : &local;
+	memset(s, 0, sizeof *s);
+	struct grow *rows = NULL;
+	size_t nrows = 0;
+	enum gc_status st = gh_read(data, len, s, &rows, &nrows, err);
+	if (st == GC_OK && nrows)
+		qsort(rows, nrows, sizeof *rows, grow_cmp);
+	/* one offer per instance and location: its first on-demand and first
+	 * spot row (sorted on-demand first); further rows are duplicates */
+	for (size_t i = 0; st == GC_OK && i < nrows;) {
+		size_t j = i;
+		const struct grow *od = NULL, *sp = NULL;
+		for (; j < nrows && strcmp(rows[j].name, rows[i].name) == 0 &&
+		       strcmp(rows[j].loc, rows[i].loc) == 0;
+		     j++) {
+			const struct grow **slot = rows[j].spot ? &sp : &od;
+			if (*slot)
+				s->duplicates++;
+			else
+				*slot = &rows[j];
+		}
+		st = gh_emit(opts, od, sp, s, cb, ctx, err);
+		i = j;
+	}
+	rows_free(rows, nrows);
+	return st;
+}
+
+/* ---- the adapters the refresh driver runs --------------------------- */
+
+enum { KIND_VMS, KIND_VERSION, KIND_ZIP };
+
+/* The biggest catalog file accepted (a zip member, after inflating). */
+#define HOSTED_MAX_CSV ((size_t)256 << 20)
+
+struct gh_state {
+	char version[32];
+	char as_of[32];
+};
+
+/* Offers of a parser go to the run's emit; its message is kept (the
+ * SkyPilot reader gives a callback no room for one). */
+struct sink {
+	struct adapter_run *run;
+	char *err;
+};
+
+static enum gc_status sink_cb(void *ctx, const struct offer *o, char **err)
+{
+	struct sink *k = ctx;
+	(void)err;
+	return k->run->emit(k->run->emit_ctx, o, &k->err);
+}
+
+static enum gc_status sink_end(struct sink *k, enum gc_status st, char **err)
+{
+	if (k->err) {
+		if (st != GC_OK && err) {
+			free(*err);
+			*err = k->err;
+		} else {
+			free(k->err);
+		}
+		k->err = NULL;
+	}
+	return st;
+}
+
+static enum gc_status sky_start(struct adapter_run *run, char **err)
+{
+	const struct hosted_map *m = hosted_find(run->ad->id);
+	if (!m || !m->skypilot)
+		return err_set(err, GC_ENOTFOUND, "no SkyPilot catalog covers '%s'", run->ad->id);
+	return adapter_queue(run, KIND_VMS, NULL, NULL, err, "%s/%s/vms.csv", run->base,
+			     m->skypilot);
+}
+
+static enum gc_status sky_parse(struct adapter_run *run, const struct adapter_request *req,
+				const char *body, size_t len, char **err)
+{
+	(void)req;
+	char as_of[32];
+	struct skypilot_opts o = {run->ad->id, run->gpus, run->types, "catalog", run->origin,
+				  run->fetched_at, NULL};
+	if (hosted_http_date(run->last_modified, as_of, sizeof as_of) == 0)
+		o.as_of = as_of;
+	struct skypilot_stats s;
+	struct sink k = {run, NULL};
+	enum gc_status st = skypilot_parse(body, len, &o, sink_cb, &k, &s, err);
+	st = sink_end(&k, st, err);
+	run->offers += s.offers;
+	run->drop_no_gpu += s.cpu_only + s.tpu + s.unpaired;
+	run->drop_no_price += s.no_price - s.bad_price;
+	run->drop_bad_price += s.bad_price;
+	run->skipped += s.cpu_only + s.tpu + s.unpaired + s.no_price;
+	run->cleaned += s.cleaned;
+	run->spot_dropped += s.spot_dropped;
+	return st;
+}
+
+static enum gc_status gh_start(struct adapter_run *run, char **err)
+{
+	const struct hosted_map *m = hosted_find(run->ad->id);
+	if (!m || !m->gpuhunt)
+		return err_set(err, GC_ENOTFOUND, "no gpuhunt catalog covers '%s'", run->ad->id);
+	if (!(run->state = calloc(1, sizeof(struct gh_state))))
+		return err_set(err, GC_ENOMEM, "out of memory");
+	return adapter_queue(run, KIND_VERSION, NULL, NULL, err, "%s/%s/version", run->base,
+			     m->gpuhunt);
+}
+
+static enum gc_status gh_parse(struct adapter_run *run, const struct adapter_request *req,
+			       const char *body, size_t len, char **err)
+{
+	const struct hosted_map *m = hosted_find(run->ad->id);
+	struct gh_state *g = run->state;
+	if (req->kind == KIND_VERSION) {
+		/* the version names a folder: only "YYYYMMDD-N", whatever was sent */
+		while (len && isspace((unsigned char)body[len - 1]))
+			len--;
+		if (len >= sizeof g->version)
+			return err_set(err, GC_EDATA, "not a gpuhunt catalog version");
+		memcpy(g->version, body, len);
+		g->version[len] = '\0';
+		if (memchr(body, '\0', len) ||
+		    hosted_version_date(g->version, g->as_of, sizeof g->as_of) != 0)
+			return err_set(err, GC_EDATA,
+				       "not a gpuhunt catalog version (expected YYYYMMDD-N)");
+		return adapter_queue(run, KIND_ZIP, NULL, NULL, err, "%s/%s/%s/catalog.zip",
+				     run->base, m->gpuhunt, g->version);
+	}
+	char name[64], *csv = NULL;
+	size_t n = 0;
+	snprintf(name, sizeof name, "%s.csv", m->gpuhunt);
+	enum gc_status st = hosted_unzip(body, len, name, HOSTED_MAX_CSV, &csv, &n, err);
+	if (st != GC_OK)
+		return st;
+	struct gpuhunt_opts o = {run->ad->id, run->gpus, run->types, "catalog", run->origin,
+				 run->fetched_at, g->as_of};
+	struct gpuhunt_stats s;
+	struct sink k = {run, NULL};
+	st = gpuhunt_parse(csv, n, &o, sink_cb, &k, &s, err);
+	st = sink_end(&k, st, err);
+	free(csv);
+	run->offers += s.offers;
+	run->drop_no_gpu += s.cpu_only + s.tpu;
+	run->drop_no_price += s.no_price;
+	run->drop_bad_number += s.bad_number;
+	run->skipped += s.cpu_only + s.tpu + s.no_price + s.bad_number;
+	run->cleaned += s.cleaned;
+	run->spot_dropped += s.spot_dropped;
+	return st;
+}
+
+void hosted_adapter(struct adapter *out, const char *id, enum hosted_kind k, const char *base)
+{
+	memset(out, 0, sizeof *out);
+	out->id = id;
+	out->base_url = base;
+	out->auth = ADAPTER_AUTH_NONE;
+	out->key_style = ADAPTER_KEY_BEARER;
+	out->conditional = 1;
+	if (k == HOSTED_GPUHUNT) {
+		out->endpoint = "gpuhunt catalog: GET /<provider>/version, /<provider>/<version>/catalog.zip";
+		out->start = gh_start;
+		out->parse = gh_parse;
+		out->free_state = free;
+	} else {
+		out->endpoint = "SkyPilot catalog: GET /<cloud>/vms.csv";
+		out->start = sky_start;
+		out->parse = sky_parse;
+	}
+}
