@@ -1,6 +1,7 @@
 /* catalog.c - load the embedded GPU table, instance types and profiles. */
 #include "gpucmp/catalog.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -69,6 +70,18 @@ enum gc_status catalog_init(struct catalog *c, long today, char **err)
 	c->seed_hash = catalog_hash(catalog_hash(CATALOG_HASH_INIT, &s->hash, sizeof s->hash),
 				    &l->hash, sizeof l->hash);
 	return GC_OK;
+}
+
+int catalog_has_profile(const char *id)
+{
+	char want[128];
+	int n = snprintf(want, sizeof want, "providers/%s.yaml", id);
+	if (n < 0 || (size_t)n >= sizeof want)
+		return 0;
+	for (size_t i = 0; i < embedded_profiles_count; i++)
+		if (strcmp(embedded_profiles[i].name, want) == 0)
+			return 1;
+	return 0;
 }
 
 enum gc_status catalog_need(struct catalog *c, unsigned parts, char **err)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpucmp/catalog.h"
 #include "gpucmp/embedded.h"
 #include "gpucmp/strutil.h"
 #include "gpucmp/yamldoc.h"
@@ -22,18 +23,6 @@ struct row {
 	const char *provider, *sku, *gpu, *gpu_name, *region, *source, *checked;
 	double gpu_count, gpu_mem_gb, vcpus, ram_gb, price_hr, spot_price_hr;
 };
-
-static int has_profile(const char *id)
-{
-	char want[128];
-	int n = snprintf(want, sizeof want, "providers/%s.yaml", id);
-	if (n < 0 || (size_t)n >= sizeof want)
-		return 0;
-	for (size_t i = 0; i < embedded_profiles_count; i++)
-		if (strcmp(embedded_profiles[i].name, want) == 0)
-			return 1;
-	return 0;
-}
 
 /* lowercase letters, digits and dashes: the form of every id in gpus.yaml */
 static int id_form(const char *s)
@@ -87,7 +76,7 @@ static enum gc_status check_row(struct ydoc *d, yaml_node_t *m, const struct gpu
 	const char *via = NULL, *note = NULL;
 	if (st == GC_OK)
 		st = text(d, m, "provider", 1, &r->provider, err);
-	if (st == GC_OK && !has_profile(r->provider))
+	if (st == GC_OK && !catalog_has_profile(r->provider))
 		st = ydoc_error(d, ydoc_get(d, m, "provider"), err,
 				"unknown provider '%s' (no providers/%s.yaml)", r->provider,
 				r->provider);

@@ -57,18 +57,6 @@ int retired_glob(const char *p, const char *s)
 	return *p == '\0';
 }
 
-static int has_profile(const char *id)
-{
-	char want[128];
-	int n = snprintf(want, sizeof want, "providers/%s.yaml", id);
-	if (n < 0 || (size_t)n >= sizeof want)
-		return 0;
-	for (size_t i = 0; i < embedded_profiles_count; i++)
-		if (strcmp(embedded_profiles[i].name, want) == 0)
-			return 1;
-	return 0;
-}
-
 /* a SKU name or glob: printable, no space, no '[' (only '*' and '?') */
 static int sku_form(const char *s, int glob)
 {
@@ -118,7 +106,7 @@ static enum gc_status common(struct ydoc *d, yaml_node_t *m, const char **provid
 	const char *src, *note;
 	long checked;
 	enum gc_status st = text(d, m, "provider", 1, provider, err);
-	if (st == GC_OK && !has_profile(*provider))
+	if (st == GC_OK && !catalog_has_profile(*provider))
 		st = ydoc_error(d, ydoc_get(d, m, "provider"), err,
 				"unknown provider '%s' (no providers/%s.yaml)", *provider,
 				*provider);

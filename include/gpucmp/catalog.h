@@ -55,6 +55,10 @@ long catalog_today(void);
  * (and GPUCMP_TODAY, as noon of that day) for reproducible output. */
 long long catalog_now(void);
 
+/* Is there a built-in profile providers/<id>.yaml?  (Without parsing it:
+ * the data files that name providers check their ids with it.) */
+int catalog_has_profile(const char *id);
+
 /* FNV-1a, 64-bit, continued from `h` (start with CATALOG_HASH_INIT). */
 #define CATALOG_HASH_INIT 0xcbf29ce484222325ULL
 uint64_t catalog_hash(uint64_t h, const void *data, size_t len);
