@@ -172,6 +172,7 @@ complete -c gpucmp -n '__gpucmp_using refresh' -l max-age -x -d 'skip providers 
 complete -c gpucmp -n '__gpucmp_using refresh import' -l timeout -x -d 'give up on one attempt of one request after SECONDS (default 60; --deadline bounds the whole refresh)'
 complete -c gpucmp -n '__gpucmp_using refresh' -l deadline -x -d 'end the whole refresh (every provider: attempts, retries, pages) by SECONDS (default 300)'
 complete -c gpucmp -n '__gpucmp_using refresh' -l no-catalog -d 'take no provider from a hosted catalog (SkyPilot, gpuhunt): live APIs only'
+complete -c gpucmp -n '__gpucmp_using refresh' -l catalog-only -d 'take every provider from its hosted catalog, even one whose live API could run (scripts/make-snapshot.sh)'
 complete -c gpucmp -n '__gpucmp_using refresh import' -l retries -x -d 'retry a timeout, 429 or 5xx up to N times (default 3)'
 complete -c gpucmp -n '__gpucmp_using refresh import' -s v -l verbose -d 'log each HTTP attempt (keys masked) and what each provider\'s offers came to, on stderr'
 complete -c gpucmp -n '__gpucmp_using refresh import' -l force -d 'store an answer even when it has no usable offer or shrinks a provider below 10% (min_keep_percent)'

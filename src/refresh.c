@@ -593,7 +593,7 @@ static int pre_skip(struct refresh *rf, struct job *j, const char *id)
 {
 	struct refresh_result *r = j->res;
 	const struct config *cfg = rf->opts->config;
-	const struct adapter *ad = adapter_find(id);
+	const struct adapter *ad = rf->opts->catalog_only ? NULL : adapter_find(id);
 	int catalog_on = !rf->opts->no_catalog && hosted_enabled(cfg);
 	enum hosted_kind k = hosted_kind_for(id);
 	char why[256] = "", msg[512];
@@ -619,7 +619,8 @@ static int pre_skip(struct refresh *rf, struct job *j, const char *id)
 		j->source = "catalog";
 		r->tier = hosted_kind_name(k);
 		snprintf(msg, sizeof msg, "from the %s catalog (%s)", r->tier,
-			 *why ? why : "no live price API in gpucmp");
+			 *why ? why : rf->opts->catalog_only ? "--catalog-only"
+						 : "no live price API in gpucmp");
 		job_note(rf, r->id, msg);
 	} else {
 		const char *tail = k != HOSTED_NONE ? "the hosted catalog tier is off"
@@ -684,11 +685,11 @@ static const char **run_ids(const struct refresh_opts *opts, size_t *n)
 			ids[(*n)++] = opts->only[i]->id;
 		return ids;
 	}
-	for (size_t i = 0; i < adapter_count; i++)
+	for (size_t i = 0; !opts->catalog_only && i < adapter_count; i++)
 		ids[(*n)++] = adapters[i]->id;
 	int catalog_on = !opts->no_catalog && hosted_enabled(opts->config);
 	for (size_t i = 0; catalog_on && i < hosted_map_count; i++)
-		if (!adapter_find(hosted_maps[i].id))
+		if (opts->catalog_only || !adapter_find(hosted_maps[i].id))
 			ids[(*n)++] = hosted_maps[i].id;
 	qsort(ids, *n, sizeof *ids, id_cmp);
 	return ids;

@@ -48,6 +48,8 @@ struct refresh_opts {
 	const char *const *ids;
 	size_t nids;
 	int no_catalog;          /* the hosted catalog tier off (also config catalog: false) */
+	int catalog_only;        /* every provider from its hosted catalog, never live (no
+				    IDs: every provider a catalog covers) */
 	int jobs;                /* providers fetched at once, >= 1 */
 	long long max_age;       /* seconds; < 0: refresh regardless */
 	struct http_opts http;

@@ -204,6 +204,12 @@ int cmd_refresh(struct cli_args *a)
 	if (!rc)
 		rc = cli_config(&env);
 	int catalog_on = !cli_flag(a, O_NO_CATALOG) && hosted_enabled(&env.config);
+	if (!rc && cli_flag(a, O_CATALOG_ONLY) && !catalog_on) {
+		int flag = cli_flag(a, O_NO_CATALOG);
+		msg_error("--catalog-only needs the hosted catalog tier: %s",
+			  flag ? "drop --no-catalog" : "the config file says catalog: false");
+		rc = flag ? EXIT_USAGE : EXIT_CONFIG;
+	}
 	if (!rc)
 		rc = pick(a, &env, chosen, &nchosen);
 	/* no IDs: the config's enabled providers (checked adapter ids), else all */
@@ -222,6 +228,7 @@ int cmd_refresh(struct cli_args *a)
 	o.ids = nchosen ? chosen : NULL;
 	o.nids = nchosen;
 	o.no_catalog = !catalog_on;
+	o.catalog_only = cli_flag(a, O_CATALOG_ONLY);
 	o.progress = on_progress;
 	o.progress_arg = &pr;
 	o.config = &env.config;

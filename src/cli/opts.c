@@ -61,6 +61,7 @@ const struct opt_def cli_options[] = {
 	{O_TIMEOUT, "timeout", 0, "SECONDS", NULL, CMD_REFRESH | CMD_IMPORT, "give up on one attempt of one request after SECONDS (default 60; --deadline bounds the whole refresh)"},
 	{O_DEADLINE, "deadline", 0, "SECONDS", NULL, CMD_REFRESH, "end the whole refresh (every provider: attempts, retries, pages) by SECONDS (default 300)"},
 	{O_NO_CATALOG, "no-catalog", 0, NULL, NULL, CMD_REFRESH, "take no provider from a hosted catalog (SkyPilot, gpuhunt): live APIs only"},
+	{O_CATALOG_ONLY, "catalog-only", 0, NULL, NULL, CMD_REFRESH, "take every provider from its hosted catalog, even one whose live API could run (scripts/make-snapshot.sh)"},
 	{O_RETRIES, "retries", 0, "N", NULL, CMD_REFRESH | CMD_IMPORT, "retry a timeout, 429 or 5xx up to N times (default 3)"},
 	{O_VERBOSE, "verbose", 'v', NULL, NULL, CMD_REFRESH | CMD_IMPORT, "log each HTTP attempt (keys masked) and what each provider's offers came to, on stderr"},
 	{O_FORCE, "force", 0, NULL, NULL, CMD_REFRESH | CMD_IMPORT, "store an answer even when it has no usable offer or shrinks a provider below 10% (min_keep_percent)"},

@@ -971,6 +971,23 @@ scenario_catalog_live_wins() {
 	no_secret
 }
 
+# --catalog-only takes a provider from its catalog even when its live API
+# could run (a key set); without IDs, every provider a catalog covers.
+scenario_catalog_only() {
+	catalog_root || return 1
+	cp -r "$fixtures/lambda" "$SERVER_ROOT/lambda"
+	{ catalog_routes; echo "$LAMBDA_OK"; } >"$dir/cat.routes" && server <"$dir/cat.routes" || return 1
+	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
+	catalog_env
+	last="refresh --catalog-only lambda"; g refresh -v --force --catalog-only lambda
+	expect_rc 0 && has err "lambda: from the skypilot catalog (--catalog-only)" || return 1
+	lacks requests.log "/api/v1/" || return 1
+	sql_is "SELECT count(*) > 2, min(source), max(source) FROM offer WHERE provider='lambda'" "1|catalog|catalog" || return 1
+	last="refresh --catalog-only --no-catalog"; g refresh --catalog-only --no-catalog
+	expect_rc 64 && has err "--catalog-only needs the hosted catalog tier: drop --no-catalog" || return 1
+	no_secret
+}
+
 # --no-catalog and `catalog: false` turn the tier off: nothing fetched, each
 # provider reported with the reason (stderr, --verbose, cache status).
 scenario_catalog_off() {
