@@ -6,7 +6,20 @@
  * CATALOG_DIR holds <cloud>/vms.csv; each cloud folder listed in the sources
  * file becomes a provider id.  The sources file gives each cloud's origin and
  * as-of date (the catalogs carry none).  Run through scripts/make-snapshot.sh.
+ *
+ *        gpucmp-mksnapshot --from-cache CACHE.db --out data/snapshot.csv
+ *
+ * writes instead the offers a `gpucmp refresh --catalog-only` stored in
+ * CACHE.db (source "catalog": the hosted catalog tier's own reading),
+ * origin the catalog file's URL, as-of the catalog's date (its as_of).
+ *
+ *        gpucmp-mksnapshot --check FILE
+ *
+ * reads FILE with the loader the binary seeds its cache with
+ * (snapshot_parse) and prints its rows, dates and offers per provider.
  */
+#include <math.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,12 +88,152 @@ static int convert(const char *dir, const char *cloud, const char *origin,
 	return 0;
 }
 
+static const char *col_text(sqlite3_stmt *s, int i)
+{
+	return (const char *)sqlite3_column_text(s, i);
+}
+
+static double col_num(sqlite3_stmt *s, int i)
+{
+	return sqlite3_column_type(s, i) == SQLITE_NULL ? NAN : sqlite3_column_double(s, i);
+}
+
+static int col_tri(sqlite3_stmt *s, int i)
+{
+	return sqlite3_column_type(s, i) == SQLITE_NULL ? -1 : sqlite3_column_int(s, i) != 0;
+}
+
+/* The catalog tier's offers in a cache, one snapshot row each, in a
+ * stable order; prices are the stored USD ones. */
+static int from_cache(const char *db_path, struct buf *out)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *s = NULL;
+	int rc = 1;
+	size_t rows = 0;
+	if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db,
+			       "SELECT provider, sku, gpu, gpu_name, gpu_count, gpu_fraction,"
+			       " gpu_mem_gb, vcpus, ram_gb, disk_gb, region, price_hr, spot_price_hr,"
+			       " infiniband, rdma, nvlink, node_bandwidth_gbps, origin,"
+			       " COALESCE(as_of, fetched_at)"
+			       " FROM offer WHERE source = 'catalog'"
+			       " ORDER BY provider, sku, region, gpu_name, price_hr",
+			       -1, &s, NULL) != SQLITE_OK) {
+		fprintf(stderr, "%s: %s\n", db_path, db ? sqlite3_errmsg(db) : "cannot open");
+		goto out;
+	}
+	int step;
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		struct offer o;
+		offer_init(&o);
+		o.provider = col_text(s, 0);
+		o.sku = col_text(s, 1);
+		o.gpu = col_text(s, 2);
+		o.gpu_name = col_text(s, 3);
+		o.gpu_count = col_num(s, 4);
+		o.gpu_fraction = col_num(s, 5);
+		o.gpu_mem_gb = col_num(s, 6);
+		o.vcpus = col_num(s, 7);
+		o.ram_gb = col_num(s, 8);
+		o.disk_gb = col_num(s, 9);
+		o.region = col_text(s, 10);
+		o.price_hr = col_num(s, 11);
+		o.spot_price_hr = col_num(s, 12);
+		o.currency = "USD";
+		o.infiniband = col_tri(s, 13);
+		o.rdma = col_text(s, 14);
+		o.nvlink = col_tri(s, 15);
+		o.node_bandwidth_gbps = col_num(s, 16);
+		o.origin = col_text(s, 17);
+		o.fetched_at = col_text(s, 18); /* the writer's as-of date */
+		if (snapshot_write_row(out, &o) != GC_OK) {
+			fprintf(stderr, "out of memory\n");
+			goto out;
+		}
+		rows++;
+	}
+	if (step != SQLITE_DONE) {
+		fprintf(stderr, "%s: %s\n", db_path, sqlite3_errmsg(db));
+		goto out;
+	}
+	if (!rows) {
+		fprintf(stderr, "%s: no offer from a hosted catalog\n", db_path);
+		goto out;
+	}
+	fprintf(stderr, "%zu offers from the catalog tier\n", rows);
+	rc = 0;
+out:
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	return rc;
+}
+
+struct tally {
+	char provider[64][32];
+	size_t count[64], n;
+};
+
+static enum gc_status tally_row(void *ctx, const struct offer *o, char **err)
+{
+	struct tally *t = ctx;
+	size_t i = 0;
+	while (i < t->n && strcmp(t->provider[i], o->provider) != 0)
+		i++;
+	if (i == t->n) {
+		if (t->n == 64)
+			return err_set(err, GC_EDATA, "more than 64 providers");
+		snprintf(t->provider[t->n++], sizeof t->provider[0], "%s", o->provider);
+	}
+	t->count[i]++;
+	return GC_OK;
+}
+
+/* Parse a snapshot file as the binary does; 0 when it loads. */
+static int check(const char *path)
+{
+	size_t len;
+	char *data = slurp(path, &len);
+	if (!data)
+		return 1;
+	struct tally t;
+	memset(&t, 0, sizeof t);
+	struct snapshot_info info;
+	char *err = NULL;
+	enum gc_status st = snapshot_parse(data, len, tally_row, &t, &info, &err);
+	free(data);
+	if (st != GC_OK) {
+		fprintf(stderr, "%s: %s\n", path, err ? err : "does not load");
+		free(err);
+		return 1;
+	}
+	printf("rows %zu retired %zu oldest %s newest %s\n", info.rows, info.retired,
+	       info.oldest, info.newest);
+	for (size_t i = 0; i < t.n; i++)
+		printf("%s %zu\n", t.provider[i], t.count[i]);
+	return 0;
+}
+
+static int write_out(const char *path, const struct buf *out)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f || fwrite(out->ptr, 1, out->len, f) != out->len || fclose(f) != 0) {
+		perror(path);
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *gpus_path = NULL, *types_path = NULL, *sources_path = NULL, *out_path = NULL;
-	const char *dir = NULL;
+	const char *dir = NULL, *cache_path = NULL;
+	if (argc == 3 && strcmp(argv[1], "--check") == 0)
+		return check(argv[2]);
 	for (int i = 1; i < argc; i++) {
-		if (i + 1 < argc && strcmp(argv[i], "--gpus") == 0)
+		if (i + 1 < argc && strcmp(argv[i], "--from-cache") == 0)
+			cache_path = argv[++i];
+		else if (i + 1 < argc && strcmp(argv[i], "--gpus") == 0)
 			gpus_path = argv[++i];
 		else if (i + 1 < argc && strcmp(argv[i], "--types") == 0)
 			types_path = argv[++i];
@@ -91,8 +244,18 @@ int main(int argc, char **argv)
 		else
 			dir = argv[i];
 	}
+	if (cache_path && out_path && !dir) {
+		struct buf out;
+		buf_init(&out, 0);
+		int rc = buf_addstr(&out, SNAPSHOT_HEADER "\n") != GC_OK || from_cache(cache_path, &out) ||
+			 write_out(out_path, &out);
+		buf_free(&out);
+		return rc;
+	}
 	if (!gpus_path || !types_path || !sources_path || !out_path || !dir) {
-		fprintf(stderr, "usage: gpucmp-mksnapshot --gpus F --types F --sources F --out F DIR\n");
+		fprintf(stderr, "usage: gpucmp-mksnapshot --gpus F --types F --sources F --out F DIR\n"
+				"       gpucmp-mksnapshot --from-cache DB --out F\n"
+				"       gpucmp-mksnapshot --check F\n");
 		return 64;
 	}
 	size_t glen, tlen, slen;
@@ -125,13 +288,8 @@ int main(int argc, char **argv)
 		rc = convert(dir, r.fields[0], r.fields[1], r.fields[2], gpus, types, &out);
 	}
 	csv_release(&r);
-	if (!rc) {
-		FILE *f = fopen(out_path, "wb");
-		if (!f || fwrite(out.ptr, 1, out.len, f) != out.len || fclose(f) != 0) {
-			perror(out_path);
-			rc = 1;
-		}
-	}
+	if (!rc)
+		rc = write_out(out_path, &out);
 	buf_free(&out);
 out:
 	free(err);

@@ -988,6 +988,57 @@ scenario_catalog_only() {
 	no_secret
 }
 
+# scripts/make-snapshot.sh URL builds the snapshot through the catalog tier
+# (refresh --catalog-only into a throwaway cache, then gpucmp-mksnapshot
+# --from-cache): every cloud of the catalog, AWS included, each row's origin
+# its catalog file and as-of its Last-Modified date; the file loads with the
+# binary's snapshot loader. A provider whose catalog fails fails the script
+# and writes nothing.
+scenario_catalog_snapshot() {
+	catalog_root || return 1
+	catalog_routes >"$dir/cat.routes" && server <"$dir/cat.routes" || return 1
+	export GPUCMP_GPUHUNT_CATALOG_URL="$BASE/v3"
+	mksnap="$(dirname "$bin")/gpucmp-mksnapshot"
+	script="$here/../../scripts/make-snapshot.sh"
+	last="make-snapshot.sh URL"
+	timeout 120 "$script" --bin "$(dirname "$bin")" --out "$dir/snap.csv" \
+		--providers "$(echo $CAT_CLOUDS | tr ' ' ,)" "$BASE/v8" >"$dir/out" 2>"$dir/err"
+	rc=$?
+	expect_rc 0 && has out "$dir/snap.csv" || return 1
+	[ "$(head -1 "$dir/snap.csv")" = "$(head -1 "$here/../../data/snapshot.csv")" ] ||
+		fail "the snapshot header differs from data/snapshot.csv's" || return 1
+	"$mksnap" --check "$dir/snap.csv" >"$dir/check" 2>"$dir/err" ||
+		fail "the snapshot does not load: $(cat "$dir/err")" || return 1
+	has check "oldest 2026-12-01 newest 2026-12-01" || return 1
+	for c in $CAT_CLOUDS; do
+		grep -q "^$c [1-9]" "$dir/check" || fail "no $c rows in the snapshot" || return 1
+		all=$(grep -c "^$c," "$dir/snap.csv")
+		good=$(grep -c "^$c,.*,$BASE/v8/$c/vms.csv,2026-12-01\$" "$dir/snap.csv")
+		[ "$all" = "$good" ] || fail "$c: $good of $all rows name $BASE/v8/$c/vms.csv, 2026-12-01" || return 1
+		has requests.log "GET /v8/$c/vms.csv" || return 1
+	done
+	# a real AWS row (us-east-1's zones folded into one offer)
+	grep -qF "aws,g6.24xlarge,l4,L4,4,24,96,384,,us-east-1,6.6752,2.7197,USD," "$dir/snap.csv" ||
+		fail "no g6.24xlarge us-east-1 row at 6.6752/2.7197" || return 1
+	# the same rows (all but origin and date) as the folder reader's
+	printf 'cloud,origin,as_of\n' >"$dir/sources.csv"
+	for c in $CAT_CLOUDS; do echo "$c,folder,2026-12-01"; done >>"$dir/sources.csv"
+	"$mksnap" --gpus "$here/../../data/gpus.yaml" --types "$here/../../data/instance-types.yaml" \
+		--sources "$dir/sources.csv" --out "$dir/folder.csv" "$catalogs/skypilot" 2>"$dir/err" ||
+		fail "the folder reader failed: $(cat "$dir/err")" || return 1
+	cut -d, -f1-17 "$dir/folder.csv" | sort >"$dir/folder.rows"
+	cut -d, -f1-17 "$dir/snap.csv" | sort >"$dir/snap.rows"
+	cmp -s "$dir/folder.rows" "$dir/snap.rows" ||
+		fail "the catalog tier's rows differ from the folder reader's: $(diff "$dir/folder.rows" "$dir/snap.rows" | head -5)" || return 1
+	# a provider whose catalog is missing (no route: 404) fails the run
+	last="make-snapshot.sh URL (ibm missing)"
+	timeout 120 "$script" --bin "$(dirname "$bin")" --out "$dir/snap2.csv" \
+		--providers aws,ibm "$BASE/v8" >"$dir/out" 2>"$dir/err"
+	rc=$?
+	expect_rc 69 && has err "the catalog refresh failed" || return 1
+	[ ! -e "$dir/snap2.csv" ] || fail "a snapshot was written after a failure"
+}
+
 # --no-catalog and `catalog: false` turn the tier off: nothing fetched, each
 # provider reported with the reason (stderr, --verbose, cache status).
 scenario_catalog_off() {
