@@ -13,6 +13,10 @@
 # takes the longest chain: SkyPilot, then gpuhunt's version, then its zip,
 # three delays one after another.  Concurrent providers overlap, so the wall
 # time should be about three delays, not the sum over all requests.
+# Then every provider that has a source at all: the live adapters against
+# their recorded fixtures (tests/fixtures/http/<id>.routes, one delayed
+# server each, a fake key set so that the live API wins) plus the providers
+# only a catalog covers, from the same catalog server, in one refresh.
 # Prints a Markdown table; a ratio, never a test assertion.
 #
 # usage: bench/catalog.sh          DELAY_MS=200 RUNS=5 BUILD=build
@@ -28,7 +32,8 @@ fixtured="$build/tests/gpucmp-fixtured"
 cat="$root/tests/fixtures/catalogs"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpucmp-bench-catalog.XXXXXX")
 pid=""
-cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"; }
+pids=()
+cleanup() { kill $pid "${pids[@]}" 2>/dev/null || true; rm -rf "$tmp"; }
 trap cleanup EXIT
 
 providers="aws digitalocean fluidstack gcp hyperbolic hyperstack ibm jarvislabs lambda mithril nebius verda"
@@ -80,3 +85,36 @@ printf '| providers (catalog tier) | requests | delay per response | --jobs 1 | 
 printf '|---|---|---|---|---|---|---|\n'
 printf '| %d | %d | %d ms | %.2f s | %.2f s | %.1f | %.1fx |\n' "$n" "$total" "$delay" \
 	"$seq_t" "$par_t" "$(echo "$par_t / $d" | bc -l)" "$(echo "$seq_t / $par_t" | bc -l)"
+
+# --- every provider with a source: live adapters (keys set) + catalog-only
+fixtures="$root/tests/fixtures/http"
+live=0
+for routes in "$fixtures"/*.routes; do
+	id=$(basename "$routes" .routes)
+	[ "$id" = selftest ] && continue
+	awk -v d="$delay" '/^[A-Z]+ / { print $0 " delay_ms=" d; next } { print }' "$routes" >"$tmp/$id.routes"
+	"$fixtured" --routes "$tmp/$id.routes" --root "$fixtures/$id" --port-file "$tmp/$id.port" 2>/dev/null &
+	pids+=($!)
+	while [ ! -s "$tmp/$id.port" ]; do sleep 0.02; done
+	up=$(echo "$id" | tr 'a-z-' 'A-Z_')
+	export "GPUCMP_${up}_BASE_URL=http://127.0.0.1:$(cat "$tmp/$id.port")"
+	case $id in
+	gcp) export GPUCMP_GCP_API_KEY=fixture-key ;;
+	verda) export GPUCMP_VERDA_API_KEY=bench-id:bench-secret ;;
+	*) export "GPUCMP_${up}_API_KEY=bench-key" ;;
+	esac
+	live=$((live + 1))
+done
+providers="" # no IDs: every provider with a live adapter or a catalog
+"$gpucmp" refresh --force --json >"$tmp/all.json" || { echo "refresh failed" >&2; exit 1; }
+n_all=$(grep -c '"result": "updated"' "$tmp/all.json")
+n_cat=$(grep -c '"tier": "skypilot"\|"tier": "gpuhunt"' "$tmp/all.json")
+total_all=$(grep -o '"requests": [0-9]*' "$tmp/all.json" | awk '{ s += $2 } END { print s }')
+all_seq=$(time_refresh --jobs 1)
+all_par=$(time_refresh)
+printf '\n| providers (%d live + %d catalog) | requests | delay per response | --jobs 1 | default jobs | default / delay | speed-up |\n' \
+	"$((n_all - n_cat))" "$n_cat"
+printf '|---|---|---|---|---|---|---|\n'
+printf '| %d | %d | %d ms | %.2f s | %.2f s | %.1f | %.1fx |\n' "$n_all" "$total_all" "$delay" \
+	"$all_seq" "$all_par" "$(echo "$all_par / $d" | bc -l)" "$(echo "$all_seq / $all_par" | bc -l)"
+[ "$n_all" = "$((live + n_cat))" ] || echo "note: $n_all providers updated, $live live servers" >&2
