@@ -55,8 +55,9 @@ case $src in
 	need gpucmp gpucmp-mksnapshot
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpucmp-snapshot.XXXXXX")
 	trap 'rm -rf "$tmp"' EXIT INT TERM
-	# shellcheck disable=SC2086
-	if ! GPUCMP_CACHE=$tmp/cache.db XDG_CONFIG_HOME=$tmp/config GPUCMP_CONFIG= \
+	# the IDs split on purpose (one argument each)
+	# shellcheck disable=SC2046
+	if ! GPUCMP_CACHE=$tmp/cache.db XDG_CONFIG_HOME=$tmp/config GPUCMP_CONFIG='' \
 		GPUCMP_SKYPILOT_CATALOG_URL=$src \
 		"$bin/gpucmp" refresh --catalog-only --force $(echo "$providers" | tr ',' ' ') \
 		>"$tmp/refresh.out" 2>"$tmp/refresh.err"; then
