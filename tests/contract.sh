@@ -10,6 +10,9 @@ export GPUCMP_CACHE="$tmp/cache.db" HOME="$tmp" GPUCMP_TODAY=2026-12-02
 # never the user's config file (its keys would send refresh to the real APIs)
 unset GPUCMP_CONFIG
 export XDG_CONFIG_HOME="$tmp/config"
+# a refresh without a key falls back to the hosted catalogs: never the
+# real ones from a test (port 9 on loopback refuses at once)
+export GPUCMP_SKYPILOT_CATALOG_URL=http://127.0.0.1:9/v8 GPUCMP_GPUHUNT_CATALOG_URL=http://127.0.0.1:9/v3
 fail=0
 # 1. the registry and docs/OUTPUT.md and the schema agree
 for key in $("$bin" help fields | awk 'NR > 3 && NF { print $1 }'); do
