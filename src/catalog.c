@@ -49,7 +49,8 @@ enum gc_status catalog_init(struct catalog *c, long today, char **err)
 	memset(c, 0, sizeof *c);
 	c->today = today;
 	const struct embedded_file *g = embedded_require("data/gpus.yaml", err);
-	const struct embedded_file *t = g ? embedded_require("data/instance-types.yaml", err) : NULL;
+	const struct embedded_file *t =
+		g ? embedded_require("data/instance-types.yaml", err) : NULL;
 	const struct embedded_file *s = t ? embedded_require("data/snapshot.csv", err) : NULL;
 	const struct embedded_file *l = s ? embedded_require("data/list-prices.yaml", err) : NULL;
 	if (!l)

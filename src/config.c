@@ -98,8 +98,8 @@ enum gc_status config_check_mode(const char *file, mode_t mode, uid_t owner, uid
 		return err_set(err, GC_ECONFIG, "config %s holds API keys but is readable by other "
 			       "users; run: chmod 600 %s", file, file);
 	if (has_keys && (mode & 077))
-		return err_set(err, GC_ECONFIG, "config %s holds API keys but other users can change "
-			       "it; run: chmod 600 %s", file, file);
+		return err_set(err, GC_ECONFIG, "config %s holds API keys but other users can "
+			       "change it; run: chmod 600 %s", file, file);
 	/* a base_url anyone may set would send the environment's keys elsewhere */
 	if (mode & 002)
 		return err_set(err, GC_ECONFIG, "config %s can be changed by any user; run: chmod "
@@ -126,7 +126,8 @@ static enum gc_status add_words(struct ydoc *d, const yaml_node_t *n, const char
 		return err_set(err, GC_ENOMEM, "out of memory");
 	enum gc_status st = GC_OK;
 	char *save = NULL;
-	for (char *w = strtok_r(copy, ",", &save); w && st == GC_OK; w = strtok_r(NULL, ",", &save)) {
+	for (char *w = strtok_r(copy, ",", &save); w && st == GC_OK;
+	     w = strtok_r(NULL, ",", &save)) {
 		while (isspace((unsigned char)*w))
 			w++;
 		size_t len = strlen(w);
@@ -135,7 +136,8 @@ static enum gc_status add_words(struct ydoc *d, const yaml_node_t *n, const char
 		if (!*w)
 			continue;
 		if (*nw >= MAX_WORDS)
-			st = ydoc_error(d, n, err, "too many names in '%s' (at most %d)", key, MAX_WORDS);
+			st = ydoc_error(d, n, err, "too many names in '%s' (at most %d)", key,
+					MAX_WORDS);
 		else if ((st = check(d, n, w, err)) == GC_OK &&
 			 !(words[(*nw)++] = strdup(w)))
 			st = err_set(err, GC_ENOMEM, "out of memory");
@@ -268,8 +270,8 @@ static enum gc_status parse_providers(struct config *c, struct ydoc *d, yaml_nod
 {
 	if (n->type == YAML_MAPPING_NODE)
 		return ydoc_error(d, n, err, "'providers' is the list of providers refresh "
-				  "fetches; the settings of one go under 'provider: {ID: {base_url, "
-				  "api_key}}'");
+				  "fetches; the settings of one go under "
+				  "'provider: {ID: {base_url, api_key}}'");
 	char *words[MAX_WORDS];
 	size_t nw = 0;
 	enum gc_status st = word_list(d, n, "providers", check_refreshable, words, &nw, err);
@@ -307,7 +309,8 @@ static enum gc_status parse_currency(struct config *c, struct ydoc *d, yaml_node
 		char list[128] = "USD", safe[32];
 		size_t k = 3;
 		for (size_t i = 0; i < t.n && k < sizeof list; i++)
-			k += (size_t)snprintf(list + k, sizeof list - k, ", %s", t.items[i].currency);
+			k += (size_t)snprintf(list + k, sizeof list - k, ", %s",
+					      t.items[i].currency);
 		str_sanitize(safe, sizeof safe, s ? s : "");
 		st = ydoc_error(d, n, err, "unknown currency '%s' (expected %s)", safe, list);
 	}
@@ -351,14 +354,16 @@ static enum gc_status parse_base_url(struct config_provider *p, struct ydoc *d, 
 	enum gc_status st = scalar(d, n, what, &s, err);
 	if (st != GC_OK || !s)
 		return st;
-	size_t host = strncasecmp(s, "http", 4) == 0 && strstr(s, "://") ? strstr(s, "://") + 3 - s : 0;
+	const char *scheme_end = strstr(s, "://");
+	size_t host = strncasecmp(s, "http", 4) == 0 && scheme_end ? scheme_end + 3 - s : 0;
 	if (host && memchr(s + host, '@', strcspn(s + host, "/?#"))) /* not echoed: a password */
 		return ydoc_error(d, n, err, "%s must not hold a user or password; put the key in "
 				  "api_key", what);
 	if (!url_ok(s)) {
 		char safe[96];
-		return ydoc_error(d, n, err, "bad %s '%s' (expected http:// or https://, a host and "
-				  "an optional path)", what, str_sanitize(safe, sizeof safe, s));
+		str_sanitize(safe, sizeof safe, s);
+		return ydoc_error(d, n, err, "bad %s '%s' (expected http:// or https://, a host "
+				  "and an optional path)", what, safe);
 	}
 	if (!(p->base_url = strdup(s)))
 		return err_set(err, GC_ENOMEM, "out of memory");
@@ -464,8 +469,8 @@ static enum gc_status parse_stale_after(struct config *c, struct ydoc *d, yaml_n
 		char safe[32];
 		str_sanitize(safe, sizeof safe, s ? s : "");
 		return ydoc_error(d, n, err,
-				  "stale_after must be a duration of a minute or more (30m, 24h, 7d), "
-				  "not '%s'",
+				  "stale_after must be a duration of a minute or more "
+				  "(30m, 24h, 7d), not '%s'",
 				  safe);
 	}
 	c->stale_after = v;
@@ -480,8 +485,8 @@ static enum gc_status parse_catalog_url(char **out, struct ydoc *d, yaml_node_t 
 	if (!s || !url_ok(s)) {
 		char safe[96];
 		str_sanitize(safe, sizeof safe, s ? s : "");
-		return ydoc_error(d, n, err, "bad %s '%s' (expected http:// or https://, a host and "
-				  "an optional path)", what, safe);
+		return ydoc_error(d, n, err, "bad %s '%s' (expected http:// or https://, a host "
+				  "and an optional path)", what, safe);
 	}
 	if (strchr(s, '@'))
 		return ydoc_error(d, n, err, "%s must not hold a user or password", what);

@@ -113,7 +113,8 @@ enum gc_status file_list(const char *dir, const char *suffix, char ***names, siz
 	enum gc_status st = GC_OK;
 	while ((e = readdir(d)) != NULL) {
 		size_t len = strlen(e->d_name);
-		if (e->d_name[0] == '.' || len < slen || strcmp(e->d_name + len - slen, suffix) != 0)
+		if (e->d_name[0] == '.' || len < slen ||
+		    strcmp(e->d_name + len - slen, suffix) != 0)
 			continue;
 		if (*n == cap) {
 			size_t ncap = cap ? cap * 2 : 16;

@@ -45,8 +45,8 @@ static enum gc_status api_load(char **err)
 	for (size_t i = 0; !lib && sonames[i]; i++)
 		lib = dlopen(sonames[i], RTLD_NOW | RTLD_LOCAL);
 	if (!lib)
-		return err_set(err, GC_EUNAVAILABLE,
-			       "cannot load libcurl (libcurl.so.4): install libcurl4 to fetch over HTTP");
+		return err_set(err, GC_EUNAVAILABLE, "cannot load libcurl (libcurl.so.4): "
+			       "install libcurl4 to fetch over HTTP");
 	static const struct {
 		const char *name;
 		void **slot;
@@ -74,7 +74,8 @@ static enum gc_status api_load(char **err)
 		*syms[i].slot = dlsym(lib, syms[i].name);
 		if (!*syms[i].slot) {
 			dlclose(lib);
-			return err_set(err, GC_EUNAVAILABLE, "libcurl lacks %s (too old?)", syms[i].name);
+			return err_set(err, GC_EUNAVAILABLE, "libcurl lacks %s (too old?)",
+				       syms[i].name);
 		}
 	}
 	api_lib = lib; /* kept loaded for the life of the process */
@@ -251,9 +252,10 @@ void http_url_redact(char *out, size_t n, const char *url, const char *secret)
 	char enc[512];
 	size_t e = 0;
 	static const char hex[] = "0123456789ABCDEF";
-	for (const unsigned char *s = (const unsigned char *)secret; *s && e + 4 < sizeof enc; s++) {
-		if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
-		    strchr("-_.~", *s)) {
+	for (const unsigned char *s = (const unsigned char *)secret; *s && e + 4 < sizeof enc;
+	     s++) {
+		if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		    (*s >= '0' && *s <= '9') || strchr("-_.~", *s)) {
 			enc[e++] = (char)*s;
 		} else {
 			enc[e++] = '%';
@@ -598,16 +600,18 @@ static void log_attempt(struct http_client *c, struct xfer *x, CURLcode rc, long
 	else
 		snprintf(what, sizeof what, "failed: %s",
 			 x->errbuf[0] ? x->errbuf : api.easy_strerror(rc));
-	int n = snprintf(line, sizeof line, "%s%s%s %s: %s, %.3f s, attempt %d", x->label ? x->label : "",
-			 x->label ? ": " : "", x->method, url, what, t, x->resp.attempts);
+	int n = snprintf(line, sizeof line, "%s%s%s %s: %s, %.3f s, attempt %d",
+			 x->label ? x->label : "", x->label ? ": " : "", x->method, url, what, t,
+			 x->resp.attempts);
 	size_t k = n < 0 ? 0 : (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
 	if (wait >= 0)
 		snprintf(line + k, sizeof line - k, "; retrying in %.1f s", wait);
 	else if (rc == CURLE_OK && status >= 300 && status < 400 && x->secret)
-		snprintf(line + k, sizeof line - k, "; redirect not followed (the request carries a key)");
+		snprintf(line + k, sizeof line - k,
+			 "; redirect not followed (the request carries a key)");
 	else if (retryable(rc, status))
-		snprintf(line + k, sizeof line - k, "; giving up after %d attempt%s", x->resp.attempts,
-			 x->resp.attempts == 1 ? "" : "s");
+		snprintf(line + k, sizeof line - k, "; giving up after %d attempt%s",
+			 x->resp.attempts, x->resp.attempts == 1 ? "" : "s");
 	http_redact(line, x->secret);
 	c->opts.log(c->opts.log_arg, line);
 }
@@ -650,9 +654,9 @@ static void finish_attempt(struct http_client *c, struct xfer *x, CURLcode rc)
 		set_message(x, GC_EDATA, "%s: response larger than %zu bytes", where,
 			    c->opts.max_body);
 	else if (x->resp.past_deadline)
-		set_message(x, GC_EUNAVAILABLE, "%s: %s after %d attempt%s; the deadline came", where,
-			    rc == CURLE_OK ? "no good answer" : "timed out", x->resp.attempts,
-			    x->resp.attempts == 1 ? "" : "s");
+		set_message(x, GC_EUNAVAILABLE, "%s: %s after %d attempt%s; the deadline came",
+			    where, rc == CURLE_OK ? "no good answer" : "timed out",
+			    x->resp.attempts, x->resp.attempts == 1 ? "" : "s");
 	else if (rc == CURLE_OPERATION_TIMEDOUT)
 		set_message(x, GC_EUNAVAILABLE, "%s: timed out after %d attempt%s", where,
 			    x->resp.attempts, x->resp.attempts == 1 ? "" : "s");
@@ -691,7 +695,8 @@ enum gc_status http_client_run(struct http_client *c, char **err)
 				*pp = x->next;
 				x->done(x->user, &x->resp);
 				xfer_free(x);
-				continue; /* the callback may have pushed new transfers at the head */
+				/* the callback may have pushed new transfers at the head */
+				continue;
 			}
 			if (x->wake > 0 && !x->running) {
 				if (x->wake <= now) {

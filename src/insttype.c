@@ -95,8 +95,8 @@ static enum gc_status load_entry(struct ydoc *d, yaml_node_t *m, struct insttype
 	 * the syntax both read alike (no escapes, no negated sets) */
 	if (st == GC_OK && (strchr(e->match, '\\') || strstr(e->match, "[!") ||
 			    strstr(e->match, "[^")))
-		st = ydoc_error(d, ydoc_get(d, m, "match"), err,
-				"'match' may use only *, ? and [set] (no escapes, no negated sets)");
+		st = ydoc_error(d, ydoc_get(d, m, "match"), err, "'match' may use only *, ? "
+				"and [set] (no escapes, no negated sets)");
 	if (st == GC_OK)
 		st = ydoc_dup_str(d, m, "gpu", 0, &e->gpu, err);
 	if (st == GC_OK)

@@ -122,7 +122,8 @@ static enum gc_status check_row(struct ydoc *d, yaml_node_t *m, const struct gpu
 		return st;
 	yaml_node_t *g = ydoc_get(d, m, "gpu");
 	if (!id_form(r->gpu))
-		return ydoc_error(d, g, err, "'gpu' must be an id from data/gpus.yaml, like h100-sxm");
+		return ydoc_error(d, g, err,
+				  "'gpu' must be an id from data/gpus.yaml, like h100-sxm");
 	if (gpus) {
 		const struct gpu_model *gm = gpu_find(gpus, r->gpu);
 		if (!gm)
@@ -130,8 +131,8 @@ static enum gc_status check_row(struct ydoc *d, yaml_node_t *m, const struct gpu
 					  r->gpu);
 		if (!isnan(r->gpu_mem_gb) && fabs(r->gpu_mem_gb - gm->memory_gb) > 0.5)
 			return ydoc_error(d, ydoc_get(d, m, "gpu_mem_gb"), err,
-					  "'gpu_mem_gb' %g does not match %s (%g GB)", r->gpu_mem_gb,
-					  r->gpu, gm->memory_gb);
+					  "'gpu_mem_gb' %g does not match %s (%g GB)",
+					  r->gpu_mem_gb, r->gpu, gm->memory_gb);
 	}
 	return GC_OK;
 }

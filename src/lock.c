@@ -21,7 +21,8 @@ enum gc_status lock_acquire(const char *cache_path, long wait_ms, int *fd, char 
 	int f = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
 	if (f < 0 && errno == ELOOP)
 		return err_set(err, GC_EIO,
-			       "lock %s is a symbolic link; remove it (gpucmp creates its own)", path);
+			       "lock %s is a symbolic link; remove it (gpucmp creates its own)",
+			       path);
 	if (f < 0)
 		return err_set(err, GC_EIO, "cannot create lock %s: %s", path, strerror(errno));
 	struct stat sb;
@@ -46,12 +47,13 @@ enum gc_status lock_acquire(const char *cache_path, long wait_ms, int *fd, char 
 			memset(&fl, 0, sizeof fl);
 			fl.l_type = F_WRLCK;
 			fl.l_whence = SEEK_SET;
-			long pid = fcntl(f, F_GETLK, &fl) == 0 && fl.l_type != F_UNLCK ? (long)fl.l_pid : 0;
+			long pid = 0;
+			if (fcntl(f, F_GETLK, &fl) == 0 && fl.l_type != F_UNLCK)
+				pid = (long)fl.l_pid;
 			close(f);
 			if (pid > 0)
-				return err_set(err, GC_ETEMPFAIL,
-					       "another gpucmp (pid %ld) is updating the cache; try again later",
-					       pid);
+				return err_set(err, GC_ETEMPFAIL, "another gpucmp (pid %ld) is "
+					       "updating the cache; try again later", pid);
 			return err_set(err, GC_ETEMPFAIL,
 				       "another gpucmp is updating the cache; try again later");
 		}

@@ -152,9 +152,11 @@ static enum gc_status get_strv(struct ctx *c, yaml_node_t *n, const char *what,
 		yaml_node_t *it = ydoc_node(c->d, n->data.sequence.items.start[i]);
 		const char *s = ydoc_str(it);
 		if (!s || !*s || ydoc_is_null(it))
-			return ydoc_error(c->d, it, c->err, "'%s' entries must be non-empty strings", what);
+			return ydoc_error(c->d, it, c->err,
+					  "'%s' entries must be non-empty strings", what);
 		if (urls && !is_url(s))
-			return ydoc_error(c->d, it, c->err, "'%s' entries must be http(s) URLs", what);
+			return ydoc_error(c->d, it, c->err, "'%s' entries must be http(s) URLs",
+					  what);
 		if (!((*out)[(*nout)++] = strdup(s)))
 			return nomem(c);
 	}
@@ -294,7 +296,8 @@ static enum gc_status parse_group(struct ctx *c, yaml_node_t *root, const char *
 			continue;
 		yaml_node_t *n = ydoc_get(c->d, g, f->key);
 		if (!n) {
-			st = ydoc_error(c->d, g, c->err, "missing field %s.%s (write unknown if not confirmed)",
+			st = ydoc_error(c->d, g, c->err,
+					"missing field %s.%s (write unknown if not confirmed)",
 					group, f->key);
 			break;
 		}
@@ -340,12 +343,14 @@ static enum gc_status parse_header(struct ctx *c, yaml_node_t *root, long today)
 	if (st == GC_OK)
 		st = ydoc_dup_str(c->d, root, "site", 1, &p->site, c->err);
 	if (st == GC_OK && !is_url(p->site))
-		st = ydoc_error(c->d, ydoc_get(c->d, root, "site"), c->err, "site must be an http(s) URL");
+		st = ydoc_error(c->d, ydoc_get(c->d, root, "site"), c->err,
+				"site must be an http(s) URL");
 	if (st == GC_OK)
 		st = ydoc_dup_str(c->d, root, "kind", 1, &p->kind, c->err);
 	if (st == GC_OK && !in_list(p->kind, kinds))
 		st = ydoc_error(c->d, ydoc_get(c->d, root, "kind"), c->err,
-				"bad kind '%s' (expected hyperscaler, gpu-cloud or marketplace)", p->kind);
+				"bad kind '%s' (expected hyperscaler, gpu-cloud or marketplace)",
+				p->kind);
 	if (st == GC_OK)
 		st = ydoc_dup_str(c->d, root, "verified", 1, &p->verified, c->err);
 	if (st == GC_OK) {
@@ -354,7 +359,8 @@ static enum gc_status parse_header(struct ctx *c, yaml_node_t *root, long today)
 		if (days < 0 || strlen(p->verified) != 10)
 			st = ydoc_error(c->d, vn, c->err, "verified must be a date YYYY-MM-DD");
 		else if (today >= 0 && days > today + 1)
-			st = ydoc_error(c->d, vn, c->err, "verified date %s is in the future", p->verified);
+			st = ydoc_error(c->d, vn, c->err, "verified date %s is in the future",
+					p->verified);
 	}
 	if (st == GC_OK)
 		st = ydoc_dup_str(c->d, root, "note", 0, &p->note, c->err);
@@ -392,7 +398,8 @@ enum gc_status profile_load(struct profile **out, const char *file, const char *
 	int spot = profile_field_index("spot");
 	yaml_node_t *sn = ydoc_get(&d, root, "spot");
 	if (st == GC_OK && !sn)
-		st = ydoc_error(&d, root, err, "missing field spot (write unknown if not confirmed)");
+		st = ydoc_error(&d, root, err,
+				"missing field spot (write unknown if not confirmed)");
 	if (st == GC_OK)
 		st = parse_field(&c, sn, &profile_fields[spot], &p->values[spot]);
 	if (st == GC_OK)

@@ -162,14 +162,15 @@ static void job_log(const struct job *j, size_t dups)
 		return;
 	char line[512];
 	size_t emitted = u->offers + u->skipped;
-	int n = snprintf(line, sizeof line,
-			 "%s: %zu offers parsed, %zu kept, %zu dropped (%zu not a GPU offer, "
-			 "%zu bad number, %zu no price, %zu bad price, %zu unknown currency, "
-			 "%zu retired size, %zu duplicate); %zu with an unknown GPU, %zu with "
-			 "control characters replaced, %zu spot prices at or above on-demand dropped",
-			 j->ad->id, emitted, u->offers - dups, u->skipped + dups, u->drop_no_gpu,
-			 u->drop_bad_number, u->drop_no_price, u->drop_bad_price, u->drop_currency,
-			 u->drop_retired, dups, u->unknown_gpu, u->cleaned, u->spot_dropped);
+	int n = snprintf(
+		line, sizeof line,
+		"%s: %zu offers parsed, %zu kept, %zu dropped (%zu not a GPU offer, "
+		"%zu bad number, %zu no price, %zu bad price, %zu unknown currency, "
+		"%zu retired size, %zu duplicate); %zu with an unknown GPU, %zu with "
+		"control characters replaced, %zu spot prices at or above on-demand dropped",
+		j->ad->id, emitted, u->offers - dups, u->skipped + dups, u->drop_no_gpu,
+		u->drop_bad_number, u->drop_no_price, u->drop_bad_price, u->drop_currency,
+		u->drop_retired, dups, u->unknown_gpu, u->cleaned, u->spot_dropped);
 	if (n > 0)
 		h->log(h->log_arg, line);
 }
@@ -204,7 +205,8 @@ static int job_fallback(struct job *j, const char *msg)
 	if (j->tier != HOSTED_SKYPILOT || !m || !m->gpuhunt || http_now() >= rf->deadline)
 		return 0;
 	char line[1024];
-	snprintf(line, sizeof line, "the skypilot catalog failed (%.900s); trying the gpuhunt catalog",
+	snprintf(line, sizeof line,
+		 "the skypilot catalog failed (%.900s); trying the gpuhunt catalog",
 		 msg ? msg : "failed");
 	job_note(rf, j->res->id, line);
 	size_t requests = j->run.requests;
@@ -447,10 +449,12 @@ static int job_answer(struct job *j, struct flight *f, const struct http_respons
 	char msg[1200], *err = NULL;
 	struct refresh *rf = j->rf;
 	if (resp->error != GC_OK && resp->over_budget) {
-		snprintf(msg, sizeof msg,
-			 "%s: more than %zu bytes received in one refresh of this provider (the cap "
-			 "of a crawl; raise it with GPUCMP_REFRESH_MAX_BYTES)",
-			 f->origin, rf->opts->max_bytes ? rf->opts->max_bytes : REFRESH_DEFAULT_MAX_BYTES);
+		snprintf(
+			msg, sizeof msg,
+			"%s: more than %zu bytes received in one refresh of this provider (the cap "
+			"of a crawl; raise it with GPUCMP_REFRESH_MAX_BYTES)",
+			f->origin,
+			rf->opts->max_bytes ? rf->opts->max_bytes : REFRESH_DEFAULT_MAX_BYTES);
 		job_fail(j, resp->error, msg);
 		return -1;
 	}
@@ -551,8 +555,8 @@ static void job_start(struct job *j)
 	j->t0 = mono_s();
 	/* a catalog job's base is its catalog's (hosted_adapter), never the
 	 * live API's GPUCMP_<ID>_BASE_URL */
-	const char *base = j->tier == HOSTED_NONE ? refresh_base_url(j->ad, rf->opts->config, NULL, 0)
-						  : NULL;
+	const char *base =
+		j->tier == HOSTED_NONE ? refresh_base_url(j->ad, rf->opts->config, NULL, 0) : NULL;
 	char *b = dup_base(base ? base : j->ad->base_url);
 	offer_store_init(&j->store);
 	adapter_run_init(&j->run, j->ad, b, j->key);

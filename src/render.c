@@ -396,7 +396,8 @@ static enum gc_status table_row(struct renderer *r, sqlite3_stmt *s)
 	const char *mark = kind_mark(r, s);
 	for (size_t i = 0; i < r->spec.ncols && st == GC_OK; i++) {
 		int dim;
-		table_cell_text(r->spec.cols[i], s, (int)i, &r->spec.money, text, sizeof text, &dim);
+		table_cell_text(r->spec.cols[i], s, (int)i, &r->spec.money, text, sizeof text,
+				&dim);
 		if (*mark && !dim && is_offer_price(r->spec.cols[i])) {
 			snprintf(marked, sizeof marked, "%s%s", mark, text);
 			st = table_add_cell(r, marked, dim);

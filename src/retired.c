@@ -160,7 +160,8 @@ static enum gc_status add_sku(struct rule *r, const char *s)
 /* `regions` or `except_regions` (not both): exact region names */
 static enum gc_status read_regions(struct ydoc *d, yaml_node_t *m, struct rule *r, char **err)
 {
-	int has = ydoc_get(d, m, "regions") != NULL, except = ydoc_get(d, m, "except_regions") != NULL;
+	int has = ydoc_get(d, m, "regions") != NULL,
+	    except = ydoc_get(d, m, "except_regions") != NULL;
 	if (!has && !except)
 		return GC_OK;
 	if (has && except)

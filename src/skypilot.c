@@ -391,7 +391,8 @@ static void resolve_gpu(struct state *s, const struct row *r, const char *sku,
 		o->infiniband = it->infiniband;
 		o->nvlink = it->nvlink;
 		o->rdma = it->rdma;
-		o->node_bandwidth_gbps = it->node_bandwidth_gbps > 0 ? it->node_bandwidth_gbps : NAN;
+		o->node_bandwidth_gbps =
+			it->node_bandwidth_gbps > 0 ? it->node_bandwidth_gbps : NAN;
 	}
 }
 

@@ -132,8 +132,9 @@ enum gc_status snapshot_parse(const char *data, size_t len, offer_cb cb, void *c
 	buf_free(&h);
 	while (st == GC_OK && (rc = csv_next(&r, err)) > 0) {
 		if (r.nfields != C_COUNT) {
-			st = err_set(err, GC_EDATA, "data/snapshot.csv:%zu: %zu fields, expected %d",
-				     r.line, r.nfields, C_COUNT);
+			st = err_set(err, GC_EDATA,
+				     "data/snapshot.csv:%zu: %zu fields, expected %d", r.line,
+				     r.nfields, C_COUNT);
 			break;
 		}
 		struct offer o;

@@ -119,7 +119,8 @@ static enum gc_status next(struct parser *p)
 		p->at = i;
 		return GC_OK;
 	}
-	return fail_at(p, p->at, 1, "unexpected character '%c'", isprint((unsigned char)c) ? c : '?');
+	return fail_at(p, p->at, 1, "unexpected character '%c'",
+		       isprint((unsigned char)c) ? c : '?');
 }
 
 static int is_kw(const struct token *t, const char *kw)
@@ -131,8 +132,8 @@ static enum gc_status add_bind(struct parser *p, int is_text, const char *text, 
 {
 	struct where_result *r = p->out;
 	if (r->nbinds >= MAX_BINDS)
-		return fail_at(p, p->tok.pos, p->tok.len, "expression has too many values (at most %d)",
-			       MAX_BINDS);
+		return fail_at(p, p->tok.pos, p->tok.len,
+			       "expression has too many values (at most %d)", MAX_BINDS);
 	struct where_bind *b = realloc(r->binds, (r->nbinds + 1) * sizeof *b);
 	if (!b)
 		return err_set(p->err, GC_ENOMEM, "out of memory");
@@ -225,8 +226,9 @@ static enum gc_status value(struct parser *p, const char *fname, const struct wh
 	if (f->type == FT_NUM || f->type == FT_PRICE) {
 		double v;
 		if (parse_number(t->text, &v) != 0)
-			return fail_at(p, t->pos, t->len, "'%s' is a number field; '%s' is not a number",
-				       fname, t->text);
+			return fail_at(p, t->pos, t->len,
+				       "'%s' is a number field; '%s' is not a number", fname,
+				       t->text);
 		st = add_bind(p, 0, NULL, v);
 	} else if (f->type == FT_BOOL) {
 		int b = parse_bool(t->text);
@@ -251,16 +253,17 @@ static enum gc_status parse_test(struct parser *p)
 {
 	struct token ft = p->tok;
 	if (ft.kind != T_WORD)
-		return fail_at(p, ft.pos, ft.len, ft.kind == T_END ? "expected a field name at the end"
-								 : "expected a field name");
+		return fail_at(p, ft.pos, ft.len,
+			       ft.kind == T_END ? "expected a field name at the end"
+						: "expected a field name");
 	struct where_field f;
 	if (p->lookup(p->ctx, ft.text, &f) != 0) {
 		const char *best = p->suggest ? p->suggest(p->ctx, ft.text) : NULL;
 		if (best)
 			return fail_at(p, ft.pos, ft.len, "unknown field '%s'; did you mean '%s'?",
 				       ft.text, best);
-		return fail_at(p, ft.pos, ft.len, "unknown field '%s'; 'gpucmp help fields' lists them",
-			       ft.text);
+		return fail_at(p, ft.pos, ft.len,
+			       "unknown field '%s'; 'gpucmp help fields' lists them", ft.text);
 	}
 	enum gc_status st = next(p);
 	if (st != GC_OK)
@@ -294,14 +297,15 @@ static enum gc_status parse_test(struct parser *p)
 			if ((st = value(p, ft.text, &f, &is_null)) != GC_OK)
 				return st;
 			if (is_null)
-				return fail_at(p, vpos, vlen, "null cannot be in a list; use %s = null",
-					       ft.text);
+				return fail_at(p, vpos, vlen,
+					       "null cannot be in a list; use %s = null", ft.text);
 			if ((st = emit(p, n ? ", ?" : "?")) != GC_OK)
 				return st;
 			if (p->tok.kind == T_RPAREN)
 				break;
 			if (p->tok.kind != T_COMMA)
-				return fail_at(p, p->tok.pos, p->tok.len, "expected ',' or ')' in the list");
+				return fail_at(p, p->tok.pos, p->tok.len,
+					       "expected ',' or ')' in the list");
 		}
 		if ((st = emit(p, "))")) != GC_OK)
 			return st;
@@ -418,8 +422,9 @@ enum gc_status where_compile(const char *expr, where_lookup_fn lookup, where_sug
 		st = parse_or(&p);
 	if (st == GC_OK && p.tok.kind != T_END)
 		st = fail_at(&p, p.tok.pos, p.tok.len,
-			     p.tok.kind == T_RPAREN ? "unmatched ')'"
-						    : "expected 'and', 'or' or the end of the expression");
+			     p.tok.kind == T_RPAREN
+				     ? "unmatched ')'"
+				     : "expected 'and', 'or' or the end of the expression");
 	if (st == GC_OK)
 		st = emit(&p, ")");
 	if (st != GC_OK) {

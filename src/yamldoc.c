@@ -228,8 +228,9 @@ enum gc_status ydoc_check_keys(struct ydoc *d, yaml_node_t *map,
 			str_sanitize(safe, sizeof safe, k);
 			const char *best = suggest_best(&sg);
 			if (best)
-				return ydoc_error(d, kn, err, "unknown key '%s'; did you mean '%s'?",
-						  safe, best);
+				return ydoc_error(d, kn, err,
+						  "unknown key '%s'; did you mean '%s'?", safe,
+						  best);
 			return ydoc_error(d, kn, err, "unknown key '%s'", safe);
 		}
 	}

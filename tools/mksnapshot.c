@@ -112,14 +112,15 @@ static int from_cache(const char *db_path, struct buf *out)
 	int rc = 1;
 	size_t rows = 0;
 	if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db,
-			       "SELECT provider, sku, gpu, gpu_name, gpu_count, gpu_fraction,"
-			       " gpu_mem_gb, vcpus, ram_gb, disk_gb, region, price_hr, spot_price_hr,"
-			       " infiniband, rdma, nvlink, node_bandwidth_gbps, origin,"
-			       " COALESCE(as_of, fetched_at)"
-			       " FROM offer WHERE source = 'catalog'"
-			       " ORDER BY provider, sku, region, gpu_name, price_hr",
-			       -1, &s, NULL) != SQLITE_OK) {
+	    sqlite3_prepare_v2(
+		    db,
+		    "SELECT provider, sku, gpu, gpu_name, gpu_count, gpu_fraction,"
+		    " gpu_mem_gb, vcpus, ram_gb, disk_gb, region, price_hr, spot_price_hr,"
+		    " infiniband, rdma, nvlink, node_bandwidth_gbps, origin,"
+		    " COALESCE(as_of, fetched_at)"
+		    " FROM offer WHERE source = 'catalog'"
+		    " ORDER BY provider, sku, region, gpu_name, price_hr",
+		    -1, &s, NULL) != SQLITE_OK) {
 		fprintf(stderr, "%s: %s\n", db_path, db ? sqlite3_errmsg(db) : "cannot open");
 		goto out;
 	}
@@ -247,15 +248,16 @@ int main(int argc, char **argv)
 	if (cache_path && out_path && !dir) {
 		struct buf out;
 		buf_init(&out, 0);
-		int rc = buf_addstr(&out, SNAPSHOT_HEADER "\n") != GC_OK || from_cache(cache_path, &out) ||
-			 write_out(out_path, &out);
+		int rc = buf_addstr(&out, SNAPSHOT_HEADER "\n") != GC_OK ||
+			 from_cache(cache_path, &out) || write_out(out_path, &out);
 		buf_free(&out);
 		return rc;
 	}
 	if (!gpus_path || !types_path || !sources_path || !out_path || !dir) {
-		fprintf(stderr, "usage: gpucmp-mksnapshot --gpus F --types F --sources F --out F DIR\n"
-				"       gpucmp-mksnapshot --from-cache DB --out F\n"
-				"       gpucmp-mksnapshot --check F\n");
+		fprintf(stderr,
+			"usage: gpucmp-mksnapshot --gpus F --types F --sources F --out F DIR\n"
+			"       gpucmp-mksnapshot --from-cache DB --out F\n"
+			"       gpucmp-mksnapshot --check F\n");
 		return 64;
 	}
 	size_t glen, tlen, slen;
@@ -281,7 +283,8 @@ int main(int argc, char **argv)
 	int n = csv_next(&r, &err); /* header */
 	while (!rc && n > 0 && (n = csv_next(&r, &err)) > 0) {
 		if (r.nfields != 3) {
-			fprintf(stderr, "%s:%zu: expected cloud,origin,as_of\n", sources_path, r.line);
+			fprintf(stderr, "%s:%zu: expected cloud,origin,as_of\n", sources_path,
+				r.line);
 			rc = 1;
 			break;
 		}

@@ -33,7 +33,8 @@ static void file_name(char *out, size_t cap, const uint8_t *data, size_t size)
 				b++;
 			for (e = b; e < size && e - b < 64 && !isspace(data[e]) && data[e]; e++)
 				;
-			snprintf(out, cap, "providers/%.*s.yaml", (int)(e - b), (const char *)data + b);
+			snprintf(out, cap, "providers/%.*s.yaml", (int)(e - b),
+				 (const char *)data + b);
 			return;
 		}
 	}

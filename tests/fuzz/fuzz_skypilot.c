@@ -45,7 +45,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *csv = fuzz_copy(data + 1, size - 1);
 	memset(&stats, 0, sizeof stats);
 	offer_store_init(&store);
-	enum gc_status st = skypilot_parse(csv, size - 1, &opts, check_offer_cb, &store, &stats, &err);
+	enum gc_status st =
+		skypilot_parse(csv, size - 1, &opts, check_offer_cb, &store, &stats, &err);
 	fuzz_check_err(st, err);
 	if (st == GC_OK && stats.offers != store.n)
 		fuzz_fail("%zu offers stored, %zu counted", store.n, stats.offers);

@@ -69,8 +69,9 @@ static void open_db(void)
 		int offer = i < offer_field_count;
 		snprintf(cols[i], sizeof cols[i], "%c%zu", offer ? 'o' : 'p',
 			 offer ? i : i - offer_field_count);
-		enum field_type t = offer ? offer_fields[i].type
-					  : profile_type(profile_fields[i - offer_field_count].kind);
+		enum field_type t =
+			offer ? offer_fields[i].type
+			      : profile_type(profile_fields[i - offer_field_count].kind);
 		size_t n = strlen(sql), m = strlen(row);
 		snprintf(sql + n, sizeof sql - n, "%s%s", i ? ", " : "", cols[i]);
 		snprintf(row + m, sizeof row - m, "%s%s", i ? ", " : "",

@@ -137,7 +137,7 @@ static const char *parse_option(struct route *r, char *tok, const char *root,
 		free(r->etag);
 		if (!(r->etag = malloc(strlen(v) + 3)))
 			return "out of memory";
-		sprintf(r->etag, "\"%s\"", v);
+		snprintf(r->etag, strlen(v) + 3, "\"%s\"", v);
 	} else if (strcmp(tok, "last_modified") == 0) {
 		for (char *p = v; *p; p++)
 			if (*p == '_')
@@ -289,7 +289,8 @@ static ssize_t trickle(void *cls, uint64_t pos, char *buf, size_t max)
 		return MHD_CONTENT_READER_END_OF_STREAM;
 	if (max < 1)
 		return 0;
-	struct timespec ts = {(time_t)(r->trickle_ms / 1000), (long)(r->trickle_ms % 1000) * 1000000L};
+	struct timespec ts = { (time_t)(r->trickle_ms / 1000),
+			       (long)(r->trickle_ms % 1000) * 1000000L };
 	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
 		;
 	buf[0] = r->filler ? 'x' : r->body[pos];

@@ -79,7 +79,8 @@ static void test_create_and_seed_once(void **state)
 	assert_int_equal(n, (long long)snapshot_rows);
 	assert_int_equal(scalar(c, "PRAGMA user_version"), CACHE_SCHEMA_VERSION);
 	assert_int_equal(scalar(c, "SELECT count(*) FROM provider"), (long long)cat.profiles.n);
-	assert_int_equal(scalar(c, "SELECT count(*) FROM gpu"), (long long)gpu_table_count(cat.gpus));
+	assert_int_equal(scalar(c, "SELECT count(*) FROM gpu"),
+			 (long long)gpu_table_count(cat.gpus));
 	/* every snapshot offer joins a provider profile */
 	assert_int_equal(scalar(c, "SELECT count(*) FROM offer o LEFT JOIN provider p"
 				   " ON p.id = o.provider WHERE p.id IS NULL"), 0);
@@ -156,7 +157,8 @@ static void test_replace_is_atomic(void **state)
 	assert_string_equal(err, "truncated response");
 	free(err);
 	assert_int_equal(scalar(c, "SELECT count(*) FROM offer WHERE provider = 'lambda'"), 3);
-	assert_int_equal(scalar(c, "SELECT min(price_hr) FROM offer WHERE provider = 'lambda'"), 20);
+	assert_int_equal(scalar(c, "SELECT min(price_hr) FROM offer WHERE provider = 'lambda'"),
+			 20);
 	/* other providers untouched */
 	assert_true(scalar(c, "SELECT count(*) FROM offer WHERE provider = 'azure'") > 0);
 	cache_close(c);
@@ -176,8 +178,10 @@ static enum gc_status store_n(struct cache *c, const char *provider, const char 
 static long long count_of(struct cache *c, const char *provider)
 {
 	sqlite3_stmt *s;
-	assert_int_equal(sqlite3_prepare_v2(cache_db(c), "SELECT count(*) FROM offer WHERE provider = ?1",
-					    -1, &s, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(cache_db(c),
+					    "SELECT count(*) FROM offer WHERE provider = ?1", -1,
+					    &s, NULL),
+			 SQLITE_OK);
 	sqlite3_bind_text(s, 1, provider, -1, SQLITE_STATIC);
 	long long v = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int64(s, 0) : -1;
 	sqlite3_finalize(s);
@@ -221,14 +225,16 @@ static void test_plausible_answer(void **state)
 	rule_stores(c, "lambda", "live", 3);
 	rule_stores(c, "lambda", "live", 30);
 	/* under 10% of the previous 30: refused; exactly 10%: stored */
-	rule_refuses(c, "lambda", "live", 2, "the new data has 2 offers, under 10% of the previous 30");
+	rule_refuses(c, "lambda", "live", 2,
+		     "the new data has 2 offers, under 10% of the previous 30");
 	rule_stores(c, "lambda", "live", 3);
 	/* fewer than CACHE_GUARD_MIN_PREVIOUS before: only emptiness counts */
 	rule_stores(c, "lambda", "live", 1);
 	/* a catalog-like answer is measured against the catalog-like rows */
 	long long azure = count_of(c, "azure");
 	assert_true(azure >= 100);
-	rule_refuses(c, "azure", "import", (int)((azure + 9) / 10) - 1, "under 10% of the previous");
+	rule_refuses(c, "azure", "import", (int)((azure + 9) / 10) - 1,
+		     "under 10% of the previous");
 	rule_stores(c, "azure", "import", (int)((azure + 9) / 10));
 	/* min_keep_percent 0: shrinking is accepted, emptiness is not */
 	cache_set_guard(c, 0, 0);
@@ -262,7 +268,8 @@ static void test_large_replace_rebuilds_indexes(void **state)
 	size_t inserted = 0;
 	char *err = NULL;
 	cache_expect_rows(c, 30000);
-	assert_int_equal(cache_replace(c, "lambda", NULL, fill_offers, &big, &inserted, &err), GC_OK);
+	assert_int_equal(cache_replace(c, "lambda", NULL, fill_offers, &big, &inserted, &err),
+			 GC_OK);
 	assert_int_equal(inserted, 30000);
 	assert_int_equal(scalar(c, idx), nidx);
 	assert_int_equal(scalar(c, "SELECT count(*) FROM offer WHERE provider = 'lambda'"), 30000);
@@ -289,7 +296,8 @@ static void test_large_replace_rebuilds_indexes(void **state)
 				   " WHERE integrity_check = 'ok'"), 1);
 	/* and the insert statement, compiled before the indexes changed, still works */
 	struct fill small = {2, -1, NULL, NULL};
-	assert_int_equal(cache_replace(c, "lambda", NULL, fill_offers, &small, &inserted, &err), GC_OK);
+	assert_int_equal(cache_replace(c, "lambda", NULL, fill_offers, &small, &inserted, &err),
+			 GC_OK);
 	assert_int_equal(inserted, 2);
 	cache_close(c);
 }

@@ -113,38 +113,65 @@ static void test_errors(void **state)
 	static const struct {
 		const char *text, *want;
 	} cases[] = {
-		{"sortt: price\n", "cfg.yaml:1: unknown key 'sortt'; did you mean 'sort'?"},
-		{"sort: price\nprovders: [vast]\n", "cfg.yaml:2: unknown key 'provders'; did you mean 'providers'?"},
-		{"columns: provider,vramm\n", "cfg.yaml:1: unknown field 'vramm' in columns; did you mean 'vram'?"},
-		{"sort:\n  - price\n  - -gpuz\n", "cfg.yaml:3: unknown field 'gpuz' in sort; did you mean 'gpu'?"},
-		{"sort: a,b,c,d,e,f,g,h,i\n", "cfg.yaml:1: unknown field 'a' in sort"},
-		{"sort: price,price,price,price,price,price,price,price,price\n", "cfg.yaml:1: too many names in 'sort' (at most 8)"},
-		{"columns: []\n", "cfg.yaml:1: 'columns' is empty; leave it out for the default"},
-		{"columns: [[gpu]]\n", "cfg.yaml:1: 'columns' must be a list of names or one comma-separated line of them"},
-		{"currency: GBP\n", "cfg.yaml:1: unknown currency 'GBP' (expected USD, EUR)"},
-		{"currency: euro\n", "cfg.yaml:1: unknown currency 'euro'"},
-		{"providers: [lamda]\n", "cfg.yaml:1: provider 'lamda' has no live price adapter; did you mean 'lambda'?"},
-		{"providers: civo\n", "cfg.yaml:1: provider 'civo' has no live price adapter (these do: azure, "},
-		{"catalog: maybe\n", "cfg.yaml:1: catalog must be true or false"},
-		{"skypilot_catalog_url: ftp://x\n", "cfg.yaml:1: bad skypilot_catalog_url 'ftp://x'"},
-		{"providers: {lambda: {}}\n", "cfg.yaml:1: 'providers' is the list of providers refresh fetches"},
-		{"provider: [lambda]\n", "cfg.yaml:1: 'provider' holds settings per provider"},
-		{"provider: lambda\n", "cfg.yaml:1: 'provider' must be a mapping"},
-		{"provider:\n  lamda: {}\n", "cfg.yaml:2: provider 'lamda' has no live price adapter; did you mean 'lambda'?"},
-		{"provider:\n  lambda:\n", "cfg.yaml:2: provider.lambda must be a mapping with base_url and/or api_key"},
-		{"provider:\n  lambda:\n    apikey: x\n", "cfg.yaml:3: unknown key 'apikey'; did you mean 'api_key'?"},
-		{"provider:\n  lambda:\n    base_url: ftp://example.org\n", "cfg.yaml:3: bad provider.lambda.base_url 'ftp://example.org' (expected http:// or https://"},
-		{"provider:\n  vast:\n    base_url: http://\n", "cfg.yaml:3: bad provider.vast.base_url"},
-		{"provider:\n  vast:\n    base_url: \"http://a b\"\n", "cfg.yaml:3: bad provider.vast.base_url"},
-		{"provider:\n  vast:\n    base_url: http://h/?q=1\n", "cfg.yaml:3: bad provider.vast.base_url"},
+		{ "sortt: price\n", "cfg.yaml:1: unknown key 'sortt'; did you mean 'sort'?" },
+		{ "sort: price\nprovders: [vast]\n",
+		  "cfg.yaml:2: unknown key 'provders'; did you mean 'providers'?" },
+		{ "columns: provider,vramm\n",
+		  "cfg.yaml:1: unknown field 'vramm' in columns; did you mean 'vram'?" },
+		{ "sort:\n  - price\n  - -gpuz\n",
+		  "cfg.yaml:3: unknown field 'gpuz' in sort; did you mean 'gpu'?" },
+		{ "sort: a,b,c,d,e,f,g,h,i\n", "cfg.yaml:1: unknown field 'a' in sort" },
+		{ "sort: price,price,price,price,price,price,price,price,price\n",
+		  "cfg.yaml:1: too many names in 'sort' (at most 8)" },
+		{ "columns: []\n", "cfg.yaml:1: 'columns' is empty; leave it out for the default" },
+		{ "columns: [[gpu]]\n",
+		  "cfg.yaml:1: 'columns' must be a list of names or one comma-separated "
+		  "line of them" },
+		{ "currency: GBP\n", "cfg.yaml:1: unknown currency 'GBP' (expected USD, EUR)" },
+		{ "currency: euro\n", "cfg.yaml:1: unknown currency 'euro'" },
+		{ "providers: [lamda]\n",
+		  "cfg.yaml:1: provider 'lamda' has no live price adapter; "
+		  "did you mean 'lambda'?" },
+		{ "providers: civo\n",
+		  "cfg.yaml:1: provider 'civo' has no live price adapter "
+		  "(these do: azure, " },
+		{ "catalog: maybe\n", "cfg.yaml:1: catalog must be true or false" },
+		{ "skypilot_catalog_url: ftp://x\n",
+		  "cfg.yaml:1: bad skypilot_catalog_url 'ftp://x'" },
+		{ "providers: {lambda: {}}\n",
+		  "cfg.yaml:1: 'providers' is the list of providers refresh fetches" },
+		{ "provider: [lambda]\n", "cfg.yaml:1: 'provider' holds settings per provider" },
+		{ "provider: lambda\n", "cfg.yaml:1: 'provider' must be a mapping" },
+		{ "provider:\n  lamda: {}\n",
+		  "cfg.yaml:2: provider 'lamda' has no live price adapter; "
+		  "did you mean 'lambda'?" },
+		{ "provider:\n  lambda:\n",
+		  "cfg.yaml:2: provider.lambda must be a mapping with base_url "
+		  "and/or api_key" },
+		{ "provider:\n  lambda:\n    apikey: x\n",
+		  "cfg.yaml:3: unknown key 'apikey'; did you mean 'api_key'?" },
+		{ "provider:\n  lambda:\n    base_url: ftp://example.org\n",
+		  "cfg.yaml:3: bad provider.lambda.base_url 'ftp://example.org' "
+		  "(expected http:// or https://" },
+		{ "provider:\n  vast:\n    base_url: http://\n",
+		  "cfg.yaml:3: bad provider.vast.base_url" },
+		{ "provider:\n  vast:\n    base_url: \"http://a b\"\n",
+		  "cfg.yaml:3: bad provider.vast.base_url" },
+		{ "provider:\n  vast:\n    base_url: http://h/?q=1\n",
+		  "cfg.yaml:3: bad provider.vast.base_url" },
 		/* a password in the URL: refused, and not echoed */
-		{"provider:\n  vast:\n    base_url: https://u:pw-9x@h/v1\n", "cfg.yaml:3: provider.vast.base_url must not hold a user or password; put the key in api_key"},
-		{"provider:\n  vast:\n    api_key: \"\"\n", "cfg.yaml:3: provider.vast.api_key must be non-empty text"},
-		{"provider:\n  vast:\n    api_key: \"sk-1\\r\\nX-Evil: 1\"\n", "cfg.yaml:3: provider.vast.api_key holds a space, a control character"},
-		{"provider:\n  vast:\n    api_key: [a]\n", "cfg.yaml:3: provider.vast.api_key must be non-empty text"},
-		{"sort: price\nsort: gpu\n", "cfg.yaml:2: duplicate key 'sort'"},
-		{"- sort\n", "cfg.yaml:1: expected settings as 'key: value' lines"},
-		{"sort: [price\n", "cfg.yaml:2: "},
+		{ "provider:\n  vast:\n    base_url: https://u:pw-9x@h/v1\n",
+		  "cfg.yaml:3: provider.vast.base_url must not hold a user or password; "
+		  "put the key in api_key" },
+		{ "provider:\n  vast:\n    api_key: \"\"\n",
+		  "cfg.yaml:3: provider.vast.api_key must be non-empty text" },
+		{ "provider:\n  vast:\n    api_key: \"sk-1\\r\\nX-Evil: 1\"\n",
+		  "cfg.yaml:3: provider.vast.api_key holds a space, a control character" },
+		{ "provider:\n  vast:\n    api_key: [a]\n",
+		  "cfg.yaml:3: provider.vast.api_key must be non-empty text" },
+		{ "sort: price\nsort: gpu\n", "cfg.yaml:2: duplicate key 'sort'" },
+		{ "- sort\n", "cfg.yaml:1: expected settings as 'key: value' lines" },
+		{ "sort: [price\n", "cfg.yaml:2: " },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct config c;
@@ -182,17 +209,21 @@ static void test_check_mode(void **state)
 		int keys;
 		const char *want; /* NULL: accepted */
 	} cases[] = {
-		{0600, 1000, 1, NULL},
-		{0400, 1000, 1, NULL},
-		{0644, 1000, 0, NULL},
-		{0664, 1000, 0, NULL}, /* a private group's umask 002 */
-		{0600, 0, 1, NULL},    /* root's, say /etc/gpucmp.yaml */
-		{0644, 1000, 1, "config F holds API keys but is readable by other users; run: chmod 600 F"},
-		{0640, 1000, 1, "config F holds API keys but is readable by other users; run: chmod 600 F"},
-		{0604, 1000, 1, "config F holds API keys but is readable by other users; run: chmod 600 F"},
-		{0620, 1000, 1, "config F holds API keys but other users can change it; run: chmod 600 F"},
-		{0666, 1000, 0, "config F can be changed by any user; run: chmod go-w F"},
-		{0600, 1001, 0, "config F belongs to another user (uid 1001)"},
+		{ 0600, 1000, 1, NULL },
+		{ 0400, 1000, 1, NULL },
+		{ 0644, 1000, 0, NULL },
+		{ 0664, 1000, 0, NULL }, /* a private group's umask 002 */
+		{ 0600, 0, 1, NULL },    /* root's, say /etc/gpucmp.yaml */
+		{ 0644, 1000, 1,
+		  "config F holds API keys but is readable by other users; run: chmod 600 F" },
+		{ 0640, 1000, 1,
+		  "config F holds API keys but is readable by other users; run: chmod 600 F" },
+		{ 0604, 1000, 1,
+		  "config F holds API keys but is readable by other users; run: chmod 600 F" },
+		{ 0620, 1000, 1,
+		  "config F holds API keys but other users can change it; run: chmod 600 F" },
+		{ 0666, 1000, 0, "config F can be changed by any user; run: chmod go-w F" },
+		{ 0600, 1001, 0, "config F belongs to another user (uid 1001)" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char *err = NULL;

@@ -28,7 +28,8 @@ static void test_quoting_and_line_endings(void **state)
 	expect_record(&r, 3, (const char *const[]){"1", "x, y", "he said \"hi\""});
 	assert_int_equal(r.line, 2);
 	expect_record(&r, 3, (const char *const[]){"multi\nline", "", "last"});
-	expect_record(&r, 5, (const char *const[]){"Denmark", " DK", " EU", "Denmark, DK, EU", "3"});
+	expect_record(&r, 5,
+		      (const char *const[]){ "Denmark", " DK", " EU", "Denmark, DK, EU", "3" });
 	assert_int_equal(r.line, 5);
 	assert_int_equal(csv_next(&r, NULL), 0);
 	csv_release(&r);

@@ -223,10 +223,12 @@ static void test_url_redact(void **state)
 {
 	(void)state;
 	char out[160];
-	http_url_redact(out, sizeof out, "https://user:s3cret@api.example.com/v1?x=1&api_key=K1&pageToken=T#f",
+	http_url_redact(out, sizeof out,
+			"https://user:s3cret@api.example.com/v1?x=1&api_key=K1&pageToken=T#f",
 			NULL);
 	assert_string_equal(out, "https://***@api.example.com/v1?x=1&api_key=***&pageToken=***#f");
-	http_url_redact(out, sizeof out, "https://api.example.com/graphql?q=sk-abcdef", "sk-abcdef");
+	http_url_redact(out, sizeof out, "https://api.example.com/graphql?q=sk-abcdef",
+			"sk-abcdef");
 	assert_null(strstr(out, "sk-abcdef"));
 	/* cut to the buffer, always terminated */
 	http_url_redact(out, 12, "https://example.com/a/very/long/path", NULL);

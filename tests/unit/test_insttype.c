@@ -67,38 +67,42 @@ static void test_bad_entries(void **state)
 	static const struct {
 		const char *doc, *want;
 	} cases[] = {
-		{"types:\n  - {provider: a, match: x, rdma: infiniband, source: https://a.b/}\n",
-		 "t.yaml:2: 'rdma' must be ib, roce, efa or no"},
-		{"types:\n  - {provider: a, match: x, k8s: managed-ish, k8s_source: https://a.b/,"
-		 " source: https://a.b/}\n",
-		 "'k8s' must be managed, join, both, none or unknown"},
-		{"types:\n  - {provider: a, match: x, k8s: join, source: https://a.b/}\n",
-		 "'k8s' needs a k8s_source"},
-		{"types:\n  - {provider: a, match: x, k8s: join, k8s_source: a.b, source: https://a.b/}\n",
-		 "k8s_source must be an http(s) URL"},
-		{"types:\n  - {provider: a, match: x, mig: yes, source: https://a.b/}\n",
-		 "'mig' can only be no"},
-		{"types:\n  - {provider: a, match: \"x[!y]\", source: https://a.b/}\n",
-		 "'match' may use only *, ? and [set]"},
-		{"types:\n  - {provider: a, match: x, checked: 2026-13-45, source: https://a.b/}\n",
-		 "'checked' must be a date"},
-		{"types:\n  - {provider: a, match: x}\n", "t.yaml:2: missing 'source'"},
-		{"types:\n  - {provider: a, match: x, source: https://a.b/, infiniband: maybe}\n",
-		 "'infiniband' must be yes or no"},
-		{"types:\n  - {provider: a, match: x, source: https://a.b/, gpu_count: -1}\n",
-		 "'gpu_count' must be a positive number"},
-		{"types:\n  - {provider: a, match: x, source: https://a.b/, gpus: h100}\n",
-		 "unknown key 'gpus'; did you mean 'gpu'?"},
-		{"typo: []\n", "unknown key 'typo'"},
+		{ "types:\n  - {provider: a, match: x, rdma: infiniband, source: https://a.b/}\n",
+		  "t.yaml:2: 'rdma' must be ib, roce, efa or no" },
+		{ "types:\n  - {provider: a, match: x, k8s: managed-ish, k8s_source: https://a.b/,"
+		  " source: https://a.b/}\n",
+		  "'k8s' must be managed, join, both, none or unknown" },
+		{ "types:\n  - {provider: a, match: x, k8s: join, source: https://a.b/}\n",
+		  "'k8s' needs a k8s_source" },
+		{ "types:\n  - {provider: a, match: x, k8s: join, k8s_source: a.b, "
+		  "source: https://a.b/}\n",
+		  "k8s_source must be an http(s) URL" },
+		{ "types:\n  - {provider: a, match: x, mig: yes, source: https://a.b/}\n",
+		  "'mig' can only be no" },
+		{ "types:\n  - {provider: a, match: \"x[!y]\", source: https://a.b/}\n",
+		  "'match' may use only *, ? and [set]" },
+		{ "types:\n  - {provider: a, match: x, checked: 2026-13-45, "
+		  "source: https://a.b/}\n",
+		  "'checked' must be a date" },
+		{ "types:\n  - {provider: a, match: x}\n", "t.yaml:2: missing 'source'" },
+		{ "types:\n  - {provider: a, match: x, source: https://a.b/, infiniband: maybe}\n",
+		  "'infiniband' must be yes or no" },
+		{ "types:\n  - {provider: a, match: x, source: https://a.b/, gpu_count: -1}\n",
+		  "'gpu_count' must be a positive number" },
+		{ "types:\n  - {provider: a, match: x, source: https://a.b/, gpus: h100}\n",
+		  "unknown key 'gpus'; did you mean 'gpu'?" },
+		{ "typo: []\n", "unknown key 'typo'" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct insttype_table *t = NULL;
 		char *err = NULL;
-		assert_int_equal(insttype_load(&t, "t.yaml", cases[i].doc, strlen(cases[i].doc), &err),
+		assert_int_equal(insttype_load(&t, "t.yaml", cases[i].doc, strlen(cases[i].doc),
+					       &err),
 				 GC_EDATA);
 		assert_null(t);
 		if (!err || !strstr(err, cases[i].want))
-			fail_msg("case %zu: '%s' lacks '%s'", i, err ? err : "(null)", cases[i].want);
+			fail_msg("case %zu: '%s' lacks '%s'", i, err ? err : "(null)",
+				 cases[i].want);
 		free(err);
 	}
 }
@@ -140,7 +144,8 @@ static void test_capability_keys(void **state)
 
 	static const char doc[] =
 		"types:\n"
-		"  - {provider: a, match: \"gpu_[12]x_*\", k8s: none, k8s_source: https://k.example/,"
+		"  - {provider: a, match: \"gpu_[12]x_*\", k8s: none, "
+		"k8s_source: https://k.example/,"
 		" mig: no, rdma: efa, checked: 2026-12-02, source: https://a.example/}\n";
 	struct insttype_table *own = NULL;
 	char *err = NULL;

@@ -101,77 +101,78 @@ static void test_bad_documents(void **state)
 	static const struct {
 		const char *doc, *msg;
 	} cases[] = {
-		{ROW("    extra: 1\n"), "extra"},
-		{"version: 2\noffers: []\n", "'version' must be 1"},
-		{"offers: []\n", "'version' must be 1"},
-		{"version: 1\n", "'offers'"},
-		{"version: 1\noffers:\n  - 7\n", "must be a mapping"},
+		{ ROW("    extra: 1\n"), "extra" },
+		{ "version: 2\noffers: []\n", "'version' must be 1" },
+		{ "offers: []\n", "'version' must be 1" },
+		{ "version: 1\n", "'offers'" },
+		{ "version: 1\noffers:\n  - 7\n", "must be a mapping" },
 		/* unknown GPU id, bad id form, memory not the model's */
-		{"version: 1\noffers:\n  - provider: coreweave\n    sku: x\n    gpu: h100-sxm5\n"
-		 "    gpu_count: 8\n    region: any\n    price_hr: 1\n"
-		 "    source: https://a.example/p\n    checked: 2026-09-20\n",
-		 "unknown gpu id 'h100-sxm5'"},
-		{"version: 1\noffers:\n  - provider: coreweave\n    sku: x\n    gpu: H100 SXM\n"
-		 "    gpu_count: 8\n    region: any\n    price_hr: 1\n"
-		 "    source: https://a.example/p\n    checked: 2026-09-20\n",
-		 "'gpu' must be an id"},
-		{ROW("    gpu_mem_gb: 94\n"), "does not match h100-sxm"},
+		{ "version: 1\noffers:\n  - provider: coreweave\n    sku: x\n    gpu: h100-sxm5\n"
+		  "    gpu_count: 8\n    region: any\n    price_hr: 1\n"
+		  "    source: https://a.example/p\n    checked: 2026-09-20\n",
+		  "unknown gpu id 'h100-sxm5'" },
+		{ "version: 1\noffers:\n  - provider: coreweave\n    sku: x\n    gpu: H100 SXM\n"
+		  "    gpu_count: 8\n    region: any\n    price_hr: 1\n"
+		  "    source: https://a.example/p\n    checked: 2026-09-20\n",
+		  "'gpu' must be an id" },
+		{ ROW("    gpu_mem_gb: 94\n"), "does not match h100-sxm" },
 		/* unknown provider */
-		{"version: 1\noffers:\n  - provider: corewave\n    sku: x\n    gpu: h100-sxm\n"
-		 "    gpu_count: 8\n    region: any\n    price_hr: 1\n"
-		 "    source: https://a.example/p\n    checked: 2026-09-20\n",
-		 "unknown provider 'corewave'"},
+		{ "version: 1\noffers:\n  - provider: corewave\n    sku: x\n    gpu: h100-sxm\n"
+		  "    gpu_count: 8\n    region: any\n    price_hr: 1\n"
+		  "    source: https://a.example/p\n    checked: 2026-09-20\n",
+		  "unknown provider 'corewave'" },
 		/* bad prices */
-		{"version: 1\noffers:\n  - provider: coreweave\n    sku: x\n    gpu: h100-sxm\n"
-		 "    gpu_count: 8\n    region: any\n    price_hr: -3\n"
-		 "    source: https://a.example/p\n    checked: 2026-09-20\n",
-		 "'price_hr' must be a number above 0"},
-		{"version: 1\noffers:\n  - provider: coreweave\n    sku: x\n    gpu: h100-sxm\n"
-		 "    gpu_count: 8\n    region: any\n    price_hr: $49.24\n"
-		 "    source: https://a.example/p\n    checked: 2026-09-20\n",
-		 "'price_hr' must be a number"},
-		{"version: 1\noffers:\n  - provider: coreweave\n    sku: x\n    gpu: h100-sxm\n"
-		 "    gpu_count: 8\n    region: any\n    price_hr: 1e9\n"
-		 "    source: https://a.example/p\n    checked: 2026-09-20\n",
-		 "at most"},
-		{"version: 1\noffers:\n  - provider: coreweave\n    sku: x\n    gpu: h100-sxm\n"
-		 "    gpu_count: 8\n    region: any\n    price_hr: nan\n"
-		 "    source: https://a.example/p\n    checked: 2026-09-20\n",
-		 "'price_hr' must be a number"},
-		{ROW("    spot_price_hr: 60\n"), "'spot_price_hr' is above 'price_hr'"},
-		{"version: 1\noffers:\n  - provider: coreweave\n    sku: x\n    gpu: h100-sxm\n"
-		 "    gpu_count: 0\n    region: any\n    price_hr: 1\n"
-		 "    source: https://a.example/p\n    checked: 2026-09-20\n",
-		 "'gpu_count' must be a number above 0"},
+		{ "version: 1\noffers:\n  - provider: coreweave\n    sku: x\n    gpu: h100-sxm\n"
+		  "    gpu_count: 8\n    region: any\n    price_hr: -3\n"
+		  "    source: https://a.example/p\n    checked: 2026-09-20\n",
+		  "'price_hr' must be a number above 0" },
+		{ "version: 1\noffers:\n  - provider: coreweave\n    sku: x\n    gpu: h100-sxm\n"
+		  "    gpu_count: 8\n    region: any\n    price_hr: $49.24\n"
+		  "    source: https://a.example/p\n    checked: 2026-09-20\n",
+		  "'price_hr' must be a number" },
+		{ "version: 1\noffers:\n  - provider: coreweave\n    sku: x\n    gpu: h100-sxm\n"
+		  "    gpu_count: 8\n    region: any\n    price_hr: 1e9\n"
+		  "    source: https://a.example/p\n    checked: 2026-09-20\n",
+		  "at most" },
+		{ "version: 1\noffers:\n  - provider: coreweave\n    sku: x\n    gpu: h100-sxm\n"
+		  "    gpu_count: 8\n    region: any\n    price_hr: nan\n"
+		  "    source: https://a.example/p\n    checked: 2026-09-20\n",
+		  "'price_hr' must be a number" },
+		{ ROW("    spot_price_hr: 60\n"), "'spot_price_hr' is above 'price_hr'" },
+		{ "version: 1\noffers:\n  - provider: coreweave\n    sku: x\n    gpu: h100-sxm\n"
+		  "    gpu_count: 0\n    region: any\n    price_hr: 1\n"
+		  "    source: https://a.example/p\n    checked: 2026-09-20\n",
+		  "'gpu_count' must be a number above 0" },
 		/* missing or bad source and date */
-		{"version: 1\noffers:\n  - provider: coreweave\n    sku: x\n    gpu: h100-sxm\n"
-		 "    gpu_count: 8\n    region: any\n    price_hr: 1\n    checked: 2026-09-20\n",
-		 "row has no 'source'"},
-		{"version: 1\noffers:\n  - provider: coreweave\n    sku: x\n    gpu: h100-sxm\n"
-		 "    gpu_count: 8\n    region: any\n    price_hr: 1\n    source: coreweave.com\n"
-		 "    checked: 2026-09-20\n",
-		 "https://"},
-		{"version: 1\noffers:\n  - provider: coreweave\n    sku: x\n    gpu: h100-sxm\n"
-		 "    gpu_count: 8\n    region: any\n    price_hr: 1\n"
-		 "    source: https://a.example/p\n",
-		 "row has no 'checked'"},
-		{"version: 1\noffers:\n  - provider: coreweave\n    sku: x\n    gpu: h100-sxm\n"
-		 "    gpu_count: 8\n    region: any\n    price_hr: 1\n"
-		 "    source: https://a.example/p\n    checked: 2026-13-40\n",
-		 "'checked' must be YYYY-MM-DD"},
-		{"version: 1\noffers:\n  - provider: coreweave\n    sku: x\n    gpu: h100-sxm\n"
-		 "    gpu_count: 8\n    region: any\n    price_hr: 1\n"
-		 "    source: https://a.example/p\n    checked: \n",
-		 "'checked'"},
-		{"version: 1\noffers:\n  - provider: coreweave\n    sku: x\n    gpu: h100-sxm\n"
-		 "    gpu_count: 8\n    price_hr: 1\n"
-		 "    source: https://a.example/p\n    checked: 2026-09-20\n",
-		 "row has no 'region'"},
+		{ "version: 1\noffers:\n  - provider: coreweave\n    sku: x\n    gpu: h100-sxm\n"
+		  "    gpu_count: 8\n    region: any\n    price_hr: 1\n    checked: 2026-09-20\n",
+		  "row has no 'source'" },
+		{ "version: 1\noffers:\n  - provider: coreweave\n    sku: x\n    gpu: h100-sxm\n"
+		  "    gpu_count: 8\n    region: any\n    price_hr: 1\n    source: coreweave.com\n"
+		  "    checked: 2026-09-20\n",
+		  "https://" },
+		{ "version: 1\noffers:\n  - provider: coreweave\n    sku: x\n    gpu: h100-sxm\n"
+		  "    gpu_count: 8\n    region: any\n    price_hr: 1\n"
+		  "    source: https://a.example/p\n",
+		  "row has no 'checked'" },
+		{ "version: 1\noffers:\n  - provider: coreweave\n    sku: x\n    gpu: h100-sxm\n"
+		  "    gpu_count: 8\n    region: any\n    price_hr: 1\n"
+		  "    source: https://a.example/p\n    checked: 2026-13-40\n",
+		  "'checked' must be YYYY-MM-DD" },
+		{ "version: 1\noffers:\n  - provider: coreweave\n    sku: x\n    gpu: h100-sxm\n"
+		  "    gpu_count: 8\n    region: any\n    price_hr: 1\n"
+		  "    source: https://a.example/p\n    checked: \n",
+		  "'checked'" },
+		{ "version: 1\noffers:\n  - provider: coreweave\n    sku: x\n    gpu: h100-sxm\n"
+		  "    gpu_count: 8\n    price_hr: 1\n"
+		  "    source: https://a.example/p\n    checked: 2026-09-20\n",
+		  "row has no 'region'" },
 		/* the same offer twice */
-		{ROW("") "  - provider: coreweave\n    sku: x\n    gpu: h100-sxm\n    gpu_count: 8\n"
-			 "    region: any\n    price_hr: 40\n"
-			 "    source: https://www.coreweave.com/pricing\n    checked: 2026-09-20\n",
-		 "listed twice"},
+		{ ROW("") "  - provider: coreweave\n    sku: x\n    gpu: h100-sxm\n"
+			  "    gpu_count: 8\n    region: any\n    price_hr: 40\n"
+			  "    source: https://www.coreweave.com/pricing\n"
+			  "    checked: 2026-09-20\n",
+		  "listed twice" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char *err = NULL;

@@ -58,16 +58,19 @@ static void test_error_fixtures(void **state)
 	static const struct {
 		const char *file, *want;
 	} cases[] = {
-		{"bad-enum", ":46: bad value 'sometimes' for sharing.mig (expected managed, self, no, unknown)"},
-		{"unknown-key", "unknown key 'autoscalling'; did you mean 'autoscaling'?"},
-		{"no-source", "interconnect.infiniband is 'some' but has no source"},
-		{"bad-date", "verified must be a date YYYY-MM-DD"},
-		{"future-date", "is in the future"},
-		{"missing-field", "missing field interconnect.gpudirect_rdma"},
-		{"bad-url", "source must be an http(s) URL"},
-		{"id-mismatch", "does not match the file name"},
-		{"bad-number", "bad value 'cheap' for kubernetes.control_plane_fee_usd_hr"},
-		{"bool-typo", "bad value 'true' for kubernetes.autoscaling (expected yes, no, unknown)"},
+		{ "bad-enum",
+		  ":46: bad value 'sometimes' for sharing.mig "
+		  "(expected managed, self, no, unknown)" },
+		{ "unknown-key", "unknown key 'autoscalling'; did you mean 'autoscaling'?" },
+		{ "no-source", "interconnect.infiniband is 'some' but has no source" },
+		{ "bad-date", "verified must be a date YYYY-MM-DD" },
+		{ "future-date", "is in the future" },
+		{ "missing-field", "missing field interconnect.gpudirect_rdma" },
+		{ "bad-url", "source must be an http(s) URL" },
+		{ "id-mismatch", "does not match the file name" },
+		{ "bad-number", "bad value 'cheap' for kubernetes.control_plane_fee_usd_hr" },
+		{ "bool-typo",
+		  "bad value 'true' for kubernetes.autoscaling (expected yes, no, unknown)" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char rel[256];
@@ -84,7 +87,8 @@ static void test_error_fixtures(void **state)
 		    !(err[strlen(prefix)] >= '1' && err[strlen(prefix)] <= '9'))
 			fail_msg("%s: no file:line prefix in '%s'", cases[i].file, err);
 		if (!strstr(err, cases[i].want))
-			fail_msg("%s: '%s' does not contain '%s'", cases[i].file, err, cases[i].want);
+			fail_msg("%s: '%s' does not contain '%s'", cases[i].file, err,
+				 cases[i].want);
 		free(err);
 	}
 }

@@ -54,11 +54,15 @@ static void test_json(void **state)
 {
 	(void)state;
 	char *out = render_sql(rows_sql, RF_JSON, 0);
-	assert_string_equal(out,
+	assert_string_equal(
+		out,
 		"[\n"
-		"{\"provider\":\"say \\\"hi\\\"\\\\\",\"gpu_count\":8,\"price_hr\":2.35,\"available\":true,\"k8s\":\"managed\"},\n"
-		"{\"provider\":\"ctl\\u001b[31m\",\"gpu_count\":0.333,\"price_hr\":null,\"available\":null,\"k8s\":\"unknown\"},\n"
-		"{\"provider\":\"a,b\",\"gpu_count\":1,\"price_hr\":14.94,\"available\":false,\"k8s\":\"both\"}\n"
+		"{\"provider\":\"say \\\"hi\\\"\\\\\",\"gpu_count\":8,\"price_hr\":2.35,"
+		"\"available\":true,\"k8s\":\"managed\"},\n"
+		"{\"provider\":\"ctl\\u001b[31m\",\"gpu_count\":0.333,\"price_hr\":null,"
+		"\"available\":null,\"k8s\":\"unknown\"},\n"
+		"{\"provider\":\"a,b\",\"gpu_count\":1,\"price_hr\":14.94,\"available\":false,"
+		"\"k8s\":\"both\"}\n"
 		"]\n");
 	free(out);
 	out = render_sql("SELECT 'x', 1, 1, 1, 'none' WHERE 0", RF_JSON, 0);
@@ -101,7 +105,8 @@ static void test_table(void **state)
 	/* narrower than the table: the least important columns go first */
 	out = render_sql(rows_sql, RF_TABLE, 30);
 	assert_null(strstr(out, "AVAIL"));
-	for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n"))
+	char *save = NULL;
+	for (char *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 		assert_true(render_width(line) <= 30);
 	free(out);
 	out = render_sql("SELECT 'x', 1, 1, 1, 'none' WHERE 0", RF_TABLE, 0);
@@ -125,7 +130,8 @@ static void test_fit_and_width(void **state)
 	buf_reset(&b);
 	assert_int_equal(render_width("\xe6\x97\xa5\xe6\x9c\xac"), 4); /* 日本 */
 	assert_int_equal(render_fit(&b, "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e-gpu", 4), GC_OK);
-	assert_string_equal(b.ptr, "\xe6\x97\xa5\xe2\x80\xa6"); /* 日… : 3 cells, not 日本 + … */
+	/* 日… : 3 cells, not 日本 + … */
+	assert_string_equal(b.ptr, "\xe6\x97\xa5\xe2\x80\xa6");
 	/* a combining mark takes none and stays with its letter */
 	buf_reset(&b);
 	assert_int_equal(render_width("Cafe\xcc\x81 Noir"), 9);
@@ -193,11 +199,12 @@ static void test_json_write(void **state)
 	static const struct {
 		const char *in, *out;
 	} cases[] = {
-		{"{\"sku\":\"a\xc2\x9b[2J\"}", "{\"sku\":\"a\\u009b[2J\"}"},
-		{"[\"\x7f\",\"\xc2\x80\xc2\x9f\xc2\xa0\"]", "[\"\\u007f\",\"\\u0080\\u009f\xc2\xa0\"]"},
-		{"\"caf\xc3\xa9 \xe2\x80\xa6\"", "\"caf\xc3\xa9 \xe2\x80\xa6\""},
-		{"\"ends\xc2", "\"ends\xc2"},
-		{"", ""},
+		{ "{\"sku\":\"a\xc2\x9b[2J\"}", "{\"sku\":\"a\\u009b[2J\"}" },
+		{ "[\"\x7f\",\"\xc2\x80\xc2\x9f\xc2\xa0\"]",
+		  "[\"\\u007f\",\"\\u0080\\u009f\xc2\xa0\"]" },
+		{ "\"caf\xc3\xa9 \xe2\x80\xa6\"", "\"caf\xc3\xa9 \xe2\x80\xa6\"" },
+		{ "\"ends\xc2", "\"ends\xc2" },
+		{ "", "" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char *out = NULL;

@@ -30,21 +30,33 @@ static void test_shipped_file(void **state)
 	assert_true(retired_count(t) >= 8);
 	long today = day("2026-12-02");
 	/* NCv3, NVv3, NVv4 gone; their successors stay */
-	assert_int_equal(retired_check(t, "azure", "Standard_NC6s_v3", "eastus", today), RETIRED_GONE);
-	assert_int_equal(retired_check(t, "azure", "Standard_NC24rs_v3", "eastus", today), RETIRED_GONE);
-	assert_int_equal(retired_check(t, "azure", "Standard_NV12s_v3", "eastus", today), RETIRED_GONE);
-	assert_int_equal(retired_check(t, "azure", "Standard_NV32as_v4", "eastus", today), RETIRED_GONE);
+	assert_int_equal(retired_check(t, "azure", "Standard_NC6s_v3", "eastus", today),
+			 RETIRED_GONE);
+	assert_int_equal(retired_check(t, "azure", "Standard_NC24rs_v3", "eastus", today),
+			 RETIRED_GONE);
+	assert_int_equal(retired_check(t, "azure", "Standard_NV12s_v3", "eastus", today),
+			 RETIRED_GONE);
+	assert_int_equal(retired_check(t, "azure", "Standard_NV32as_v4", "eastus", today),
+			 RETIRED_GONE);
 	assert_int_equal(retired_check(t, "azure", "Standard_NC24", "eastus", today), RETIRED_GONE);
-	assert_int_equal(retired_check(t, "azure", "Standard_NC24rs_v2", "eastus", today), RETIRED_GONE);
-	assert_int_equal(retired_check(t, "azure", "Standard_ND24rs", "eastus", today), RETIRED_GONE);
-	assert_int_equal(retired_check(t, "azure", "Standard_NV6_Promo", "eastus", today), RETIRED_GONE);
-	assert_int_equal(retired_check(t, "azure", "Standard_NC4as_T4_v3", "eastus", today), RETIRED_KEEP);
+	assert_int_equal(retired_check(t, "azure", "Standard_NC24rs_v2", "eastus", today),
+			 RETIRED_GONE);
+	assert_int_equal(retired_check(t, "azure", "Standard_ND24rs", "eastus", today),
+			 RETIRED_GONE);
+	assert_int_equal(retired_check(t, "azure", "Standard_NV6_Promo", "eastus", today),
+			 RETIRED_GONE);
+	assert_int_equal(retired_check(t, "azure", "Standard_NC4as_T4_v3", "eastus", today),
+			 RETIRED_KEEP);
 	assert_int_equal(retired_check(t, "azure", "Standard_NC24ads_A100_v4", "eastus", today),
 			 RETIRED_KEEP);
-	assert_int_equal(retired_check(t, "azure", "Standard_NV6ads_A10_v5", "eastus", today), RETIRED_KEEP);
-	assert_int_equal(retired_check(t, "azure", "Standard_ND40rs_v2", "eastus", today), RETIRED_KEEP);
-	assert_int_equal(retired_check(t, "azure", "Standard_ND96asr_v4", "eastus", today), RETIRED_KEEP);
-	assert_int_equal(retired_check(t, "azure", "Standard_NC240", "eastus", today), RETIRED_KEEP);
+	assert_int_equal(retired_check(t, "azure", "Standard_NV6ads_A10_v5", "eastus", today),
+			 RETIRED_KEEP);
+	assert_int_equal(retired_check(t, "azure", "Standard_ND40rs_v2", "eastus", today),
+			 RETIRED_KEEP);
+	assert_int_equal(retired_check(t, "azure", "Standard_ND96asr_v4", "eastus", today),
+			 RETIRED_KEEP);
+	assert_int_equal(retired_check(t, "azure", "Standard_NC240", "eastus", today),
+			 RETIRED_KEEP);
 	/* the MI300X alias, and the true name kept */
 	assert_int_equal(retired_check(t, "azure", "Standard_ND96is_MI300X_v5", "eastus", today),
 			 RETIRED_ALIAS);
@@ -68,7 +80,8 @@ static void test_shipped_file(void **state)
 	assert_int_equal(retired_check(t, "azure", "Standard_ND96is_MI300X_v5", NULL, today),
 			 RETIRED_ALIAS);
 	/* another provider's same name is not Azure's */
-	assert_int_equal(retired_check(t, "vast", "Standard_NC6s_v3", "eastus", today), RETIRED_KEEP);
+	assert_int_equal(retired_check(t, "vast", "Standard_NC6s_v3", "eastus", today),
+			 RETIRED_KEEP);
 	retired_free(t);
 	free(file);
 }
@@ -86,22 +99,30 @@ static void test_dates_and_globs(void **state)
 	const char *doc = ONE("");
 	assert_int_equal(retired_load(&t, "t.yaml", doc, strlen(doc), NULL), GC_OK);
 	/* on or before today: gone; after: kept */
-	assert_int_equal(retired_check(t, "azure", "Standard_NV12s_v3", "eastus", day("2026-09-29")),
+	assert_int_equal(retired_check(t, "azure", "Standard_NV12s_v3", "eastus",
+				       day("2026-09-29")),
 			 RETIRED_KEEP);
-	assert_int_equal(retired_check(t, "azure", "Standard_NV12s_v3", "eastus", day("2026-09-30")),
+	assert_int_equal(retired_check(t, "azure", "Standard_NV12s_v3", "eastus",
+				       day("2026-09-30")),
 			 RETIRED_GONE);
-	assert_int_equal(retired_check(t, "azure", "Standard_NV12s_v3", "eastus", day("2027-01-01")),
+	assert_int_equal(retired_check(t, "azure", "Standard_NV12s_v3", "eastus",
+				       day("2027-01-01")),
 			 RETIRED_GONE);
 	/* case-insensitive, '*' over any run, '?' one character */
-	assert_int_equal(retired_check(t, "azure", "standard_nv48S_V3", "eastus", day("2026-12-02")),
+	assert_int_equal(retired_check(t, "azure", "standard_nv48S_V3", "eastus",
+				       day("2026-12-02")),
 			 RETIRED_GONE);
 	assert_int_equal(retired_check(t, "azure", "Standard_NVs_v3", "eastus", day("2026-12-02")),
 			 RETIRED_GONE);
-	assert_int_equal(retired_check(t, "azure", "Standard_NV12s_v3x", "eastus", day("2026-12-02")),
+	assert_int_equal(retired_check(t, "azure", "Standard_NV12s_v3x", "eastus",
+				       day("2026-12-02")),
 			 RETIRED_KEEP);
-	assert_int_equal(retired_check(t, "azure", "OldX", "eastus", day("2026-12-02")), RETIRED_GONE);
-	assert_int_equal(retired_check(t, "azure", "Old", "eastus", day("2026-12-02")), RETIRED_KEEP);
-	assert_int_equal(retired_check(t, "azure", "OldXY", "eastus", day("2026-12-02")), RETIRED_KEEP);
+	assert_int_equal(retired_check(t, "azure", "OldX", "eastus", day("2026-12-02")),
+			 RETIRED_GONE);
+	assert_int_equal(retired_check(t, "azure", "Old", "eastus", day("2026-12-02")),
+			 RETIRED_KEEP);
+	assert_int_equal(retired_check(t, "azure", "OldXY", "eastus", day("2026-12-02")),
+			 RETIRED_KEEP);
 	assert_int_equal(retired_check(t, "aws", "Standard_NV12s_v3", "eastus", day("2026-12-02")),
 			 RETIRED_KEEP);
 	assert_int_equal(retired_check(NULL, "azure", "x", "eastus", 0), RETIRED_KEEP);
@@ -139,7 +160,8 @@ static void test_offer_retired_uses_today(void **state)
 	assert_int_equal(offer_retired("azure", "Standard_NC6s_v3", "eastus"), RETIRED_GONE);
 	/* an alias is dropped whatever the day */
 	setenv("GPUCMP_TODAY", "2020-01-01", 1);
-	assert_int_equal(offer_retired("azure", "Standard_ND96is_MI300X_v5", "eastus"), RETIRED_ALIAS);
+	assert_int_equal(offer_retired("azure", "Standard_ND96is_MI300X_v5", "eastus"),
+			 RETIRED_ALIAS);
 	unsetenv("GPUCMP_TODAY");
 }
 
@@ -163,39 +185,47 @@ static void test_bad_documents(void **state)
 	expect_bad("version: 1\n", "retired");
 	expect_bad("version: 1\nretired: []\nextra: 1\n", "extra");
 	expect_bad(ONE("    typo: x\n"), "typo");
-	expect_bad("version: 1\nretired:\n  - provider: nosuch\n    skus: [a]\n"
-		   "    retired: 2026-09-30\n    source: https://x.example\n    checked: 2026-12-02\n",
-		   "unknown provider");
-	expect_bad("version: 1\nretired:\n  - provider: azure\n    skus: [a]\n"
-		   "    retired: 30/09/2026\n    source: https://x.example\n    checked: 2026-12-02\n",
-		   "'retired' must be a date");
-	expect_bad("version: 1\nretired:\n  - provider: azure\n    skus: [a]\n"
-		   "    retired: 2026-02-30\n    source: https://x.example\n    checked: 2026-12-02\n",
-		   "'retired' must be a date");
+	expect_bad(
+		"version: 1\nretired:\n  - provider: nosuch\n    skus: [a]\n"
+		"    retired: 2026-09-30\n    source: https://x.example\n    checked: 2026-12-02\n",
+		"unknown provider");
+	expect_bad(
+		"version: 1\nretired:\n  - provider: azure\n    skus: [a]\n"
+		"    retired: 30/09/2026\n    source: https://x.example\n    checked: 2026-12-02\n",
+		"'retired' must be a date");
+	expect_bad(
+		"version: 1\nretired:\n  - provider: azure\n    skus: [a]\n"
+		"    retired: 2026-02-30\n    source: https://x.example\n    checked: 2026-12-02\n",
+		"'retired' must be a date");
 	expect_bad("version: 1\nretired:\n  - provider: azure\n    skus: [a]\n"
 		   "    source: https://x.example\n    checked: 2026-12-02\n",
 		   "no 'retired'");
-	expect_bad("version: 1\nretired:\n  - provider: azure\n    skus: [a]\n"
-		   "    retired: 2026-09-30\n    source: http://x.example\n    checked: 2026-12-02\n",
-		   "https://");
+	expect_bad(
+		"version: 1\nretired:\n  - provider: azure\n    skus: [a]\n"
+		"    retired: 2026-09-30\n    source: http://x.example\n    checked: 2026-12-02\n",
+		"https://");
 	expect_bad("version: 1\nretired:\n  - provider: azure\n    skus: [a]\n"
 		   "    retired: 2026-09-30\n    checked: 2026-12-02\n",
 		   "no 'source'");
 	expect_bad("version: 1\nretired:\n  - provider: azure\n    skus: [a]\n"
 		   "    retired: 2026-09-30\n    source: https://x.example\n",
 		   "no 'checked'");
-	expect_bad("version: 1\nretired:\n  - provider: azure\n    skus: []\n"
-		   "    retired: 2026-09-30\n    source: https://x.example\n    checked: 2026-12-02\n",
-		   "at least one");
-	expect_bad("version: 1\nretired:\n  - provider: azure\n    skus: ['NC[0-9]']\n"
-		   "    retired: 2026-09-30\n    source: https://x.example\n    checked: 2026-12-02\n",
-		   "wildcards");
-	expect_bad("version: 1\nretired:\n  - provider: azure\n    skus: ['a b']\n"
-		   "    retired: 2026-09-30\n    source: https://x.example\n    checked: 2026-12-02\n",
-		   "wildcards");
-	expect_bad("version: 1\nretired:\n  - provider: azure\n    skus: Standard_NC6\n"
-		   "    retired: 2026-09-30\n    source: https://x.example\n    checked: 2026-12-02\n",
-		   "must be a list");
+	expect_bad(
+		"version: 1\nretired:\n  - provider: azure\n    skus: []\n"
+		"    retired: 2026-09-30\n    source: https://x.example\n    checked: 2026-12-02\n",
+		"at least one");
+	expect_bad(
+		"version: 1\nretired:\n  - provider: azure\n    skus: ['NC[0-9]']\n"
+		"    retired: 2026-09-30\n    source: https://x.example\n    checked: 2026-12-02\n",
+		"wildcards");
+	expect_bad(
+		"version: 1\nretired:\n  - provider: azure\n    skus: ['a b']\n"
+		"    retired: 2026-09-30\n    source: https://x.example\n    checked: 2026-12-02\n",
+		"wildcards");
+	expect_bad(
+		"version: 1\nretired:\n  - provider: azure\n    skus: Standard_NC6\n"
+		"    retired: 2026-09-30\n    source: https://x.example\n    checked: 2026-12-02\n",
+		"must be a list");
 	expect_bad(ONE("    regions: [eastus]\n    except_regions: [westus]\n"), "not both");
 	expect_bad(ONE("    regions: []\n"), "at least one region");
 	expect_bad(ONE("    regions: ['east us']\n"), "exact region");

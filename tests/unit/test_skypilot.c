@@ -297,7 +297,8 @@ static void test_bad_catalogs(void **state)
 	assert_non_null(err);
 	free(err);
 	err = NULL;
-	const char *open = "InstanceType,AcceleratorName,AcceleratorCount,Price,Region\n\"a,H100,1,2,r\n";
+	const char *open =
+		"InstanceType,AcceleratorName,AcceleratorCount,Price,Region\n\"a,H100,1,2,r\n";
 	assert_int_equal(skypilot_parse(open, strlen(open), &o, NULL, NULL, NULL, &err), GC_EDATA);
 	assert_non_null(strstr(err, "unterminated"));
 	free(err);
@@ -307,7 +308,8 @@ static void test_bad_catalogs(void **state)
 			   "a,H100,1,2,r\na,H100,1,2,us\0evil\n";
 	struct collect c;
 	memset(&c, 0, sizeof c);
-	assert_int_equal(skypilot_parse(nul, sizeof nul - 1, &o, collect, &c, NULL, &err), GC_EDATA);
+	assert_int_equal(skypilot_parse(nul, sizeof nul - 1, &o, collect, &c, NULL, &err),
+			 GC_EDATA);
 	assert_non_null(err);
 	if (!strstr(err, "line 3: NUL byte"))
 		fail_msg("%s", err);
@@ -336,7 +338,8 @@ static enum gc_status collect_clean(void *ctx, const struct offer *o, char **err
 {
 	assert_clean_text(o);
 	if (!offer_price_ok(o->price_hr) && !offer_price_ok(o->spot_price_hr))
-		fail_msg("%s stored without a price (%g, %g)", o->sku, o->price_hr, o->spot_price_hr);
+		fail_msg("%s stored without a price (%g, %g)", o->sku, o->price_hr,
+			 o->spot_price_hr);
 	if (!isnan(o->price_hr) && !offer_price_ok(o->price_hr))
 		fail_msg("%s stored with price %g", o->sku, o->price_hr);
 	if (!isnan(o->spot_price_hr) && !offer_price_ok(o->spot_price_hr))
@@ -354,27 +357,31 @@ static void test_numbers_and_text(void **state)
 	memset(big, 'r', sizeof big - 1);
 	big[sizeof big - 1] = '\0';
 	char csv[8192];
-	snprintf(csv, sizeof csv,
-		 "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,"
-		 "GpuInfo,SpotPrice\n"
-		 "hex,H100,1,8,64,0x50,r,,\n"
-		 "hexfloat,H100,1,8,64,0x1p8,r,,\n"
-		 "tiny,H100,1,8,64,1e-300,r,,\n"
-		 "below,H100,1,8,64,0.0009,r,,\n"
-		 "zero,H100,1,8,64,0,r,,\n"
-		 "negative,H100,1,8,64,-2,r,,\n"
-		 "inf,H100,1,8,64,inf,r,,\n"
-		 "nan,H100,1,8,64,nan,r,,\n"
-		 "huge,H100,1,8,64,1e5,r,,\n"
-		 "newline,H100,1,8,64,\"\n2\",r,,\n"
-		 "empty,H100,1,8,64,,r,,\n"
-		 "floor,H100,1,0x8,64,0.001,r,\"{'Name': 'H100', 'MemoryInfo': {'SizeInMiB': 0x50}}\","
-		 "0x1\n"
-		 "blanks,H100,1,8,64, 2.5 ,r,,1e-300\n"
-		 "c1\xc2\x9b[2J,H100\x1b]8;;x\x07,1,8,64,3,\"us\xc2\x85\r\neast\",,\n"
-		 "long,H100,1,8,64,4,%s,,\n",
-		 big);
-	struct skypilot_opts o = {"x", gpus, types, "import", "bad\x1borigin", "2026-05-20T00:00:00Z", NULL};
+	snprintf(
+		csv, sizeof csv,
+		"InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,"
+		"GpuInfo,SpotPrice\n"
+		"hex,H100,1,8,64,0x50,r,,\n"
+		"hexfloat,H100,1,8,64,0x1p8,r,,\n"
+		"tiny,H100,1,8,64,1e-300,r,,\n"
+		"below,H100,1,8,64,0.0009,r,,\n"
+		"zero,H100,1,8,64,0,r,,\n"
+		"negative,H100,1,8,64,-2,r,,\n"
+		"inf,H100,1,8,64,inf,r,,\n"
+		"nan,H100,1,8,64,nan,r,,\n"
+		"huge,H100,1,8,64,1e5,r,,\n"
+		"newline,H100,1,8,64,\"\n2\",r,,\n"
+		"empty,H100,1,8,64,,r,,\n"
+		"floor,H100,1,0x8,64,0.001,r,"
+		"\"{'Name': 'H100', 'MemoryInfo': {'SizeInMiB': 0x50}}\","
+		"0x1\n"
+		"blanks,H100,1,8,64, 2.5 ,r,,1e-300\n"
+		"c1\xc2\x9b[2J,H100\x1b]8;;x\x07,1,8,64,3,\"us\xc2\x85\r\neast\",,\n"
+		"long,H100,1,8,64,4,%s,,\n",
+		big);
+	struct skypilot_opts o = {
+		"x", gpus, types, "import", "bad\x1borigin", "2026-05-20T00:00:00Z", NULL
+	};
 	struct collect c;
 	struct skypilot_stats st;
 	char *err = NULL;

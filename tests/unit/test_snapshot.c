@@ -72,7 +72,8 @@ static void test_embedded_snapshot(void **state)
 					   "verda", "hyperbolic", "mithril"};
 	for (size_t w = 0; w < 8; w++)
 		for (size_t i = 0; i < cat.profiles.n; i++)
-			if (strcmp(cat.profiles.items[i]->id, want[w]) == 0 && c.per_provider[i] == 0)
+			if (strcmp(cat.profiles.items[i]->id, want[w]) == 0 &&
+			    c.per_provider[i] == 0)
 				fail_msg("no snapshot offers for %s", want[w]);
 }
 
@@ -148,7 +149,8 @@ static void test_round_trip(void **state)
 	struct buf out;
 	buf_init(&out, 0);
 	assert_int_equal(buf_addstr(&out, SNAPSHOT_HEADER "\n"), GC_OK);
-	assert_int_equal(snapshot_parse(cat.snapshot, cat.snapshot_len, write_back, &out, NULL, NULL),
+	assert_int_equal(snapshot_parse(cat.snapshot, cat.snapshot_len, write_back, &out, NULL,
+					NULL),
 			 GC_OK);
 	assert_int_equal(out.len, cat.snapshot_len);
 	assert_memory_equal(out.ptr, cat.snapshot, out.len);
@@ -158,7 +160,8 @@ static void test_round_trip(void **state)
 static void test_bad_rows(void **state)
 {
 	(void)state;
-	static const char row[] = "lambda,sku,h100-sxm,H100,1,80,8,64,,us-east-1,%s,,USD,,,,,origin,%s\n";
+	static const char row[] =
+		"lambda,sku,h100-sxm,H100,1,80,8,64,,us-east-1,%s,,USD,,,,,origin,%s\n";
 	static const struct {
 		const char *price, *date, *want;
 	} cases[] = {
@@ -179,7 +182,8 @@ static void test_bad_rows(void **state)
 		int n = snprintf(doc, sizeof doc, SNAPSHOT_HEADER "\n");
 		snprintf(doc + n, sizeof doc - (size_t)n, row, cases[i].price, cases[i].date);
 		char *err = NULL;
-		assert_int_equal(snapshot_parse(doc, strlen(doc), NULL, NULL, NULL, &err), GC_EDATA);
+		assert_int_equal(snapshot_parse(doc, strlen(doc), NULL, NULL, NULL, &err),
+				 GC_EDATA);
 		if (!err || !strstr(err, cases[i].want))
 			fail_msg("case %zu: %s", i, err ? err : "(null)");
 		free(err);
@@ -191,7 +195,8 @@ static void test_bad_rows(void **state)
 	free(err);
 	err = NULL;
 	const char *short_row = SNAPSHOT_HEADER "\nlambda,x\n";
-	assert_int_equal(snapshot_parse(short_row, strlen(short_row), NULL, NULL, NULL, &err), GC_EDATA);
+	assert_int_equal(snapshot_parse(short_row, strlen(short_row), NULL, NULL, NULL, &err),
+			 GC_EDATA);
 	assert_non_null(strstr(err, "2 fields, expected 19"));
 	free(err);
 }
@@ -215,7 +220,8 @@ static void test_text_cleaned(void **state)
 	sku[sizeof sku - 1] = '\0';
 	char doc[2048], got[2048] = "";
 	snprintf(doc, sizeof doc,
-		 SNAPSHOT_HEADER "\nlambda,%s,h100-sxm,H100\xc2\x9b,1,80,8,64,,\"us\x1b[2J\",2.5,,USD,,,,,"
+		 SNAPSHOT_HEADER
+		 "\nlambda,%s,h100-sxm,H100\xc2\x9b,1,80,8,64,,\"us\x1b[2J\",2.5,,USD,,,,,"
 		 "or\x07igin,2026-05-20\n",
 		 sku);
 	char *err = NULL;

@@ -135,10 +135,19 @@ static void test_field(void **state)
 	static const struct {
 		const char *in, *out;
 	} cases[] = {
-		{"us\xc2\x9b" "31m", "us?31m"}, {"a\x1b]8;;x\x07", "a?]8;;x?"}, {"del\x7f", "del?"},
-		{"nel\xc2\x85", "nel?"}, {"c1 end\xc2\x9f", "c1 end?"}, {"nbsp\xc2\xa0ok", "nbsp\xc2\xa0ok"},
-		{"tab\there", "tab?here"}, {"cr\r\nlf", "cr??lf"}, {"half\xc2", "half?"},
-		{"overlong\xc0\xaf", "overlong??"}, {"surrogate\xed\xa0\x80", "surrogate???"},
+		{ "us\xc2\x9b"
+		  "31m",
+		  "us?31m" },
+		{ "a\x1b]8;;x\x07", "a?]8;;x?" },
+		{ "del\x7f", "del?" },
+		{ "nel\xc2\x85", "nel?" },
+		{ "c1 end\xc2\x9f", "c1 end?" },
+		{ "nbsp\xc2\xa0ok", "nbsp\xc2\xa0ok" },
+		{ "tab\there", "tab?here" },
+		{ "cr\r\nlf", "cr??lf" },
+		{ "half\xc2", "half?" },
+		{ "overlong\xc0\xaf", "overlong??" },
+		{ "surrogate\xed\xa0\x80", "surrogate???" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		changed = 0;
@@ -177,10 +186,21 @@ static void test_dates(void **state)
 static void test_fast_decimals(void **state)
 {
 	(void)state;
-	static const char *const in[] = {"0.1", "0.7", "2.49", "123456789012345", "1234567890123456",
-					 "-0.000001", "007", "99.999", "0.30000000000000004",
-					 "1.", "0", "-0", "3.14159265358979", "0.0000000000000000000001",
-					 "12.3456789012345678"};
+	static const char *const in[] = { "0.1",
+					  "0.7",
+					  "2.49",
+					  "123456789012345",
+					  "1234567890123456",
+					  "-0.000001",
+					  "007",
+					  "99.999",
+					  "0.30000000000000004",
+					  "1.",
+					  "0",
+					  "-0",
+					  "3.14159265358979",
+					  "0.0000000000000000000001",
+					  "12.3456789012345678" };
 	for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
 		double v = -42;
 		assert_int_equal(str_to_double(in[i], &v), 0);

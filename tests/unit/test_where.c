@@ -96,11 +96,13 @@ static void test_valid(void **state)
 	compile_ok("vram>=80 or price<2 and infiniband",
 		   "((gpu_mem_gb >= ?) OR (price_hr < ?) AND (infiniband = 1))", "n:80 n:2");
 	compile_ok("(vram>=80 or price<2) and not infiniband",
-		   "(((gpu_mem_gb >= ?) OR (price_hr < ?)) AND (NOT (infiniband = 1)))", "n:80 n:2");
+		   "(((gpu_mem_gb >= ?) OR (price_hr < ?)) AND (NOT (infiniband = 1)))",
+		   "n:80 n:2");
 	compile_ok("not not infiniband", "((NOT (NOT (infiniband = 1))))", "");
-	compile_ok("NOT vram > 1 AND k8s = 'both' OR k8s = join",
-		   "((NOT (gpu_mem_gb > ?)) AND (k8s = ? COLLATE NOCASE) OR (k8s = ? COLLATE NOCASE))",
-		   "n:1 t:both t:join");
+	compile_ok(
+		"NOT vram > 1 AND k8s = 'both' OR k8s = join",
+		"((NOT (gpu_mem_gb > ?)) AND (k8s = ? COLLATE NOCASE) OR (k8s = ? COLLATE NOCASE))",
+		"n:1 t:both t:join");
 }
 
 static void compile_bad(const char *expr, const char *want_msg, size_t want_pos)
@@ -146,7 +148,7 @@ static void test_invalid(void **state)
 	/* nesting is bounded */
 	char deep[400];
 	memset(deep, '(', 200);
-	strcpy(deep + 200, "vram > 1");
+	snprintf(deep + 200, sizeof deep - 200, "vram > 1");
 	compile_bad(deep, "nested too deeply", 64);
 }
 
@@ -156,13 +158,14 @@ static void test_injection_is_harmless(void **state)
 	(void)state;
 	sqlite3 *db;
 	assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db,
-				      "CREATE TABLE t(provider TEXT, region TEXT, price_hr REAL,"
-				      " gpu_mem_gb REAL, k8s TEXT, infiniband INTEGER);"
-				      "INSERT INTO t VALUES('lambda', 'us-east-1', 2, 80, 'both', 1);"
-				      "INSERT INTO t VALUES('x'';--', 'eu', 1, 24, 'none', NULL);",
-				      NULL, NULL, NULL),
-			 SQLITE_OK);
+	assert_int_equal(
+		sqlite3_exec(db,
+			     "CREATE TABLE t(provider TEXT, region TEXT, price_hr REAL,"
+			     " gpu_mem_gb REAL, k8s TEXT, infiniband INTEGER);"
+			     "INSERT INTO t VALUES('lambda', 'us-east-1', 2, 80, 'both', 1);"
+			     "INSERT INTO t VALUES('x'';--', 'eu', 1, 24, 'none', NULL);",
+			     NULL, NULL, NULL),
+		SQLITE_OK);
 	static const char *const attacks[] = {
 		"provider = 'x; DROP TABLE t; --'",
 		"provider = \"lambda' OR '1'='1\"",
@@ -183,7 +186,8 @@ static void test_injection_is_harmless(void **state)
 		assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
 		for (size_t b = 0; b < r.nbinds; b++) {
 			if (r.binds[b].is_text)
-				sqlite3_bind_text(s, (int)b + 1, r.binds[b].text, -1, SQLITE_STATIC);
+				sqlite3_bind_text(s, (int)b + 1, r.binds[b].text, -1,
+						  SQLITE_STATIC);
 			else
 				sqlite3_bind_double(s, (int)b + 1, r.binds[b].num);
 		}
