@@ -691,3 +691,28 @@ int config_has_keys(const struct config *c)
 			return 1;
 	return 0;
 }
+
+const char *config_catalog_url(const struct config *cfg, enum hosted_kind k, char *from, size_t n)
+{
+	const char *var = k == HOSTED_SKYPILOT ? "GPUCMP_SKYPILOT_CATALOG_URL"
+					       : "GPUCMP_GPUHUNT_CATALOG_URL";
+	const char *v = getenv(var), *src = var;
+	if (!v || !*v) {
+		v = cfg ? (k == HOSTED_SKYPILOT ? cfg->skypilot_catalog_url
+						: cfg->gpuhunt_catalog_url)
+			: NULL;
+		src = "config";
+	}
+	if (!v || !*v) {
+		v = k == HOSTED_SKYPILOT ? HOSTED_SKYPILOT_URL : HOSTED_GPUHUNT_URL;
+		src = "default";
+	}
+	if (from && n)
+		snprintf(from, n, "%s", src);
+	return v;
+}
+
+int config_catalog_enabled(const struct config *cfg)
+{
+	return !cfg || cfg->catalog != 0;
+}

@@ -8,7 +8,6 @@
 #include <string.h>
 #include <zip.h>
 
-#include "gpucmp/config.h"
 #include "gpucmp/csv.h"
 #include "gpucmp/skypilot.h"
 #include "gpucmp/strutil.h"
@@ -72,31 +71,6 @@ enum hosted_kind hosted_kind_for(const char *id)
 const char *hosted_kind_name(enum hosted_kind k)
 {
 	return k == HOSTED_SKYPILOT ? "skypilot" : k == HOSTED_GPUHUNT ? "gpuhunt" : "none";
-}
-
-const char *hosted_base_url(enum hosted_kind k, const struct config *cfg, char *from, size_t n)
-{
-	const char *var = k == HOSTED_SKYPILOT ? "GPUCMP_SKYPILOT_CATALOG_URL"
-					       : "GPUCMP_GPUHUNT_CATALOG_URL";
-	const char *v = getenv(var), *src = var;
-	if (!v || !*v) {
-		v = cfg ? (k == HOSTED_SKYPILOT ? cfg->skypilot_catalog_url
-						: cfg->gpuhunt_catalog_url)
-			: NULL;
-		src = "config";
-	}
-	if (!v || !*v) {
-		v = k == HOSTED_SKYPILOT ? HOSTED_SKYPILOT_URL : HOSTED_GPUHUNT_URL;
-		src = "default";
-	}
-	if (from && n)
-		snprintf(from, n, "%s", src);
-	return v;
-}
-
-int hosted_enabled(const struct config *cfg)
-{
-	return !cfg || cfg->catalog != 0;
 }
 
 int hosted_version_date(const char *v, char *out, size_t n)

@@ -214,7 +214,7 @@ static int job_fallback(struct job *j, const char *msg)
 	j->failing = j->unchanged = 0;
 	j->inflight = 0;
 	hosted_adapter(&j->hosted, j->res->id, HOSTED_GPUHUNT,
-		       hosted_base_url(HOSTED_GPUHUNT, rf->opts->config, NULL, 0));
+		       config_catalog_url(rf->opts->config, HOSTED_GPUHUNT, NULL, 0));
 	j->tier = HOSTED_GPUHUNT;
 	j->res->tier = hosted_kind_name(HOSTED_GPUHUNT);
 	rf->running--;
@@ -598,7 +598,7 @@ static int pre_skip(struct refresh *rf, struct job *j, const char *id)
 	struct refresh_result *r = j->res;
 	const struct config *cfg = rf->opts->config;
 	const struct adapter *ad = rf->opts->catalog_only ? NULL : adapter_find(id);
-	int catalog_on = !rf->opts->no_catalog && hosted_enabled(cfg);
+	int catalog_on = !rf->opts->no_catalog && config_catalog_enabled(cfg);
 	enum hosted_kind k = hosted_kind_for(id);
 	char why[256] = "", msg[512];
 	j->key = ad ? refresh_key(ad, cfg, NULL, 0) : NULL;
@@ -615,7 +615,7 @@ static int pre_skip(struct refresh *rf, struct job *j, const char *id)
 		j->source = "live";
 		r->tier = "live";
 	} else if (catalog_on && k != HOSTED_NONE) {
-		const char *base = hosted_base_url(k, cfg, NULL, 0);
+		const char *base = config_catalog_url(cfg, k, NULL, 0);
 		hosted_adapter(&j->hosted, r->id, k, base);
 		j->ad = &j->hosted;
 		j->tier = k;
@@ -691,7 +691,7 @@ static const char **run_ids(const struct refresh_opts *opts, size_t *n)
 	}
 	for (size_t i = 0; !opts->catalog_only && i < adapter_count; i++)
 		ids[(*n)++] = adapters[i]->id;
-	int catalog_on = !opts->no_catalog && hosted_enabled(opts->config);
+	int catalog_on = !opts->no_catalog && config_catalog_enabled(opts->config);
 	for (size_t i = 0; catalog_on && i < hosted_map_count; i++)
 		if (opts->catalog_only || !adapter_find(hosted_maps[i].id))
 			ids[(*n)++] = hosted_maps[i].id;

@@ -16,6 +16,7 @@
 #include <sys/types.h>
 
 #include "gpucmp/err.h"
+#include "gpucmp/hosted.h"
 
 /* Bytes a config file may hold; an API key and a base URL may hold. */
 enum { CONFIG_MAX_BYTES = 1 << 20, CONFIG_MAX_KEY = 256, CONFIG_MAX_URL = 512 };
@@ -88,5 +89,15 @@ const char *config_base_url(const struct config *c, const char *id);
 
 /* Does the file set any API key? */
 int config_has_keys(const struct config *c);
+
+/* The base URL of a catalog: GPUCMP_SKYPILOT_CATALOG_URL /
+ * GPUCMP_GPUHUNT_CATALOG_URL, else the config's skypilot_catalog_url /
+ * gpuhunt_catalog_url, else the public one.  `from` (NULL or n bytes) gets
+ * the variable's name, "config" or "default". */
+const char *config_catalog_url(const struct config *cfg, enum hosted_kind k, char *from,
+			       size_t n);
+
+/* Is the tier on?  Off with GPUCMP_CATALOG=0 or `catalog: false` in cfg. */
+int config_catalog_enabled(const struct config *cfg);
 
 #endif

@@ -27,7 +27,6 @@
 #include "gpucmp/insttype.h"
 #include "gpucmp/offer.h"
 
-struct config;
 
 /* The public catalogs (docs/CATALOGS.md sections 1 and 2). */
 #define HOSTED_SKYPILOT_URL \
@@ -53,15 +52,6 @@ const struct hosted_map *hosted_find_gpuhunt(const char *name);
  * SkyPilot first, else gpuhunt, else HOSTED_NONE. */
 enum hosted_kind hosted_kind_for(const char *id);
 const char *hosted_kind_name(enum hosted_kind k); /* "skypilot" | "gpuhunt" | "none" */
-
-/* The base URL of a catalog: GPUCMP_SKYPILOT_CATALOG_URL /
- * GPUCMP_GPUHUNT_CATALOG_URL, else the config's skypilot_catalog_url /
- * gpuhunt_catalog_url, else the public one.  `from` (NULL or n bytes) gets
- * the variable's name, "config" or "default". */
-const char *hosted_base_url(enum hosted_kind k, const struct config *cfg, char *from, size_t n);
-
-/* Is the tier on?  Off with GPUCMP_CATALOG=0 or `catalog: false` in cfg. */
-int hosted_enabled(const struct config *cfg);
 
 /* A catalog adapter for provider `id` (borrowed, must outlive *out). */
 void hosted_adapter(struct adapter *out, const char *id, enum hosted_kind k, const char *base);

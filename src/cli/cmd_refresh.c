@@ -203,7 +203,7 @@ int cmd_refresh(struct cli_args *a)
 		rc = cli_catalog_need(&env, CATALOG_ALL);
 	if (!rc)
 		rc = cli_config(&env);
-	int catalog_on = !cli_flag(a, O_NO_CATALOG) && hosted_enabled(&env.config);
+	int catalog_on = !cli_flag(a, O_NO_CATALOG) && config_catalog_enabled(&env.config);
 	if (!rc && cli_flag(a, O_CATALOG_ONLY) && !catalog_on) {
 		int flag = cli_flag(a, O_NO_CATALOG);
 		msg_error("--catalog-only needs the hosted catalog tier: %s",

@@ -68,24 +68,24 @@ static void test_catalog_keys(void **state)
 	unsetenv("GPUCMP_GPUHUNT_CATALOG_URL");
 	assert_int_equal(parse(&c, text, &err), GC_OK);
 	assert_int_equal(c.catalog, 0);
-	assert_false(hosted_enabled(&c));
+	assert_false(config_catalog_enabled(&c));
 	assert_int_equal(c.nproviders, 2); /* catalog-only providers are refreshable */
 	char from[32];
-	assert_string_equal(hosted_base_url(HOSTED_SKYPILOT, &c, from, sizeof from),
+	assert_string_equal(config_catalog_url(&c, HOSTED_SKYPILOT, from, sizeof from),
 			    "http://127.0.0.1:8080/v8");
 	assert_string_equal(from, "config");
-	assert_string_equal(hosted_base_url(HOSTED_GPUHUNT, &c, NULL, 0),
+	assert_string_equal(config_catalog_url(&c, HOSTED_GPUHUNT, NULL, 0),
 			    "https://mirror.example/v3");
 	/* the variable wins over the config key */
 	setenv("GPUCMP_GPUHUNT_CATALOG_URL", "http://127.0.0.1:9/v3", 1);
-	assert_string_equal(hosted_base_url(HOSTED_GPUHUNT, &c, from, sizeof from),
+	assert_string_equal(config_catalog_url(&c, HOSTED_GPUHUNT, from, sizeof from),
 			    "http://127.0.0.1:9/v3");
 	assert_string_equal(from, "GPUCMP_GPUHUNT_CATALOG_URL");
 	unsetenv("GPUCMP_GPUHUNT_CATALOG_URL");
 	config_release(&c);
 	assert_int_equal(c.catalog, -1);
-	assert_true(hosted_enabled(&c));
-	assert_string_equal(hosted_base_url(HOSTED_SKYPILOT, &c, from, sizeof from),
+	assert_true(config_catalog_enabled(&c));
+	assert_string_equal(config_catalog_url(&c, HOSTED_SKYPILOT, from, sizeof from),
 			    HOSTED_SKYPILOT_URL);
 	assert_string_equal(from, "default");
 }
