@@ -8,6 +8,10 @@
 #            strtok (not reentrant; strtok_r or a scan), gets, tmpnam
 #   width    a line is at most 100 columns, a tab counting 8 (docs: HACKING.md)
 #   space    no trailing blanks, no CR
+#   layers   the library (src/*.c, src/adapters) never includes the CLI's
+#            headers; an adapter includes only gpucmp/adapter.h and
+#            gpucmp/strutil.h of the project's headers; the modules'
+#            includes have no cycle (HACKING.md, "The house")
 # Each finding is one line FILE:LINE: RULE: what; exit 1 when there is any.
 set -u
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -49,5 +53,24 @@ function report(rule, what) {
 END { exit bad ? 1 : 0 }
 ' $files
 rc=$?
+# layers: the library below the CLI, adapters on the toolkit alone
+for f in src/*.c src/adapters/*.c; do
+	grep -n '#include "\(cli\|\.\./cli/\)' "$f" | sed "s|^|$f:|; s|\$|: layers: the library includes a CLI header|"
+done | grep . && rc=1
+for f in src/adapters/*.c; do
+	grep -n '#include "' "$f" | grep -v '"gpucmp/\(adapter\|strutil\)\.h"' |
+		sed "s|^|$f:|; s|\$|: layers: an adapter includes only gpucmp/adapter.h and strutil.h|"
+done | grep . && rc=1
+# every "module includes module" pair of src/*.c and include/gpucmp/*.h; tsort finds a loop
+pairs=$(for f in src/*.c include/gpucmp/*.h; do
+	m=$(basename "$f"); m=${m%.*}
+	sed -n 's|^#include "gpucmp/\([a-z_]*\)\.h".*|\1|p' "$f" | while read -r d; do
+		[ "$d" = "$m" ] || echo "$d $m"
+	done
+done)
+if ! loops=$(echo "$pairs" | tsort 2>&1 >/dev/null) || [ -n "$loops" ]; then
+	echo "$loops" | sed 's/^/lint: layers: include cycle: /'
+	rc=1
+fi
 [ "$rc" -eq 0 ] && echo "lint: $(echo "$files" | wc -l) files clean"
 exit "$rc"
