@@ -132,12 +132,7 @@ struct cli_env {
 	int config_loaded;
 };
 
-/* Load the config file into env->config (once; docs/CONFIG.md); prints the
- * error; returns an exit code (78 for a bad or unsafe file). */
-int cli_config(struct cli_env *env);
-/* A config default for an option the command line left out: `value`
- * (borrowed; NULL: none) then reads as if given. */
-void cli_default(struct cli_args *a, enum opt_id id, const char *value);
+/* --- env.c: the run's catalog, cache, writer lock and their release --- */
 
 /* Find the embedded catalog (once, without parsing); prints errors;
  * returns an exit code. */
@@ -152,11 +147,6 @@ int cli_open_cache(struct cli_env *env, const struct cli_args *a);
 int cli_writer_guard(struct cli_env *env, const struct cli_args *a);
 void cli_env_release(struct cli_env *env);
 
-/* Show table prices in currency `code` (ISO 4217; NULL or "USD": dollars)
- * at data/rates.yaml's dated rate: sets env->money and env->money_note;
- * prints the error; returns an exit code. */
-int cli_money(struct cli_env *env, const char *code);
-
 /* After an operation on env->cache found a damaged page (cache_corrupt):
  * move the file aside (kept, under the writer lock), then either reopen
  * the cache with the options `rebuild` (built afresh from the snapshot;
@@ -164,13 +154,53 @@ int cli_money(struct cli_env *env, const char *code);
  * (SQLite's words) that the next run rebuilds it and return 74. */
 int cli_cache_corrupt(struct cli_env *env, const struct cli_args *rebuild, const char *problem);
 
-/* cli_money() with the config file's currency (loading the file). */
-int cli_currency(struct cli_env *env);
+/* Days from `date` (YYYY-MM-DD) to the catalog's today; -1 if malformed. */
+long cli_days_ago(const struct cli_env *env, const char *date);
+
+/* --- env_opts.c: option values, comma lists, filters, config defaults --- */
+
+/* Load the config file into env->config (once; docs/CONFIG.md); prints the
+ * error; returns an exit code (78 for a bad or unsafe file). */
+int cli_config(struct cli_env *env);
+/* A config default for an option the command line left out: `value`
+ * (borrowed; NULL: none) then reads as if given. */
+void cli_default(struct cli_args *a, enum opt_id id, const char *value);
 
 /* HTTP settings from --timeout, --retries and GPUCMP_HTTP_MAX_BYTES;
  * prints the error; returns an exit code. */
 struct http_opts;
 int cli_http_opts(const struct cli_args *a, struct http_opts *o);
+
+/* Split a comma list option into `out` (pointers into a copy kept in
+ * `store`, which the caller frees); returns the count, -1 if more than
+ * `max`, or CLI_SPLIT_NOMEM after printing "out of memory". */
+enum { CLI_SPLIT_NOMEM = -2 };
+int cli_split(const struct cli_args *a, enum opt_id id, char **store, const char **out,
+	      int max);
+
+/* A number option (`whole`: an integer) from min to max into *out, left
+ * alone when the option is absent; otherwise "bad value ... (expected a
+ * number >= MIN)" and 64. */
+int cli_number(const struct cli_args *a, enum opt_id id, int whole, double min, double max,
+	       double *out);
+
+/* --gpu (families expand to models) and --provider into q, with "did you
+ * mean"; the catalog parts they need must be loaded.  Return exit codes. */
+struct query;
+int cli_gpu_filter(const struct cli_env *env, const struct cli_args *a, char **store,
+		   struct query *q);
+int cli_provider_filter(const struct cli_env *env, const struct cli_args *a, char **store,
+			struct query *q);
+
+/* --- env_output.c: colour, format, currency, CSV, unknown-name messages --- */
+
+/* Show table prices in currency `code` (ISO 4217; NULL or "USD": dollars)
+ * at data/rates.yaml's dated rate: sets env->money and env->money_note;
+ * prints the error; returns an exit code. */
+int cli_money(struct cli_env *env, const char *code);
+
+/* cli_money() with the config file's currency (loading the file). */
+int cli_currency(struct cli_env *env);
 
 /* Decide colour for stdout: --color, NO_COLOR, TERM=dumb, isatty. */
 int cli_use_color(const struct cli_args *a, FILE *f);
@@ -182,12 +212,13 @@ enum render_format cli_format(const struct cli_args *a);
  * "-" becomes empty, "?" "unknown", "$2.49" 2.49.  Returns an exit code. */
 int cli_print_csv(const char *header, const char *const *cells, size_t nrows, size_t ncols);
 
-/* Split a comma list option into `out` (pointers into a copy kept in
- * `store`, which the caller frees); returns the count, -1 if more than
- * `max`, or CLI_SPLIT_NOMEM after printing "out of memory". */
-enum { CLI_SPLIT_NOMEM = -2 };
-int cli_split(const struct cli_args *a, enum opt_id id, char **store, const char **out,
-	      int max);
+/* "unknown WHAT 'NAME'; did you mean 'BEST'?" (or "; HINT" without a
+ * suggestion) on stderr; returns 64.  cli_unknown_provider suggests a
+ * profile id. */
+int cli_unknown(const char *what, const char *name, const char *best, const char *hint);
+int cli_unknown_provider(const struct cli_env *env, const char *id);
+
+/* --- end of env --- */
 
 /* Capability views shared by providers, show (src/cli/profile_view.c). */
 struct json_t;
@@ -211,30 +242,8 @@ struct pv_group {
 extern const struct pv_group pv_groups[];
 extern const size_t pv_ngroups;
 size_t pv_group_fields(const char *group, int *idx, size_t max);
-/* Days from `date` (YYYY-MM-DD) to the catalog's today; -1 if malformed. */
-long cli_days_ago(const struct cli_env *env, const char *date);
 /* Does the provider qualify for the capability filters in `a`? */
 int provider_matches(const struct profile *p, const struct cli_args *a);
-
-/* A number option (`whole`: an integer) from min to max into *out, left
- * alone when the option is absent; otherwise "bad value ... (expected a
- * number >= MIN)" and 64. */
-int cli_number(const struct cli_args *a, enum opt_id id, int whole, double min, double max,
-	       double *out);
-
-/* "unknown WHAT 'NAME'; did you mean 'BEST'?" (or "; HINT" without a
- * suggestion) on stderr; returns 64.  cli_unknown_provider suggests a
- * profile id. */
-int cli_unknown(const char *what, const char *name, const char *best, const char *hint);
-int cli_unknown_provider(const struct cli_env *env, const char *id);
-
-/* --gpu (families expand to models) and --provider into q, with "did you
- * mean"; the catalog parts they need must be loaded.  Return exit codes. */
-struct query;
-int cli_gpu_filter(const struct cli_env *env, const struct cli_args *a, char **store,
-		   struct query *q);
-int cli_provider_filter(const struct cli_env *env, const struct cli_args *a, char **store,
-			struct query *q);
 
 /* Compile the --where options of `a` (joined by "and") with `lookup`; on a
  * bad expression prints it with a caret under the offending token and

@@ -1,0 +1,169 @@
+/* env_opts.c - option values every subcommand reads: numbers, comma lists,
+ * the --gpu and --provider filters, HTTP settings, config defaults. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "gpucmp/gpu.h"
+#include "gpucmp/query.h"
+#include "gpucmp/strutil.h"
+
+static void verbose_line(void *arg, const char *line)
+{
+	(void)arg;
+	msg_verbose(line);
+}
+
+int cli_http_opts(const struct cli_args *a, struct http_opts *o)
+{
+	http_opts_default(o);
+	const char *v = cli_opt(a, O_TIMEOUT);
+	double t;
+	if (v && (str_to_double(v, &t) != 0 || !(t > 0) || t > 3600)) {
+		msg_error("bad value for --timeout: expected seconds, more than 0 and at most 3600");
+		return EXIT_USAGE;
+	}
+	if (v)
+		o->timeout_ms = (long)(t * 1000);
+	long n;
+	v = cli_opt(a, O_RETRIES);
+	if (v && (str_to_long(v, &n) != 0 || n < 0 || n > 10)) {
+		msg_error("bad value for --retries: expected a whole number from 0 to 10");
+		return EXIT_USAGE;
+	}
+	if (v)
+		o->max_retries = (int)n;
+	if (cli_flag(a, O_VERBOSE))
+		o->log = verbose_line;
+	/* a smaller response cap, for constrained machines (and the tests) */
+	v = getenv("GPUCMP_HTTP_MAX_BYTES");
+	if (v && *v) {
+		if (str_to_long(v, &n) != 0 || n < 1024) {
+			msg_error("bad GPUCMP_HTTP_MAX_BYTES: expected a number of bytes, at least 1024");
+			return EXIT_USAGE;
+		}
+		o->max_body = (size_t)n;
+	}
+	return EXIT_OK;
+}
+
+int cli_config(struct cli_env *env)
+{
+	if (env->config_loaded)
+		return EXIT_OK;
+	char *err = NULL;
+	config_init(&env->config);
+	env->config_loaded = 1;
+	enum gc_status st = config_load(&env->config, NULL, &err);
+	if (st != GC_OK) {
+		msg_status(st, err, "cannot read the config file");
+		free(err);
+		return exit_code_for(st);
+	}
+	return EXIT_OK;
+}
+
+void cli_default(struct cli_args *a, enum opt_id id, const char *value)
+{
+	if (value && a->nvalues[id] == 0)
+		a->values[id][a->nvalues[id]++] = value;
+}
+
+int cli_split(const struct cli_args *a, enum opt_id id, char **store, const char **out,
+	      int max)
+{
+	size_t total = 0;
+	*store = NULL;
+	if (!a->nvalues[id])
+		return 0;
+	for (int i = 0; i < a->nvalues[id]; i++)
+		total += strlen(a->values[id][i]) + 1;
+	*store = malloc(total + 1);
+	if (!*store) {
+		msg_error("out of memory");
+		return CLI_SPLIT_NOMEM;
+	}
+	char *p = *store;
+	int n = 0;
+	for (int i = 0; i < a->nvalues[id]; i++) {
+		size_t len = strlen(a->values[id][i]);
+		memcpy(p, a->values[id][i], len + 1);
+		char *save = NULL;
+		for (char *tok = strtok_r(p, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			while (*tok == ' ')
+				tok++;
+			size_t tl = strlen(tok);
+			while (tl && tok[tl - 1] == ' ')
+				tok[--tl] = '\0';
+			if (!*tok)
+				continue;
+			if (n >= max)
+				return -1;
+			out[n++] = tok;
+		}
+		p += len + 1;
+	}
+	return n;
+}
+
+int cli_gpu_filter(const struct cli_env *env, const struct cli_args *a, char **store,
+		   struct query *q)
+{
+	const char *words[QUERY_MAX_LIST];
+	int n = cli_split(a, O_GPU, store, words, QUERY_MAX_LIST);
+	if (n == CLI_SPLIT_NOMEM)
+		return EXIT_OSERR;
+	if (n < 0) {
+		msg_error("too many --gpu values (at most %d)", QUERY_MAX_LIST);
+		return EXIT_USAGE;
+	}
+	for (int i = 0; i < n; i++) {
+		size_t room = QUERY_MAX_LIST - q->ngpus;
+		size_t got = gpu_match(env->cat.gpus, words[i], q->gpus + q->ngpus, room);
+		if (got == 0)
+			return cli_unknown("GPU", words[i], gpu_suggest(env->cat.gpus, words[i]),
+					   "'gpucmp gpus' lists the known ones");
+		q->ngpus += got;
+	}
+	return 0;
+}
+
+int cli_provider_filter(const struct cli_env *env, const struct cli_args *a, char **store,
+			struct query *q)
+{
+	int n = cli_split(a, O_PROVIDER, store, q->providers, QUERY_MAX_LIST);
+	if (n == CLI_SPLIT_NOMEM)
+		return EXIT_OSERR;
+	if (n < 0) {
+		msg_error("too many --provider values (at most %d)", QUERY_MAX_LIST);
+		return EXIT_USAGE;
+	}
+	q->nproviders = (size_t)n;
+	for (int i = 0; i < n; i++) {
+		if (!profile_set_find(&env->cat.profiles, q->providers[i]))
+			return cli_unknown_provider(env, q->providers[i]);
+	}
+	return 0;
+}
+
+int cli_number(const struct cli_args *a, enum opt_id id, int whole, double min, double max,
+	       double *out)
+{
+	const char *v = cli_opt(a, id);
+	double d;
+	if (!v)
+		return EXIT_OK;
+	if (str_to_double(v, &d) == 0 && d >= min && d <= max && (!whole || d == floor(d))) {
+		*out = d;
+		return EXIT_OK;
+	}
+	const char *name = "?";
+	for (size_t i = 0; i < cli_option_count; i++)
+		if (cli_options[i].id == id)
+			name = cli_options[i].name;
+	char safe[64];
+	msg_error("bad value '%s' for --%s (expected %s >= %g)", str_sanitize(safe, sizeof safe, v),
+		  name, whole ? "a whole number" : "a number", min);
+	return EXIT_USAGE;
+}

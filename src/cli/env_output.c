@@ -1,0 +1,135 @@
+/* env_output.c - how results reach people: colour, format, prices in a
+ * currency, CSV printing, "unknown NAME; did you mean" messages. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "gpucmp/buf.h"
+#include "gpucmp/csv.h"
+#include "gpucmp/rates.h"
+#include "gpucmp/strutil.h"
+
+int cli_money(struct cli_env *env, const char *code)
+{
+	static const struct {
+		const char *code, *sign;
+	} signs[] = {{"EUR", "\xE2\x82\xAC"}, {"GBP", "\xC2\xA3"}, {"JPY", "\xC2\xA5"}};
+	static char sign[8];
+	memset(&env->money, 0, sizeof env->money);
+	env->money_note[0] = '\0';
+	if (!code || strcmp(code, "USD") == 0)
+		return EXIT_OK;
+	struct rate_table t;
+	char *err = NULL;
+	enum gc_status st = rates_load_embedded(&t, &err);
+	if (st != GC_OK) {
+		msg_status(st, err, "cannot read the exchange rates");
+		free(err);
+		return exit_code_for(st);
+	}
+	double usd = rates_usd(&t, code);
+	if (!(usd > 0)) {
+		char safe[16];
+		msg_error("currency '%s' is not in the exchange-rate table; USD or one of data/rates.yaml",
+			  str_sanitize(safe, sizeof safe, code));
+		rates_free(&t);
+		return EXIT_USAGE;
+	}
+	snprintf(sign, sizeof sign, "%.3s ", code);
+	for (size_t i = 0; i < sizeof signs / sizeof signs[0]; i++)
+		if (strcmp(signs[i].code, code) == 0)
+			snprintf(sign, sizeof sign, "%s", signs[i].sign);
+	env->money.symbol = sign;
+	env->money.per_usd = 1 / usd;
+	snprintf(env->money_note, sizeof env->money_note, "prices in %.3s at 1 %.3s = %g USD (%s)",
+		 code, code, usd, t.date);
+	rates_free(&t);
+	return EXIT_OK;
+}
+
+int cli_currency(struct cli_env *env)
+{
+	int rc = cli_config(env);
+	return rc ? rc : cli_money(env, config_currency(&env->config));
+}
+
+int cli_use_color(const struct cli_args *a, FILE *f)
+{
+	const char *when = cli_opt(a, O_COLOR);
+	if (when && strcmp(when, "always") == 0)
+		return 1;
+	if (when && strcmp(when, "never") == 0)
+		return 0;
+	const char *no = getenv("NO_COLOR");
+	const char *term = getenv("TERM");
+	if ((no && *no) || (term && strcmp(term, "dumb") == 0))
+		return 0;
+	return isatty(fileno(f));
+}
+
+enum render_format cli_format(const struct cli_args *a)
+{
+	const char *f = cli_opt(a, O_FORMAT);
+	if (cli_flag(a, O_JSON) && !f)
+		return RF_JSON;
+	if (!f || strcmp(f, "table") == 0)
+		return cli_flag(a, O_JSON) ? RF_JSON : RF_TABLE;
+	if (strcmp(f, "json") == 0)
+		return RF_JSON;
+	if (strcmp(f, "csv") == 0)
+		return RF_CSV;
+	return RF_NDJSON;
+}
+
+/* A table cell as CSV wants it: "-" (none) empty, "?" spelt "unknown",
+ * "$2.49" without its currency sign. */
+static const char *csv_cell(const char *v)
+{
+	if (strcmp(v, "-") == 0)
+		return "";
+	if (strcmp(v, "?") == 0)
+		return "unknown";
+	if (v[0] == '$' && v[1] >= '0' && v[1] <= '9')
+		return v + 1;
+	return v;
+}
+
+int cli_print_csv(const char *header, const char *const *cells, size_t nrows, size_t ncols)
+{
+	struct buf b;
+	buf_init(&b, 0);
+	enum gc_status st = buf_printf(&b, "%s\n", header);
+	for (size_t i = 0; i < nrows * ncols && st == GC_OK; i++) {
+		st = csv_quote(&b, csv_cell(cells[i]));
+		if (st == GC_OK)
+			st = buf_addc(&b, (i + 1) % ncols ? ',' : '\n');
+	}
+	int rc = EXIT_OK;
+	if (st != GC_OK) {
+		msg_error("out of memory");
+		rc = EXIT_OSERR;
+	} else if (fwrite(b.ptr, 1, b.len, stdout) != b.len || fflush(stdout) != 0) {
+		msg_error("cannot write output");
+		rc = EXIT_IOERR;
+	}
+	buf_free(&b);
+	return rc;
+}
+
+int cli_unknown(const char *what, const char *name, const char *best, const char *hint)
+{
+	char safe[64];
+	str_sanitize(safe, sizeof safe, name);
+	if (best)
+		msg_error("unknown %s '%s'; did you mean '%s'?", what, safe, best);
+	else
+		msg_error("unknown %s '%s'; %s", what, safe, hint);
+	return EXIT_USAGE;
+}
+
+int cli_unknown_provider(const struct cli_env *env, const char *id)
+{
+	return cli_unknown("provider", id, profile_set_suggest(&env->cat.profiles, id),
+			   "'gpucmp providers' lists them");
+}
