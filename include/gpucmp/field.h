@@ -2,7 +2,7 @@
  *
  * Every key of an offer in JSON output is a field here, and the same names
  * drive --columns, --sort (and, later, --where).  Each field names the
- * expression that computes it from the view offer_v (src/cache.c).
+ * expression that computes it from the view offer_v (src/cache_schema.c).
  * docs/OUTPUT.md lists them; a test checks the two agree.
  */
 #ifndef GPUCMP_FIELD_H

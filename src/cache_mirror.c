@@ -1,0 +1,196 @@
+/* cache_mirror.c - the catalog's tables in the cache file (provider, gpu,
+ * insttype), rebuilt with the view whenever the catalog or the view's text
+ * changes, so that every query is plain SQL over one database.  Calls
+ * cache_schema.c (the view) and cache_db.c. */
+#include <stdio.h>
+
+#include "cache_int.h"
+#include "gpucmp/buf.h"
+
+/* One mirrored table: `ddl` drops and creates it, `insert` takes a row,
+ * `bind` binds row i of the catalog (`scratch` for text it builds). */
+struct mirror {
+	const char *ddl;
+	const char *insert;
+	const char *what; /* "cannot fill ..." */
+	void (*bind)(sqlite3_stmt *s, const struct catalog *cat, size_t i, struct buf *scratch);
+};
+
+static enum gc_status fill(struct cache *c, const struct mirror *m, const struct catalog *cat,
+			   size_t n, char **err)
+{
+	struct buf scratch;
+	buf_init(&scratch, 0);
+	enum gc_status st = cache_exec(c, m->ddl, err);
+	sqlite3_stmt *s = NULL;
+	if (st == GC_OK && sqlite3_prepare_v2(c->db, m->insert, -1, &s, NULL) != SQLITE_OK)
+		st = cache_db_error(c, err, m->what);
+	for (size_t i = 0; st == GC_OK && i < n; i++) {
+		sqlite3_reset(s);
+		m->bind(s, cat, i, &scratch);
+		if (sqlite3_step(s) != SQLITE_DONE)
+			st = cache_db_error(c, err, m->what);
+	}
+	sqlite3_finalize(s);
+	buf_free(&scratch);
+	return st;
+}
+
+static void column_name(const struct pfield_def *f, char *out, size_t n)
+{
+	snprintf(out, n, "%s%s%s", f->group, *f->group ? "_" : "", f->key);
+}
+
+/* The provider table has a column per profile field (group_key). */
+static enum gc_status provider_sql(struct buf *ddl, struct buf *ins)
+{
+	enum gc_status st = buf_addstr(ddl, "DROP TABLE IF EXISTS provider;"
+				       "CREATE TABLE provider(id TEXT PRIMARY KEY,"
+				       " name TEXT NOT NULL, site TEXT, kind TEXT NOT NULL,"
+				       " verified TEXT NOT NULL");
+	if (st == GC_OK)
+		st = buf_addstr(ins, "INSERT INTO provider VALUES(?,?,?,?,?");
+	for (size_t i = 0; i < profile_field_count && st == GC_OK; i++) {
+		char col[64];
+		column_name(&profile_fields[i], col, sizeof col);
+		st = buf_printf(ddl, ", %s %s", col,
+				profile_fields[i].kind == PF_NUMBER ? "REAL" : "TEXT");
+		if (st == GC_OK)
+			st = buf_addstr(ins, ",?");
+	}
+	if (st == GC_OK)
+		st = buf_addstr(ddl, ");");
+	if (st == GC_OK)
+		st = buf_addc(ins, ')');
+	return st;
+}
+
+static void bind_pvalue(sqlite3_stmt *s, int idx, const struct pfield_def *f,
+			const struct pvalue *v, struct buf *scratch)
+{
+	if (f->kind == PF_NUMBER) {
+		if (v->known)
+			sqlite3_bind_double(s, idx, v->number);
+		else
+			sqlite3_bind_null(s, idx);
+	} else if (f->kind == PF_LIST) {
+		if (!v->known) {
+			sqlite3_bind_text(s, idx, "unknown", -1, SQLITE_STATIC);
+			return;
+		}
+		buf_reset(scratch);
+		for (size_t i = 0; i < v->nlist; i++)
+			buf_printf(scratch, "%s%s", i ? "," : "", v->list[i]);
+		sqlite3_bind_text(s, idx, scratch->ptr ? scratch->ptr : "", -1, SQLITE_TRANSIENT);
+	} else {
+		sqlite3_bind_text(s, idx, v->known ? v->text : "unknown", -1, SQLITE_STATIC);
+	}
+}
+
+static void bind_provider(sqlite3_stmt *s, const struct catalog *cat, size_t i,
+			  struct buf *scratch)
+{
+	const struct profile *pr = cat->profiles.items[i];
+	sqlite3_bind_text(s, 1, pr->id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, pr->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 3, pr->site, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 4, pr->kind, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 5, pr->verified, -1, SQLITE_STATIC);
+	for (size_t f = 0; f < profile_field_count; f++)
+		bind_pvalue(s, (int)f + 6, &profile_fields[f], &pr->values[f], scratch);
+}
+
+static enum gc_status fill_providers(struct cache *c, const struct catalog *cat, char **err)
+{
+	struct buf ddl, ins;
+	buf_init(&ddl, 0);
+	buf_init(&ins, 0);
+	enum gc_status st = provider_sql(&ddl, &ins);
+	if (st == GC_OK) {
+		struct mirror m = {ddl.ptr, ins.ptr, "cannot fill providers", bind_provider};
+		st = fill(c, &m, cat, cat->profiles.n, err);
+	} else {
+		err_set(err, st, "out of memory");
+	}
+	buf_free(&ddl);
+	buf_free(&ins);
+	return st;
+}
+
+static void bind_gpu(sqlite3_stmt *s, const struct catalog *cat, size_t i, struct buf *scratch)
+{
+	const struct gpu_model *m = gpu_table_at(cat->gpus, i);
+	(void)scratch;
+	sqlite3_bind_text(s, 1, m->id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, m->family, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 3, m->vendor, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 4, m->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 5, m->architecture, -1, SQLITE_STATIC);
+	sqlite3_bind_double(s, 6, m->memory_gb);
+	sqlite3_bind_text(s, 7, m->form_factor, -1, SQLITE_STATIC);
+	sqlite3_bind_int(s, 8, m->mig);
+	sqlite3_bind_text(s, 9, m->nvlink, -1, SQLITE_STATIC);
+	cache_bind_num(s, 10, m->bf16_tflops);
+}
+
+static const struct mirror gpu_mirror = {
+	"DROP TABLE IF EXISTS gpu;"
+	"CREATE TABLE gpu(id TEXT PRIMARY KEY, family TEXT NOT NULL, vendor TEXT NOT NULL,"
+	" name TEXT NOT NULL, architecture TEXT, memory_gb REAL, form_factor TEXT,"
+	" mig INTEGER NOT NULL, nvlink TEXT NOT NULL, bf16_tflops REAL);",
+	"INSERT INTO gpu VALUES(?,?,?,?,?,?,?,?,?,?)", "cannot fill GPU models", bind_gpu};
+
+static void bind_insttype(sqlite3_stmt *s, const struct catalog *cat, size_t i,
+			  struct buf *scratch)
+{
+	const struct insttype *t = insttype_at(cat->types, i);
+	(void)scratch;
+	sqlite3_bind_int64(s, 1, (sqlite3_int64)i);
+	sqlite3_bind_text(s, 2, t->provider, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 3, t->match, -1, SQLITE_STATIC);
+	cache_bind_text(s, 4, t->k8s);
+	cache_bind_tri(s, 5, t->mig);
+	cache_bind_tri(s, 6, t->infiniband);
+	cache_bind_text(s, 7, t->rdma);
+	cache_bind_tri(s, 8, t->nvlink);
+	sqlite3_bind_text(s, 9, t->source, -1, SQLITE_STATIC);
+}
+
+/* The instance-type table in file order (ord), for the view's per-SKU
+ * capability columns. */
+static const struct mirror insttype_mirror = {
+	"DROP TABLE IF EXISTS insttype;"
+	"CREATE TABLE insttype(ord INTEGER PRIMARY KEY, provider TEXT NOT NULL,"
+	" match TEXT NOT NULL, k8s TEXT, mig INTEGER, infiniband INTEGER, rdma TEXT,"
+	" nvlink INTEGER, source TEXT NOT NULL);"
+	"CREATE INDEX insttype_provider ON insttype(provider, ord);",
+	"INSERT INTO insttype VALUES(?,?,?,?,?,?,?,?,?)", "cannot fill instance types",
+	bind_insttype};
+
+/* Rebuild provider, gpu, insttype and offer_v when the embedded catalog
+ * changed. */
+enum gc_status cache_sync_catalog(struct cache *c, struct catalog *cat, char **err)
+{
+	/* the view's definition is part of what the stored tables must match */
+	uint64_t want = cache_view_hash(cat);
+	if (cache_meta_matches(c, "catalog_hash", want))
+		return GC_OK;
+	enum gc_status st =
+		catalog_need(cat, CATALOG_GPUS | CATALOG_PROFILES | CATALOG_TYPES, err);
+	if (st == GC_OK)
+		st = cache_exec(c, "BEGIN IMMEDIATE", err);
+	if (st != GC_OK)
+		return st;
+	if (!cache_meta_matches(c, "catalog_hash", want)) {
+		st = fill_providers(c, cat, err);
+		if (st == GC_OK)
+			st = fill(c, &gpu_mirror, cat, gpu_table_count(cat->gpus), err);
+		if (st == GC_OK)
+			st = fill(c, &insttype_mirror, cat, insttype_count(cat->types), err);
+		if (st == GC_OK)
+			st = cache_create_view(c, err);
+		if (st == GC_OK)
+			st = cache_meta_set_hash(c, "catalog_hash", want, err);
+	}
+	return cache_commit(c, st, err);
+}

@@ -1,0 +1,242 @@
+/* cache_schema.c - the cache's schema: the migrations (PRAGMA
+ * user_version), the refusal of files that are not ours, the view offer_v
+ * every query reads and its sku_type table.  Calls cache_db.c only. */
+#include <stdio.h>
+
+#include "cache_int.h"
+
+/* Schema migrations: entry i brings user_version i to i+1.  Never edit a
+ * released entry; append a new one. */
+static const char *const migrations[] = {
+	/* 0 -> 1 */
+	"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+	"CREATE TABLE offer("
+	" id INTEGER PRIMARY KEY,"
+	" provider TEXT NOT NULL, sku TEXT NOT NULL, gpu TEXT, gpu_name TEXT NOT NULL,"
+	" gpu_count REAL NOT NULL, gpu_mem_gb REAL, vcpus REAL, ram_gb REAL, disk_gb REAL,"
+	" region TEXT NOT NULL, price_hr REAL, spot_price_hr REAL,"
+	" currency TEXT NOT NULL DEFAULT 'USD', price_native REAL, spot_native REAL,"
+	" available INTEGER, infiniband INTEGER, rdma TEXT, nvlink INTEGER,"
+	" node_bandwidth_gbps REAL, driver_version TEXT, max_cuda TEXT,"
+	" source TEXT NOT NULL, origin TEXT, fetched_at TEXT NOT NULL,"
+	" stale INTEGER NOT NULL DEFAULT 0);"
+	/* sort keys put NULL prices last: index the same expressions, so that
+	 * 'list --limit 20' reads 20 rows instead of sorting them all */
+	"CREATE INDEX offer_price ON offer(price_hr IS NULL, price_hr);"
+	"CREATE INDEX offer_spot ON offer(spot_price_hr IS NULL, spot_price_hr);"
+	"CREATE INDEX offer_gpu ON offer(gpu, price_hr IS NULL, price_hr);"
+	"CREATE INDEX offer_provider ON offer(provider, source);"
+	"CREATE TABLE provider_state("
+	" provider TEXT PRIMARY KEY, source TEXT, fetched_at TEXT,"
+	" stale INTEGER NOT NULL DEFAULT 0, last_error TEXT,"
+	" etag TEXT, last_modified TEXT);",
+	/* 1 -> 2: driver and CUDA versions as numbers, filled on insert; the
+	 * GPU index without the price: a --gpu selection is small enough to
+	 * sort, and the narrower index builds a fifth faster on large imports */
+	"ALTER TABLE offer ADD COLUMN driver_num INTEGER;"
+	"ALTER TABLE offer ADD COLUMN max_cuda_num INTEGER;"
+	"DROP INDEX offer_gpu;"
+	"CREATE INDEX offer_gpu ON offer(gpu);",
+	/* 2 -> 3: when the data describes (apart from when it was fetched), the
+	 * kind of price, and the share of a GPU a slice is */
+	"ALTER TABLE offer ADD COLUMN as_of TEXT;"
+	"ALTER TABLE offer ADD COLUMN price_kind TEXT;"
+	"ALTER TABLE offer ADD COLUMN gpu_fraction REAL NOT NULL DEFAULT 1;",
+};
+#define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
+
+/* The first instance-type entry (insttype.ord) whose glob matches the SKU of
+ * table alias A, or NULL.  Patterns were lowercased when loaded; lower()
+ * folds ASCII as insttype_lookup() does. */
+#define SKU_TYPE_ORD(a)                                                          \
+	"(SELECT i.ord FROM insttype i WHERE i.provider = " a ".provider"        \
+	" AND lower(" a ".sku) GLOB i.match ORDER BY i.ord LIMIT 1)"
+
+/* The view every query reads: offers joined with the provider profile, the
+ * GPU model and the first data/instance-types.yaml entry whose glob matches
+ * the SKU (table insttype; the same first-match rule as insttype_lookup()).
+ * Capability columns follow docs/OUTPUT.md; for each, the order is: what
+ * the offer itself says, then the instance type, then the provider profile,
+ * so that a fact a provider limits to some machines is answered per machine.
+ * The view is rebuilt whenever the catalog or this text changes
+ * (cache_sync_catalog), so editing it needs no migration. */
+static const char view_sql[] =
+	"DROP VIEW IF EXISTS offer_v;"
+	/* sku_type: the first matching instance-type entry of each stored
+	 * (provider, sku), so that the view joins on an index instead of
+	 * matching globs row by row (a full scan of 3*10^5 offers took 1.7 s
+	 * with the globs in the view, 0.3 s before them).  Rebuilt here with the
+	 * catalog; cache_map_skus() adds the SKUs of each load.  A SKU it has not seen
+	 * still gets its entry: the view falls back to the globs for it. */
+	"DROP TABLE IF EXISTS sku_type;"
+	"CREATE TABLE sku_type(provider TEXT NOT NULL, sku TEXT NOT NULL, ord INTEGER,"
+	" PRIMARY KEY(provider, sku)) WITHOUT ROWID;"
+	"INSERT INTO sku_type SELECT d.provider, d.sku, " SKU_TYPE_ORD("d")
+	" FROM (SELECT DISTINCT provider, sku FROM offer) d;"
+	"CREATE VIEW offer_v AS SELECT"
+	" o.id AS id, o.provider AS provider, o.sku AS sku,"
+	" COALESCE(o.gpu, o.gpu_name) AS gpu, o.gpu AS gpu_id, o.gpu_name AS gpu_name,"
+	" (g.id IS NOT NULL) AS gpu_known,"
+	/* a slice is one GPU of a fraction: gpu_count is the GPUs' worth
+	 * (0.5), gpu_mem_gb its real memory */
+	" o.gpu_count * o.gpu_fraction AS gpu_count, o.gpu_mem_gb AS gpu_mem_gb,"
+	" o.gpu_mem_gb * o.gpu_count AS total_gpu_mem_gb,"
+	" o.gpu_fraction AS gpu_fraction,"
+	" o.vcpus AS vcpus, o.ram_gb AS ram_gb, o.disk_gb AS disk_gb, o.region AS region,"
+	" o.price_hr AS price_hr, o.spot_price_hr AS spot_price_hr,"
+	" ROUND(o.price_hr / (o.gpu_count * o.gpu_fraction), 6) AS price_per_gpu_hr,"
+	" ROUND(o.price_hr / (o.gpu_mem_gb * o.gpu_count), 6) AS price_per_gb_hr,"
+	" g.bf16_tflops AS bf16_tflops,"
+	" ROUND(o.price_hr / (o.gpu_count * o.gpu_fraction * g.bf16_tflops / 1000.0), 4)"
+	"  AS usd_per_pflop_hr,"
+	" o.currency AS currency, o.available AS available,"
+	" COALESCE(t.k8s, p.kubernetes_mode, 'unknown') AS k8s,"
+	" CASE p.docker_custom_image WHEN 'yes' THEN 1 WHEN 'no' THEN 0 END"
+	"  AS docker_custom_image,"
+	" COALESCE(p.docker_daemon, 'unknown') AS docker_daemon,"
+	" CASE p.docker_base_images_only WHEN 'yes' THEN 1 WHEN 'no' THEN 0 END"
+	"  AS docker_base_images_only,"
+	" CASE WHEN o.gpu_count < 1 OR g.mig = 0 OR t.mig = 0 THEN 'no'"
+	"  WHEN p.sharing_mig IS NULL THEN 'unknown'"
+	"  WHEN g.id IS NULL AND p.sharing_mig <> 'no' THEN 'unknown'"
+	"  ELSE p.sharing_mig END AS mig,"
+	" COALESCE(p.sharing_mps, 'unknown') AS mps,"
+	" COALESCE(p.sharing_time_slicing, 'unknown') AS time_slicing,"
+	" CASE WHEN o.infiniband IS NOT NULL THEN o.infiniband"
+	"  WHEN t.infiniband IS NOT NULL THEN t.infiniband"
+	"  WHEN p.interconnect_infiniband = 'no' THEN 0"
+	"  WHEN p.interconnect_infiniband = 'yes' THEN 1 END AS infiniband,"
+	" CASE WHEN o.rdma IS NOT NULL THEN o.rdma"
+	"  WHEN t.rdma IS NOT NULL THEN t.rdma"
+	"  WHEN o.infiniband = 1 OR t.infiniband = 1 THEN 'ib'"
+	"  WHEN p.interconnect_rdma = 'no' THEN 'no'"
+	"  WHEN p.interconnect_infiniband = 'yes' THEN COALESCE(p.interconnect_rdma, 'unknown')"
+	"  ELSE 'unknown' END AS rdma,"
+	/* Eight SXM GPUs of the families NVIDIA lists as "HGX ... 8-GPU
+	 * baseboard" with NVSwitch (A100, H100, H200, B200, B300: NVIDIA AI
+	 * Enterprise docs, vgpu/features/nvswitch.html) are such a baseboard,
+	 * whose GPUs all reach each other over NVLink.  Other families (V100's
+	 * cube mesh, H20), PCIe and OAM parts and other counts are left to the
+	 * instance type and the profile. */
+	" CASE WHEN o.nvlink IS NOT NULL THEN o.nvlink"
+	"  WHEN t.nvlink IS NOT NULL THEN t.nvlink"
+	"  WHEN o.gpu_count < 2 OR g.nvlink = 'no' THEN 0"
+	"  WHEN o.gpu_count = 8 AND g.form_factor = 'sxm'"
+	"   AND g.family IN ('a100', 'h100', 'h200', 'b200', 'b300') THEN 1"
+	"  WHEN g.nvlink = 'yes' AND p.interconnect_nvlink = 'yes' THEN 1 END AS nvlink,"
+	" o.driver_version AS driver_version, o.max_cuda AS max_cuda,"
+	/* versions as numbers (major*10^6 + minor*10^3 + patch), for --cuda */
+	" o.driver_num AS driver_num, o.max_cuda_num AS max_cuda_num,"
+	" p.kubernetes_control_plane_fee_usd_hr AS k8s_fee_hr,"
+	" o.source AS source, o.fetched_at AS fetched_at, o.stale AS stale,"
+	" COALESCE(o.as_of, o.fetched_at) AS as_of,"
+	" COALESCE(o.price_kind, NULLIF(p.billing_price_kind, 'unknown'), 'fixed') AS price_kind"
+	" FROM offer o LEFT JOIN provider p ON p.id = o.provider"
+	" LEFT JOIN gpu g ON g.id = o.gpu"
+	" LEFT JOIN sku_type st ON st.provider = o.provider AND st.sku = o.sku"
+	" LEFT JOIN insttype t ON t.ord = CASE WHEN st.provider IS NOT NULL THEN st.ord"
+	"  ELSE " SKU_TYPE_ORD("o") " END;";
+
+static enum gc_status user_version(struct cache *c, int *v, char **err)
+{
+	long long x;
+	enum gc_status st = cache_scalar(c, "PRAGMA user_version", &x, "cannot read schema version",
+				     err);
+	*v = (int)x;
+	return st;
+}
+
+/* Runs before anything is written, the journal mode too. */
+enum gc_status cache_check_ours(struct cache *c, int *v, char **err)
+{
+	/* one statement, so one read transaction: a first run elsewhere
+	 * commits its tables and its version together, and two reads could
+	 * see no version, then tables (a file with tables and no version
+	 * belongs to someone else) */
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(c->db, "SELECT (SELECT user_version FROM pragma_user_version),"
+			       " EXISTS (SELECT 1 FROM sqlite_master)", -1, &s, NULL) != SQLITE_OK)
+		return cache_db_error(c, err, "cannot read schema version");
+	int rc = sqlite3_step(s);
+	*v = rc == SQLITE_ROW ? sqlite3_column_int(s, 0) : -1;
+	int tables = rc == SQLITE_ROW && sqlite3_column_int(s, 1);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW)
+		return cache_db_error(c, err, "cannot read schema version");
+	if (*v > (int)NMIGRATIONS)
+		return err_set(err, GC_EIO,
+			       "cache %s has schema version %d, newer than this gpucmp knows (%d); "
+			       "upgrade gpucmp or use another --cache",
+			       c->path, *v, (int)NMIGRATIONS);
+	if (*v == 0 && tables)
+		return err_set(err, GC_EIO,
+			       "%s is a SQLite database but not a gpucmp cache; "
+			       "refusing to change it (use another --cache)", c->path);
+	return GC_OK;
+}
+
+enum gc_status cache_migrate(struct cache *c, int *created, char **err)
+{
+	int v;
+	enum gc_status st = cache_check_ours(c, &v, err);
+	if (st != GC_OK || v == (int)NMIGRATIONS)
+		return st;
+	if ((st = cache_exec(c, "BEGIN IMMEDIATE", err)) != GC_OK)
+		return st;
+	/* re-read inside the write lock: another process may have migrated */
+	if ((st = user_version(c, &v, err)) == GC_OK) {
+		*created = v == 0;
+		for (int i = v; i < (int)NMIGRATIONS && st == GC_OK; i++)
+			st = cache_exec(c, migrations[i], err);
+	}
+	char pragma[48];
+	snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d", (int)NMIGRATIONS);
+	if (st == GC_OK)
+		st = cache_exec(c, pragma, err);
+	return cache_commit(c, st, err);
+}
+
+/* Once per load rather than per row (a trigger added half to an import's
+ * time); a SKU missed here is still matched by the view, only slower. */
+enum gc_status cache_map_skus(struct cache *c, const char *provider, char **err)
+{
+	static const char one[] =
+		"INSERT OR IGNORE INTO sku_type SELECT d.provider, d.sku, " SKU_TYPE_ORD("d")
+		" FROM (SELECT DISTINCT provider, sku FROM offer WHERE provider = ?1) d";
+	static const char all[] =
+		"INSERT OR IGNORE INTO sku_type SELECT d.provider, d.sku, " SKU_TYPE_ORD("d")
+		" FROM (SELECT DISTINCT provider, sku FROM offer) d";
+	sqlite3_stmt *s = NULL;
+	/* a provider without instance-type entries has nothing to map: skip
+	 * the DISTINCT over its rows (a sort of a whole large import) */
+	if (provider) {
+		if (sqlite3_prepare_v2(c->db, "SELECT 1 FROM insttype WHERE provider = ?1 LIMIT 1",
+				       -1, &s, NULL) != SQLITE_OK)
+			return cache_db_error(c, err, "cannot map instance types");
+		cache_bind_text(s, 1, provider);
+		int rc = sqlite3_step(s);
+		sqlite3_finalize(s);
+		if (rc == SQLITE_DONE)
+			return GC_OK;
+		if (rc != SQLITE_ROW)
+			return cache_db_error(c, err, "cannot map instance types");
+	}
+	return cache_run(c, provider ? one : all, "cannot map instance types", err, 1, &provider);
+}
+
+uint64_t cache_view_hash(const struct catalog *cat)
+{
+	return catalog_hash(cat->catalog_hash, view_sql, sizeof view_sql);
+}
+
+enum gc_status cache_create_view(struct cache *c, char **err)
+{
+	return cache_exec(c, view_sql, err);
+}
+
+int cache_is_current(struct cache *c, const struct catalog *cat, int v)
+{
+	return v == (int)NMIGRATIONS &&
+	       cache_meta_matches(c, "catalog_hash", cache_view_hash(cat)) &&
+	       cache_meta_matches(c, "snapshot_hash", cat->seed_hash);
+}
