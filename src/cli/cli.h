@@ -139,6 +139,9 @@ struct cli_env {
 int cli_catalog(struct cli_env *env);
 /* ... and parse the CATALOG_* parts a command needs. */
 int cli_catalog_need(struct cli_env *env, unsigned parts);
+/* The cache path --cache (or the environment) names: a new string in
+ * *path; prints the error; returns an exit code. */
+int cli_cache_path(const struct cli_args *a, char **path);
 /* Open the cache the options name (loading the catalog); prints notes and
  * errors; returns an exit code. */
 int cli_open_cache(struct cli_env *env, const struct cli_args *a);

@@ -148,13 +148,10 @@ int cmd_cache(struct cli_args *a)
 	}
 	int is_clear = strcmp(action, "clear") == 0;
 	if (strcmp(action, "path") == 0) {
-		char *err = NULL, *path;
-		enum gc_status st = cache_locate(cli_opt(a, O_CACHE), &path, &err);
-		if (st != GC_OK) {
-			msg_status(st, err, "no cache location");
-			free(err);
-			return exit_code_for(st);
-		}
+		char *path;
+		int rc = cli_cache_path(a, &path);
+		if (rc != EXIT_OK)
+			return rc;
 		printf("%s\n", path);
 		free(path);
 		return EXIT_OK;

@@ -71,6 +71,18 @@ static void open_notes(const struct cli_env *env, const char *path,
 			 info->snapshot_date);
 }
 
+int cli_cache_path(const struct cli_args *a, char **path)
+{
+	char *err = NULL;
+	enum gc_status st = cache_locate(cli_opt(a, O_CACHE), path, &err);
+	if (st != GC_OK) {
+		msg_status(st, err, "no cache location");
+		free(err);
+		return exit_code_for(st);
+	}
+	return EXIT_OK;
+}
+
 int cli_open_cache(struct cli_env *env, const struct cli_args *a)
 {
 	int rc = cli_catalog(env);
@@ -86,14 +98,10 @@ int cli_open_cache(struct cli_env *env, const struct cli_args *a)
 		env->lock_wait_ms = (long)(secs * 1000);
 	}
 	char *err = NULL, *path;
-	enum gc_status st = cache_locate(cli_opt(a, O_CACHE), &path, &err);
-	if (st != GC_OK) {
-		msg_status(st, err, "no cache location");
-		free(err);
-		return exit_code_for(st);
-	}
+	if ((rc = cli_cache_path(a, &path)) != EXIT_OK)
+		return rc;
 	struct cache_open_info info;
-	st = cache_open(&env->cache, path, &env->cat, &info, &err);
+	enum gc_status st = cache_open(&env->cache, path, &env->cat, &info, &err);
 	int memory = 0;
 	if (st == GC_EIO && !env->writer &&
 	    (info.unusable || (access(path, F_OK) != 0 &&
