@@ -6,8 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpucmp/embedded.h"
-#include "gpucmp/yamldoc.h"
+#include "ytable.h"
 
 long long cuda_version_num(const char *s)
 {
@@ -35,9 +34,10 @@ long long cuda_version_num(const char *s)
 	return part[0] * 1000000 + part[1] * 1000 + part[2];
 }
 
-static enum gc_status load_row(struct ydoc *d, yaml_node_t *m, struct cuda_row *r, char **err)
+static enum gc_status load_row(struct ydoc *d, yaml_node_t *m, void *rows, size_t i, char **err)
 {
 	static const char *const keys[] = {"cuda", "min_driver", "source", NULL};
+	struct cuda_row *r = (struct cuda_row *)rows + i;
 	if (m->type != YAML_MAPPING_NODE)
 		return ydoc_error(d, m, err, "each toolkit must be a mapping");
 	enum gc_status st = ydoc_check_keys(d, m, keys, err);
@@ -52,7 +52,15 @@ static enum gc_status load_row(struct ydoc *d, yaml_node_t *m, struct cuda_row *
 		return ydoc_error(d, dr ? dr : m, err, "min_driver must be a driver version like 550.54.14");
 	snprintf(r->version, sizeof r->version, "%s", vs);
 	snprintf(r->min_driver, sizeof r->min_driver, "%s", ds);
+	if (i && r->num <= r[-1].num)
+		return ydoc_error(d, m, err, "toolkits must be sorted by version, once each");
 	return GC_OK;
+}
+
+static enum gc_status load_root(struct ydoc *d, yaml_node_t *root, void *table, char **err)
+{
+	struct cuda_table *t = table;
+	return ydoc_dup_str(d, root, "source", 1, &t->source, err);
 }
 
 enum gc_status cuda_load(struct cuda_table *t, const char *file, const char *data, size_t len,
@@ -60,35 +68,12 @@ enum gc_status cuda_load(struct cuda_table *t, const char *file, const char *dat
 {
 	static const char *const keys[] = {"source", "verified", "note", "minor_compat",
 					   "toolkits", NULL};
+	static const struct ytable_spec spec = {keys, "toolkits", sizeof(struct cuda_row),
+						load_root, load_row};
+	void *rows;
 	memset(t, 0, sizeof *t);
-	struct ydoc d;
-	enum gc_status st = ydoc_load(&d, file, data, len, err);
-	if (st != GC_OK)
-		return st;
-	yaml_node_t *root = ydoc_root(&d);
-	if (root->type != YAML_MAPPING_NODE)
-		st = ydoc_error(&d, root, err, "expected a mapping");
-	if (st == GC_OK)
-		st = ydoc_check_keys(&d, root, keys, err);
-	if (st == GC_OK)
-		st = ydoc_dup_str(&d, root, "source", 1, &t->source, err);
-	yaml_node_t *list = NULL;
-	size_t n = 0;
-	if (st == GC_OK)
-		st = ydoc_list(&d, root, "toolkits", &list, &n, err);
-	if (st == GC_OK) {
-		t->rows = calloc(n ? n : 1, sizeof *t->rows);
-		if (!t->rows)
-			st = err_set(err, GC_ENOMEM, "out of memory");
-		for (size_t i = 0; st == GC_OK && i < n; i++) {
-			yaml_node_t *m = ydoc_item(&d, list, i);
-			st = load_row(&d, m, &t->rows[i], err);
-			if (st == GC_OK && i && t->rows[i].num <= t->rows[i - 1].num)
-				st = ydoc_error(&d, m, err, "toolkits must be sorted by version, once each");
-			t->n += st == GC_OK;
-		}
-	}
-	ydoc_free(&d);
+	enum gc_status st = ytable_load(&spec, t, file, data, len, &rows, &t->n, err);
+	t->rows = rows;
 	if (st != GC_OK)
 		cuda_free(t);
 	return st;
@@ -96,10 +81,7 @@ enum gc_status cuda_load(struct cuda_table *t, const char *file, const char *dat
 
 enum gc_status cuda_load_embedded(struct cuda_table *t, char **err)
 {
-	const struct embedded_file *f = embedded_require("data/cuda.yaml", err);
-	if (!f)
-		return GC_EDATA;
-	return cuda_load(t, f->name, (const char *)f->data, f->len, err);
+	return cuda_load(t, "data/cuda.yaml", NULL, 0, err);
 }
 
 void cuda_free(struct cuda_table *t)

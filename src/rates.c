@@ -8,13 +8,13 @@
 #include <string.h>
 #include <strings.h>
 
-#include "gpucmp/embedded.h"
 #include "gpucmp/strutil.h"
-#include "gpucmp/yamldoc.h"
+#include "ytable.h"
 
-static enum gc_status load_rate(struct ydoc *d, yaml_node_t *m, struct rate *r, char **err)
+static enum gc_status load_rate(struct ydoc *d, yaml_node_t *m, void *rows, size_t i, char **err)
 {
 	static const char *const keys[] = {"currency", "usd", NULL};
+	struct rate *r = (struct rate *)rows + i;
 	if (m->type != YAML_MAPPING_NODE)
 		return ydoc_error(d, m, err, "each rate must be a mapping");
 	enum gc_status st = ydoc_check_keys(d, m, keys, err);
@@ -31,44 +31,31 @@ static enum gc_status load_rate(struct ydoc *d, yaml_node_t *m, struct rate *r, 
 	return GC_OK;
 }
 
+static enum gc_status load_root(struct ydoc *d, yaml_node_t *root, void *table, char **err)
+{
+	struct rate_table *t = table;
+	char *date = NULL;
+	enum gc_status st = ydoc_dup_str(d, root, "date", 1, &date, err);
+	if (st == GC_OK && str_date_days(date) < 0)
+		st = ydoc_error(d, ydoc_get(d, root, "date"), err, "date must be YYYY-MM-DD");
+	if (st == GC_OK) {
+		snprintf(t->date, sizeof t->date, "%s", date);
+		st = ydoc_dup_str(d, root, "source", 1, &t->source, err);
+	}
+	free(date);
+	return st;
+}
+
 enum gc_status rates_load(struct rate_table *t, const char *file, const char *data, size_t len,
 			  char **err)
 {
 	static const char *const keys[] = {"date", "source", "note", "rates", NULL};
+	static const struct ytable_spec spec = {keys, "rates", sizeof(struct rate), load_root,
+						load_rate};
+	void *items;
 	memset(t, 0, sizeof *t);
-	struct ydoc d;
-	enum gc_status st = ydoc_load(&d, file, data, len, err);
-	if (st != GC_OK)
-		return st;
-	yaml_node_t *root = ydoc_root(&d);
-	char *date = NULL;
-	if (root->type != YAML_MAPPING_NODE)
-		st = ydoc_error(&d, root, err, "expected a mapping");
-	if (st == GC_OK)
-		st = ydoc_check_keys(&d, root, keys, err);
-	if (st == GC_OK)
-		st = ydoc_dup_str(&d, root, "date", 1, &date, err);
-	if (st == GC_OK && str_date_days(date) < 0)
-		st = ydoc_error(&d, ydoc_get(&d, root, "date"), err, "date must be YYYY-MM-DD");
-	if (st == GC_OK) {
-		snprintf(t->date, sizeof t->date, "%s", date);
-		st = ydoc_dup_str(&d, root, "source", 1, &t->source, err);
-	}
-	yaml_node_t *list = NULL;
-	size_t n = 0;
-	if (st == GC_OK)
-		st = ydoc_list(&d, root, "rates", &list, &n, err);
-	if (st == GC_OK) {
-		t->items = calloc(n ? n : 1, sizeof *t->items);
-		if (!t->items)
-			st = err_set(err, GC_ENOMEM, "out of memory");
-		for (size_t i = 0; st == GC_OK && i < n; i++) {
-			st = load_rate(&d, ydoc_item(&d, list, i), &t->items[i], err);
-			t->n += st == GC_OK;
-		}
-	}
-	free(date);
-	ydoc_free(&d);
+	enum gc_status st = ytable_load(&spec, t, file, data, len, &items, &t->n, err);
+	t->items = items;
 	if (st != GC_OK)
 		rates_free(t);
 	return st;
@@ -76,10 +63,7 @@ enum gc_status rates_load(struct rate_table *t, const char *file, const char *da
 
 enum gc_status rates_load_embedded(struct rate_table *t, char **err)
 {
-	const struct embedded_file *f = embedded_require("data/rates.yaml", err);
-	if (!f)
-		return GC_EDATA;
-	return rates_load(t, f->name, (const char *)f->data, f->len, err);
+	return rates_load(t, "data/rates.yaml", NULL, 0, err);
 }
 
 void rates_free(struct rate_table *t)

@@ -21,6 +21,8 @@ struct cuda_table {
 	size_t n;
 };
 
+/* Load `file` (`data`, `len` bytes; data NULL: the embedded data/ file of
+ * that name); on failure *t is empty.  cuda_load_embedded: data/cuda.yaml. */
 enum gc_status cuda_load(struct cuda_table *t, const char *file, const char *data, size_t len,
 			 char **err);
 enum gc_status cuda_load_embedded(struct cuda_table *t, char **err);

@@ -19,6 +19,8 @@ struct rate_table {
 	size_t n;
 };
 
+/* Load `file` (`data`, `len` bytes; data NULL: the embedded data/ file of
+ * that name); on failure *t is empty. */
 enum gc_status rates_load(struct rate_table *t, const char *file, const char *data, size_t len,
 			  char **err);
 /* The embedded data/rates.yaml. */
