@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmtlen.h"
+
 void buf_init(struct buf *b, size_t limit)
 {
 	b->ptr = NULL;
@@ -77,18 +79,14 @@ enum gc_status buf_printf(struct buf *b, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	int n = fmt_len(fmt, ap);
+	enum gc_status st = n < 0 ? GC_EDATA : grow(b, (size_t)n);
+	if (st == GC_OK) {
+		vsnprintf(b->ptr + b->len, (size_t)n + 1, fmt, ap);
+		b->len += (size_t)n;
+	}
 	va_end(ap);
-	if (n < 0)
-		return GC_EDATA;
-	enum gc_status st = grow(b, (size_t)n);
-	if (st != GC_OK)
-		return st;
-	va_start(ap, fmt);
-	vsnprintf(b->ptr + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	b->len += (size_t)n;
-	return GC_OK;
+	return st;
 }
 
 char *buf_steal(struct buf *b)

@@ -6,15 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmtlen.h"
+
 static char *vformat(const char *fmt, va_list ap)
 {
-	va_list ap2;
-	va_copy(ap2, ap);
-	int n = vsnprintf(NULL, 0, fmt, ap2);
-	va_end(ap2);
-	if (n < 0)
-		return NULL;
-	char *s = malloc((size_t)n + 1);
+	int n = fmt_len(fmt, ap);
+	char *s = n < 0 ? NULL : malloc((size_t)n + 1);
 	if (s)
 		vsnprintf(s, (size_t)n + 1, fmt, ap);
 	return s;
