@@ -7,6 +7,8 @@
  *
  * Writers replace one provider's offers in one transaction, so readers see
  * either the old or the new offers, never a mix.
+ *
+ * The code is src/cache_*.c, one file per job; src/cache_int.h lists them.
  */
 #ifndef GPUCMP_CACHE_H
 #define GPUCMP_CACHE_H
