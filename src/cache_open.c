@@ -69,8 +69,9 @@ static enum gc_status connect(struct cache *c, int memory, char **err)
 		    SQLITE_OPEN_NOFOLLOW;
 	if (sqlite3_open_v2(c->path, &c->db, flags, NULL) != SQLITE_OK) {
 		int nomem = !c->db || sqlite3_errcode(c->db) == SQLITE_NOMEM;
-		enum gc_status st = err_set(err, nomem ? GC_ENOMEM : GC_EIO, "cannot open cache %s: %s",
-					    c->path, c->db ? sqlite3_errmsg(c->db) : "out of memory");
+		enum gc_status st = err_set(err, nomem ? GC_ENOMEM : GC_EIO,
+					    "cannot open cache %s: %s", c->path,
+					    c->db ? sqlite3_errmsg(c->db) : "out of memory");
 		sqlite3_close(c->db);
 		c->db = NULL;
 		return st;
@@ -135,7 +136,8 @@ static enum gc_status move_aside(const char *path, struct cache_open_info *info,
 	else if (errno != EEXIST && access(dst, F_OK) != 0)
 		r = rename(path, dst);
 	if (r != 0) {
-		enum gc_status st = err_set(err, GC_EIO, "cache %s is corrupt and cannot be moved aside: %s",
+		enum gc_status st = err_set(err, GC_EIO,
+					    "cache %s is corrupt and cannot be moved aside: %s",
 					    path, strerror(errno));
 		free(dst);
 		return st;

@@ -122,11 +122,13 @@ static enum gc_status check_file(const char *path, struct cache_open_info *info,
 		}
 		info->unusable = 1;
 		if (S_ISLNK(sb.st_mode))
-			return err_set(err, GC_EIO, "cache %s is a symbolic link, which gpucmp does "
+			return err_set(err, GC_EIO,
+				       "cache %s is a symbolic link, which gpucmp does "
 				       "not follow; remove it, or pass the file it points to with "
 				       "--cache", path);
 		if (!S_ISREG(sb.st_mode))
-			return err_set(err, GC_EIO, "cache %s is %s, not a regular file; remove it, "
+			return err_set(err, GC_EIO,
+				       "cache %s is %s, not a regular file; remove it, "
 				       "or pass another path with --cache", path,
 				       file_kind(sb.st_mode));
 		info->unusable = 0;

@@ -120,26 +120,26 @@ enum gc_status cache_get_meta(struct cache *c, const char *provider, struct cach
 
 enum gc_status cache_status(struct cache *c, cache_status_fn fn, void *arg, char **err)
 {
-	sqlite3_stmt *s;
 	/* one row per provider that has offers or a refresh record */
-	if (sqlite3_prepare_v2(
-		    c->db,
-		    "WITH o AS (SELECT provider, count(*) AS n, group_concat(DISTINCT source) AS src,"
-		    "  max(fetched_at) AS fetched, max(stale) AS stale FROM offer GROUP BY provider)"
-		    " SELECT p.provider, COALESCE(o.n, 0), o.src, COALESCE(s.fetched_at, o.fetched),"
-		    "  COALESCE(s.stale, o.stale, 0), s.last_error"
-		    " FROM (SELECT provider FROM o UNION SELECT provider FROM provider_state) p"
-		    " LEFT JOIN o ON o.provider = p.provider"
-		    " LEFT JOIN provider_state s ON s.provider = p.provider ORDER BY p.provider",
-		    -1, &s, NULL) != SQLITE_OK)
+	static const char sql[] =
+		"WITH o AS (SELECT provider, count(*) AS n, group_concat(DISTINCT source) AS src,"
+		"  max(fetched_at) AS fetched, max(stale) AS stale FROM offer GROUP BY provider)"
+		" SELECT p.provider, COALESCE(o.n, 0), o.src, COALESCE(s.fetched_at, o.fetched),"
+		"  COALESCE(s.stale, o.stale, 0), s.last_error"
+		" FROM (SELECT provider FROM o UNION SELECT provider FROM provider_state) p"
+		" LEFT JOIN o ON o.provider = p.provider"
+		" LEFT JOIN provider_state s ON s.provider = p.provider ORDER BY p.provider";
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(c->db, sql, -1, &s, NULL) != SQLITE_OK)
 		return cache_db_error(c, err, "cannot read the cache status");
 	enum gc_status st = GC_OK;
 	int rc;
 	while (st == GC_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		struct cache_status_row r = {
 			(const char *)sqlite3_column_text(s, 0), sqlite3_column_int64(s, 1),
-			(const char *)sqlite3_column_text(s, 2), (const char *)sqlite3_column_text(s, 3),
-			sqlite3_column_int(s, 4), (const char *)sqlite3_column_text(s, 5)};
+			(const char *)sqlite3_column_text(s, 2),
+			(const char *)sqlite3_column_text(s, 3), sqlite3_column_int(s, 4),
+			(const char *)sqlite3_column_text(s, 5)};
 		st = fn(arg, &r, err);
 	}
 	if (st == GC_OK && rc != SQLITE_DONE)

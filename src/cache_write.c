@@ -80,7 +80,8 @@ static enum gc_status insert_offer(struct cache *c, const struct offer *o, char 
 		sqlite3_bind_null(s, 27);
 	cache_bind_text(s, 28, o->as_of);
 	cache_bind_text(s, 29, o->price_kind);
-	sqlite3_bind_double(s, 30, o->gpu_fraction > 0 && o->gpu_fraction <= 1 ? o->gpu_fraction : 1);
+	sqlite3_bind_double(s, 30,
+			    o->gpu_fraction > 0 && o->gpu_fraction <= 1 ? o->gpu_fraction : 1);
 	if (sqlite3_step(s) != SQLITE_DONE)
 		return cache_db_error(c, err, "cannot insert an offer");
 	return GC_OK;

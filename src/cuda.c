@@ -49,7 +49,8 @@ static enum gc_status load_row(struct ydoc *d, yaml_node_t *m, void *rows, size_
 		return ydoc_error(d, v ? v : m, err, "cuda must be a version like 12.4");
 	if (!ds || strlen(ds) >= sizeof r->min_driver ||
 	    (r->driver_num = cuda_version_num(ds)) < 0)
-		return ydoc_error(d, dr ? dr : m, err, "min_driver must be a driver version like 550.54.14");
+		return ydoc_error(d, dr ? dr : m, err,
+				  "min_driver must be a driver version like 550.54.14");
 	snprintf(r->version, sizeof r->version, "%s", vs);
 	snprintf(r->min_driver, sizeof r->min_driver, "%s", ds);
 	if (i && r->num <= r[-1].num)

@@ -62,8 +62,8 @@ static void open_notes(const struct cli_env *env, const char *path,
 		msg_note("answering from the built-in snapshot of %s (%ld days old)",
 			 info->snapshot_date, cli_days_ago(env, info->snapshot_date));
 	else if (info->seeded)
-		msg_note("created cache %s from the built-in snapshot of %s (%zu offers, %ld days old) "
-			 "and %zu list prices",
+		msg_note("created cache %s from the built-in snapshot of %s (%zu offers, "
+			 "%ld days old) and %zu list prices",
 			 path, info->snapshot_date, info->snapshot_rows,
 			 cli_days_ago(env, info->snapshot_date), info->list_rows);
 	else if (info->snapshot_updated)

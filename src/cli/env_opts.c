@@ -21,7 +21,8 @@ int cli_http_opts(const struct cli_args *a, struct http_opts *o)
 	const char *v = cli_opt(a, O_TIMEOUT);
 	double t;
 	if (v && (str_to_double(v, &t) != 0 || !(t > 0) || t > 3600)) {
-		msg_error("bad value for --timeout: expected seconds, more than 0 and at most 3600");
+		msg_error("bad value for --timeout: expected seconds, more than 0 and at most "
+			  "3600");
 		return EXIT_USAGE;
 	}
 	if (v)
@@ -40,7 +41,8 @@ int cli_http_opts(const struct cli_args *a, struct http_opts *o)
 	v = getenv("GPUCMP_HTTP_MAX_BYTES");
 	if (v && *v) {
 		if (str_to_long(v, &n) != 0 || n < 1024) {
-			msg_error("bad GPUCMP_HTTP_MAX_BYTES: expected a number of bytes, at least 1024");
+			msg_error("bad GPUCMP_HTTP_MAX_BYTES: expected a number of bytes, at least "
+				  "1024");
 			return EXIT_USAGE;
 		}
 		o->max_body = (size_t)n;

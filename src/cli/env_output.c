@@ -31,8 +31,8 @@ int cli_money(struct cli_env *env, const char *code)
 	double usd = rates_usd(&t, code);
 	if (!(usd > 0)) {
 		char safe[16];
-		msg_error("currency '%s' is not in the exchange-rate table; USD or one of data/rates.yaml",
-			  str_sanitize(safe, sizeof safe, code));
+		msg_error("currency '%s' is not in the exchange-rate table; USD or one of "
+			  "data/rates.yaml", str_sanitize(safe, sizeof safe, code));
 		rates_free(&t);
 		return EXIT_USAGE;
 	}
