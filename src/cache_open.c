@@ -196,11 +196,14 @@ enum gc_status cache_open(struct cache **out, const char *path,
 	enum gc_status st = path ? cache_ready_path(path, info, err) : GC_OK;
 	if (st == GC_OK)
 		st = prepare(c, cat, info, err);
-	if (st != GC_OK && path && c->db && cache_corrupt_code(sqlite3_errcode(c->db))) {
+	/* cache_corrupt: also damage met inside a transaction whose rollback
+	 * cleared SQLite's error code (a re-seed, a migration) */
+	if (st != GC_OK && path && c->db && cache_corrupt(c)) {
 		sqlite3_finalize(c->insert);
 		c->insert = NULL;
 		sqlite3_close(c->db);
 		c->db = NULL;
+		c->corrupt = 0;
 		st = move_aside(path, info, err);
 		if (st == GC_OK) {
 			free(*err);

@@ -436,6 +436,47 @@ static void test_corrupt_file_is_moved_aside(void **state)
 	cache_close(c);
 }
 
+/* Damage that shows only inside a transaction (here: the snapshot re-seed a
+ * new build runs) is found after the rollback has cleared SQLite's error
+ * code: the file is still moved aside and rebuilt, never left failing. */
+static void test_damage_met_while_seeding_is_moved_aside(void **state)
+{
+	(void)state;
+	const char *path = scratch_path("damaged-seed.db");
+	struct cache_open_info info;
+	cache_close(open_ok(path, &info));
+	cache_open_info_release(&info);
+	sqlite3 *db;
+	sqlite3_stmt *s;
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode=DELETE;"
+				      "UPDATE meta SET value = '0' WHERE key = 'snapshot_hash'",
+				      NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT rootpage FROM sqlite_master "
+					    "WHERE name = 'offer'", -1, &s, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	long root = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	/* the offer table's root page becomes garbage: the header and the
+	 * schema still read, the re-seed's DELETE does not */
+	FILE *f = fopen(path, "r+b");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, (root - 1) * 4096L + 8, SEEK_SET), 0);
+	for (int i = 0; i < 512; i++)
+		fputc(0xA5, f);
+	fclose(f);
+	struct cache *c = open_ok(path, &info);
+	assert_non_null(info.moved_aside);
+	assert_true(info.seeded);
+	long long n;
+	assert_int_equal(cache_count(c, &n, NULL), GC_OK);
+	assert_int_equal(n, (long long)snapshot_rows);
+	remove(info.moved_aside);
+	cache_open_info_release(&info);
+	cache_close(c);
+}
+
 static void test_memory_and_paths(void **state)
 {
 	(void)state;
@@ -615,6 +656,7 @@ int main(void)
 		cmocka_unit_test(test_newer_schema_is_refused),
 		cmocka_unit_test(test_foreign_database_is_left_alone),
 		cmocka_unit_test(test_corrupt_file_is_moved_aside),
+		cmocka_unit_test(test_damage_met_while_seeding_is_moved_aside),
 		cmocka_unit_test(test_memory_and_paths),
 		cmocka_unit_test(test_unwritable_location),
 		cmocka_unit_test(test_new_file_modes),
