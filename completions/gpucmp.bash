@@ -159,11 +159,11 @@ _gpucmp_value()
 _gpucmp_positional()
 {
 	case $1 in
+	providers) [[ -n ${5-} ]] && _gpucmp_reply @file "$3" '' ;;
 	show) [[ $2 == 0 ]] && _gpucmp_words "$_gpucmp_providers" '' "$3" ;;
 	compare) _gpucmp_words "$_gpucmp_providers" '' "$3" ;;
 	refresh) _gpucmp_words "$_gpucmp_adapters" '' "$3" ;;
 	import) [[ $2 == 0 ]] && _gpucmp_reply @file "$3" '' ;;
-	providers) [[ -n ${5-} ]] && _gpucmp_reply @file "$3" '' ;;
 	cache) 
 		if [[ $2 == 0 ]]; then
 			_gpucmp_words 'status clear path' '' "$3"
@@ -171,8 +171,9 @@ _gpucmp_positional()
 			_gpucmp_words "$_gpucmp_providers" '' "$3"
 		fi
 		;;
-	help) [[ $2 == 0 ]] && _gpucmp_words "$_gpucmp_commands fields where" '' "$3" ;;
+	config) [[ $2 == 0 ]] && _gpucmp_words 'path show' '' "$3" ;;
 	completion) [[ $2 == 0 ]] && _gpucmp_words 'bash zsh fish' '' "$3" ;;
+	help) [[ $2 == 0 ]] && _gpucmp_words "$_gpucmp_commands fields where" '' "$3" ;;
 	esac
 	return 0
 }

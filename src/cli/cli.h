@@ -18,64 +18,123 @@
 #include "gpucmp/render.h"
 #include "gpucmp/where.h"
 
-/* Subcommand bits for the option table. */
-enum {
-	CMD_LIST = 1 << 0,
-	CMD_GPUS = 1 << 1,
-	CMD_PROVIDERS = 1 << 2,
-	CMD_SHOW = 1 << 3,
-	CMD_REFRESH = 1 << 4,
-	CMD_CACHE = 1 << 5,
-	CMD_IMPORT = 1 << 6,
-	CMD_COMPARE = 1 << 7,
-	CMD_RECOMMEND = 1 << 8,
-	CMD_COMPLETION = 1 << 10,
-	CMD_CONFIG = 1 << 11,
-	CMD_GLOBAL = 1 << 15, /* accepted before the command name */
-	CMD_ALL = 0xffff
-};
-
+/* Option ids: what the command bodies ask cli_opt()/cli_flag() for. */
 enum opt_id {
 	O_HELP, O_VERSION, O_CACHE, O_QUIET, O_COLOR,
 	O_GPU, O_GPUS, O_VRAM, O_MAX_PRICE, O_SPOT, O_REGION, O_PROVIDER,
 	O_K8S, O_DOCKER, O_MIG, O_MPS, O_TIME_SLICING, O_IB, O_RDMA, O_NVLINK,
 	O_AVAILABLE, O_SORT, O_LIMIT, O_COLUMNS, O_FORMAT, O_JSON, O_EXPLAIN, O_CHECK, O_FORCE,
-	O_JOBS, O_MAX_AGE, O_TIMEOUT, O_DEADLINE, O_RETRIES, O_WAIT, O_DIFF, O_WHERE, O_CUDA, O_CUDA_STRICT, O_HOURS, O_NODES, O_WORKLOAD, O_BUDGET, O_IMPORT_FORMAT, O_IMPORT_PROVIDER, O_LIST_MAX_AGE, O_AS_OF,
-	O_VERBOSE, O_NO_CATALOG, O_CATALOG_ONLY,
+	O_JOBS, O_MAX_AGE, O_TIMEOUT, O_DEADLINE, O_RETRIES, O_WAIT, O_DIFF, O_WHERE, O_CUDA,
+	O_CUDA_STRICT, O_HOURS, O_NODES, O_WORKLOAD, O_BUDGET, O_IMPORT_FORMAT, O_IMPORT_PROVIDER,
+	O_LIST_MAX_AGE, O_AS_OF, O_VERBOSE, O_NO_CATALOG, O_CATALOG_ONLY,
 	O_COUNT
 };
 
+/* What an option takes. */
+enum opt_type {
+	OPT_BOOL,   /* a flag, no value */
+	OPT_STRING, /* text: a glob, a list, a date, a duration */
+	OPT_NUMBER, /* a number; its metavar is the unit (GB, USD, SECONDS, N) */
+	OPT_ENUM    /* one of its choices */
+};
+
+/* What a string option's value completes to in the shell scripts. */
+enum opt_hint {
+	HINT_NONE,      /* nothing to offer */
+	HINT_FILE,      /* a path */
+	HINT_GPUS,      /* comma list of GPU ids and families */
+	HINT_PROVIDERS, /* comma list of provider ids */
+	HINT_PROVIDER,  /* one provider id */
+	HINT_FIELDS,    /* comma list of offer fields */
+	HINT_SORT       /* comma list of offer fields, each maybe '-' */
+};
+
+/* One option.  An option several commands take is defined once, in opts.c;
+ * one command's own options live in its cmd_<name>.c.  Two definitions may
+ * share a name with different meanings (--format of list and of import). */
 struct opt_def {
 	enum opt_id id;
 	const char *name;            /* long name without "--" */
 	char short_name;             /* 0 = none */
+	enum opt_type type;
 	const char *arg;             /* metavar, NULL for a flag */
-	const char *const *choices;  /* allowed values, NULL = free */
-	unsigned cmds;               /* CMD_* bits */
-	const char *help;
+	const char *const *choices;  /* OPT_ENUM: the allowed values, NULL-terminated */
+	enum opt_hint hint;          /* OPT_STRING: what the value completes to */
+	const char *help;            /* lowercase, no full stop */
 };
 
-extern const struct opt_def cli_options[];
-extern const size_t cli_option_count;
+/* One item of a command's option list: an option, or a group of them. */
+struct opt_use {
+	const struct opt_def *opt;
+	const struct opt_def *const *group; /* NULL-terminated */
+};
+#define OPT_USE(o) {&(o), NULL}
+#define OPT_GROUP(g) {NULL, (g)}
 
-struct cmd_def;
+/* The options several commands share (opts.c). */
+extern const struct opt_def *const opts_common[];  /* --help --version --cache --color --quiet */
+extern const struct opt_def *const opts_filters[]; /* the capability filters and --where */
+extern const struct opt_def *const opts_output[];  /* --format --json */
+extern const struct opt_def opt_json, opt_gpu, opt_gpus, opt_provider, opt_hours, opt_nodes,
+	opt_limit, opt_timeout, opt_retries, opt_verbose, opt_force, opt_wait;
+
+/* What a command's positional argument completes to. */
+enum arg_source {
+	ARG_NONE,      /* ends the list */
+	ARG_PROVIDERS, /* provider ids */
+	ARG_ADAPTERS,  /* ids of providers with a live adapter */
+	ARG_FILES,     /* files and directories */
+	ARG_WORDS,     /* the fixed words of `words` */
+	ARG_COMMANDS   /* the command names, then `words` */
+};
+
+/* A completion hint for positional arguments. */
+struct arg_hint {
+	enum arg_source source;
+	int pos;                 /* the argument it completes (1, 2, ...); 0: any */
+	const char *label;       /* what it is, for zsh ("provider id") */
+	const char *words;       /* space-separated, for ARG_WORDS and ARG_COMMANDS */
+	const char *after_word;  /* only when the first argument is this word */
+	const char *after_opt;   /* only once this flag (a long name) was given */
+};
+
+struct cli_args;
+
+/* A subcommand, all of it: each cmd_<name>.c ends with its entry, and
+ * commands.c lists the entries in --help order. */
+struct cmd_entry {
+	const char *name;
+	const char *const *aliases;  /* other names, NULL-terminated; NULL = none */
+	int (*run)(struct cli_args *a);
+	const char *usage;           /* "list [options]" */
+	const char *summary;         /* one line */
+	const char *detail;          /* paragraphs for --help, may be NULL */
+	const struct opt_use *opts;  /* in --help order, ending with {NULL, NULL} */
+	const struct arg_hint *args; /* ending with ARG_NONE; NULL = none */
+};
+
+/* The command table (commands.c): entry i in --help order, or NULL past the
+ * end (borrowed, static).  `help` is not in it. */
+const struct cmd_entry *cli_command_at(size_t i);
+/* The options accepted before the command name (opts.c), and `help`, which
+ * main.c answers, for its summary and completion hints (commands.c). */
+extern const struct cmd_entry cli_global, cli_help;
+
+/* The options of `cmd` (groups expanded) in --help order into out[0..max);
+ * returns their count. */
+enum { CLI_MAX_OPTS = 64 };
+size_t cli_options_of(const struct cmd_entry *cmd, const struct opt_def **out, size_t max);
+/* The definition of option `id` (the first one, global options first, then
+ * the commands in table order), or NULL. */
+const struct opt_def *cli_option(enum opt_id id);
 
 /* Parsed command line of one subcommand. */
 struct cli_args {
-	const struct cmd_def *cmd;
+	const struct cmd_entry *cmd;
 	const char *values[O_COUNT][16]; /* every occurrence, in order (borrowed argv) */
 	int nvalues[O_COUNT];
 	const char *pos[32];
 	int npos;
-};
-
-struct cmd_def {
-	const char *name;
-	int (*run)(struct cli_args *a);
-	unsigned bit;
-	const char *usage;   /* "list [options]" */
-	const char *summary; /* one line */
-	const char *detail;  /* paragraphs for --help, may be NULL */
 };
 
 /* Last value of an option, or NULL. */
@@ -84,12 +143,12 @@ int cli_flag(const struct cli_args *a, enum opt_id id);
 
 /* Parse argv[first..argc) for `cmd` into *a; on a usage error prints the
  * message and returns 64. */
-int cli_parse(const struct cmd_def *cmd, int argc, char **argv, int first,
+int cli_parse(const struct cmd_entry *cmd, int argc, char **argv, int first,
 	      struct cli_args *a);
 /* Parse the one option at argv[*i] (advancing *i past its value). */
-int cli_parse_one(const struct cmd_def *cmd, int argc, char **argv, int *i,
+int cli_parse_one(const struct cmd_entry *cmd, int argc, char **argv, int *i,
 		  struct cli_args *a);
-void cli_print_help(const struct cmd_def *cmd, FILE *out);
+void cli_print_help(const struct cmd_entry *cmd, FILE *out);
 
 /* Messages (stderr, "gpucmp: " prefix, one line). */
 void msg_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -254,23 +313,11 @@ int provider_matches(const struct profile *p, const struct cli_args *a);
 int cli_where(const struct cli_args *a, where_lookup_fn lookup, where_suggest_fn suggest,
 	      void *ctx, struct where_result *out, int *have);
 
-/* The commands. */
+/* Run functions declared for their entries (the others are static). */
 int cmd_list(struct cli_args *a);
-int cmd_gpus(struct cli_args *a);
 int cmd_providers(struct cli_args *a);
 int cmd_providers_check(struct cli_args *a); /* providers --check */
-int cmd_show(struct cli_args *a);
-int cmd_refresh(struct cli_args *a);
-int cmd_cache(struct cli_args *a);
-int cmd_import(struct cli_args *a);
-int cmd_compare(struct cli_args *a);
 int cmd_recommend(struct cli_args *a);
-int cmd_config(struct cli_args *a);
-int cmd_completion(struct cli_args *a);
-
-/* The command table of main.c, in --help order: entry i, or NULL past the
- * end (borrowed, static).  `help` is not in it. */
-const struct cmd_def *cli_command_at(size_t i);
 
 /* A profile verified longer ago than this is flagged STALE. */
 #define PROFILE_STALE_DAYS 180

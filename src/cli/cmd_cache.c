@@ -139,7 +139,7 @@ static int clear(struct cli_env *env, const struct cli_args *a)
 	return EXIT_OK;
 }
 
-int cmd_cache(struct cli_args *a)
+static int cmd_cache(struct cli_args *a)
 {
 	const char *action = a->npos ? a->pos[0] : NULL;
 	if (!action) {
@@ -178,3 +178,24 @@ int cmd_cache(struct cli_args *a)
 	cli_env_release(&env);
 	return rc;
 }
+
+static const struct opt_use cache_opts[] = {
+	OPT_GROUP(opts_common), OPT_USE(opt_json), OPT_USE(opt_wait), {NULL, NULL}};
+static const struct arg_hint cache_args[] = {
+	{ARG_WORDS, 1, "action", "status clear path", NULL, NULL},
+	{ARG_PROVIDERS, 2, "provider id", NULL, "clear", NULL},
+	{ARG_NONE, 0, NULL, NULL, NULL, NULL}};
+
+const struct cmd_entry cmd_cache_entry = {
+	.name = "cache",
+	.run = cmd_cache,
+	.usage = "cache status [--json] | cache clear [ID] | cache path",
+	.summary = "Show what the cache holds per provider, clear it, or print its path.",
+	.detail =
+		"status: per provider the offer count, source, when it was fetched, its age,\n"
+		"whether it is stale and the last error.\n"
+		"clear [ID]: drop the refreshed and imported offers of ID (default: every\n"
+		"provider) and put back the built-in snapshot offers.",
+	.opts = cache_opts,
+	.args = cache_args,
+};

@@ -147,7 +147,7 @@ out:
 	return rc;
 }
 
-int cmd_compare(struct cli_args *a)
+static int cmd_compare(struct cli_args *a)
 {
 	if (a->npos < 2) {
 		msg_error("'compare' needs at least two provider ids; 'gpucmp providers' lists them");
@@ -187,3 +187,29 @@ int cmd_compare(struct cli_args *a)
 	cli_env_release(&env);
 	return rc;
 }
+
+static const struct opt_def opt_diff = {O_DIFF, "diff", 0, OPT_BOOL, NULL, NULL, HINT_NONE,
+	"only the fields where the providers differ"};
+
+static const struct opt_use compare_opts[] = {
+	OPT_GROUP(opts_common), OPT_USE(opt_json), OPT_USE(opt_diff), {NULL, NULL}};
+static const struct arg_hint compare_args[] = {
+	{ARG_PROVIDERS, 0, "provider id", NULL, NULL, NULL},
+	{ARG_NONE, 0, NULL, NULL, NULL, NULL}};
+
+const struct cmd_entry cmd_compare_entry = {
+	.name = "compare",
+	.run = cmd_compare,
+	.usage = "compare ID ID [ID...] [--diff] [--json]",
+	.summary = "Providers side by side: one column each, one row per capability field.",
+	.detail =
+		"Rows where the providers differ are marked '*'; --diff shows only those.\n"
+		"'?' is unknown: not confirmed in the provider's documentation. A profile\n"
+		"verified more than 180 days ago is marked STALE.\n\n"
+		"examples:\n"
+		"  gpucmp compare aws gcp azure\n"
+		"  gpucmp compare coreweave lambda nebius --diff\n"
+		"  gpucmp compare runpod vast --json",
+	.opts = compare_opts,
+	.args = compare_args,
+};

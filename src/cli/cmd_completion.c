@@ -1,9 +1,10 @@
 /* cmd_completion.c - gpucmp completion bash|zsh|fish: shell completion
- * scripts generated from the command table (main.c), the option table
- * (opts.c), the field registry and the built-in catalog, so a script cannot
- * offer what the parser refuses.  The output is deterministic (table order,
- * GPU names sorted) so it can be committed: completions/ holds the three
- * scripts and the completions_drift test fails when they differ from what this prints.
+ * scripts generated from the command entries (commands.c: each command's
+ * options and argument hints), the field registry and the built-in catalog,
+ * so a script cannot offer what the parser refuses.  Nothing here knows a
+ * command.  The output is deterministic (table order, GPU names sorted) so it
+ * can be committed: completions/ holds the three scripts and the
+ * completions_drift test fails when they differ from what this prints.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,50 +15,6 @@
 #include "gpucmp/field.h"
 #include "gpucmp/strutil.h"
 
-/* What an option's value completes to. */
-enum value_kind {
-	V_FLAG,      /* takes no value */
-	V_FREE,      /* free text: nothing to offer */
-	V_CHOICES,   /* opt_def.choices */
-	V_FILE,      /* a path */
-	V_GPUS,      /* comma list of GPU ids and families */
-	V_PROVIDERS, /* comma list of provider ids */
-	V_PROVIDER,  /* one provider id */
-	V_FIELDS,    /* comma list of offer fields */
-	V_SORT       /* comma list of offer fields, each maybe '-' */
-};
-
-/* Options whose value is not free text and not a choice list. */
-static const struct {
-	enum opt_id id;
-	enum value_kind kind;
-} value_kinds[] = {
-	{O_CACHE, V_FILE},          {O_GPU, V_GPUS},      {O_PROVIDER, V_PROVIDERS},
-	{O_IMPORT_PROVIDER, V_PROVIDER}, {O_COLUMNS, V_FIELDS}, {O_SORT, V_SORT},
-};
-
-/* What a command's arguments complete to. */
-enum pos_kind {
-	P_NONE,
-	P_PROVIDER,  /* one provider id */
-	P_PROVIDERS, /* provider ids */
-	P_ADAPTERS,  /* ids of providers with a live adapter */
-	P_PATH,      /* one file or directory */
-	P_CHECK,     /* files and directories, after --check */
-	P_CACHE,     /* status | clear [ID] | path */
-	P_HELP,      /* a command, fields, where */
-	P_SHELL      /* bash | zsh | fish */
-};
-
-static const struct {
-	const char *cmd;
-	enum pos_kind kind;
-} pos_kinds[] = {
-	{"show", P_PROVIDER}, {"compare", P_PROVIDERS}, {"refresh", P_ADAPTERS},
-	{"import", P_PATH},   {"providers", P_CHECK},   {"cache", P_CACHE},
-	{"help", P_HELP},     {"completion", P_SHELL},
-};
-
 static const char *const shells[] = {"bash", "zsh", "fish", NULL};
 
 /* A list of borrowed words. */
@@ -66,10 +23,21 @@ struct words {
 	size_t n;
 };
 
+/* A place options are given: before the command (label '') or after one. */
+struct scope {
+	const char *label; /* its case label */
+	const struct opt_def *opts[CLI_MAX_OPTS];
+	size_t nopts;
+};
+
 struct gen {
 	struct buf b;
 	enum gc_status st; /* first failure of an append */
 	struct words providers, adapters, gpus, fields, commands; /* commands: the table's */
+	struct scope scopes[32]; /* '' then every command */
+	size_t nscopes;
+	const struct opt_def *opts[CLI_MAX_OPTS * 2]; /* every option once, in scope order */
+	size_t nopts;
 };
 
 #define OUT(g, ...)                                                   \
@@ -77,26 +45,6 @@ struct gen {
 		if ((g)->st == GC_OK)                                 \
 			(g)->st = buf_printf(&(g)->b, __VA_ARGS__);  \
 	} while (0)
-
-static enum value_kind opt_kind(const struct opt_def *o)
-{
-	if (!o->arg)
-		return V_FLAG;
-	if (o->choices)
-		return V_CHOICES;
-	for (size_t i = 0; i < sizeof value_kinds / sizeof value_kinds[0]; i++)
-		if (value_kinds[i].id == o->id)
-			return value_kinds[i].kind;
-	return V_FREE;
-}
-
-static enum pos_kind cmd_pos_kind(const char *cmd)
-{
-	for (size_t i = 0; i < sizeof pos_kinds / sizeof pos_kinds[0]; i++)
-		if (strcmp(pos_kinds[i].cmd, cmd) == 0)
-			return pos_kinds[i].kind;
-	return P_NONE;
-}
 
 /* Every generated word is spliced into shell code unquoted: allow only
  * characters no shell gives a meaning to. */
@@ -157,11 +105,52 @@ static int gen_words(struct gen *g, const struct catalog *cat)
 	for (size_t i = 0; i < offer_field_count; i++)
 		if (add_word(&g->fields, offer_fields[i].key))
 			return -1;
-	const struct cmd_def *c;
+	const struct cmd_entry *c;
 	for (size_t i = 0; (c = cli_command_at(i)) != NULL; i++)
 		if (add_word(&g->commands, c->name))
 			return -1;
 	return gpu_words(cat->gpus, &g->gpus);
+}
+
+static int has_opt(const struct scope *sc, const struct opt_def *o)
+{
+	for (size_t i = 0; i < sc->nopts; i++)
+		if (sc->opts[i] == o)
+			return 1;
+	return 0;
+}
+
+/* The scopes, and every option once in the order the scopes first list it. */
+static void gen_scopes(struct gen *g)
+{
+	const size_t max = sizeof g->scopes / sizeof g->scopes[0];
+	const struct cmd_entry *c = &cli_global;
+	for (size_t i = 0; c && g->nscopes < max; c = cli_command_at(i++)) {
+		if (!plain_word(c->name))
+			continue;
+		struct scope *sc = &g->scopes[g->nscopes++];
+		sc->label = c == &cli_global ? "''" : c->name;
+		sc->nopts = cli_options_of(c, sc->opts, CLI_MAX_OPTS);
+	}
+	const size_t omax = sizeof g->opts / sizeof g->opts[0];
+	for (size_t s = 0; s < g->nscopes; s++)
+		for (size_t i = 0; i < g->scopes[s].nopts; i++) {
+			const struct opt_def *o = g->scopes[s].opts[i];
+			size_t k = 0;
+			while (k < g->nopts && g->opts[k] != o)
+				k++;
+			if (k == g->nopts && g->nopts < omax)
+				g->opts[g->nopts++] = o;
+		}
+}
+
+/* The entries whose arguments complete: the commands, then `help`. */
+static const struct cmd_entry *arg_entry(size_t i)
+{
+	const struct cmd_entry *c = cli_command_at(i);
+	if (c)
+		return c;
+	return cli_command_at(i - 1) ? &cli_help : NULL;
 }
 
 static void gen_release(struct gen *g)
@@ -185,17 +174,6 @@ static void out_choices(struct gen *g, const char *const *c, const char *sep)
 {
 	for (size_t i = 0; c[i]; i++)
 		OUT(g, "%s%s", i ? sep : "", c[i]);
-}
-
-/* Does option i apply to `bit` and is it the first of its name there? */
-static int opt_for(size_t i, unsigned bit)
-{
-	if (!(cli_options[i].cmds & bit))
-		return 0;
-	for (size_t j = 0; j < i; j++)
-		if ((cli_options[j].cmds & bit) && strcmp(cli_options[j].name, cli_options[i].name) == 0)
-			return 0;
-	return 1;
 }
 
 /* How text is escaped inside single quotes: bash and zsh (Q_ZSH_DESC: also
@@ -232,7 +210,7 @@ static const char bash_head[] =
 	"# tables and its built-in catalog; do not edit: run scripts/completions.sh.\n"
 	"# Self-contained: works with or without the bash-completion package.\n\n";
 
-static const char bash_body[] =
+static const char bash_body1[] =
 	"# _gpucmp_command WORD: the command WORD names (exact, or a unique prefix)\n"
 	"_gpucmp_command()\n"
 	"{\n"
@@ -311,7 +289,10 @@ static const char bash_body[] =
 	"\t\t\t\t[[ $((i + 1)) == \"$cword\" ]] && valopt=$w\n"
 	"\t\t\t\ti=$((i + 1))\n"
 	"\t\t\tfi\n"
-	"\t\t\t[[ $w == --check ]] && check=1\n"
+	"";
+
+/* ... a line per argument hint's after_opt (bash_after_opts), then: */
+static const char bash_body2[] =
 	"\t\telif [[ -z $cmd ]]; then\n"
 	"\t\t\tcmd=$(_gpucmp_command \"$w\")\n"
 	"\t\telse\n"
@@ -340,60 +321,37 @@ static const char bash_body[] =
 	"}\n\n"
 	"complete -F _gpucmp gpucmp\n";
 
-/* The case label of a command ('' = before the command) and its bit. */
-struct scope {
-	const char *label;
-	unsigned bit;
-};
-
-static size_t scopes(struct scope *out, size_t max)
-{
-	size_t n = 0;
-	out[n++] = (struct scope){"''", CMD_GLOBAL};
-	const struct cmd_def *c;
-	for (size_t i = 0; (c = cli_command_at(i)) != NULL && n < max; i++)
-		if (plain_word(c->name))
-			out[n++] = (struct scope){c->name, c->bit};
-	return n;
-}
-
 static void bash_value(struct gen *g, const struct opt_def *o)
 {
 	static const char *const kinds[] = {
-		[V_FILE] = "@file",     [V_GPUS] = "@gpus",     [V_PROVIDERS] = "@providers",
-		[V_PROVIDER] = "@provider", [V_FIELDS] = "@fields", [V_SORT] = "@sort"};
-	enum value_kind k = opt_kind(o);
+		[HINT_FILE] = "@file",     [HINT_GPUS] = "@gpus",     [HINT_PROVIDERS] = "@providers",
+		[HINT_PROVIDER] = "@provider", [HINT_FIELDS] = "@fields", [HINT_SORT] = "@sort"};
 	if (o->short_name)
 		OUT(g, "\t\t-%c|", o->short_name);
 	else
 		OUT(g, "\t\t");
 	OUT(g, "--%s) echo ", o->name);
-	if (k == V_CHOICES) {
+	if (o->choices) {
 		OUT(g, "'");
 		out_choices(g, o->choices, " ");
 		OUT(g, "'");
-	} else if (k == V_FREE) {
+	} else if (o->hint == HINT_NONE) {
 		OUT(g, "''");
 	} else {
-		OUT(g, "%s", kinds[k]);
+		OUT(g, "%s", kinds[o->hint]);
 	}
 	OUT(g, " ;;\n");
 }
 
 static void bash_tables(struct gen *g)
 {
-	struct scope sc[32];
-	size_t nsc = scopes(sc, 32);
 	OUT(g, "# _gpucmp_options COMMAND: the long options of COMMAND ('' = before one)\n"
 	       "_gpucmp_options()\n{\n\tcase $1 in\n");
-	for (size_t s = 0; s < nsc; s++) {
-		OUT(g, "\t%s) echo '", sc[s].label);
-		int first = 1;
-		for (size_t i = 0; i < cli_option_count; i++)
-			if (opt_for(i, sc[s].bit)) {
-				OUT(g, "%s--%s", first ? "" : " ", cli_options[i].name);
-				first = 0;
-			}
+	for (size_t s = 0; s < g->nscopes; s++) {
+		const struct scope *sc = &g->scopes[s];
+		OUT(g, "\t%s) echo '", sc->label);
+		for (size_t i = 0; i < sc->nopts; i++)
+			OUT(g, "%s--%s", i ? " " : "", sc->opts[i]->name);
 		OUT(g, "' ;;\n");
 	}
 	OUT(g, "\tesac\n}\n\n");
@@ -401,14 +359,86 @@ static void bash_tables(struct gen *g)
 	       "# @file, @gpus, @providers, @provider, @fields, @sort; '' for free text);\n"
 	       "# fails when OPTION takes no value\n"
 	       "_gpucmp_value()\n{\n\tcase $1 in\n");
-	for (size_t s = 0; s < nsc; s++) {
-		OUT(g, "\t%s)\n\t\tcase $2 in\n", sc[s].label);
-		for (size_t i = 0; i < cli_option_count; i++)
-			if (opt_for(i, sc[s].bit) && cli_options[i].arg)
-				bash_value(g, &cli_options[i]);
+	for (size_t s = 0; s < g->nscopes; s++) {
+		const struct scope *sc = &g->scopes[s];
+		OUT(g, "\t%s)\n\t\tcase $2 in\n", sc->label);
+		for (size_t i = 0; i < sc->nopts; i++)
+			if (sc->opts[i]->arg)
+				bash_value(g, sc->opts[i]);
 		OUT(g, "\t\t*) return 1 ;;\n\t\tesac ;;\n");
 	}
 	OUT(g, "\t*) return 1 ;;\n\tesac\n}\n\n");
+}
+
+/* The words an argument hint offers, as one shell word. */
+static void bash_words(struct gen *g, const struct arg_hint *h)
+{
+	switch (h->source) {
+	case ARG_PROVIDERS: OUT(g, "\"$_gpucmp_providers\""); break;
+	case ARG_ADAPTERS: OUT(g, "\"$_gpucmp_adapters\""); break;
+	case ARG_COMMANDS: OUT(g, "\"$_gpucmp_commands %s\"", h->words); break;
+	default: OUT(g, "'%s'", h->words); break;
+	}
+}
+
+static void bash_action(struct gen *g, const struct arg_hint *h)
+{
+	if (h->source == ARG_FILES) {
+		OUT(g, "_gpucmp_reply @file \"$3\" ''");
+		return;
+	}
+	OUT(g, "_gpucmp_words ");
+	bash_words(g, h);
+	OUT(g, " '' \"$3\"");
+}
+
+/* When the hint applies: "$2 == 0 && ${4-} == clear". */
+static void bash_cond(struct gen *g, const struct arg_hint *h)
+{
+	const char *and = "";
+	if (h->pos) {
+		OUT(g, "$2 == %d", h->pos - 1);
+		and = " && ";
+	}
+	if (h->after_word) {
+		OUT(g, "%s${4-} == %s", and, h->after_word);
+		and = " && ";
+	}
+	if (h->after_opt)
+		OUT(g, "%s-n ${5-}", and);
+}
+
+static int has_cond(const struct arg_hint *h)
+{
+	return h->pos || h->after_word || h->after_opt;
+}
+
+static void bash_args(struct gen *g, const struct arg_hint *args)
+{
+	if (args[1].source == ARG_NONE) {
+		if (has_cond(&args[0])) {
+			OUT(g, "[[ ");
+			bash_cond(g, &args[0]);
+			OUT(g, " ]] && ");
+		}
+		bash_action(g, &args[0]);
+		OUT(g, " ;;\n");
+		return;
+	}
+	OUT(g, "\n");
+	for (const struct arg_hint *h = args; h->source != ARG_NONE; h++) {
+		if (has_cond(h)) {
+			OUT(g, "\t\t%s [[ ", h == args ? "if" : "elif");
+			bash_cond(g, h);
+			OUT(g, " ]]; then\n");
+		} else {
+			OUT(g, "\t\telse\n");
+		}
+		OUT(g, "\t\t\t");
+		bash_action(g, h);
+		OUT(g, "\n");
+	}
+	OUT(g, "\t\tfi\n\t\t;;\n");
 }
 
 static void bash_positional(struct gen *g)
@@ -416,45 +446,24 @@ static void bash_positional(struct gen *g)
 	OUT(g, "# _gpucmp_positional COMMAND N CUR FIRST CHECK: argument N+1 of COMMAND\n"
 	       "# (FIRST: its first argument; CHECK: --check was given)\n"
 	       "_gpucmp_positional()\n{\n\tcase $1 in\n");
-	for (size_t i = 0; i < sizeof pos_kinds / sizeof pos_kinds[0]; i++) {
-		OUT(g, "\t%s) ", pos_kinds[i].cmd);
-		switch (pos_kinds[i].kind) {
-		case P_PROVIDER:
-			OUT(g, "[[ $2 == 0 ]] && _gpucmp_words \"$_gpucmp_providers\" '' \"$3\"");
-			break;
-		case P_PROVIDERS:
-			OUT(g, "_gpucmp_words \"$_gpucmp_providers\" '' \"$3\"");
-			break;
-		case P_ADAPTERS:
-			OUT(g, "_gpucmp_words \"$_gpucmp_adapters\" '' \"$3\"");
-			break;
-		case P_PATH:
-			OUT(g, "[[ $2 == 0 ]] && _gpucmp_reply @file \"$3\" ''");
-			break;
-		case P_CHECK:
-			OUT(g, "[[ -n ${5-} ]] && _gpucmp_reply @file \"$3\" ''");
-			break;
-		case P_CACHE:
-			OUT(g, "\n\t\tif [[ $2 == 0 ]]; then\n"
-			       "\t\t\t_gpucmp_words 'status clear path' '' \"$3\"\n"
-			       "\t\telif [[ $2 == 1 && ${4-} == clear ]]; then\n"
-			       "\t\t\t_gpucmp_words \"$_gpucmp_providers\" '' \"$3\"\n"
-			       "\t\tfi\n\t\t;;\n");
+	const struct cmd_entry *c;
+	for (size_t i = 0; (c = arg_entry(i)) != NULL; i++) {
+		if (!plain_word(c->name) || !c->args || c->args[0].source == ARG_NONE)
 			continue;
-		case P_HELP:
-			OUT(g, "[[ $2 == 0 ]] && _gpucmp_words \"$_gpucmp_commands fields where\" '' \"$3\"");
-			break;
-		case P_SHELL:
-			OUT(g, "[[ $2 == 0 ]] && _gpucmp_words '");
-			out_choices(g, shells, " ");
-			OUT(g, "' '' \"$3\"");
-			break;
-		case P_NONE:
-			break;
-		}
-		OUT(g, " ;;\n");
+		OUT(g, "\t%s) ", c->name);
+		bash_args(g, c->args);
 	}
 	OUT(g, "\tesac\n\treturn 0\n}\n\n");
+}
+
+/* CHECK is set once a flag an argument hint waits for was given. */
+static void bash_after_opts(struct gen *g)
+{
+	const struct cmd_entry *c;
+	for (size_t i = 0; (c = arg_entry(i)) != NULL; i++)
+		for (const struct arg_hint *h = c->args; h && h->source != ARG_NONE; h++)
+			if (h->after_opt)
+				OUT(g, "\t\t\t[[ $w == --%s ]] && check=1\n", h->after_opt);
 }
 
 static void gen_bash(struct gen *g)
@@ -473,7 +482,9 @@ static void gen_bash(struct gen *g)
 	OUT(g, "'\n\n");
 	bash_tables(g);
 	bash_positional(g);
-	OUT(g, "%s", bash_body);
+	OUT(g, "%s", bash_body1);
+	bash_after_opts(g);
+	OUT(g, "%s", bash_body2);
 }
 
 /* ---- zsh ----------------------------------------------------------------- */
@@ -481,20 +492,20 @@ static void gen_bash(struct gen *g)
 /* The _arguments action completing option o's value. */
 static void zsh_action(struct gen *g, const struct opt_def *o)
 {
-	switch (opt_kind(o)) {
-	case V_CHOICES:
+	if (o->choices) {
 		OUT(g, "(");
 		out_choices(g, o->choices, " ");
 		OUT(g, ")");
-		break;
-	case V_FILE: OUT(g, "_files"); break;
-	case V_GPUS: OUT(g, "_sequence compadd - $gpus"); break;
-	case V_PROVIDERS: OUT(g, "_sequence compadd - $providers"); break;
-	case V_PROVIDER: OUT(g, "compadd -a providers"); break;
-	case V_FIELDS: OUT(g, "_sequence compadd - $fields"); break;
-	case V_SORT: OUT(g, "_sequence _gpucmp_sort_key"); break;
-	case V_FREE:
-	case V_FLAG: OUT(g, " "); break;
+		return;
+	}
+	switch (o->hint) {
+	case HINT_FILE: OUT(g, "_files"); break;
+	case HINT_GPUS: OUT(g, "_sequence compadd - $gpus"); break;
+	case HINT_PROVIDERS: OUT(g, "_sequence compadd - $providers"); break;
+	case HINT_PROVIDER: OUT(g, "compadd -a providers"); break;
+	case HINT_FIELDS: OUT(g, "_sequence compadd - $fields"); break;
+	case HINT_SORT: OUT(g, "_sequence _gpucmp_sort_key"); break;
+	case HINT_NONE: OUT(g, " "); break;
 	}
 }
 
@@ -514,12 +525,10 @@ static void zsh_spec(struct gen *g, const struct opt_def *o, const char *flag, c
 	OUT(g, "'");
 }
 
-static void zsh_options(struct gen *g, unsigned bit)
+static void zsh_options(struct gen *g, const struct scope *sc)
 {
-	for (size_t i = 0; i < cli_option_count; i++) {
-		if (!opt_for(i, bit))
-			continue;
-		const struct opt_def *o = &cli_options[i];
+	for (size_t i = 0; sc && i < sc->nopts; i++) {
+		const struct opt_def *o = sc->opts[i];
 		char flag[64], excl[80] = "";
 		if (o->short_name) {
 			snprintf(excl, sizeof excl, "(-%c --%s)", o->short_name, o->name);
@@ -531,30 +540,38 @@ static void zsh_options(struct gen *g, unsigned bit)
 	}
 }
 
-static void zsh_positional(struct gen *g, enum pos_kind k)
+static void zsh_positional(struct gen *g, const struct arg_hint *args)
 {
-	switch (k) {
-	case P_PROVIDER: OUT(g, " \\\n\t\t'1:provider id:compadd -a providers'"); break;
-	case P_PROVIDERS: OUT(g, " \\\n\t\t'*:provider id:compadd -a providers'"); break;
-	case P_ADAPTERS: OUT(g, " \\\n\t\t'*:provider id:compadd -a adapters'"); break;
-	case P_PATH: OUT(g, " \\\n\t\t'1:catalog folder or vms.csv:_files'"); break;
-	case P_CHECK: OUT(g, " \\\n\t\t'*:profile file or folder:_files'"); break;
-	case P_CACHE:
-		OUT(g, " \\\n\t\t'1:action:(status clear path)'"
-		       " \\\n\t\t'2:provider id:compadd -a providers'");
-		break;
-	case P_HELP:
-		OUT(g, " \\\n\t\t'1:topic:(");
-		out_words(g, &g->commands, " ");
-		OUT(g, " fields where)'");
-		break;
-	case P_SHELL:
-		OUT(g, " \\\n\t\t'1:shell:(");
-		out_choices(g, shells, " ");
-		OUT(g, ")'");
-		break;
-	case P_NONE: break;
+	static const char *const actions[] = {
+		[ARG_PROVIDERS] = "compadd -a providers", [ARG_ADAPTERS] = "compadd -a adapters",
+		[ARG_FILES] = "_files"};
+	for (const struct arg_hint *h = args; h && h->source != ARG_NONE; h++) {
+		OUT(g, " \\\n\t\t'");
+		if (h->pos)
+			OUT(g, "%d:%s:", h->pos, h->label);
+		else
+			OUT(g, "*:%s:", h->label);
+		if (h->source == ARG_WORDS || h->source == ARG_COMMANDS) {
+			OUT(g, "(");
+			if (h->source == ARG_COMMANDS) {
+				out_words(g, &g->commands, " ");
+				OUT(g, " ");
+			}
+			OUT(g, "%s)", h->words);
+		} else {
+			OUT(g, "%s", actions[h->source]);
+		}
+		OUT(g, "'");
 	}
+}
+
+/* The scope of command c (NULL: none, as for help). */
+static const struct scope *scope_of(const struct gen *g, const struct cmd_entry *c)
+{
+	for (size_t s = 1; s < g->nscopes; s++)
+		if (strcmp(g->scopes[s].label, c->name) == 0)
+			return &g->scopes[s];
+	return NULL;
 }
 
 static const char zsh_head[] =
@@ -588,7 +605,7 @@ static void gen_zsh(struct gen *g)
 	OUT(g, ")\n\tfields=(");
 	out_words(g, &g->fields, " ");
 	OUT(g, ")\n\tcommands=(\n");
-	const struct cmd_def *c;
+	const struct cmd_entry *c;
 	for (size_t i = 0; (c = cli_command_at(i)) != NULL; i++) {
 		if (!plain_word(c->name))
 			continue;
@@ -598,10 +615,13 @@ static void gen_zsh(struct gen *g)
 		out_quoted(g, item, Q_POSIX);
 		OUT(g, "\n");
 	}
-	OUT(g, "\t\t'help:A command'\\''s options, the offer fields or the --where language.'\n"
-	       "\t)\n\n");
+	char item[256];
+	snprintf(item, sizeof item, "%s:%s", cli_help.name, cli_help.summary);
+	OUT(g, "\t\t");
+	out_quoted(g, item, Q_POSIX);
+	OUT(g, "\n\t)\n\n");
 	OUT(g, "\t_arguments -C -S");
-	zsh_options(g, CMD_GLOBAL);
+	zsh_options(g, &g->scopes[0]);
 	OUT(g, " \\\n\t\t'1: :->command' \\\n\t\t'*:: :->argument' && return 0\n\n"
 	       "\tcase $state in\n"
 	       "\tcommand)\n"
@@ -618,18 +638,16 @@ static void gen_zsh(struct gen *g)
 	       "\t\tfi\n"
 	       "\t\tcurcontext=\"${curcontext%%:*:*}:gpucmp-$cmd:\"\n"
 	       "\t\tcase $cmd in\n");
-	for (size_t i = 0; (c = cli_command_at(i)) != NULL; i++) {
+	for (size_t i = 0; (c = arg_entry(i)) != NULL; i++) {
 		if (!plain_word(c->name))
 			continue;
-		OUT(g, "\t\t(%s)\n\t\t_arguments -S", c->name);
-		zsh_options(g, c->bit);
-		zsh_positional(g, cmd_pos_kind(c->name));
+		const struct scope *sc = scope_of(g, c);
+		OUT(g, "\t\t(%s)\n\t\t_arguments%s", c->name, sc && sc->nopts ? " -S" : "");
+		zsh_options(g, sc);
+		zsh_positional(g, c->args);
 		OUT(g, " && ret=0\n\t\t;;\n");
 	}
-	OUT(g, "\t\t(help)\n\t\t_arguments");
-	zsh_positional(g, P_HELP);
-	OUT(g, " && ret=0\n\t\t;;\n"
-	       "\t\tesac\n"
+	OUT(g, "\t\tesac\n"
 	       "\t\t;;\n"
 	       "\tesac\n"
 	       "\treturn ret\n"
@@ -728,16 +746,15 @@ static void fish_command_fn(struct gen *g)
 
 static void fish_valued_fn(struct gen *g)
 {
-	struct scope sc[32];
-	size_t nsc = scopes(sc, 32);
 	OUT(g, "# Does OPTION take a value after COMMAND ('' = before the command)?\n"
 	       "function __gpucmp_valued\n"
 	       "    switch \"$argv[1]\"\n");
-	for (size_t s = 0; s < nsc; s++) {
-		OUT(g, "        case %s\n            contains -- $argv[2]", sc[s].label);
-		for (size_t i = 0; i < cli_option_count; i++) {
-			const struct opt_def *o = &cli_options[i];
-			if (!opt_for(i, sc[s].bit) || !o->arg)
+	for (size_t s = 0; s < g->nscopes; s++) {
+		const struct scope *sc = &g->scopes[s];
+		OUT(g, "        case %s\n            contains -- $argv[2]", sc->label);
+		for (size_t i = 0; i < sc->nopts; i++) {
+			const struct opt_def *o = sc->opts[i];
+			if (!o->arg)
 				continue;
 			if (o->short_name)
 				OUT(g, " -%c", o->short_name);
@@ -748,80 +765,76 @@ static void fish_valued_fn(struct gen *g)
 	OUT(g, "        case '*'\n            return 1\n    end\nend\n\n");
 }
 
-/* The condition of option i: the scopes whose bits it carries. */
-static void fish_condition(struct gen *g, size_t i)
+/* The condition of option o: the scopes that take it. */
+static void fish_condition(struct gen *g, const struct opt_def *o)
 {
-	struct scope sc[32];
-	size_t nsc = scopes(sc, 32);
 	OUT(g, " -n '__gpucmp_using");
-	for (size_t s = 0; s < nsc; s++)
-		if (opt_for(i, sc[s].bit))
-			OUT(g, " %s", s == 0 ? "\"\"" : sc[s].label);
+	for (size_t s = 0; s < g->nscopes; s++)
+		if (has_opt(&g->scopes[s], o))
+			OUT(g, " %s", s == 0 ? "\"\"" : g->scopes[s].label);
 	OUT(g, "'");
 }
 
-static void fish_option(struct gen *g, size_t i)
+static void fish_option(struct gen *g, const struct opt_def *o)
 {
-	const struct opt_def *o = &cli_options[i];
+	static const char *const lists[] = {
+		[HINT_GPUS] = "$__gpucmp_gpus", [HINT_PROVIDERS] = "$__gpucmp_providers",
+		[HINT_FIELDS] = "$__gpucmp_fields", [HINT_SORT] = "- $__gpucmp_fields"};
 	OUT(g, "complete -c gpucmp");
-	fish_condition(g, i);
+	fish_condition(g, o);
 	if (o->short_name)
 		OUT(g, " -s %c", o->short_name);
 	OUT(g, " -l %s", o->name);
-	switch (opt_kind(o)) {
-	case V_FLAG: break;
-	case V_FREE: OUT(g, " -x"); break;
-	case V_FILE: OUT(g, " -r -F"); break;
-	case V_CHOICES:
+	if (o->choices) {
 		OUT(g, " -x -a '");
 		out_choices(g, o->choices, " ");
 		OUT(g, "'");
-		break;
-	case V_PROVIDER:
+	} else if (o->arg && o->hint == HINT_FILE) {
+		OUT(g, " -r -F");
+	} else if (o->arg && o->hint == HINT_PROVIDER) {
 		OUT(g, " -x -a '");
 		out_words(g, &g->providers, " ");
 		OUT(g, "'");
-		break;
-	case V_GPUS: OUT(g, " -x -a '(__gpucmp_list $__gpucmp_gpus)'"); break;
-	case V_PROVIDERS: OUT(g, " -x -a '(__gpucmp_list $__gpucmp_providers)'"); break;
-	case V_FIELDS: OUT(g, " -x -a '(__gpucmp_list $__gpucmp_fields)'"); break;
-	case V_SORT: OUT(g, " -x -a '(__gpucmp_list - $__gpucmp_fields)'"); break;
+	} else if (o->arg && o->hint != HINT_NONE) {
+		OUT(g, " -x -a '(__gpucmp_list %s)'", lists[o->hint]);
+	} else if (o->arg) {
+		OUT(g, " -x");
 	}
 	OUT(g, " -d ");
 	out_quoted(g, o->help, Q_FISH);
 	OUT(g, "\n");
 }
 
-static void fish_positional(struct gen *g, const char *cmd, enum pos_kind k)
+/* The fish condition of an argument hint after "__gpucmp_using CMD". */
+static void fish_cond(struct gen *g, const struct arg_hint *h)
 {
-	const char *pre = "complete -c gpucmp -n '__gpucmp_using";
-	switch (k) {
-	case P_PROVIDER:
-	case P_PROVIDERS:
-	case P_ADAPTERS:
-		OUT(g, "%s %s%s' -a '", pre, cmd, k == P_PROVIDER ? "; and __gpucmp_nargs 0" : "");
-		out_words(g, k == P_ADAPTERS ? &g->adapters : &g->providers, " ");
+	if (h->pos)
+		OUT(g, "; and __gpucmp_nargs %d%s%s", h->pos - 1, h->after_word ? " " : "",
+		    h->after_word ? h->after_word : "");
+	if (h->after_opt)
+		OUT(g, "; and __fish_contains_opt %s", h->after_opt);
+}
+
+static void fish_positional(struct gen *g, const struct cmd_entry *c)
+{
+	for (const struct arg_hint *h = c->args; h && h->source != ARG_NONE; h++) {
+		OUT(g, "complete -c gpucmp -n '__gpucmp_using %s", c->name);
+		fish_cond(g, h);
+		OUT(g, "'");
+		if (h->source == ARG_FILES) {
+			OUT(g, " -F\n");
+			continue;
+		}
+		OUT(g, " -a '");
+		if (h->source == ARG_PROVIDERS || h->source == ARG_ADAPTERS)
+			out_words(g, h->source == ARG_ADAPTERS ? &g->adapters : &g->providers, " ");
+		if (h->source == ARG_COMMANDS) {
+			out_words(g, &g->commands, " ");
+			OUT(g, " ");
+		}
+		if (h->words && h->source != ARG_PROVIDERS && h->source != ARG_ADAPTERS)
+			OUT(g, "%s", h->words);
 		OUT(g, "'\n");
-		break;
-	case P_PATH: OUT(g, "%s %s; and __gpucmp_nargs 0' -F\n", pre, cmd); break;
-	case P_CHECK: OUT(g, "%s %s; and __fish_contains_opt check' -F\n", pre, cmd); break;
-	case P_CACHE:
-		OUT(g, "%s %s; and __gpucmp_nargs 0' -a 'status clear path'\n", pre, cmd);
-		OUT(g, "%s %s; and __gpucmp_nargs 1 clear' -a '", pre, cmd);
-		out_words(g, &g->providers, " ");
-		OUT(g, "'\n");
-		break;
-	case P_HELP:
-		OUT(g, "%s %s; and __gpucmp_nargs 0' -a '", pre, cmd);
-		out_words(g, &g->commands, " ");
-		OUT(g, " fields where'\n");
-		break;
-	case P_SHELL:
-		OUT(g, "%s %s; and __gpucmp_nargs 0' -a '", pre, cmd);
-		out_choices(g, shells, " ");
-		OUT(g, "'\n");
-		break;
-	case P_NONE: break;
 	}
 }
 
@@ -839,22 +852,21 @@ static void gen_fish(struct gen *g)
 	fish_valued_fn(g);
 	OUT(g, "%s", fish_funcs);
 	OUT(g, "# commands\n");
-	const struct cmd_def *c;
-	for (size_t i = 0; (c = cli_command_at(i)) != NULL; i++) {
+	const struct cmd_entry *c;
+	for (size_t i = 0; (c = arg_entry(i)) != NULL; i++) {
 		if (!plain_word(c->name))
 			continue;
 		OUT(g, "complete -c gpucmp -n '__gpucmp_using \"\"' -a %s -d ", c->name);
 		out_quoted(g, c->summary, Q_FISH);
 		OUT(g, "\n");
 	}
-	OUT(g, "complete -c gpucmp -n '__gpucmp_using \"\"' -a help -d "
-	       "'A command\\'s options, the offer fields or the --where language.'\n\n");
-	OUT(g, "# options, in the order of the option table\n");
-	for (size_t i = 0; i < cli_option_count; i++)
-		fish_option(g, i);
+	OUT(g, "\n# options, in the order of the option table\n");
+	for (size_t i = 0; i < g->nopts; i++)
+		fish_option(g, g->opts[i]);
 	OUT(g, "\n# arguments\n");
-	for (size_t i = 0; i < sizeof pos_kinds / sizeof pos_kinds[0]; i++)
-		fish_positional(g, pos_kinds[i].cmd, pos_kinds[i].kind);
+	for (size_t i = 0; (c = arg_entry(i)) != NULL; i++)
+		if (plain_word(c->name))
+			fish_positional(g, c);
 }
 
 /* ---- the command --------------------------------------------------------- */
@@ -868,7 +880,7 @@ static int bad_shell(const char *name)
 	return cli_unknown("shell", name, suggest_best(&s), "expected bash, zsh or fish");
 }
 
-int cmd_completion(struct cli_args *a)
+static int cmd_completion(struct cli_args *a)
 {
 	if (a->npos != 1) {
 		msg_error(a->npos ? "'completion' takes one shell name"
@@ -896,6 +908,7 @@ int cmd_completion(struct cli_args *a)
 	buf_init(&g.b, 0);
 	if (gen_words(&g, &env.cat) != 0)
 		g.st = GC_ENOMEM;
+	gen_scopes(&g);
 	gen_fn(&g);
 	if (g.st != GC_OK || !g.b.ptr) {
 		msg_error("out of memory");
@@ -908,3 +921,27 @@ int cmd_completion(struct cli_args *a)
 	cli_env_release(&env);
 	return rc;
 }
+
+static const struct opt_use completion_opts[] = {
+	OPT_GROUP(opts_common), {NULL, NULL}};
+static const struct arg_hint completion_args[] = {
+	{ARG_WORDS, 1, "shell", "bash zsh fish", NULL, NULL},
+	{ARG_NONE, 0, NULL, NULL, NULL, NULL}};
+
+const struct cmd_entry cmd_completion_entry = {
+	.name = "completion",
+	.run = cmd_completion,
+	.usage = "completion bash|zsh|fish",
+	.summary = "Print the shell completion script for bash, zsh or fish.",
+	.detail =
+		"The script completes commands, options, their values, provider ids and GPU\n"
+		"names; it is generated from gpucmp's own tables. 'cmake --install' puts the\n"
+		"scripts where each shell looks: share/bash-completion/completions,\n"
+		"share/zsh/site-functions, share/fish/vendor_completions.d.\n\n"
+		"examples:\n"
+		"  source <(gpucmp completion bash)\n"
+		"  gpucmp completion zsh > ~/.zfunc/_gpucmp   (a directory in $fpath)\n"
+		"  gpucmp completion fish > ~/.config/fish/completions/gpucmp.fish",
+	.opts = completion_opts,
+	.args = completion_args,
+};

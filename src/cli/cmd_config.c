@@ -154,7 +154,7 @@ static int bad_action(const char *action)
 	return cli_unknown("action", action, suggest_best(&s), "'config' takes path or show");
 }
 
-int cmd_config(struct cli_args *a)
+static int cmd_config(struct cli_args *a)
 {
 	const char *action = a->npos ? a->pos[0] : NULL;
 	if (!action) {
@@ -188,3 +188,31 @@ int cmd_config(struct cli_args *a)
 	cli_env_release(&env);
 	return rc;
 }
+
+static const struct opt_use config_opts[] = {
+	OPT_GROUP(opts_common), OPT_USE(opt_json), {NULL, NULL}};
+static const struct arg_hint config_args[] = {
+	{ARG_WORDS, 1, "action", "path show", NULL, NULL},
+	{ARG_NONE, 0, NULL, NULL, NULL, NULL}};
+
+const struct cmd_entry cmd_config_entry = {
+	.name = "config",
+	.run = cmd_config,
+	.usage = "config path | config show [--json]",
+	.summary = "Print the config file's path, or the effective settings (keys redacted).",
+	.detail =
+		"The config file (docs/CONFIG.md) holds defaults: columns and sort for list,\n"
+		"the currency of table prices, the providers refresh fetches without IDs,\n"
+		"and per provider a base URL and an API key. A command-line flag or an\n"
+		"environment variable wins over the file; the file wins over the built-in\n"
+		"default. A file holding API keys must be readable by you alone (chmod 600);\n"
+		"a bad or unsafe file is an error with exit code 78.\n\n"
+		"path: $GPUCMP_CONFIG, else $XDG_CONFIG_HOME/gpucmp/config.yaml, else\n"
+		"~/.config/gpucmp/config.yaml, printed whether or not the file exists.\n"
+		"show: every setting with its source: config, default or the variable's name.\n\n"
+		"examples:\n"
+		"  gpucmp config show\n"
+		"  $EDITOR \"$(gpucmp config path)\"",
+	.opts = config_opts,
+	.args = config_args,
+};

@@ -79,7 +79,7 @@ static int print_rows(const struct gpu_table *t, enum render_format fmt, int col
 	return rc;
 }
 
-int cmd_gpus(struct cli_args *a)
+static int cmd_gpus(struct cli_args *a)
 {
 	if (a->npos) {
 		msg_error("'gpus' takes no arguments");
@@ -99,3 +99,14 @@ int cmd_gpus(struct cli_args *a)
 	cli_env_release(&env);
 	return rc;
 }
+
+static const struct opt_use gpus_opts[] = {
+	OPT_GROUP(opts_common), OPT_GROUP(opts_output), {NULL, NULL}};
+
+const struct cmd_entry cmd_gpus_entry = {
+	.name = "gpus",
+	.run = cmd_gpus,
+	.usage = "gpus [options]",
+	.summary = "List the GPU models gpucmp knows, with memory, MIG support and BF16 TFLOP/s.",
+	.opts = gpus_opts,
+};

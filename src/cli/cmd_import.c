@@ -307,7 +307,7 @@ static int import_dir(struct cli_env *env, const struct cli_args *a, const char 
 	return rc;
 }
 
-int cmd_import(struct cli_args *a)
+static int cmd_import(struct cli_args *a)
 {
 	if (a->npos != 1) {
 		msg_error(a->npos ? "'import' takes one PATH or URL"
@@ -346,3 +346,37 @@ int cmd_import(struct cli_args *a)
 	cli_env_release(&env);
 	return rc;
 }
+
+static const char *const format_choices[] = {"skypilot", NULL};
+static const struct opt_def opt_import_format = {O_IMPORT_FORMAT, "format", 0, OPT_ENUM, "FMT",
+	format_choices, HINT_NONE, "catalog format: skypilot (the default and only one)"};
+static const struct opt_def opt_as_of = {O_AS_OF, "as-of", 0, OPT_STRING, "DATE", NULL, HINT_NONE,
+	"the date the catalog describes (YYYY-MM-DD or RFC 3339; default: its Last-Modified, "
+	"else the file's time)"};
+static const struct opt_def opt_import_provider = {O_IMPORT_PROVIDER, "provider", 0, OPT_STRING,
+	"ID", NULL, HINT_PROVIDER, "provider id of a single vms.csv (default: its folder's name)"};
+
+static const struct opt_use import_opts[] = {
+	OPT_GROUP(opts_common), OPT_USE(opt_import_format), OPT_USE(opt_as_of),
+	OPT_USE(opt_import_provider), OPT_USE(opt_timeout), OPT_USE(opt_retries),
+	OPT_USE(opt_verbose), OPT_USE(opt_force), OPT_USE(opt_wait), {NULL, NULL}};
+static const struct arg_hint import_args[] = {
+	{ARG_FILES, 1, "catalog folder or vms.csv", NULL, NULL, NULL},
+	{ARG_NONE, 0, NULL, NULL, NULL, NULL}};
+
+const struct cmd_entry cmd_import_entry = {
+	.name = "import",
+	.run = cmd_import,
+	.usage = "import PATH|URL [--format skypilot] [--provider ID]",
+	.summary = "Load a price catalog (SkyPilot vms.csv format) into the cache.",
+	.detail =
+		"PATH is a folder laid out as <cloud>/vms.csv (each folder name becomes the\n"
+		"provider id) or one vms.csv (--provider names it, else its folder's name).\n"
+		"URL is one vms.csv over http(s). Imported offers have source 'import' and\n"
+		"replace that provider's offers in one transaction.\n\n"
+		"examples:\n"
+		"  gpucmp import ~/skypilot-catalog/catalogs/v7\n"
+		"  gpucmp import https://example.org/catalogs/v7/lambda/vms.csv --provider lambda",
+	.opts = import_opts,
+	.args = import_args,
+};

@@ -427,3 +427,51 @@ int cmd_list(struct cli_args *a)
 	cli_env_release(&s.env);
 	return rc;
 }
+
+static const struct opt_def opt_vram = {O_VRAM, "vram", 0, OPT_NUMBER, "GB", NULL, HINT_NONE,
+	"at least GB of memory per GPU"};
+static const struct opt_def opt_max_price = {O_MAX_PRICE, "max-price", 0, OPT_NUMBER, "USD", NULL,
+	HINT_NONE, "at most USD per hour for the whole offer (spot price with --spot)"};
+static const struct opt_def opt_spot = {O_SPOT, "spot", 0, OPT_BOOL, NULL, NULL, HINT_NONE,
+	"only offers with a spot price; prices, --max-price and the default sort use it"};
+static const struct opt_def opt_region = {O_REGION, "region", 0, OPT_STRING, "GLOB", NULL,
+	HINT_NONE, "region matches GLOB, case-insensitive ('us-*', '*europe*')"};
+static const struct opt_def opt_cuda = {O_CUDA, "cuda", 0, OPT_STRING, "VERSION", NULL, HINT_NONE,
+	"keep offers whose host driver runs this CUDA (12.4); unknown drivers kept, flagged"};
+static const struct opt_def opt_cuda_strict = {O_CUDA_STRICT, "cuda-strict", 0, OPT_BOOL, NULL,
+	NULL, HINT_NONE, "with --cuda: drop offers whose driver is unknown"};
+static const struct opt_def opt_available = {O_AVAILABLE, "available", 0, OPT_BOOL, NULL, NULL,
+	HINT_NONE, "only offers known to be in stock"};
+static const struct opt_def opt_sort = {O_SORT, "sort", 0, OPT_STRING, "FIELD[,-FIELD]", NULL,
+	HINT_SORT, "sort keys, '-' for descending (default: price)"};
+static const struct opt_def opt_columns = {O_COLUMNS, "columns", 0, OPT_STRING, "FIELD[,FIELD]",
+	NULL, HINT_FIELDS, "fields to print (see 'gpucmp help fields')"};
+static const struct opt_def opt_max_age = {O_LIST_MAX_AGE, "max-age", 0, OPT_STRING, "DURATION",
+	NULL, HINT_NONE,
+	"data older than DURATION is stale (default 24h, or the config's stale_after)"};
+static const struct opt_def opt_explain = {O_EXPLAIN, "explain", 0, OPT_BOOL, NULL, NULL, HINT_NONE,
+	"print the SQL the query runs (parameters inlined) and exit"};
+
+static const struct opt_use list_opts[] = {
+	OPT_GROUP(opts_common), OPT_USE(opt_gpu), OPT_USE(opt_gpus), OPT_USE(opt_vram),
+	OPT_USE(opt_max_price), OPT_USE(opt_spot), OPT_USE(opt_region), OPT_USE(opt_provider),
+	OPT_GROUP(opts_filters), OPT_USE(opt_cuda), OPT_USE(opt_cuda_strict), OPT_USE(opt_hours),
+	OPT_USE(opt_nodes), OPT_USE(opt_available), OPT_USE(opt_sort), OPT_USE(opt_limit),
+	OPT_USE(opt_columns), OPT_GROUP(opts_output), OPT_USE(opt_max_age), OPT_USE(opt_explain),
+	{NULL, NULL}};
+
+const struct cmd_entry cmd_list_entry = {
+	.name = "list",
+	.run = cmd_list,
+	.usage = "list [options]",
+	.summary = "List GPU offers, cheapest first, with what each provider gives you.",
+	.detail =
+		"Offers come from the cache (seeded from the built-in snapshot on first run).\n"
+		"Capability columns join each offer with its provider's profile and GPU model:\n"
+		"--mig keeps offers where the provider allows MIG and the GPU supports it.\n\n"
+		"examples:\n"
+		"  gpucmp list --k8s managed --mig\n"
+		"  gpucmp list --gpu h100 --gpus 8 --max-price 40 --sort price --json\n"
+		"  gpucmp list --provider lambda,azure --region 'us-*' --spot --format csv",
+	.opts = list_opts,
+};

@@ -327,3 +327,31 @@ int cmd_providers(struct cli_args *a)
 	cli_env_release(&env);
 	return rc;
 }
+
+static const struct opt_def opt_check = {O_CHECK, "check", 0, OPT_BOOL, NULL, NULL, HINT_NONE,
+	"validate profiles (the built-in ones, or FILE/DIR arguments) and exit"};
+
+static const struct opt_use providers_opts[] = {
+	OPT_GROUP(opts_common), OPT_GROUP(opts_filters), OPT_GROUP(opts_output),
+	OPT_USE(opt_check), {NULL, NULL}};
+static const struct arg_hint providers_args[] = {
+	{ARG_FILES, 0, "profile file or folder", NULL, NULL, "check"},
+	{ARG_NONE, 0, NULL, NULL, NULL, NULL}};
+
+const struct cmd_entry cmd_providers_entry = {
+	.name = "providers",
+	.run = cmd_providers,
+	.usage = "providers [options] | providers --check [FILE|DIR...]",
+	.summary = "One line per provider with its capability summary and cheapest known offer.",
+	.detail =
+		"Capability filters (--k8s, --docker, --mig, --mps, --time-slicing, --ib,\n"
+		"--rdma, --nvlink) select providers that qualify, with or without prices.\n\n"
+		"--check validates profiles against the schema (docs/PROFILES.md): the\n"
+		"built-in ones, or the files and directories (*.yaml) named. Every error is\n"
+		"printed as FILE:LINE: MESSAGE; the exit code is 65 when any profile is invalid.\n\n"
+		"examples:\n"
+		"  gpucmp providers --k8s managed --mig\n"
+		"  gpucmp providers --check providers/",
+	.opts = providers_opts,
+	.args = providers_args,
+};

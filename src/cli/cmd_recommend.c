@@ -281,3 +281,36 @@ int cmd_recommend(struct cli_args *a)
 	cli_env_release(&env);
 	return rc;
 }
+
+static const char *const workload_choices[] = {"inference", "training", "batch", "notebook", NULL};
+static const struct opt_def opt_workload = {O_WORKLOAD, "workload", 0, OPT_ENUM, "KIND",
+	workload_choices, HINT_NONE, "inference, training, batch or notebook"};
+static const struct opt_def opt_budget = {O_BUDGET, "budget", 0, OPT_NUMBER, "USD", NULL, HINT_NONE,
+	"leave out picks whose estimate (needs --hours) is above USD"};
+
+static const struct opt_use recommend_opts[] = {
+	OPT_GROUP(opts_common), OPT_USE(opt_gpu), OPT_USE(opt_gpus), OPT_USE(opt_provider),
+	OPT_USE(opt_hours), OPT_USE(opt_nodes), OPT_USE(opt_limit), OPT_USE(opt_json),
+	OPT_USE(opt_workload), OPT_USE(opt_budget), {NULL, NULL}};
+
+const struct cmd_entry cmd_recommend_entry = {
+	.name = "recommend",
+	.run = cmd_recommend,
+	.usage = "recommend --workload inference|training|batch|notebook [options]",
+	.summary = "A ranked short list of offers for a workload, each pick with its reasons.",
+	.detail =
+		"The checklists (docs/RECOMMEND.md): training wants InfiniBand, RoCE or EFA\n"
+		"between nodes (required with --nodes > 1), NVLink, gang scheduling, a training\n"
+		"operator and shared storage; inference wants managed Kubernetes with\n"
+		"autoscaling, scale-to-zero and GPU sharing; batch wants spot capacity and\n"
+		"Kubernetes jobs; a notebook wants a plain instance in stock. Each pick is\n"
+		"the provider's cheapest matching offer; '+' meets an item, '-' misses it,\n"
+		"'?' is unknown. --gpus is per node (default 8 for training, else 1);\n"
+		"--hours adds an estimate (price x hours x nodes, + control plane for\n"
+		"inference on managed Kubernetes; batch at the spot price).\n\n"
+		"examples:\n"
+		"  gpucmp recommend --workload training --gpu h100 --nodes 4 --hours 72\n"
+		"  gpucmp recommend --workload inference --gpu l4 --hours 720 --budget 2000\n"
+		"  gpucmp recommend --workload notebook --json",
+	.opts = recommend_opts,
+};

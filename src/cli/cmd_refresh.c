@@ -186,7 +186,7 @@ static json_t *result_json(const struct refresh_result *r)
 	return o;
 }
 
-int cmd_refresh(struct cli_args *a)
+static int cmd_refresh(struct cli_args *a)
 {
 	struct cli_env env;
 	memset(&env, 0, sizeof env);
@@ -278,3 +278,49 @@ int cmd_refresh(struct cli_args *a)
 		return EXIT_UNAVAILABLE;
 	return failed ? EXIT_TEMPFAIL : EXIT_OK;
 }
+
+static const struct opt_def opt_jobs = {O_JOBS, "jobs", 'j', OPT_NUMBER, "N", NULL, HINT_NONE,
+	"fetch N providers at once (default 16)"};
+static const struct opt_def opt_max_age = {O_MAX_AGE, "max-age", 0, OPT_STRING, "DURATION", NULL,
+	HINT_NONE, "skip providers refreshed less than DURATION ago (30m, 6h, 1d)"};
+static const struct opt_def opt_deadline = {O_DEADLINE, "deadline", 0, OPT_NUMBER, "SECONDS", NULL,
+	HINT_NONE,
+	"end the whole refresh (every provider: attempts, retries, pages) by SECONDS (default 300)"};
+static const struct opt_def opt_no_catalog = {O_NO_CATALOG, "no-catalog", 0, OPT_BOOL, NULL, NULL,
+	HINT_NONE, "take no provider from a hosted catalog (SkyPilot, gpuhunt): live APIs only"};
+static const struct opt_def opt_catalog_only = {O_CATALOG_ONLY, "catalog-only", 0, OPT_BOOL, NULL,
+	NULL, HINT_NONE, "take every provider from its hosted catalog, even one whose live API "
+	"could run (scripts/make-snapshot.sh)"};
+
+static const struct opt_use refresh_opts[] = {
+	OPT_GROUP(opts_common), OPT_USE(opt_json), OPT_USE(opt_jobs), OPT_USE(opt_max_age),
+	OPT_USE(opt_timeout), OPT_USE(opt_deadline), OPT_USE(opt_no_catalog),
+	OPT_USE(opt_catalog_only), OPT_USE(opt_retries), OPT_USE(opt_verbose), OPT_USE(opt_force),
+	OPT_USE(opt_wait), {NULL, NULL}};
+static const struct arg_hint refresh_args[] = {
+	{ARG_ADAPTERS, 0, "provider id", NULL, NULL, NULL},
+	{ARG_NONE, 0, NULL, NULL, NULL, NULL}};
+
+const struct cmd_entry cmd_refresh_entry = {
+	.name = "refresh",
+	.run = cmd_refresh,
+	.usage = "refresh [ID...] [options]",
+	.summary = "Fetch live prices and availability from the providers' APIs into the cache.",
+	.detail =
+		"Without IDs every provider with a live adapter is fetched, several at once.\n"
+		"A provider whose API needs a key is skipped (with a note) unless\n"
+		"GPUCMP_<ID>_API_KEY or the provider's usual variable is set (or its api_key\n"
+		"in the config file; 'providers' there sets the default IDs). Each provider's\n"
+		"offers are replaced in one transaction; one that fails keeps its previous\n"
+		"offers, marked stale, with the error recorded ('gpucmp cache status').\n"
+		"GPUCMP_<ID>_BASE_URL (or base_url in the config) points an adapter at\n"
+		"another server.\n\n"
+		"exit: 0 every provider tried is current, 75 some failed (or another refresh\n"
+		"holds the cache), 69 all failed.\n\n"
+		"examples:\n"
+		"  gpucmp refresh\n"
+		"  gpucmp refresh vast runpod --timeout 20\n"
+		"  */30 * * * *  gpucmp refresh --quiet --max-age 25m   (crontab)",
+	.opts = refresh_opts,
+	.args = refresh_args,
+};

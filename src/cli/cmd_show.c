@@ -129,7 +129,7 @@ static int print_sheet(const struct cli_env *env, const struct profile *p)
 	return rc;
 }
 
-int cmd_show(struct cli_args *a)
+static int cmd_show(struct cli_args *a)
 {
 	if (a->npos != 1) {
 		msg_error(a->npos ? "'show' takes one provider id" : "'show' needs a provider id; "
@@ -152,3 +152,18 @@ int cmd_show(struct cli_args *a)
 	cli_env_release(&env);
 	return rc;
 }
+
+static const struct opt_use show_opts[] = {
+	OPT_GROUP(opts_common), OPT_USE(opt_json), {NULL, NULL}};
+static const struct arg_hint show_args[] = {
+	{ARG_PROVIDERS, 1, "provider id", NULL, NULL, NULL},
+	{ARG_NONE, 0, NULL, NULL, NULL, NULL}};
+
+const struct cmd_entry cmd_show_entry = {
+	.name = "show",
+	.run = cmd_show,
+	.usage = "show ID [--json]",
+	.summary = "One provider's capability sheet, with sources and the date it was verified.",
+	.opts = show_opts,
+	.args = show_args,
+};

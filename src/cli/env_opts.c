@@ -160,10 +160,8 @@ int cli_number(const struct cli_args *a, enum opt_id id, int whole, double min, 
 		*out = d;
 		return EXIT_OK;
 	}
-	const char *name = "?";
-	for (size_t i = 0; i < cli_option_count; i++)
-		if (cli_options[i].id == id)
-			name = cli_options[i].name;
+	const struct opt_def *o = cli_option(id);
+	const char *name = o ? o->name : "?";
 	char safe[64];
 	msg_error("bad value '%s' for --%s (expected %s >= %g)", str_sanitize(safe, sizeof safe, v),
 		  name, whole ? "a whole number" : "a number", min);

@@ -1,4 +1,5 @@
-/* opts.c - the one option table: parsing and --help come from it. */
+/* opts.c - the options several commands share, defined once, and the
+ * parser and --help, which read each command's entry (struct cmd_entry). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,66 +11,136 @@ static const char *const k8s_choices[] = {"managed", "join", "any", "none", NULL
 static const char *const docker_choices[] = {"custom", "daemon", "base", NULL};
 static const char *const format_choices[] = {"table", "json", "csv", "ndjson", NULL};
 static const char *const color_choices[] = {"auto", "always", "never", NULL};
-static const char *const import_choices[] = {"skypilot", NULL};
-static const char *const workload_choices[] = {"inference", "training", "batch", "notebook", NULL};
 
-#define LISTLIKE (CMD_LIST | CMD_PROVIDERS)
+/* The options of every command (and before the command name). */
+static const struct opt_def opt_help = {
+	O_HELP, "help", 'h', OPT_BOOL, NULL, NULL, HINT_NONE, "show help for the command and exit"};
+static const struct opt_def opt_version = {O_VERSION, "version", 'V', OPT_BOOL, NULL, NULL,
+	HINT_NONE, "print the version and the snapshot date"};
+static const struct opt_def opt_cache = {O_CACHE, "cache", 0, OPT_STRING, "PATH", NULL, HINT_FILE,
+	"cache database (default $GPUCMP_CACHE, $XDG_CACHE_HOME/gpucmp/cache.db)"};
+static const struct opt_def opt_color = {O_COLOR, "color", 0, OPT_ENUM, "WHEN", color_choices,
+	HINT_NONE, "colour in tables: auto, always, never (NO_COLOR is honoured)"};
+static const struct opt_def opt_quiet = {
+	O_QUIET, "quiet", 'q', OPT_BOOL, NULL, NULL, HINT_NONE, "no notes on stderr, only errors"};
+const struct opt_def *const opts_common[] = {
+	&opt_help, &opt_version, &opt_cache, &opt_color, &opt_quiet, NULL};
 
-/* Sorted by long name within each group; `cmds` says which subcommands
- * accept the option.  Help text: lowercase, no full stop. */
-const struct opt_def cli_options[] = {
-	{O_HELP, "help", 'h', NULL, NULL, CMD_ALL, "show help for the command and exit"},
-	{O_VERSION, "version", 'V', NULL, NULL, CMD_ALL, "print the version and the snapshot date"},
-	{O_CACHE, "cache", 0, "PATH", NULL, CMD_ALL, "cache database (default $GPUCMP_CACHE, $XDG_CACHE_HOME/gpucmp/cache.db)"},
-	{O_COLOR, "color", 0, "WHEN", color_choices, CMD_ALL, "colour in tables: auto, always, never (NO_COLOR is honoured)"},
-	{O_QUIET, "quiet", 'q', NULL, NULL, CMD_ALL, "no notes on stderr, only errors"},
-	{O_GPU, "gpu", 0, "NAME[,NAME]", NULL, CMD_LIST | CMD_RECOMMEND, "GPU model or family (h100 = every H100; h100-sxm = that one)"},
-	{O_GPUS, "gpus", 0, "N", NULL, CMD_LIST | CMD_RECOMMEND, "at least N GPUs in the offer"},
-	{O_VRAM, "vram", 0, "GB", NULL, CMD_LIST, "at least GB of memory per GPU"},
-	{O_MAX_PRICE, "max-price", 0, "USD", NULL, CMD_LIST, "at most USD per hour for the whole offer (spot price with --spot)"},
-	{O_SPOT, "spot", 0, NULL, NULL, CMD_LIST, "only offers with a spot price; prices, --max-price and the default sort use it"},
-	{O_REGION, "region", 0, "GLOB", NULL, CMD_LIST, "region matches GLOB, case-insensitive ('us-*', '*europe*')"},
-	{O_PROVIDER, "provider", 0, "ID[,ID]", NULL, CMD_LIST | CMD_RECOMMEND, "only these providers"},
-	{O_K8S, "k8s", 0, "MODE", k8s_choices, LISTLIKE, "Kubernetes: managed (or both), join (or both), any, none"},
-	{O_DOCKER, "docker", 0, "LEVEL", docker_choices, LISTLIKE, "containers: custom (any image), daemon (real docker), base (vendor images or better)"},
-	{O_MIG, "mig", 0, NULL, NULL, LISTLIKE, "MIG possible (provider allows it and the GPU supports it)"},
-	{O_MPS, "mps", 0, NULL, NULL, LISTLIKE, "CUDA MPS possible"},
-	{O_TIME_SLICING, "time-slicing", 0, NULL, NULL, LISTLIKE, "GPU time-slicing possible"},
-	{O_IB, "ib", 0, NULL, NULL, LISTLIKE, "InfiniBand between nodes"},
-	{O_RDMA, "rdma", 0, NULL, NULL, LISTLIKE, "RDMA between nodes (InfiniBand, RoCE or EFA)"},
-	{O_NVLINK, "nvlink", 0, NULL, NULL, LISTLIKE, "NVLink between the offer's GPUs"},
-	{O_WHERE, "where", 'w', "EXPR", NULL, LISTLIKE, "filter expression, e.g. 'vram>=80 and price<2.5' (gpucmp help where)"},
-	{O_CUDA, "cuda", 0, "VERSION", NULL, CMD_LIST, "keep offers whose host driver runs this CUDA (12.4); unknown drivers kept, flagged"},
-	{O_CUDA_STRICT, "cuda-strict", 0, NULL, NULL, CMD_LIST, "with --cuda: drop offers whose driver is unknown"},
-	{O_HOURS, "hours", 0, "H", NULL, CMD_LIST | CMD_RECOMMEND, "add est_cost_usd: price x H hours x nodes (+ control plane with --k8s managed)"},
-	{O_NODES, "nodes", 0, "N", NULL, CMD_LIST | CMD_RECOMMEND, "nodes for --hours (default 1)"},
-	{O_AVAILABLE, "available", 0, NULL, NULL, CMD_LIST, "only offers known to be in stock"},
-	{O_SORT, "sort", 0, "FIELD[,-FIELD]", NULL, CMD_LIST, "sort keys, '-' for descending (default: price)"},
-	{O_LIMIT, "limit", 0, "N", NULL, CMD_LIST | CMD_RECOMMEND, "at most N offers"},
-	{O_COLUMNS, "columns", 0, "FIELD[,FIELD]", NULL, CMD_LIST, "fields to print (see 'gpucmp help fields')"},
-	{O_FORMAT, "format", 0, "FMT", format_choices, CMD_LIST | CMD_GPUS | CMD_PROVIDERS, "output: table, json, csv, ndjson"},
-	{O_IMPORT_FORMAT, "format", 0, "FMT", import_choices, CMD_IMPORT, "catalog format: skypilot (the default and only one)"},
-	{O_AS_OF, "as-of", 0, "DATE", NULL, CMD_IMPORT, "the date the catalog describes (YYYY-MM-DD or RFC 3339; default: its Last-Modified, else the file's time)"},
-	{O_IMPORT_PROVIDER, "provider", 0, "ID", NULL, CMD_IMPORT, "provider id of a single vms.csv (default: its folder's name)"},
-	{O_JSON, "json", 0, NULL, NULL, CMD_LIST | CMD_GPUS | CMD_PROVIDERS | CMD_SHOW | CMD_COMPARE | CMD_REFRESH | CMD_CACHE | CMD_RECOMMEND | CMD_CONFIG, "same as --format json"},
-	{O_WORKLOAD, "workload", 0, "KIND", workload_choices, CMD_RECOMMEND, "inference, training, batch or notebook"},
-	{O_BUDGET, "budget", 0, "USD", NULL, CMD_RECOMMEND, "leave out picks whose estimate (needs --hours) is above USD"},
-	{O_DIFF, "diff", 0, NULL, NULL, CMD_COMPARE, "only the fields where the providers differ"},
-	{O_JOBS, "jobs", 'j', "N", NULL, CMD_REFRESH, "fetch N providers at once (default 16)"},
-	{O_LIST_MAX_AGE, "max-age", 0, "DURATION", NULL, CMD_LIST, "data older than DURATION is stale (default 24h, or the config's stale_after)"},
-	{O_MAX_AGE, "max-age", 0, "DURATION", NULL, CMD_REFRESH, "skip providers refreshed less than DURATION ago (30m, 6h, 1d)"},
-	{O_TIMEOUT, "timeout", 0, "SECONDS", NULL, CMD_REFRESH | CMD_IMPORT, "give up on one attempt of one request after SECONDS (default 60; --deadline bounds the whole refresh)"},
-	{O_DEADLINE, "deadline", 0, "SECONDS", NULL, CMD_REFRESH, "end the whole refresh (every provider: attempts, retries, pages) by SECONDS (default 300)"},
-	{O_NO_CATALOG, "no-catalog", 0, NULL, NULL, CMD_REFRESH, "take no provider from a hosted catalog (SkyPilot, gpuhunt): live APIs only"},
-	{O_CATALOG_ONLY, "catalog-only", 0, NULL, NULL, CMD_REFRESH, "take every provider from its hosted catalog, even one whose live API could run (scripts/make-snapshot.sh)"},
-	{O_RETRIES, "retries", 0, "N", NULL, CMD_REFRESH | CMD_IMPORT, "retry a timeout, 429 or 5xx up to N times (default 3)"},
-	{O_VERBOSE, "verbose", 'v', NULL, NULL, CMD_REFRESH | CMD_IMPORT, "log each HTTP attempt (keys masked) and what each provider's offers came to, on stderr"},
-	{O_FORCE, "force", 0, NULL, NULL, CMD_REFRESH | CMD_IMPORT, "store an answer even when it has no usable offer or shrinks a provider below 10% (min_keep_percent)"},
-	{O_WAIT, "wait", 0, "SECONDS", NULL, CMD_REFRESH | CMD_IMPORT | CMD_CACHE, "wait up to SECONDS for another refresh or import to finish (default 5)"},
-	{O_CHECK, "check", 0, NULL, NULL, CMD_PROVIDERS, "validate profiles (the built-in ones, or FILE/DIR arguments) and exit"},
-	{O_EXPLAIN, "explain", 0, NULL, NULL, CMD_LIST, "print the SQL the query runs (parameters inlined) and exit"},
-};
-const size_t cli_option_count = sizeof cli_options / sizeof cli_options[0];
+/* The capability filters of list and providers. */
+static const struct opt_def opt_k8s = {O_K8S, "k8s", 0, OPT_ENUM, "MODE", k8s_choices, HINT_NONE,
+	"Kubernetes: managed (or both), join (or both), any, none"};
+static const struct opt_def opt_docker = {O_DOCKER, "docker", 0, OPT_ENUM, "LEVEL",
+	docker_choices, HINT_NONE,
+	"containers: custom (any image), daemon (real docker), base (vendor images or better)"};
+static const struct opt_def opt_mig = {O_MIG, "mig", 0, OPT_BOOL, NULL, NULL, HINT_NONE,
+	"MIG possible (provider allows it and the GPU supports it)"};
+static const struct opt_def opt_mps = {
+	O_MPS, "mps", 0, OPT_BOOL, NULL, NULL, HINT_NONE, "CUDA MPS possible"};
+static const struct opt_def opt_time_slicing = {O_TIME_SLICING, "time-slicing", 0, OPT_BOOL,
+	NULL, NULL, HINT_NONE, "GPU time-slicing possible"};
+static const struct opt_def opt_ib = {
+	O_IB, "ib", 0, OPT_BOOL, NULL, NULL, HINT_NONE, "InfiniBand between nodes"};
+static const struct opt_def opt_rdma = {O_RDMA, "rdma", 0, OPT_BOOL, NULL, NULL, HINT_NONE,
+	"RDMA between nodes (InfiniBand, RoCE or EFA)"};
+static const struct opt_def opt_nvlink = {O_NVLINK, "nvlink", 0, OPT_BOOL, NULL, NULL, HINT_NONE,
+	"NVLink between the offer's GPUs"};
+static const struct opt_def opt_where = {O_WHERE, "where", 'w', OPT_STRING, "EXPR", NULL,
+	HINT_NONE, "filter expression, e.g. 'vram>=80 and price<2.5' (gpucmp help where)"};
+const struct opt_def *const opts_filters[] = {&opt_k8s, &opt_docker, &opt_mig, &opt_mps,
+	&opt_time_slicing, &opt_ib, &opt_rdma, &opt_nvlink, &opt_where, NULL};
+
+/* Output formats. */
+static const struct opt_def opt_format = {O_FORMAT, "format", 0, OPT_ENUM, "FMT", format_choices,
+	HINT_NONE, "output: table, json, csv, ndjson"};
+const struct opt_def opt_json = {
+	O_JSON, "json", 0, OPT_BOOL, NULL, NULL, HINT_NONE, "same as --format json"};
+const struct opt_def *const opts_output[] = {&opt_format, &opt_json, NULL};
+
+/* Offer selection: list and recommend. */
+const struct opt_def opt_gpu = {O_GPU, "gpu", 0, OPT_STRING, "NAME[,NAME]", NULL, HINT_GPUS,
+	"GPU model or family (h100 = every H100; h100-sxm = that one)"};
+const struct opt_def opt_gpus = {
+	O_GPUS, "gpus", 0, OPT_NUMBER, "N", NULL, HINT_NONE, "at least N GPUs in the offer"};
+const struct opt_def opt_provider = {O_PROVIDER, "provider", 0, OPT_STRING, "ID[,ID]", NULL,
+	HINT_PROVIDERS, "only these providers"};
+const struct opt_def opt_hours = {O_HOURS, "hours", 0, OPT_NUMBER, "H", NULL, HINT_NONE,
+	"add est_cost_usd: price x H hours x nodes (+ control plane with --k8s managed)"};
+const struct opt_def opt_nodes = {
+	O_NODES, "nodes", 0, OPT_NUMBER, "N", NULL, HINT_NONE, "nodes for --hours (default 1)"};
+const struct opt_def opt_limit = {
+	O_LIMIT, "limit", 0, OPT_NUMBER, "N", NULL, HINT_NONE, "at most N offers"};
+
+/* Writing the cache: refresh and import (--wait: cache too). */
+const struct opt_def opt_timeout = {O_TIMEOUT, "timeout", 0, OPT_NUMBER, "SECONDS", NULL,
+	HINT_NONE, "give up on one attempt of one request after SECONDS (default 60; "
+	"--deadline bounds the whole refresh)"};
+const struct opt_def opt_retries = {O_RETRIES, "retries", 0, OPT_NUMBER, "N", NULL, HINT_NONE,
+	"retry a timeout, 429 or 5xx up to N times (default 3)"};
+const struct opt_def opt_verbose = {O_VERBOSE, "verbose", 'v', OPT_BOOL, NULL, NULL, HINT_NONE,
+	"log each HTTP attempt (keys masked) and what each provider's offers came to, on stderr"};
+const struct opt_def opt_force = {O_FORCE, "force", 0, OPT_BOOL, NULL, NULL, HINT_NONE,
+	"store an answer even when it has no usable offer or shrinks a provider below 10% "
+	"(min_keep_percent)"};
+const struct opt_def opt_wait = {O_WAIT, "wait", 0, OPT_NUMBER, "SECONDS", NULL, HINT_NONE,
+	"wait up to SECONDS for another refresh or import to finish (default 5)"};
+
+/* Before the command name: `gpucmp --cache x.db list`. */
+static const struct opt_use global_opts[] = {OPT_GROUP(opts_common), {NULL, NULL}};
+const struct cmd_entry cli_global = {
+	.name = "gpucmp", .usage = "", .summary = "", .opts = global_opts};
+
+size_t cli_options_of(const struct cmd_entry *cmd, const struct opt_def **out, size_t max)
+{
+	size_t n = 0;
+	for (const struct opt_use *u = cmd->opts; u && (u->opt || u->group); u++) {
+		if (u->opt && n < max)
+			out[n++] = u->opt;
+		for (const struct opt_def *const *g = u->group; g && *g && n < max; g++)
+			out[n++] = *g;
+	}
+	return n;
+}
+
+/* The entry named `name` that `cmd` takes, else NULL. */
+static const struct opt_def *opt_of(const struct cmd_entry *cmd, const char *name, size_t len,
+				    char short_name)
+{
+	const struct opt_def *o[CLI_MAX_OPTS];
+	size_t n = cli_options_of(cmd, o, CLI_MAX_OPTS);
+	for (size_t i = 0; i < n; i++)
+		if (short_name ? o[i]->short_name == short_name
+			       : strlen(o[i]->name) == len && strncmp(o[i]->name, name, len) == 0)
+			return o[i];
+	return NULL;
+}
+
+/* The entry `cmd` takes, else the first of any command (two commands may
+ * give one name different meanings, like --format), else NULL. */
+static const struct opt_def *find_opt(const struct cmd_entry *cmd, const char *name, size_t len,
+				      char short_name)
+{
+	const struct opt_def *o = opt_of(cmd, name, len, short_name);
+	if (o)
+		return o;
+	o = opt_of(&cli_global, name, len, short_name);
+	const struct cmd_entry *c;
+	for (size_t i = 0; !o && (c = cli_command_at(i)) != NULL; i++)
+		o = opt_of(c, name, len, short_name);
+	return o;
+}
+
+const struct opt_def *cli_option(enum opt_id id)
+{
+	const struct opt_def *o[CLI_MAX_OPTS];
+	const struct cmd_entry *c = &cli_global;
+	for (size_t i = 0; c; c = cli_command_at(i++)) {
+		size_t n = cli_options_of(c, o, CLI_MAX_OPTS);
+		for (size_t k = 0; k < n; k++)
+			if (o[k]->id == id)
+				return o[k];
+	}
+	return NULL;
+}
 
 const char *cli_opt(const struct cli_args *a, enum opt_id id)
 {
@@ -81,39 +152,16 @@ int cli_flag(const struct cli_args *a, enum opt_id id)
 	return a->nvalues[id] > 0;
 }
 
-/* The entry named `name` that applies to `cmd` (two commands may give one
- * name different meanings, like --format), else any entry of that name. */
-static const struct opt_def *find_long(const char *name, size_t len, unsigned cmd)
-{
-	const struct opt_def *any = NULL;
-	for (size_t i = 0; i < cli_option_count; i++)
-		if (strlen(cli_options[i].name) == len &&
-		    strncmp(cli_options[i].name, name, len) == 0) {
-			if (cli_options[i].cmds & cmd)
-				return &cli_options[i];
-			if (!any)
-				any = &cli_options[i];
-		}
-	return any;
-}
-
-static const struct opt_def *find_short(char c)
-{
-	for (size_t i = 0; i < cli_option_count; i++)
-		if (cli_options[i].short_name == c)
-			return &cli_options[i];
-	return NULL;
-}
-
-static int unknown_option(const struct cmd_def *cmd, const char *arg, size_t len)
+static int unknown_option(const struct cmd_entry *cmd, const char *arg, size_t len)
 {
 	char name[64];
 	snprintf(name, sizeof name, "%.*s", (int)(len < 60 ? len : 60), arg);
 	struct suggest s;
 	suggest_init(&s, name);
-	for (size_t i = 0; i < cli_option_count; i++)
-		if (cli_options[i].cmds & cmd->bit)
-			suggest_try(&s, cli_options[i].name);
+	const struct opt_def *o[CLI_MAX_OPTS];
+	size_t n = cli_options_of(cmd, o, CLI_MAX_OPTS);
+	for (size_t i = 0; i < n; i++)
+		suggest_try(&s, o[i]->name);
 	char safe[80];
 	str_sanitize(safe, sizeof safe, name);
 	const char *best = suggest_best(&s);
@@ -150,15 +198,16 @@ static int check_choice(const struct opt_def *o, const char *v)
 	return EXIT_USAGE;
 }
 
-static int store(const struct cmd_def *cmd, const struct opt_def *o, const char *v,
+static int store(const struct cmd_entry *cmd, const struct opt_def *o, const char *v,
 		 struct cli_args *a)
 {
-	if (!(o->cmds & cmd->bit) && cmd->bit == CMD_GLOBAL) {
+	int takes = opt_of(cmd, o->name, strlen(o->name), 0) == o;
+	if (!takes && cmd == &cli_global) {
 		msg_error("option '--%s' belongs after the command, as in 'gpucmp list --%s'",
 			  o->name, o->name);
 		return EXIT_USAGE;
 	}
-	if (!(o->cmds & cmd->bit)) {
+	if (!takes) {
 		msg_error("option '--%s' does not apply to '%s'", o->name, cmd->name);
 		return EXIT_USAGE;
 	}
@@ -172,13 +221,13 @@ static int store(const struct cmd_def *cmd, const struct opt_def *o, const char 
 	return 0;
 }
 
-static int parse_long(const struct cmd_def *cmd, int argc, char **argv, int *i,
+static int parse_long(const struct cmd_entry *cmd, int argc, char **argv, int *i,
 		      struct cli_args *a)
 {
 	const char *arg = argv[*i] + 2;
 	const char *eq = strchr(arg, '=');
 	size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
-	const struct opt_def *o = find_long(arg, len, cmd->bit);
+	const struct opt_def *o = find_opt(cmd, arg, len, 0);
 	if (!o)
 		return unknown_option(cmd, arg, len);
 	const char *v = NULL;
@@ -198,11 +247,11 @@ static int parse_long(const struct cmd_def *cmd, int argc, char **argv, int *i,
 	return store(cmd, o, v, a);
 }
 
-static int parse_short(const struct cmd_def *cmd, int argc, char **argv, int *i,
+static int parse_short(const struct cmd_entry *cmd, int argc, char **argv, int *i,
 		       struct cli_args *a)
 {
 	for (const char *p = argv[*i] + 1; *p; p++) {
-		const struct opt_def *o = find_short(*p);
+		const struct opt_def *o = find_opt(cmd, NULL, 0, *p);
 		if (!o) {
 			char safe[8];
 			char c[2] = {*p, 0};
@@ -230,7 +279,7 @@ static int parse_short(const struct cmd_def *cmd, int argc, char **argv, int *i,
 	return 0;
 }
 
-int cli_parse_one(const struct cmd_def *cmd, int argc, char **argv, int *i,
+int cli_parse_one(const struct cmd_entry *cmd, int argc, char **argv, int *i,
 		  struct cli_args *a)
 {
 	const char *arg = argv[*i];
@@ -239,7 +288,7 @@ int cli_parse_one(const struct cmd_def *cmd, int argc, char **argv, int *i,
 	return parse_short(cmd, argc, argv, i, a);
 }
 
-int cli_parse(const struct cmd_def *cmd, int argc, char **argv, int first,
+int cli_parse(const struct cmd_entry *cmd, int argc, char **argv, int first,
 	      struct cli_args *a)
 {
 	int only_pos = 0;
@@ -268,16 +317,16 @@ static void print_wrapped(FILE *out, const char *text, int indent)
 	fprintf(out, "%*s%s\n", indent, "", text);
 }
 
-void cli_print_help(const struct cmd_def *cmd, FILE *out)
+void cli_print_help(const struct cmd_entry *cmd, FILE *out)
 {
 	fprintf(out, "usage: gpucmp %s\n\n%s\n", cmd->usage, cmd->summary);
 	if (cmd->detail)
 		fprintf(out, "\n%s\n", cmd->detail);
 	fprintf(out, "\noptions:\n");
-	for (size_t i = 0; i < cli_option_count; i++) {
-		const struct opt_def *o = &cli_options[i];
-		if (!(o->cmds & cmd->bit))
-			continue;
+	const struct opt_def *opts[CLI_MAX_OPTS];
+	size_t nopts = cli_options_of(cmd, opts, CLI_MAX_OPTS);
+	for (size_t i = 0; i < nopts; i++) {
+		const struct opt_def *o = opts[i];
 		char left[64];
 		int n = 0;
 		if (o->short_name)

@@ -65,6 +65,8 @@ expect exact 'lambda linode' gpucmp cache clear l
 expect exact '' gpucmp cache status l
 expect exact '' gpucmp show lambda ''
 expect exact 'bash zsh fish' gpucmp completion ''
+expect exact 'path show' gpucmp config ''
+expect exact '' gpucmp config path ''
 expect has 'fields where list' gpucmp help ''
 # an option the command does not take is not offered
 expect exact '' gpucmp gpus --k8

@@ -47,6 +47,7 @@ expect exact "gpucmp list --sort price,-gpu_c" price,-gpu_count
 expect exact "gpucmp cache " status clear path
 expect exact "gpucmp cache clear l" lambda linode
 expect exact "gpucmp completion " bash zsh fish
+expect exact "gpucmp config " path show
 expect has "gpucmp help " fields where list
 expect exact "gpucmp --c" --cache --color
 expect exact "gpucmp gpus --k8" 

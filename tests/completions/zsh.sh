@@ -54,6 +54,7 @@ expect exact "gpucmp list --format " table json csv ndjson
 expect has "gpucmp list --gpu h100,a1" a100 a10
 expect exact "gpucmp cache " status clear path
 expect exact "gpucmp completion " bash zsh fish
+expect exact "gpucmp config " path show
 expect exact "gpucmp --c" --cache --color
 zpty -d z
 print "zsh completion: $pass passed, $fail failed"

@@ -1,0 +1,44 @@
+/* commands.c - the command table: one line per command, in --help order.
+ *
+ * X(name) stands for cmd_<name>_entry, the entry at the end of
+ * cmd_<name>.c: its options, help texts, completion hints and run function.
+ * Parsing, --help, `gpucmp help` and the completion scripts read only these.
+ */
+#include "cli.h"
+
+#define COMMANDS(X) \
+	X(list)         \
+	X(gpus)         \
+	X(providers)    \
+	X(show)         \
+	X(compare)      \
+	X(recommend)    \
+	X(refresh)      \
+	X(import)       \
+	X(cache)        \
+	X(config)       \
+	X(completion)
+
+#define DECLARE(name) extern const struct cmd_entry cmd_##name##_entry;
+#define POINT(name) &cmd_##name##_entry,
+COMMANDS(DECLARE)
+
+static const struct cmd_entry *const commands[] = {COMMANDS(POINT)};
+
+const struct cmd_entry *cli_command_at(size_t i)
+{
+	return i < sizeof commands / sizeof commands[0] ? commands[i] : NULL;
+}
+
+/* `gpucmp help`: not a command of the table (main.c answers it), but its
+ * arguments complete like one's. */
+static const struct arg_hint help_args[] = {
+	{ARG_COMMANDS, 1, "topic", "fields where", NULL, NULL},
+	{ARG_NONE, 0, NULL, NULL, NULL, NULL}};
+
+const struct cmd_entry cli_help = {
+	.name = "help",
+	.usage = "help [COMMAND | fields | where]",
+	.summary = "A command's options, the offer fields or the --where language.",
+	.args = help_args,
+};
