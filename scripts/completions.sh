@@ -1,7 +1,8 @@
 #!/bin/sh
 # Regenerate the committed shell completions in completions/ from a built
-# gpucmp (they are made from its command and option tables and its built-in
-# catalog; the completions_drift test fails when they are out of date).
+# gpucmp (they are made from its command entries, the templates
+# completions/*.in and its built-in catalog; the completions_drift test fails
+# when they are out of date).
 # usage: scripts/completions.sh [GPUCMP]      (default: build/gpucmp)
 #    or: cmake --build build --target completions
 set -eu

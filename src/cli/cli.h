@@ -313,10 +313,12 @@ int provider_matches(const struct profile *p, const struct cli_args *a);
 int cli_where(const struct cli_args *a, where_lookup_fn lookup, where_suggest_fn suggest,
 	      void *ctx, struct where_result *out, int *have);
 
-/* Run functions declared for their entries (the others are static). */
+/* `providers --check`, run by cmd_providers.  A command's run function is
+ * static in its file; list, providers and recommend are declared here only
+ * until their bodies (being rewritten on other branches) can say so. */
 int cmd_list(struct cli_args *a);
 int cmd_providers(struct cli_args *a);
-int cmd_providers_check(struct cli_args *a); /* providers --check */
+int cmd_providers_check(struct cli_args *a);
 int cmd_recommend(struct cli_args *a);
 
 /* A profile verified longer ago than this is flagged STALE. */

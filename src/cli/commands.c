@@ -3,6 +3,12 @@
  * X(name) stands for cmd_<name>_entry, the entry at the end of
  * cmd_<name>.c: its options, help texts, completion hints and run function.
  * Parsing, --help, `gpucmp help` and the completion scripts read only these.
+ *
+ * A new command: cmd_<name>.c with a static run function and, at its end,
+ * `const struct cmd_entry cmd_<name>_entry` (its own options defined there,
+ * shared ones referenced from opts.c, new O_* ids in cli.h); a line here;
+ * its options in docs/gpucmp.1 (test_cli_entries checks); then
+ * scripts/completions.sh regenerates completions/.
  */
 #include "cli.h"
 
