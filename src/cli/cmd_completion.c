@@ -55,7 +55,8 @@ static int plain_word(const char *w)
 	if (!*w)
 		return 0;
 	for (; *w; w++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-", *w))
+		if (!strchr("abcdefghijklmnopqrstuvwxyz"
+			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-", *w))
 			return 0;
 	return 1;
 }
@@ -208,7 +209,7 @@ static void out_quoted(struct gen *g, const char *text, enum quote_style qs)
 static void bash_value(struct gen *g, const struct opt_def *o)
 {
 	static const char *const kinds[] = {
-		[HINT_FILE] = "@file",     [HINT_GPUS] = "@gpus",     [HINT_PROVIDERS] = "@providers",
+		[HINT_FILE] = "@file", [HINT_GPUS] = "@gpus", [HINT_PROVIDERS] = "@providers",
 		[HINT_PROVIDER] = "@provider", [HINT_FIELDS] = "@fields", [HINT_SORT] = "@sort"};
 	if (o->short_name)
 		OUT(g, "\t\t-%c|", o->short_name);
@@ -604,7 +605,8 @@ static const struct section bash_sections[] = {
 	{"arguments", bash_positional, 0}, {"after_opts", bash_after_opts, 0}, {NULL, NULL, 0}};
 static const struct section zsh_sections[] = {
 	WORD_SECTIONS, {"commands_described", zsh_commands, 0},
-	{"global_options", zsh_global_options, 0}, {"arguments", zsh_arguments, 0}, {NULL, NULL, 0}};
+	{"global_options", zsh_global_options, 0}, {"arguments", zsh_arguments, 0},
+	{NULL, NULL, 0}};
 static const struct section fish_sections[] = {
 	WORD_SECTIONS, {"valued", fish_valued, 0}, {"commands_described", fish_commands, 0},
 	{"options", fish_options, 0}, {"arguments", fish_arguments, 0}, {NULL, NULL, 0}};
@@ -619,10 +621,11 @@ static const char *fill(struct gen *g, const char *m, const struct section *secs
 	for (const struct section *s = secs; s->name; s++)
 		if (strlen(s->name) == (size_t)(end - name) &&
 		    strncmp(s->name, name, (size_t)(end - name)) == 0) {
+			const char *base = (const char *)g;
 			if (s->fn)
 				s->fn(g);
 			else
-				out_words(g, (const struct words *)((const char *)g + s->words), " ");
+				out_words(g, (const struct words *)(base + s->words), " ");
 			return end + 2;
 		}
 	return NULL;

@@ -348,7 +348,8 @@ const struct cmd_entry cmd_providers_entry = {
 		"--rdma, --nvlink) select providers that qualify, with or without prices.\n\n"
 		"--check validates profiles against the schema (docs/PROFILES.md): the\n"
 		"built-in ones, or the files and directories (*.yaml) named. Every error is\n"
-		"printed as FILE:LINE: MESSAGE; the exit code is 65 when any profile is invalid.\n\n"
+		"printed as FILE:LINE: MESSAGE; the exit code is 65 when any profile is "
+		"invalid.\n\n"
 		"examples:\n"
 		"  gpucmp providers --k8s managed --mig\n"
 		"  gpucmp providers --check providers/",

@@ -285,7 +285,8 @@ static const struct opt_def opt_max_age = {O_MAX_AGE, "max-age", 0, OPT_STRING, 
 	HINT_NONE, "skip providers refreshed less than DURATION ago (30m, 6h, 1d)"};
 static const struct opt_def opt_deadline = {O_DEADLINE, "deadline", 0, OPT_NUMBER, "SECONDS", NULL,
 	HINT_NONE,
-	"end the whole refresh (every provider: attempts, retries, pages) by SECONDS (default 300)"};
+	"end the whole refresh (every provider: attempts, retries, pages) by SECONDS "
+	"(default 300)"};
 static const struct opt_def opt_no_catalog = {O_NO_CATALOG, "no-catalog", 0, OPT_BOOL, NULL, NULL,
 	HINT_NONE, "take no provider from a hosted catalog (SkyPilot, gpuhunt): live APIs only"};
 static const struct opt_def opt_catalog_only = {O_CATALOG_ONLY, "catalog-only", 0, OPT_BOOL, NULL,

@@ -38,7 +38,8 @@ static void print_usage(FILE *out)
 	const struct cmd_entry *c;
 	for (size_t i = 0; (c = cli_command_at(i)) != NULL; i++)
 		fprintf(out, "  %-10s  %s\n", c->name, c->summary);
-	fprintf(out, "  %-10s  %s: options, offer fields, --where\n", cli_help.name, cli_help.usage);
+	fprintf(out, "  %-10s  %s: options, offer fields, --where\n", cli_help.name,
+		cli_help.usage);
 	fprintf(out, "\n'gpucmp COMMAND --help' shows a command's options.\n"
 		     "exit codes: 0 ok, 64 usage, 65 bad data, 69 unavailable, 71 out of memory,\n"
 		     "74 cache I/O, 75 partial failure or cache locked, 78 bad config file\n"

@@ -166,7 +166,8 @@ static int unknown_option(const struct cmd_entry *cmd, const char *arg, size_t l
 	str_sanitize(safe, sizeof safe, name);
 	const char *best = suggest_best(&s);
 	if (best)
-		msg_error("unknown option '--%s' for '%s'; did you mean '--%s'?", safe, cmd->name, best);
+		msg_error("unknown option '--%s' for '%s'; did you mean '--%s'?", safe, cmd->name,
+			  best);
 	else
 		msg_error("unknown option '--%s' for '%s'; see 'gpucmp %s --help'", safe, cmd->name,
 			  cmd->name);
@@ -191,8 +192,8 @@ static int check_choice(const struct opt_def *o, const char *v)
 	str_sanitize(safe, sizeof safe, v);
 	const char *best = suggest_best(&s);
 	if (best)
-		msg_error("bad value '%s' for --%s (expected %s); did you mean '%s'?", safe, o->name,
-			  list, best);
+		msg_error("bad value '%s' for --%s (expected %s); did you mean '%s'?", safe,
+			  o->name, list, best);
 	else
 		msg_error("bad value '%s' for --%s (expected %s)", safe, o->name, list);
 	return EXIT_USAGE;

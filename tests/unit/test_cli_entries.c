@@ -83,7 +83,8 @@ static void test_options_defined_once(void **state)
 			check_typed(o[k]);
 			for (size_t j = 0; j < k; j++) {
 				assert_string_not_equal(o[j]->name, o[k]->name);
-				assert_true(!o[k]->short_name || o[j]->short_name != o[k]->short_name);
+				assert_true(!o[k]->short_name ||
+					    o[j]->short_name != o[k]->short_name);
 				assert_int_not_equal(o[j]->id, o[k]->id);
 			}
 			if (by_id[o[k]->id])
@@ -205,7 +206,8 @@ static void test_bash_completion_offers(void **state)
 		}
 		for (const struct arg_hint *h = c->args; h && h->source != ARG_NONE; h++)
 			if (h->source == ARG_WORDS && !strstr(script, h->words))
-				fail_msg("bash completion lacks '%s' (gpucmp %s)", h->words, c->name);
+				fail_msg("bash completion lacks '%s' (gpucmp %s)", h->words,
+					 c->name);
 	}
 	free(script);
 }
