@@ -104,7 +104,8 @@ struct cli_args;
  * commands.c lists the entries in --help order. */
 struct cmd_entry {
 	const char *name;
-	const char *const *aliases;  /* other names, NULL-terminated; NULL = none */
+	const char *const *aliases;  /* other exact names, NULL-terminated; NULL = none
+				      * (the completion scripts offer the name) */
 	int (*run)(struct cli_args *a);
 	const char *usage;           /* "list [options]" */
 	const char *summary;         /* one line */

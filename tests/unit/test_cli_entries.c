@@ -49,6 +49,9 @@ static void test_entries_documented(void **state)
 		assert_non_null(c->opts);
 		for (size_t k = 0; k < i; k++)
 			assert_string_not_equal(cli_command_at(k)->name, c->name);
+		for (const char *const *al = c->aliases; al && *al; al++)
+			for (size_t k = 0; cli_command_at(k); k++)
+				assert_string_not_equal(cli_command_at(k)->name, *al);
 	}
 	assert_true(n >= 11);
 	assert_non_null(cli_help.summary);
