@@ -101,7 +101,7 @@ size_t cli_options_of(const struct cmd_entry *cmd, const struct opt_def **out, s
 	return n;
 }
 
-/* The entry named `name` that `cmd` takes, else NULL. */
+/* The option `cmd` takes named `name` (or `short_name`, when not 0), else NULL. */
 static const struct opt_def *opt_of(const struct cmd_entry *cmd, const char *name, size_t len,
 				    char short_name)
 {
@@ -114,7 +114,7 @@ static const struct opt_def *opt_of(const struct cmd_entry *cmd, const char *nam
 	return NULL;
 }
 
-/* The entry `cmd` takes, else the first of any command (two commands may
+/* The option `cmd` takes, else the first of that name anywhere (two commands may
  * give one name different meanings, like --format), else NULL. */
 static const struct opt_def *find_opt(const struct cmd_entry *cmd, const char *name, size_t len,
 				      char short_name)
