@@ -153,30 +153,9 @@ static void filters(struct builder *b, const struct query *q)
 		add(b, " <= ");
 		bind_num(b, q->max_price);
 	}
-	if (q->available)
-		clause(b, "available = 1");
-	static const char *const k8s_sql[] = {
-		NULL, "k8s IN ('managed', 'both')", "k8s IN ('join', 'both')",
-		"k8s IN ('managed', 'join', 'both')", "k8s = 'none'"};
-	if (q->k8s)
-		clause(b, k8s_sql[q->k8s]);
-	static const char *const docker_sql[] = {
-		NULL, "docker_custom_image = 1", "docker_daemon IN ('root', 'rootless')",
-		"(docker_custom_image = 1 OR docker_base_images_only = 1)"};
-	if (q->docker)
-		clause(b, docker_sql[q->docker]);
-	if (q->mig)
-		clause(b, "mig IN ('managed', 'self')");
-	if (q->mps)
-		clause(b, "mps IN ('managed', 'self')");
-	if (q->time_slicing)
-		clause(b, "time_slicing IN ('managed', 'self')");
-	if (q->ib)
-		clause(b, "infiniband = 1");
-	if (q->rdma)
-		clause(b, "rdma IN ('ib', 'roce', 'efa')");
-	if (q->nvlink)
-		clause(b, "nvlink = 1");
+	for (int i = 0; i < QC_COUNT; i++)
+		if (q->caps & (1u << i))
+			clause(b, query_caps[i].offer_sql);
 	if (q->cuda_num > 0) {
 		clause(b, q->sql_cuda_ok);
 		add(b, q->cuda_strict ? " = 1" : " IS NOT 0");

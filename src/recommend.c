@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const names[] = {"inference", "training", "batch", "notebook"};
@@ -210,4 +211,33 @@ void recommend_judge(enum workload w, int nodes, const struct rec_offer *o,
 		yes_no(v, p, "docker.persistent_volumes", 1, "persistent volumes for your work");
 		break;
 	}
+}
+
+static int cmp_pick(const void *a, const void *b)
+{
+	const struct rec_pick *x = a, *y = b;
+	if (x->v.score != y->v.score)
+		return y->v.score - x->v.score;
+	if (x->cost != y->cost)
+		return x->cost < y->cost ? -1 : 1;
+	return strcmp(x->provider, y->provider);
+}
+
+size_t recommend_rank(struct rec_pick *picks, size_t n, double budget, size_t limit,
+		      size_t *excluded, size_t *over)
+{
+	size_t kept = 0;
+	*excluded = *over = 0;
+	for (size_t i = 0; i < n; i++) {
+		int drop = picks[i].v.excluded || isnan(picks[i].cost);
+		*excluded += (size_t)picks[i].v.excluded;
+		if (!drop && !isnan(budget) && picks[i].cost > budget) {
+			(*over)++;
+			drop = 1;
+		}
+		if (!drop)
+			picks[kept++] = picks[i];
+	}
+	qsort(picks, kept, sizeof *picks, cmp_pick);
+	return kept < limit ? kept : limit;
 }

@@ -12,14 +12,43 @@
 #include "gpucmp/buf.h"
 #include "gpucmp/err.h"
 #include "gpucmp/field.h"
+#include "gpucmp/profile.h"
+#include "gpucmp/recommend.h"
+#include "gpucmp/render.h"
 #include "gpucmp/where.h"
 
 #define QUERY_MAX_LIST 64
 #define QUERY_MAX_SORT 8
 #define QUERY_MAX_BINDS 320
 
-enum query_k8s { Q_K8S_ANY_OR_NONE = 0, Q_K8S_MANAGED, Q_K8S_JOIN, Q_K8S_ANY, Q_K8S_NONE };
-enum query_docker { Q_DOCKER_ANY = 0, Q_DOCKER_CUSTOM, Q_DOCKER_DAEMON, Q_DOCKER_BASE };
+/* The capability filters (--k8s MODE, --docker LEVEL, --mig ... --available):
+ * one definition each, serving list (SQL over offer_v), providers and
+ * recommend (a test of the provider's profile) alike: query_caps[]. */
+enum query_cap {
+	QC_AVAILABLE, QC_K8S_MANAGED, QC_K8S_JOIN, QC_K8S_ANY, QC_K8S_NONE,
+	QC_DOCKER_CUSTOM, QC_DOCKER_DAEMON, QC_DOCKER_BASE,
+	QC_MIG, QC_MPS, QC_TIME_SLICING, QC_IB, QC_RDMA, QC_NVLINK,
+	QC_COUNT
+};
+
+struct query_cap_def {
+	const char *option;    /* "k8s", "ib" (the long option without "--") */
+	const char *value;     /* "managed" for an option with a value; NULL for a flag */
+	const char *offer_sql; /* the clause over offer_v: the offer row qualifies */
+	const char *path[2];   /* profile fields (either may qualify); NULL: offers only */
+	const char *accept[4]; /* the values of those fields that qualify */
+};
+
+/* Indexed by enum query_cap; the SQL clauses join in this order. */
+extern const struct query_cap_def query_caps[QC_COUNT];
+
+/* The filter `option` (with `value`, NULL for a flag) names; -1 if none. */
+int query_cap_find(const char *option, const char *value);
+/* Does provider p qualify for filter c?  A filter with no profile test
+ * (available) does not narrow providers.  Unknown never qualifies. */
+int query_cap_profile(enum query_cap c, const struct profile *p);
+/* Does p qualify for every filter set in `caps` (1u << QC_*)? */
+int query_caps_profile(unsigned caps, const struct profile *p);
 
 struct sort_key {
 	const struct field *field; /* NULL: the effective price (spot with --spot) */
@@ -34,10 +63,7 @@ struct query {
 	const char *region_glob;               /* case-insensitive glob or NULL */
 	double min_gpus, min_vram, max_price;  /* NAN = no limit */
 	int spot;                              /* only offers with a spot price; prices mean spot */
-	int available;
-	int mig, mps, time_slicing, ib, rdma, nvlink;
-	enum query_k8s k8s;
-	enum query_docker docker;
+	unsigned caps;                         /* capability filters: 1u << QC_* */
 	struct sort_key sort[QUERY_MAX_SORT];
 	size_t nsort;                          /* 0: effective price ascending */
 	long limit;                            /* < 0: none */
@@ -47,7 +73,8 @@ struct query {
 	int cuda_strict;                       /* drop offers whose driver is unknown */
 	double hours, nodes;                   /* --hours, --nodes; NAN = no estimate */
 	int k8s_fee;                           /* the estimate includes the control plane */
-	long long stale_after;                 /* seconds: older data is stale (QUERY_STALE_AFTER) */
+	long long stale_after;                 /* seconds: older data is stale
+						* (QUERY_STALE_AFTER) */
 	char sql_cuda_ok[320], sql_cost[200], sql_spot_cost[200], sql_stale[96];
 };
 
@@ -89,5 +116,77 @@ enum gc_status query_prepare(sqlite3 *db, const struct query_sql *qs,
 /* The SQL with its parameters inlined as SQL literals (quotes doubled), for
  * --explain and the benchmark; a new string. */
 char *query_inline(const struct query_sql *qs);
+
+/* --- running queries over the cache: the command line only formats ------ */
+
+struct cache;
+
+/* Run the built query `qs` on cache c and render every row with `spec`
+ * (whose cols are the query's columns); *rows counts them.  A damaged
+ * page the query met shows in cache_corrupt(c) (cache_recover.h). */
+enum gc_status query_list(struct cache *c, const struct query_sql *qs,
+			  const struct render_spec *spec, size_t *rows, char **err);
+
+#define QUERY_MAX_STALE 64
+
+/* How old the cache's data is, from the small provider_state table (never
+ * a scan of the offers), for list's footer. */
+struct query_age {
+	int refreshed;            /* providers refreshed without a failure */
+	long long oldest, newest; /* their fetched_at (Unix time; -1: unknown) */
+	long snapshot_days;       /* the built-in snapshot's date (days since
+				   * 1970) when offers from it remain, else -1 */
+	char snapshot_date[11];   /* the same as YYYY-MM-DD, or "" */
+	size_t nstale;            /* providers whose last refresh failed */
+	char stale[QUERY_MAX_STALE][32]; /* their ids, sanitized, in order */
+};
+enum gc_status query_age(struct cache *c, struct query_age *a, char **err);
+
+/* One provider of `providers`: its profile and its offers in the cache. */
+struct query_provider {
+	const struct profile *p; /* borrowed from the profile set */
+	long long offers;
+	double min_price_hr;     /* the cheapest on-demand price; NAN: none */
+};
+
+/* The providers of `ps` (in its order) that pass q's capability filters
+ * (query_cap_profile) and q->where, compiled with query_provider_field
+ * (over the cache's provider table); every other part of q is ignored.
+ * *out is a new array (free it), NULL when *n is 0. */
+enum gc_status query_providers(struct cache *c, const struct profile_set *ps,
+			       const struct query *q, struct query_provider **out, size_t *n,
+			       char **err);
+/* where_compile's lookup and suggestion for providers --where: a field is
+ * "group.key" (or "group_key", or the key alone), a key of the summary
+ * (k8s, mig, ...: query_provider_keys), or "ib" and "billing". */
+int query_provider_field(void *ctx, const char *name, struct where_field *out);
+const char *query_provider_suggest(void *ctx, const char *name);
+/* The summary providers shows: profile paths and their JSON keys, paired,
+ * NULL-terminated. */
+extern const char *const query_provider_paths[];
+extern const char *const query_provider_keys[];
+
+/* A recommendation request (docs/RECOMMEND.md). */
+struct query_rec {
+	enum workload w;
+	double gpus, nodes;   /* per node; nodes */
+	double hours, budget; /* NAN: not given (budget needs hours) */
+	size_t limit;         /* at most this many picks */
+};
+
+struct query_rec_result {
+	struct rec_pick *picks; /* ranked, at most limit (free it) */
+	size_t n;
+	size_t excluded;        /* failed a required item */
+	size_t over;            /* over the budget */
+};
+
+/* Candidates for r: the cheapest offer of each provider that passes q
+ * (its --gpu and --provider; recommend sets the GPU count and, for
+ * batch, the sort), judged with the workload's checklist and ranked
+ * (recommend_rank). */
+enum gc_status query_recommend(struct cache *c, const struct profile_set *ps, struct query *q,
+			       const struct query_rec *r, struct query_rec_result *out,
+			       char **err);
 
 #endif

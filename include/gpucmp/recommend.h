@@ -50,4 +50,21 @@ struct rec_verdict {
 void recommend_judge(enum workload w, int nodes, const struct rec_offer *o,
 		     const struct profile *p, struct rec_verdict *v);
 
+/* One candidate: a provider's cheapest matching offer, judged. */
+struct rec_pick {
+	char provider[64], sku[128], gpu[64], region[96]; /* sanitized */
+	struct rec_offer o; /* its rdma and mig are NULL once judged */
+	const struct profile *p; /* borrowed; NULL without a profile */
+	double cost;   /* est. cost with hours, else the hourly price used */
+	double hourly; /* the price this workload pays per hour, whole cluster */
+	struct rec_verdict v;
+};
+
+/* Rank picks in place: drop the excluded, those without a price and
+ * (budget not NAN) those costing more; sort the rest by score, then
+ * cost, then provider; keep at most `limit`.  Returns how many are kept;
+ * *excluded and *over count the drops for a required item and the budget. */
+size_t recommend_rank(struct rec_pick *picks, size_t n, double budget, size_t limit,
+		      size_t *excluded, size_t *over);
+
 #endif

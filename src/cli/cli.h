@@ -210,12 +210,17 @@ int cli_open_cache(struct cli_env *env, const struct cli_args *a);
 int cli_writer_guard(struct cli_env *env, const struct cli_args *a);
 void cli_env_release(struct cli_env *env);
 
-/* After an operation on env->cache found a damaged page (cache_corrupt):
- * move the file aside (kept, under the writer lock), then either reopen
- * the cache with the options `rebuild` (built afresh from the snapshot;
- * returns that exit code) or, with rebuild NULL, say with `problem`
- * (SQLite's words) that the next run rebuilds it and return 74. */
-int cli_cache_corrupt(struct cli_env *env, const struct cli_args *rebuild, const char *problem);
+/* After an operation on env->cache failed with st and err, every command's
+ * one way out: when it met a damaged page (cli_cache_damaged), the file
+ * is moved aside (kept, under the writer lock: cache_recover) and either
+ * the cache is reopened with the options `rebuild`, built afresh from the
+ * snapshot (cache clear; that exit code), or, with rebuild NULL, one line
+ * says the next run rebuilds it (74); otherwise err (or `fallback`) is
+ * printed.  Returns the exit code. */
+int cli_cache_failed(struct cli_env *env, const struct cli_args *rebuild, enum gc_status st,
+		     const char *err, const char *fallback);
+/* Did the operation that failed with st meet a damaged page of env->cache? */
+int cli_cache_damaged(const struct cli_env *env, enum gc_status st);
 
 /* Days from `date` (YYYY-MM-DD) to the catalog's today; -1 if malformed. */
 long cli_days_ago(const struct cli_env *env, const char *date);
@@ -305,8 +310,9 @@ struct pv_group {
 extern const struct pv_group pv_groups[];
 extern const size_t pv_ngroups;
 size_t pv_group_fields(const char *group, int *idx, size_t max);
-/* Does the provider qualify for the capability filters in `a`? */
-int provider_matches(const struct profile *p, const struct cli_args *a);
+/* The capability filters (--k8s, --docker, --mig ... --available) given in
+ * `a`, found by option name in query_caps, as bits (1u << QC_*) in *caps. */
+void cli_caps(const struct cli_args *a, unsigned *caps);
 
 /* Compile the --where options of `a` (joined by "and") with `lookup`; on a
  * bad expression prints it with a caret under the offending token and

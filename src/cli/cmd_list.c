@@ -34,49 +34,62 @@ static int where_lookup(void *ctx, const char *name, struct where_field *out)
 	return 0;
 }
 
-/* --cuda VERSION and --cuda-strict, --hours and --nodes. */
-static int cuda_and_cost(struct query *q, const struct cli_args *a)
+/* "CUDA 99.1 is not in gpucmp's table (...; nearest below: ...)": 64. */
+static int unknown_cuda(const struct cuda_table *t, const char *v)
+{
+	char safe[64], known[64] = "";
+	str_sanitize(safe, sizeof safe, v);
+	long long want = cuda_version_num(v);
+	/* the nearest versions the table has, as a hint */
+	size_t best = 0;
+	for (size_t i = 0; want >= 0 && i < t->n; i++)
+		if (t->rows[i].num <= want)
+			best = i;
+	if (t->n)
+		snprintf(known, sizeof known, "%s to %s", t->rows[0].version,
+			 t->rows[t->n - 1].version);
+	if (want < 0)
+		msg_error("bad CUDA version '%s' for --cuda (expected e.g. 12.4)", safe);
+	else
+		msg_error("CUDA %s is not in gpucmp's table (%s; nearest below: %s)", safe, known,
+			  t->rows[best].version);
+	return EXIT_USAGE;
+}
+
+/* --cuda VERSION and --cuda-strict. */
+static int cuda_filter(struct query *q, const struct cli_args *a)
 {
 	const char *v = cli_opt(a, O_CUDA);
 	if (cli_flag(a, O_CUDA_STRICT) && !v) {
 		msg_error("--cuda-strict needs --cuda VERSION");
 		return EXIT_USAGE;
 	}
-	if (v) {
-		struct cuda_table t;
-		char *err = NULL;
-		if (cuda_load_embedded(&t, &err) != GC_OK) {
-			msg_status(GC_EDATA, err, "cannot load the CUDA table");
-			free(err);
-			return EXIT_DATAERR;
-		}
-		const struct cuda_row *r = cuda_find(&t, v);
-		if (!r) {
-			char safe[64], known[64] = "";
-			str_sanitize(safe, sizeof safe, v);
-			long long want = cuda_version_num(v);
-			/* the nearest versions the table has, as a hint */
-			size_t best = 0;
-			for (size_t i = 0; want >= 0 && i < t.n; i++)
-				if (t.rows[i].num <= want)
-					best = i;
-			if (t.n)
-				snprintf(known, sizeof known, "%s to %s", t.rows[0].version,
-					 t.rows[t.n - 1].version);
-			if (want < 0)
-				msg_error("bad CUDA version '%s' for --cuda (expected e.g. 12.4)", safe);
-			else
-				msg_error("CUDA %s is not in gpucmp's table (%s; nearest below: %s)", safe,
-					  known, t.rows[best].version);
-			cuda_free(&t);
-			return EXIT_USAGE;
-		}
+	if (!v)
+		return EXIT_OK;
+	struct cuda_table t;
+	char *err = NULL;
+	if (cuda_load_embedded(&t, &err) != GC_OK) {
+		msg_status(GC_EDATA, err, "cannot load the CUDA table");
+		free(err);
+		return EXIT_DATAERR;
+	}
+	const struct cuda_row *r = cuda_find(&t, v);
+	int rc = r ? EXIT_OK : unknown_cuda(&t, v);
+	if (r) {
 		q->cuda_num = r->num;
 		q->cuda_min_driver_num = r->driver_num;
 		q->cuda_strict = cli_flag(a, O_CUDA_STRICT);
-		cuda_free(&t);
 	}
-	int rc = cli_number(a, O_HOURS, 0, 0, 1e12, &q->hours);
+	cuda_free(&t);
+	return rc;
+}
+
+/* --cuda VERSION and --cuda-strict, --hours and --nodes. */
+static int cuda_and_cost(struct query *q, const struct cli_args *a)
+{
+	int rc = cuda_filter(q, a);
+	if (!rc)
+		rc = cli_number(a, O_HOURS, 0, 0, 1e12, &q->hours);
 	if (!rc)
 		rc = cli_number(a, O_NODES, 1, 0, 1e12, &q->nodes);
 	if (rc)
@@ -89,7 +102,7 @@ static int cuda_and_cost(struct query *q, const struct cli_args *a)
 		msg_error(q->nodes < 1 ? "--nodes must be at least 1" : "--nodes needs --hours H");
 		return EXIT_USAGE;
 	}
-	q->k8s_fee = q->k8s == Q_K8S_MANAGED;
+	q->k8s_fee = (q->caps >> QC_K8S_MANAGED) & 1;
 	query_prepare_fields(q);
 	return EXIT_OK;
 }
@@ -215,26 +228,11 @@ static int build_query(struct list_state *s, const struct cli_args *a,
 		return EXIT_USAGE;
 	}
 	q->spot = cli_flag(a, O_SPOT);
-	q->available = cli_flag(a, O_AVAILABLE);
-	q->mig = cli_flag(a, O_MIG);
-	q->mps = cli_flag(a, O_MPS);
-	q->time_slicing = cli_flag(a, O_TIME_SLICING);
-	q->ib = cli_flag(a, O_IB);
-	q->rdma = cli_flag(a, O_RDMA);
-	q->nvlink = cli_flag(a, O_NVLINK);
-	const char *k8s = cli_opt(a, O_K8S), *docker = cli_opt(a, O_DOCKER);
-	if (k8s)
-		q->k8s = strcmp(k8s, "managed") == 0 ? Q_K8S_MANAGED
-		       : strcmp(k8s, "join") == 0    ? Q_K8S_JOIN
-		       : strcmp(k8s, "any") == 0     ? Q_K8S_ANY
-						     : Q_K8S_NONE;
-	if (docker)
-		q->docker = strcmp(docker, "custom") == 0   ? Q_DOCKER_CUSTOM
-			  : strcmp(docker, "daemon") == 0 ? Q_DOCKER_DAEMON
-							  : Q_DOCKER_BASE;
+	cli_caps(a, &q->caps);
 	unsigned parts = (cli_flag(a, O_GPU) ? CATALOG_GPUS : 0) |
 			 (cli_flag(a, O_PROVIDER) ? CATALOG_PROFILES : 0);
-	if ((rc = cli_catalog_need(&s->env, parts)) || (rc = cli_gpu_filter(&s->env, a, &s->gpu_store, q)) ||
+	if ((rc = cli_catalog_need(&s->env, parts)) ||
+	    (rc = cli_gpu_filter(&s->env, a, &s->gpu_store, q)) ||
 	    (rc = cli_provider_filter(&s->env, a, &s->prov_store, q)) || (rc = sort_keys(s, a)) ||
 	    (rc = stale_age(s, a)) || (rc = cuda_and_cost(q, a)) ||
 	    (rc = cli_where(a, where_lookup, where_suggest, q, &s->where, &s->have_where)))
@@ -243,84 +241,67 @@ static int build_query(struct list_state *s, const struct cli_args *a,
 	return columns(s, a, fmt);
 }
 
-/* One line on stderr about the age of the data: live or imported prices
- * (from the small provider_state table, never a scan of the offers), the
- * built-in snapshot's date, and providers whose last refresh failed.
+/* "; 3 providers refreshed 2 h to 5 h ago" into out. */
+static void fresh_text(const struct query_age *age, long long now, char *out, size_t n)
+{
+	char a[32], b[32];
+	int k = age->refreshed;
+	str_age(now - age->newest, a, sizeof a);
+	str_age(now - age->oldest, b, sizeof b);
+	if (strcmp(a, b) == 0)
+		snprintf(out, n, "; %d provider%s refreshed %s ago", k, k == 1 ? "" : "s", a);
+	else
+		snprintf(out, n, "; %d providers refreshed %s to %s ago", k, a, b);
+}
+
+/* "; stale (last refresh failed): a, b" into out (n bytes), as many as fit. */
+static void stale_text(const struct query_age *age, char *out, size_t n)
+{
+	size_t len = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < age->nstale && len + 40 < n; i++)
+		len += (size_t)snprintf(out + len, n - len, "%s%s",
+					len ? ", " : "; stale (last refresh failed): ",
+					age->stale[i]);
+}
+
+/* One line on stderr about the age of the data: live or imported prices,
+ * the built-in snapshot's date, and providers whose last refresh failed.
  * Returns an exit code: a query that fails (out of memory) would drop the
  * warning that prices are old, so it is an error, not a shorter note. */
 static int footer(struct list_state *s, size_t rows)
 {
-	sqlite3 *db = cache_db(s->env.cache);
-	sqlite3_stmt *st;
 	if (rows == 0) {
 		msg_note("no offers match");
 		return EXIT_OK;
 	}
+	struct query_age age;
+	char *err = NULL;
+	enum gc_status st = query_age(s->env.cache, &age, &err);
+	if (st != GC_OK) {
+		msg_status(st, err, "cannot read the cache");
+		free(err);
+		return exit_code_for(st);
+	}
 	char fresh[160] = "", snap[120] = "", stale[200] = "", hint[120] = "";
 	long long now = catalog_now(), oldest_data = now;
-	int rc = sqlite3_prepare_v2(db,
-				    "SELECT count(*), min(fetched_at), max(fetched_at) FROM provider_state"
-				    " WHERE stale = 0 AND fetched_at IS NOT NULL",
-				    -1, &st, NULL);
-	if (rc == SQLITE_OK) {
-		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0) {
-			int n = sqlite3_column_int(st, 0);
-			long long oldest = str_time_epoch((const char *)sqlite3_column_text(st, 1));
-			if (oldest >= 0 && oldest < oldest_data)
-				oldest_data = oldest;
-			long long newest = str_time_epoch((const char *)sqlite3_column_text(st, 2));
-			char a[32], b[32];
-			str_age(now - newest, a, sizeof a);
-			str_age(now - oldest, b, sizeof b);
-			if (strcmp(a, b) == 0)
-				snprintf(fresh, sizeof fresh, "; %d provider%s refreshed %s ago", n,
-					 n == 1 ? "" : "s", a);
-			else
-				snprintf(fresh, sizeof fresh, "; %d providers refreshed %s to %s ago", n,
-					 a, b);
-		}
-		rc = sqlite3_finalize(st);
+	if (age.refreshed > 0) {
+		if (age.oldest >= 0 && age.oldest < oldest_data)
+			oldest_data = age.oldest;
+		fresh_text(&age, now, fresh, sizeof fresh);
 	}
-	/* snapshot rows exist? per profiled provider through the (provider,
-	 * source) index: a plain scan for source would read every offer */
-	if (rc == SQLITE_OK &&
-	    (rc = sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'snapshot_date'"
-				     " AND EXISTS (SELECT 1 FROM provider p WHERE EXISTS (SELECT 1 FROM"
-				     " offer o WHERE o.provider = p.id AND o.source = 'snapshot'))",
-				     -1, &st, NULL)) == SQLITE_OK) {
-		if (sqlite3_step(st) == SQLITE_ROW) {
-			const char *d = (const char *)sqlite3_column_text(st, 0);
-			long days = d ? str_date_days(d) : -1;
-			if (days >= 0) {
-				snprintf(snap, sizeof snap, "; built-in snapshot prices are from %s (%ld days ago)",
-					 d, s->env.cat.today - days);
-				if (days * 86400LL < oldest_data)
-					oldest_data = days * 86400LL;
-			}
-		}
-		rc = sqlite3_finalize(st);
+	if (age.snapshot_days >= 0) {
+		snprintf(snap, sizeof snap, "; built-in snapshot prices are from %s (%ld days ago)",
+			 age.snapshot_date, s->env.cat.today - age.snapshot_days);
+		if (age.snapshot_days * 86400LL < oldest_data)
+			oldest_data = age.snapshot_days * 86400LL;
 	}
-	if (rc == SQLITE_OK &&
-	    (rc = sqlite3_prepare_v2(db, "SELECT provider FROM provider_state WHERE stale = 1"
-				     " ORDER BY provider",
-				     -1, &st, NULL)) == SQLITE_OK) {
-		size_t n = 0;
-		while (sqlite3_step(st) == SQLITE_ROW && n + 40 < sizeof stale) {
-			char safe[32];
-			str_sanitize(safe, sizeof safe, (const char *)sqlite3_column_text(st, 0));
-			n += (size_t)snprintf(stale + n, sizeof stale - n, "%s%s",
-					      n ? ", " : "; stale (last refresh failed): ", safe);
-		}
-		rc = sqlite3_finalize(st);
-	}
-	if (rc != SQLITE_OK) {
-		msg_error("cannot read the cache: %s", sqlite3_errstr(rc));
-		return rc == SQLITE_NOMEM ? EXIT_OSERR : EXIT_IOERR;
-	}
+	stale_text(&age, stale, sizeof stale);
 	if (now - oldest_data > s->q.stale_after) {
-		char age[32];
-		str_age(s->q.stale_after, age, sizeof age);
-		snprintf(hint, sizeof hint, "; data older than %s is stale: run 'gpucmp refresh'", age);
+		char a[32];
+		str_age(s->q.stale_after, a, sizeof a);
+		snprintf(hint, sizeof hint, "; data older than %s is stale: run 'gpucmp refresh'",
+			 a);
 	}
 	msg_note("%zu offer%s%s%s%s%s%s%s", rows, rows == 1 ? "" : "s", fresh, snap, stale, hint,
 		 s->env.money_note[0] ? "; " : "", s->env.money_note);
@@ -344,40 +325,17 @@ static int run_query(struct list_state *s, const struct cli_args *a, enum render
 		query_sql_release(&qs);
 		return EXIT_OK;
 	}
-	sqlite3_stmt *stmt = NULL;
-	if (st == GC_OK)
-		st = query_prepare(cache_db(s->env.cache), &qs, &stmt, &err);
 	struct render_spec spec = {fmt, s->cols, s->ncols, stdout, cli_use_color(a, stdout),
 				   render_term_width(stdout), cli_flag(a, O_COLUMNS), s->env.money,
 				   nq > s->ncols ? (int)nq : 0};
-	struct renderer *r = NULL;
-	if (st == GC_OK)
-		st = render_begin(&r, &spec, &err);
-	int rc = SQLITE_DONE;
-	while (st == GC_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW)
-		st = render_row(r, stmt, &err);
-	if (st == GC_OK && rc != SQLITE_DONE)
-		st = err_set(&err, rc == SQLITE_NOMEM ? GC_ENOMEM : GC_EIO, "cannot read the cache: %s",
-			     sqlite3_errmsg(cache_db(s->env.cache)));
 	size_t rows = 0;
-	if (r && st == GC_OK)
-		st = render_end(r, &rows, &err);
-	else
-		render_abort(r);
-	/* a damaged page that opening the cache did not touch */
-	char corrupt[128] = "";
-	if (st != GC_OK && cache_corrupt(s->env.cache))
-		snprintf(corrupt, sizeof corrupt, "%s", sqlite3_errmsg(cache_db(s->env.cache)));
-	sqlite3_finalize(stmt);
+	if (st == GC_OK)
+		st = query_list(s->env.cache, &qs, &spec, &rows, &err);
 	query_sql_release(&qs);
-	if (corrupt[0]) {
-		free(err);
-		return cli_cache_corrupt(&s->env, NULL, corrupt);
-	}
 	if (st != GC_OK) {
-		msg_status(st, err, "cannot list offers");
+		int rc = cli_cache_failed(&s->env, NULL, st, err, "cannot list offers");
 		free(err);
-		return exit_code_for(st);
+		return rc;
 	}
 	if (fmt == RF_TABLE)
 		return footer(s, rows);
@@ -402,7 +360,8 @@ int cmd_list(struct cli_args *a)
 {
 	if (a->npos) {
 		char safe[64];
-		msg_error("unexpected argument '%s' for 'list'; filters are options such as --gpu h100",
+		msg_error("unexpected argument '%s' for 'list'; filters are options such as "
+			  "--gpu h100",
 			  str_sanitize(safe, sizeof safe, a->pos[0]));
 		return EXIT_USAGE;
 	}

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "gpucmp/cache_recover.h"
 #include "gpucmp/lock.h"
 #include "gpucmp/strutil.h"
 
@@ -162,37 +163,31 @@ void cli_env_release(struct cli_env *env)
 	env->config_loaded = 0;
 }
 
-int cli_cache_corrupt(struct cli_env *env, const struct cli_args *rebuild, const char *problem)
+/* After an operation on env->cache found a damaged page: move the file
+ * aside (kept, under the writer lock), then either reopen the cache with
+ * the options `rebuild` (built afresh from the snapshot; returns that exit
+ * code) or, with rebuild NULL, say with `problem` (SQLite's words) that
+ * the next run rebuilds it and return 74. */
+static int cache_corrupt_recover(struct cli_env *env, const struct cli_args *rebuild,
+				 const char *problem)
 {
-	char *path = strdup(cache_path(env->cache)), *moved = NULL, *err = NULL;
-	if (!path) {
-		msg_error("out of memory");
-		return EXIT_OSERR;
-	}
-	/* a reader takes the writer lock for the move, never from under a
-	 * refresh that is writing the file */
-	int fd = -1;
-	enum gc_status st = env->writer ? GC_OK : lock_acquire(path, 0, &fd, &err);
-	if (st == GC_ETEMPFAIL) {
-		msg_error("cache %s is not a usable database (%s); another gpucmp is updating it: "
-			  "run 'gpucmp cache clear' when it has finished", path, problem);
-		free(path);
-		free(err);
-		return EXIT_TEMPFAIL;
-	}
-	if (st == GC_OK)
-		st = cache_set_aside(env->cache, &moved, &err);
-	else
-		cache_close(env->cache);
-	env->cache = NULL;
-	lock_release(fd); /* -1 for a writer, which keeps its own */
+	struct cache_recovery r;
+	char *err = NULL, why[128];
+	/* copied: SQLite's words go with the connection */
+	snprintf(why, sizeof why, "%s", problem ? problem : "");
+	problem = why;
+	enum gc_status st = cache_recover(&env->cache, env->writer, &r, &err);
 	int rc = EXIT_IOERR;
-	if (st != GC_OK) {
+	if (r.busy) {
+		msg_error("cache %s is not a usable database (%s); another gpucmp is updating it: "
+			  "run 'gpucmp cache clear' when it has finished", r.path, problem);
+		rc = EXIT_TEMPFAIL;
+	} else if (st != GC_OK) {
 		msg_status(st, err, "cannot move the damaged cache aside");
 		rc = exit_code_for(st);
 	} else if (!rebuild) {
 		msg_error("cache %s is not a usable database (%s); moved it to %s; the next run "
-			  "rebuilds it from the built-in snapshot", path, problem, moved);
+			  "rebuilds it from the built-in snapshot", r.path, problem, r.moved);
 	} else {
 		/* reopen under the writer lock this command may already hold */
 		int writer = env->writer;
@@ -200,15 +195,29 @@ int cli_cache_corrupt(struct cli_env *env, const struct cli_args *rebuild, const
 		rc = cli_open_cache(env, rebuild);
 		env->writer = writer;
 		if (rc == EXIT_OK)
-			msg_warn("cache %s was not a usable database; moved it to %s and rebuilt it "
-				 "from the built-in snapshot", path, moved);
+			msg_warn("cache %s was not a usable database; moved it to %s and rebuilt "
+				 "it from the built-in snapshot", r.path, r.moved);
 		else
-			msg_error("the damaged cache %s is kept as %s", path, moved);
+			msg_error("the damaged cache %s is kept as %s", r.path, r.moved);
 	}
-	free(path);
-	free(moved);
+	cache_recovery_release(&r);
 	free(err);
 	return rc;
+}
+
+int cli_cache_damaged(const struct cli_env *env, enum gc_status st)
+{
+	/* a damaged page is an I/O error; not out of memory, nor bad data */
+	return st == GC_EIO && env->cache && cache_corrupt(env->cache);
+}
+
+int cli_cache_failed(struct cli_env *env, const struct cli_args *rebuild, enum gc_status st,
+		     const char *err, const char *fallback)
+{
+	if (cli_cache_damaged(env, st))
+		return cache_corrupt_recover(env, rebuild, cache_problem(env->cache));
+	msg_status(st, err, fallback);
+	return exit_code_for(st);
 }
 
 int cli_writer_guard(struct cli_env *env, const struct cli_args *a)

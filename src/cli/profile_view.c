@@ -1,5 +1,5 @@
 /* profile_view.c - how profile values look in tables and JSON, and the
- * provider-level capability filters. */
+ * capability filters the options select. */
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "gpucmp/query.h"
 
 json_t *cli_json_number(double v)
 {
@@ -57,48 +58,18 @@ json_t *pv_json(const struct pfield_def *f, const struct pvalue *v)
 	}
 }
 
-static int is_one_of(const char *v, const char *a, const char *b, const char *c)
+void cli_caps(const struct cli_args *a, unsigned *caps)
 {
-	return (a && strcmp(v, a) == 0) || (b && strcmp(v, b) == 0) || (c && strcmp(v, c) == 0);
-}
-
-int provider_matches(const struct profile *p, const struct cli_args *a)
-{
-	const char *k8s = cli_opt(a, O_K8S), *docker = cli_opt(a, O_DOCKER);
-	const char *mode = profile_text(p, "kubernetes.mode");
-	if (k8s) {
-		int ok = strcmp(k8s, "managed") == 0 ? is_one_of(mode, "managed", "both", NULL)
-		       : strcmp(k8s, "join") == 0    ? is_one_of(mode, "join", "both", NULL)
-		       : strcmp(k8s, "any") == 0     ? is_one_of(mode, "managed", "join", "both")
-						     : strcmp(mode, "none") == 0;
-		if (!ok)
-			return 0;
+	const struct opt_def *opts[CLI_MAX_OPTS];
+	size_t n = cli_options_of(a->cmd, opts, CLI_MAX_OPTS);
+	*caps = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *v = cli_opt(a, opts[i]->id);
+		const char *value = opts[i]->type == OPT_BOOL ? NULL : v;
+		int c = v ? query_cap_find(opts[i]->name, value) : -1;
+		if (c >= 0)
+			*caps |= 1u << c;
 	}
-	if (docker) {
-		int custom = strcmp(profile_text(p, "docker.custom_image"), "yes") == 0;
-		int base = strcmp(profile_text(p, "docker.base_images_only"), "yes") == 0;
-		const char *d = profile_text(p, "docker.daemon");
-		int ok = strcmp(docker, "custom") == 0   ? custom
-		       : strcmp(docker, "daemon") == 0 ? is_one_of(d, "root", "rootless", NULL)
-						       : custom || base;
-		if (!ok)
-			return 0;
-	}
-	if (cli_flag(a, O_MIG) && !is_one_of(profile_text(p, "sharing.mig"), "managed", "self", NULL))
-		return 0;
-	if (cli_flag(a, O_MPS) && !is_one_of(profile_text(p, "sharing.mps"), "managed", "self", NULL))
-		return 0;
-	if (cli_flag(a, O_TIME_SLICING) &&
-	    !is_one_of(profile_text(p, "sharing.time_slicing"), "managed", "self", NULL))
-		return 0;
-	if (cli_flag(a, O_IB) && !is_one_of(profile_text(p, "interconnect.infiniband"), "yes", "some", NULL))
-		return 0;
-	const char *rdma = profile_text(p, "interconnect.rdma");
-	if (cli_flag(a, O_RDMA) && !is_one_of(rdma, "ib", "roce", NULL) && !is_one_of(rdma, "efa", NULL, NULL))
-		return 0;
-	if (cli_flag(a, O_NVLINK) && !is_one_of(profile_text(p, "interconnect.nvlink"), "yes", "some", NULL))
-		return 0;
-	return 1;
 }
 
 /* One JSON value and a newline on stdout; DEL and C1 controls, which

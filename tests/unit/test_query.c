@@ -81,13 +81,13 @@ static void test_mig_needs_provider_and_gpu(void **state)
 	(void)state;
 	struct query q;
 	query_init(&q);
-	q.mig = 1;
+	q.caps = 1u << QC_MIG;
 	const char *cols[] = {"gpu", "mig", "gpu_count", "provider"};
 	size_t n = run(&q, cols, 4, check_mig, NULL);
 	assert_true(n > 10);
 	/* T4 and L4 offers exist on MIG-managed GCP, but never qualify */
 	query_init(&q);
-	q.mig = 1;
+	q.caps = 1u << QC_MIG;
 	q.gpus[0] = "t4";
 	q.gpus[1] = "l4";
 	q.ngpus = 2;
@@ -107,7 +107,7 @@ static void test_k8s_modes(void **state)
 	(void)state;
 	struct query q;
 	query_init(&q);
-	q.k8s = Q_K8S_MANAGED;
+	q.caps = 1u << QC_K8S_MANAGED;
 	int saw_both = 0;
 	const char *cols[] = {"k8s", "provider"};
 	assert_true(run(&q, cols, 2, check_k8s_managed, &saw_both) > 0);
@@ -115,7 +115,7 @@ static void test_k8s_modes(void **state)
 	 * on-demand instance, which data/instance-types.yaml makes "join" */
 	assert_false(saw_both);
 	query_init(&q);
-	q.k8s = Q_K8S_NONE;
+	q.caps = 1u << QC_K8S_NONE;
 	assert_int_equal(run(&q, cols, 1, NULL, NULL), 0); /* no snapshot provider says none */
 }
 
@@ -205,7 +205,7 @@ static void test_rdma_counts_efa(void **state)
 		" '2026-12-02T00:00:00Z')", NULL, NULL, NULL), SQLITE_OK);
 	struct query q;
 	query_init(&q);
-	q.rdma = 1;
+	q.caps = 1u << QC_RDMA;
 	const char *cols[] = {"provider", "rdma", "infiniband"};
 	size_t efa = 0;
 	run(&q, cols, 3, check_efa, &efa);
@@ -467,21 +467,23 @@ static enum gc_status fill_cuda(void *arg, offer_cb cb, void *ctx, char **err)
 	return GC_OK;
 }
 
+/* "sku=yes,sku=?..." into arg (512 bytes) */
 static void collect_sku(sqlite3_stmt *s, void *arg)
 {
 	char *out = arg;
-	if (*out)
-		strcat(out, ",");
-	strcat(out, (const char *)sqlite3_column_text(s, 0));
-	strcat(out, sqlite3_column_type(s, 1) == SQLITE_NULL ? "=?"
-		    : sqlite3_column_int(s, 1)		     ? "=yes"
-							     : "=no");
+	size_t len = strlen(out);
+	snprintf(out + len, 512 - len, "%s%s%s", len ? "," : "",
+		 (const char *)sqlite3_column_text(s, 0),
+		 sqlite3_column_type(s, 1) == SQLITE_NULL ? "=?"
+		 : sqlite3_column_int(s, 1)		  ? "=yes"
+							  : "=no");
 }
 
 static void test_cuda_edges(void **state)
 {
 	(void)state;
-	assert_int_equal(cache_replace(cache, "cudatest", NULL, fill_cuda, NULL, NULL, NULL), GC_OK);
+	assert_int_equal(cache_replace(cache, "cudatest", NULL, fill_cuda, NULL, NULL, NULL),
+			 GC_OK);
 	static const char *const providers[] = {"cudatest"};
 	struct query q;
 	query_init(&q);
@@ -493,7 +495,8 @@ static void test_cuda_edges(void **state)
 	char got[512] = "";
 	/* without --cuda: cuda_ok is null everywhere and nothing is dropped */
 	assert_int_equal(run(&q, keys, 2, collect_sku, got), 6);
-	assert_string_equal(got, "exact=?,max-says-12.2=?,max-says-12.4=?,newer=?,one-below=?,unknown=?");
+	assert_string_equal(got, "exact=?,max-says-12.2=?,max-says-12.4=?,newer=?,one-below=?,"
+				 "unknown=?");
 	/* --cuda 12.4 (minimum driver 550.54.14): false rows dropped, unknown kept */
 	q.cuda_num = 12004000;
 	q.cuda_min_driver_num = 550054014;
@@ -518,7 +521,8 @@ static void collect_cost(sqlite3_stmt *s, void *arg)
 static void test_cost_estimate(void **state)
 {
 	(void)state;
-	assert_int_equal(cache_replace(cache, "cudatest", NULL, fill_cuda, NULL, NULL, NULL), GC_OK);
+	assert_int_equal(cache_replace(cache, "cudatest", NULL, fill_cuda, NULL, NULL, NULL),
+			 GC_OK);
 	struct query q;
 	query_init(&q);
 	static const char *const providers[] = {"cudatest"};
@@ -539,6 +543,220 @@ static void test_cost_estimate(void **state)
 	assert_float_equal(got[1], 1 * 10 * 3, 1e-9);
 }
 
+/* --- the query API: capability filters, providers, list, age ----------- */
+
+struct idset {
+	char ids[128][64];
+	size_t n;
+};
+
+static int idset_has(const struct idset *set, const char *id)
+{
+	for (size_t i = 0; i < set->n; i++)
+		if (strcmp(set->ids[i], id) == 0)
+			return 1;
+	return 0;
+}
+
+static void idset_add(sqlite3_stmt *s, void *arg)
+{
+	struct idset *set = arg;
+	const char *id = text(s, 0);
+	if (!idset_has(set, id) && set->n < 128)
+		snprintf(set->ids[set->n++], sizeof set->ids[0], "%s", id);
+}
+
+/* The providers with an offer that filter c keeps (the offer path). */
+static void offer_providers(enum query_cap c, struct idset *set)
+{
+	struct query q;
+	query_init(&q);
+	q.caps = 1u << c;
+	static const char *const keys[] = {"provider"};
+	memset(set, 0, sizeof *set);
+	run(&q, keys, 1, idset_add, set);
+}
+
+/* The providers filter c keeps (the provider path). */
+static void profile_providers(enum query_cap c, struct idset *set)
+{
+	struct query q;
+	query_init(&q);
+	q.caps = 1u << c;
+	struct query_provider *rows;
+	size_t n;
+	assert_int_equal(query_providers(cache, &cat.profiles, &q, &rows, &n, NULL), GC_OK);
+	memset(set, 0, sizeof *set);
+	for (size_t i = 0; i < n; i++)
+		snprintf(set->ids[set->n++], sizeof set->ids[0], "%s", rows[i].p->id);
+	free(rows);
+}
+
+/* One filter, two paths: a provider with an offer the filter keeps
+ * qualifies itself, unless its profile does not know (unknown) and the
+ * instance-type table answers for that offer (NVLink on HGX types). */
+static void test_caps_two_paths(void **state)
+{
+	(void)state;
+	size_t checked = 0;
+	for (int c = QC_K8S_MANAGED; c < QC_COUNT; c++) {
+		struct idset offers, providers;
+		offer_providers((enum query_cap)c, &offers);
+		profile_providers((enum query_cap)c, &providers);
+		for (size_t i = 0; i < offers.n; i++) {
+			const struct profile *p = profile_set_find(&cat.profiles, offers.ids[i]);
+			if (!p || idset_has(&providers, offers.ids[i])) {
+				checked++;
+				continue;
+			}
+			assert_string_equal(profile_text(p, query_caps[c].path[0]), "unknown");
+		}
+		/* and the provider path is the profile test */
+		for (size_t i = 0; i < cat.profiles.n; i++) {
+			const struct profile *p = cat.profiles.items[i];
+			assert_int_equal(idset_has(&providers, p->id),
+					 query_cap_profile((enum query_cap)c, p));
+		}
+	}
+	assert_true(checked > 20);
+}
+
+static void test_cap_table(void **state)
+{
+	(void)state;
+	assert_int_equal(query_cap_find("k8s", "managed"), QC_K8S_MANAGED);
+	assert_int_equal(query_cap_find("k8s", "none"), QC_K8S_NONE);
+	assert_int_equal(query_cap_find("docker", "base"), QC_DOCKER_BASE);
+	assert_int_equal(query_cap_find("ib", NULL), QC_IB);
+	assert_int_equal(query_cap_find("ib", "1"), QC_IB); /* a flag's value is ignored */
+	assert_int_equal(query_cap_find("time-slicing", NULL), QC_TIME_SLICING);
+	assert_int_equal(query_cap_find("k8s", "bogus"), -1);
+	assert_int_equal(query_cap_find("k8s", NULL), -1);
+	assert_int_equal(query_cap_find("gpu", "h100"), -1);
+	for (int c = 0; c < QC_COUNT; c++)
+		assert_non_null(query_caps[c].offer_sql);
+	/* no profile test: does not narrow providers, even without a profile */
+	assert_true(query_cap_profile(QC_AVAILABLE, NULL));
+	assert_false(query_cap_profile(QC_IB, NULL));
+}
+
+/* --k8s: each value's profile test, over every built-in profile. */
+static void test_k8s_values(void **state)
+{
+	(void)state;
+	static const struct {
+		enum query_cap c;
+		const char *modes; /* the modes that qualify, space separated */
+	} want[] = {{QC_K8S_MANAGED, " managed both "}, {QC_K8S_JOIN, " join both "},
+		    {QC_K8S_ANY, " managed join both "}, {QC_K8S_NONE, " none "}};
+	size_t seen[4] = {0};
+	for (size_t i = 0; i < cat.profiles.n; i++) {
+		const struct profile *p = cat.profiles.items[i];
+		char mode[40];
+		snprintf(mode, sizeof mode, " %s ", profile_text(p, "kubernetes.mode"));
+		for (size_t k = 0; k < 4; k++) {
+			int ok = strstr(want[k].modes, mode) != NULL;
+			assert_int_equal(query_cap_profile(want[k].c, p), ok);
+			seen[k] += (size_t)ok;
+		}
+	}
+	assert_true(seen[0] > 0 && seen[1] > 0 && seen[2] >= seen[0]);
+	assert_int_equal(query_caps_profile((1u << QC_K8S_MANAGED) | (1u << QC_K8S_NONE),
+					    cat.profiles.items[0]), 0);
+}
+
+static void check_ib_row(sqlite3_stmt *s, void *arg)
+{
+	(void)arg;
+	assert_int_equal(sqlite3_column_type(s, 0), SQLITE_INTEGER);
+	assert_int_equal(sqlite3_column_int(s, 0), 1);
+}
+
+/* --ib: an offer needs InfiniBand on its row; a provider "yes" or "some". */
+static void test_ib_rules(void **state)
+{
+	(void)state;
+	struct query q;
+	query_init(&q);
+	q.caps = 1u << QC_IB;
+	static const char *const keys[] = {"infiniband"};
+	assert_true(run(&q, keys, 1, check_ib_row, NULL) > 0);
+	size_t some = 0;
+	for (size_t i = 0; i < cat.profiles.n; i++) {
+		const struct profile *p = cat.profiles.items[i];
+		const char *ib = profile_text(p, "interconnect.infiniband");
+		int want = strcmp(ib, "yes") == 0 || strcmp(ib, "some") == 0;
+		assert_int_equal(query_cap_profile(QC_IB, p), want);
+		some += strcmp(ib, "some") == 0;
+	}
+	assert_true(some > 0); /* the rule that differs from the offer's is exercised */
+}
+
+/* Offer counts and cheapest prices of providers agree with a plain list. */
+static void test_provider_stats_and_where(void **state)
+{
+	(void)state;
+	struct query q;
+	query_init(&q);
+	struct query_provider *rows;
+	size_t n;
+	assert_int_equal(query_providers(cache, &cat.profiles, &q, &rows, &n, NULL), GC_OK);
+	assert_int_equal(n, cat.profiles.n);
+	static const char *const keys[] = {"provider"};
+	for (size_t i = 0; i < n; i++) {
+		struct query one;
+		query_init(&one);
+		one.providers[0] = rows[i].p->id;
+		one.nproviders = 1;
+		assert_int_equal(run(&one, keys, 1, NULL, NULL), (size_t)rows[i].offers);
+		assert_true(rows[i].offers > 0 || isnan(rows[i].min_price_hr));
+	}
+	free(rows);
+	/* --where over the provider table, with the summary's keys */
+	struct where_result w;
+	char *err = NULL;
+	assert_int_equal(where_compile("k8s = managed and id != 'aws'", query_provider_field,
+				       query_provider_suggest, NULL, &w, &err), GC_OK);
+	q.where = &w;
+	q.caps = 1u << QC_K8S_ANY;
+	assert_int_equal(query_providers(cache, &cat.profiles, &q, &rows, &n, NULL), GC_OK);
+	assert_true(n > 0);
+	for (size_t i = 0; i < n; i++) {
+		assert_string_equal(profile_text(rows[i].p, "kubernetes.mode"), "managed");
+		assert_string_not_equal(rows[i].p->id, "aws");
+	}
+	free(rows);
+	where_result_release(&w);
+	assert_string_equal(query_provider_suggest(NULL, "k8"), "k8s");
+}
+
+/* list through the library: every row rendered, the same count as the SQL. */
+static void test_list_and_age(void **state)
+{
+	(void)state;
+	struct query q;
+	query_init(&q);
+	q.caps = 1u << QC_K8S_ANY;
+	const struct field *cols[] = {f("provider"), f("sku")};
+	struct query_sql qs;
+	assert_int_equal(query_build(&q, cols, 2, &qs, NULL), GC_OK);
+	FILE *out = tmpfile();
+	assert_non_null(out);
+	struct render_spec spec = {RF_CSV, cols, 2, out, 0, 0, 0, {NULL, 0}, 0};
+	size_t rows = 0;
+	assert_int_equal(query_list(cache, &qs, &spec, &rows, NULL), GC_OK);
+	query_sql_release(&qs);
+	static const char *const keys[] = {"provider"};
+	assert_int_equal(rows, run(&q, keys, 1, NULL, NULL));
+	assert_int_equal((size_t)ftell(out) > rows * 4, 1);
+	fclose(out);
+	struct query_age age;
+	assert_int_equal(query_age(cache, &age, NULL), GC_OK);
+	assert_true(age.snapshot_days > 0);
+	assert_int_equal(strlen(age.snapshot_date), 10);
+	assert_int_equal(age.nstale, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -554,6 +772,12 @@ int main(void)
 		cmocka_unit_test(test_inline_for_explain),
 		cmocka_unit_test(test_cuda_edges),
 		cmocka_unit_test(test_cost_estimate),
+		cmocka_unit_test(test_caps_two_paths),
+		cmocka_unit_test(test_cap_table),
+		cmocka_unit_test(test_k8s_values),
+		cmocka_unit_test(test_ib_rules),
+		cmocka_unit_test(test_provider_stats_and_where),
+		cmocka_unit_test(test_list_and_age),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,154 @@
+/* query_recommend.c - recommend's candidates: the cheapest matching offer
+ * of each provider (one per provider, so the list compares providers, not
+ * regions), judged with the workload's checklist (src/recommend.c) and
+ * ranked. */
+#include "gpucmp/query.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpucmp/cache.h"
+#include "gpucmp/strutil.h"
+
+enum { C_PROVIDER, C_SKU, C_GPU, C_COUNT, C_REGION, C_PRICE, C_SPOT, C_AVAIL, C_IB, C_RDMA,
+       C_NVLINK, C_MIG, C_N };
+
+static const char *col_text(sqlite3_stmt *s, int i)
+{
+	const unsigned char *t = sqlite3_column_text(s, i);
+	return t ? (const char *)t : "";
+}
+
+static double col_num(sqlite3_stmt *s, int i)
+{
+	return sqlite3_column_type(s, i) == SQLITE_NULL ? NAN : sqlite3_column_double(s, i);
+}
+
+static int col_tri(sqlite3_stmt *s, int i)
+{
+	return sqlite3_column_type(s, i) == SQLITE_NULL ? -1 : sqlite3_column_int(s, i) != 0;
+}
+
+/* The statement for q, selecting the columns above. */
+static enum gc_status prepare(sqlite3 *db, const struct query *q, sqlite3_stmt **s, char **err)
+{
+	static const char *const keys[C_N] = {"provider", "sku", "gpu", "gpu_count", "region",
+					      "price_hr", "spot_price_hr", "available",
+					      "infiniband", "rdma", "nvlink", "mig"};
+	const struct field *cols[C_N];
+	for (size_t i = 0; i < C_N; i++)
+		cols[i] = field_find(keys[i]);
+	struct query_sql qs;
+	enum gc_status st = query_build(q, cols, C_N, &qs, err);
+	if (st == GC_OK)
+		st = query_prepare(db, &qs, s, err);
+	query_sql_release(&qs);
+	return st;
+}
+
+/* The price pick k pays per hour and in all: batch pays spot where it
+ * can, the rest on demand, `nodes` times; with `hours` (not NAN) serving
+ * on managed Kubernetes pays the control plane too. */
+static void cost(enum workload w, double nodes, double hours, struct rec_pick *k)
+{
+	double unit = w == WL_BATCH && !isnan(k->o.spot_price_hr) ? k->o.spot_price_hr
+								    : k->o.price_hr;
+	k->hourly = unit * nodes;
+	k->cost = k->hourly;
+	if (isnan(hours))
+		return;
+	k->cost = k->hourly * hours;
+	if (w == WL_INFERENCE && k->p && query_cap_profile(QC_K8S_MANAGED, k->p)) {
+		const struct pvalue *fee = profile_value(
+			k->p, profile_field_index("kubernetes.control_plane_fee_usd_hr"));
+		if (fee && fee->known)
+			k->cost += fee->number * hours;
+	}
+}
+
+/* Judge the current row as pick k. */
+static void judge(sqlite3_stmt *s, const struct profile_set *ps, const struct query_rec *r,
+		  struct rec_pick *k)
+{
+	char rdma[16], mig[16];
+	memset(k, 0, sizeof *k);
+	str_sanitize(k->provider, sizeof k->provider, col_text(s, C_PROVIDER));
+	str_sanitize(k->sku, sizeof k->sku, col_text(s, C_SKU));
+	str_sanitize(k->gpu, sizeof k->gpu, col_text(s, C_GPU));
+	str_sanitize(k->region, sizeof k->region, col_text(s, C_REGION));
+	snprintf(rdma, sizeof rdma, "%s", col_text(s, C_RDMA));
+	snprintf(mig, sizeof mig, "%s", col_text(s, C_MIG));
+	k->o = (struct rec_offer){col_num(s, C_COUNT), col_num(s, C_PRICE), col_num(s, C_SPOT),
+				  col_tri(s, C_AVAIL), col_tri(s, C_IB), rdma,
+				  col_tri(s, C_NVLINK), mig};
+	k->p = profile_set_find(ps, col_text(s, C_PROVIDER));
+	cost(r->w, r->nodes, r->hours, k);
+	recommend_judge(r->w, (int)r->nodes, &k->o, k->p, &k->v);
+	/* the verdict has what was needed of these, which live on this stack */
+	k->o.rdma = k->o.mig = NULL;
+}
+
+static int seen(const struct rec_pick *picks, size_t n, const char *provider)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(picks[i].provider, provider) == 0)
+			return 1;
+	return 0;
+}
+
+/* The cheapest matching offer of each provider, judged. */
+static enum gc_status collect(sqlite3 *db, const struct profile_set *ps, const struct query *q,
+			      const struct query_rec *r, struct query_rec_result *out,
+			      char **err)
+{
+	sqlite3_stmt *s = NULL;
+	enum gc_status st = prepare(db, q, &s, err);
+	size_t cap = 0;
+	int rc = SQLITE_DONE;
+	while (st == GC_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		char prov[64];
+		str_sanitize(prov, sizeof prov, col_text(s, C_PROVIDER));
+		if (seen(out->picks, out->n, prov))
+			continue; /* rows come cheapest first: keep each provider's first */
+		if (out->n == cap) {
+			cap = cap ? cap * 2 : 16;
+			struct rec_pick *g = realloc(out->picks, cap * sizeof *g);
+			if (!g) {
+				st = err_set(err, GC_ENOMEM, "out of memory");
+				break;
+			}
+			out->picks = g;
+		}
+		judge(s, ps, r, &out->picks[out->n++]);
+	}
+	if (st == GC_OK && rc != SQLITE_DONE)
+		st = err_set(err, rc == SQLITE_NOMEM ? GC_ENOMEM : GC_EIO,
+			     "cannot query the cache: %s", sqlite3_errmsg(db));
+	sqlite3_finalize(s);
+	return st;
+}
+
+enum gc_status query_recommend(struct cache *c, const struct profile_set *ps, struct query *q,
+			       const struct query_rec *r, struct query_rec_result *out,
+			       char **err)
+{
+	memset(out, 0, sizeof *out);
+	q->min_gpus = r->gpus;
+	if (r->w == WL_BATCH) {
+		/* cheapest by spot where there is one: sort on it, then on demand */
+		q->sort[0] = (struct sort_key){field_find("spot_price_hr"), 0};
+		q->sort[1] = (struct sort_key){field_find("price_hr"), 0};
+		q->nsort = 2;
+	}
+	enum gc_status st = collect(cache_db(c), ps, q, r, out, err);
+	if (st != GC_OK) {
+		free(out->picks);
+		memset(out, 0, sizeof *out);
+		return st;
+	}
+	out->n = recommend_rank(out->picks, out->n, r->budget, r->limit, &out->excluded,
+				&out->over);
+	return GC_OK;
+}

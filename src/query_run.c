@@ -1,0 +1,101 @@
+/* query_run.c - run list's query and read the age of the data, so the
+ * command line only formats. */
+#include "gpucmp/query.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "gpucmp/cache.h"
+#include "gpucmp/strutil.h"
+
+enum gc_status query_list(struct cache *c, const struct query_sql *qs,
+			  const struct render_spec *spec, size_t *rows, char **err)
+{
+	sqlite3 *db = cache_db(c);
+	sqlite3_stmt *stmt = NULL;
+	struct renderer *r = NULL;
+	*rows = 0;
+	enum gc_status st = query_prepare(db, qs, &stmt, err);
+	if (st == GC_OK)
+		st = render_begin(&r, spec, err);
+	int rc = SQLITE_DONE;
+	while (st == GC_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW)
+		st = render_row(r, stmt, err);
+	if (st == GC_OK && rc != SQLITE_DONE)
+		st = err_set(err, rc == SQLITE_NOMEM ? GC_ENOMEM : GC_EIO,
+			     "cannot read the cache: %s", sqlite3_errmsg(db));
+	if (r && st == GC_OK)
+		st = render_end(r, rows, err);
+	else
+		render_abort(r);
+	sqlite3_finalize(stmt);
+	return st;
+}
+
+/* Providers refreshed without a failure: how many, oldest and newest. */
+static int age_fresh(sqlite3 *db, struct query_age *a)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(db, "SELECT count(*), min(fetched_at), max(fetched_at)"
+				    " FROM provider_state"
+				    " WHERE stale = 0 AND fetched_at IS NOT NULL", -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0) {
+		a->refreshed = sqlite3_column_int(st, 0);
+		a->oldest = str_time_epoch((const char *)sqlite3_column_text(st, 1));
+		a->newest = str_time_epoch((const char *)sqlite3_column_text(st, 2));
+	}
+	return sqlite3_finalize(st);
+}
+
+/* The snapshot's date, if snapshot rows exist: per profiled provider
+ * through the (provider, source) index, since a plain scan for source
+ * would read every offer. */
+static int age_snapshot(sqlite3 *db, struct query_age *a)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'snapshot_date'"
+				    " AND EXISTS (SELECT 1 FROM provider p WHERE EXISTS"
+				    " (SELECT 1 FROM offer o WHERE o.provider = p.id"
+				    " AND o.source = 'snapshot'))", -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		const char *d = (const char *)sqlite3_column_text(st, 0);
+		a->snapshot_days = d ? str_date_days(d) : -1;
+		if (a->snapshot_days >= 0)
+			snprintf(a->snapshot_date, sizeof a->snapshot_date, "%s", d);
+	}
+	return sqlite3_finalize(st);
+}
+
+static int age_stale(sqlite3 *db, struct query_age *a)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(db, "SELECT provider FROM provider_state WHERE stale = 1"
+				    " ORDER BY provider", -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	while (a->nstale < QUERY_MAX_STALE && sqlite3_step(st) == SQLITE_ROW)
+		str_sanitize(a->stale[a->nstale++], sizeof a->stale[0],
+			     (const char *)sqlite3_column_text(st, 0));
+	return sqlite3_finalize(st);
+}
+
+enum gc_status query_age(struct cache *c, struct query_age *a, char **err)
+{
+	sqlite3 *db = cache_db(c);
+	memset(a, 0, sizeof *a);
+	a->oldest = a->newest = -1;
+	a->snapshot_days = -1;
+	int rc = age_fresh(db, a);
+	if (rc == SQLITE_OK)
+		rc = age_snapshot(db, a);
+	if (rc == SQLITE_OK)
+		rc = age_stale(db, a);
+	if (rc != SQLITE_OK)
+		return err_set(err, rc == SQLITE_NOMEM ? GC_ENOMEM : GC_EIO,
+			       "cannot read the cache: %s", sqlite3_errstr(rc));
+	return GC_OK;
+}
