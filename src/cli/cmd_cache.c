@@ -69,11 +69,11 @@ static int status(struct cli_env *env, const struct cli_args *a)
 	enum gc_status st = cache_status(env->cache, add_row, &s, &err);
 	int rc = EXIT_OK;
 	if (st != GC_OK) {
-		msg_status(st, err, "cannot read the cache");
+		rc = cli_cache_failed(env, NULL, st, err, "cannot read the cache");
 		free(err);
 		json_decref(s.json);
 		free(s.text);
-		return exit_code_for(st);
+		return rc;
 	}
 	if (s.json) {
 		rc = cli_print_json(s.json, 0);
@@ -121,16 +121,12 @@ static int clear(struct cli_env *env, const struct cli_args *a)
 	size_t removed = 0, restored = 0;
 	char *err = NULL;
 	enum gc_status st = cache_clear(env->cache, &env->cat, id, &removed, &restored, &err);
-	if (st != GC_OK && cache_corrupt(env->cache)) {
-		/* clearing is the documented repair: keep the damaged file, start
-		 * over from the snapshot */
-		free(err);
-		return cli_cache_corrupt(env, a, NULL);
-	}
 	if (st != GC_OK) {
-		msg_status(st, err, "cannot clear the cache");
+		/* clearing is the documented repair of a damaged page: keep the
+		 * damaged file, start over from the snapshot */
+		int rc = cli_cache_failed(env, a, st, err, "cannot clear the cache");
 		free(err);
-		return exit_code_for(st);
+		return rc;
 	}
 	if (id)
 		str_sanitize(safe, sizeof safe, id);

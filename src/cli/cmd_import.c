@@ -110,6 +110,10 @@ static int import_one(struct cli_env *env, const struct cli_args *a, const char 
 	size_t inserted = 0;
 	char *err = NULL;
 	enum gc_status st = cache_store(env->cache, provider, &m, fill, &o, &inserted, &err);
+	if (cli_cache_damaged(env, st)) { /* set it aside: the next run rebuilds */
+		free(err);
+		return cli_cache_failed(env, NULL, st, NULL, NULL);
+	}
 	if (st != GC_OK) {
 		char where[256];
 		str_sanitize(where, sizeof where, origin);

@@ -236,11 +236,16 @@ static int cmd_refresh(struct cli_args *a)
 	size_t n = 0;
 	char *err = NULL;
 	enum gc_status st = refresh_run(env.cache, &env.cat, &o, &res, &n, &err);
+	if (st == GC_OK && cli_cache_damaged(&env, GC_EIO)) {
+		/* a provider's failure was a damaged page: set the file aside */
+		refresh_results_free(res, n);
+		st = GC_EIO;
+	}
 	if (st != GC_OK) {
-		msg_status(st, err, "refresh failed");
+		rc = cli_cache_failed(&env, NULL, st, err, "refresh failed");
 		free(err);
 		cli_env_release(&env);
-		return exit_code_for(st);
+		return rc;
 	}
 	size_t tried = 0, failed = 0;
 	for (size_t i = 0; i < n; i++) {
