@@ -248,80 +248,88 @@ static enum gc_status value(struct parser *p, const char *fname, const struct wh
 
 static enum gc_status parse_or(struct parser *p);
 
-/* FIELD op VALUE | FIELD [not] in (...) | FIELD */
-static enum gc_status parse_test(struct parser *p)
+/* The field named by the current token, through the caller's lookup. */
+static enum gc_status field_at(struct parser *p, const struct token *ft, struct where_field *f)
 {
-	struct token ft = p->tok;
-	if (ft.kind != T_WORD)
-		return fail_at(p, ft.pos, ft.len,
-			       ft.kind == T_END ? "expected a field name at the end"
-						: "expected a field name");
-	struct where_field f;
-	if (p->lookup(p->ctx, ft.text, &f) != 0) {
-		const char *best = p->suggest ? p->suggest(p->ctx, ft.text) : NULL;
-		if (best)
-			return fail_at(p, ft.pos, ft.len, "unknown field '%s'; did you mean '%s'?",
-				       ft.text, best);
-		return fail_at(p, ft.pos, ft.len,
-			       "unknown field '%s'; 'gpucmp help fields' lists them", ft.text);
-	}
+	if (ft->kind != T_WORD)
+		return fail_at(p, ft->pos, ft->len,
+			       ft->kind == T_END ? "expected a field name at the end"
+						 : "expected a field name");
+	if (p->lookup(p->ctx, ft->text, f) == 0)
+		return GC_OK;
+	const char *best = p->suggest ? p->suggest(p->ctx, ft->text) : NULL;
+	if (best)
+		return fail_at(p, ft->pos, ft->len, "unknown field '%s'; did you mean '%s'?",
+			       ft->text, best);
+	return fail_at(p, ft->pos, ft->len,
+		       "unknown field '%s'; 'gpucmp help fields' lists them", ft->text);
+}
+
+static int is_text(const struct where_field *f)
+{
+	return f->type == FT_TEXT || f->type == FT_ENUM;
+}
+
+/* "(" SQL, the opening every test emits. */
+static enum gc_status open_test(struct parser *p, const char *before, const struct where_field *f)
+{
+	enum gc_status st = emit(p, before);
+	return st == GC_OK ? emit(p, f->sql) : st;
+}
+
+/* FIELD [not] in (V, ...): the current token is 'in'. */
+static enum gc_status parse_in(struct parser *p, const struct token *ft,
+			       const struct where_field *f, int negate)
+{
 	enum gc_status st = next(p);
 	if (st != GC_OK)
 		return st;
+	if (p->tok.kind != T_LPAREN)
+		return fail_at(p, p->tok.pos, p->tok.len, "expected '(' after 'in'");
+	if ((st = open_test(p, "(", f)) != GC_OK ||
+	    (st = emit(p, is_text(f) ? " COLLATE NOCASE" : "")) != GC_OK ||
+	    (st = emit(p, negate ? " NOT IN (" : " IN (")) != GC_OK)
+		return st;
+	for (int n = 0;; n++) {
+		if ((st = next(p)) != GC_OK)
+			return st;
+		int is_null;
+		size_t vpos = p->tok.pos, vlen = p->tok.len;
+		if ((st = value(p, ft->text, f, &is_null)) != GC_OK)
+			return st;
+		if (is_null)
+			return fail_at(p, vpos, vlen, "null cannot be in a list; use %s = null",
+				       ft->text);
+		if ((st = emit(p, n ? ", ?" : "?")) != GC_OK)
+			return st;
+		if (p->tok.kind == T_RPAREN)
+			break;
+		if (p->tok.kind != T_COMMA)
+			return fail_at(p, p->tok.pos, p->tok.len,
+				       "expected ',' or ')' in the list");
+	}
+	if ((st = emit(p, "))")) != GC_OK)
+		return st;
+	return next(p);
+}
+
+/* A bare yes/no field: "infiniband" means infiniband = true. */
+static enum gc_status parse_bare(struct parser *p, const struct token *ft,
+				 const struct where_field *f)
+{
+	if (f->type != FT_BOOL)
+		return fail_at(p, ft->pos, ft->len,
+			       "'%s' is %s, not true/false: compare it (%s = ...)", ft->text,
+			       type_name(f->type), ft->text);
+	enum gc_status st = open_test(p, "(", f);
+	return st == GC_OK ? emit(p, " = 1)") : st;
+}
+
+/* FIELD OP VALUE: the current token is the operator. */
+static enum gc_status parse_compare(struct parser *p, const struct token *ft,
+				    const struct where_field *f)
+{
 	struct token op = p->tok;
-	int negate_in = 0;
-	if (is_kw(&op, "not")) {
-		negate_in = 1;
-		if ((st = next(p)) != GC_OK)
-			return st;
-		op = p->tok;
-		if (!is_kw(&op, "in"))
-			return fail_at(p, op.pos, op.len, "expected 'in' after '%s not'", ft.text);
-	}
-	if (is_kw(&op, "in")) {
-		if ((st = next(p)) != GC_OK)
-			return st;
-		if (p->tok.kind != T_LPAREN)
-			return fail_at(p, p->tok.pos, p->tok.len, "expected '(' after 'in'");
-		if ((st = emit(p, "(")) != GC_OK || (st = emit(p, f.sql)) != GC_OK)
-			return st;
-		int text = f.type == FT_TEXT || f.type == FT_ENUM;
-		if ((st = emit(p, text ? " COLLATE NOCASE" : "")) != GC_OK ||
-		    (st = emit(p, negate_in ? " NOT IN (" : " IN (")) != GC_OK)
-			return st;
-		for (int n = 0;; n++) {
-			if ((st = next(p)) != GC_OK)
-				return st;
-			int is_null;
-			size_t vpos = p->tok.pos, vlen = p->tok.len;
-			if ((st = value(p, ft.text, &f, &is_null)) != GC_OK)
-				return st;
-			if (is_null)
-				return fail_at(p, vpos, vlen,
-					       "null cannot be in a list; use %s = null", ft.text);
-			if ((st = emit(p, n ? ", ?" : "?")) != GC_OK)
-				return st;
-			if (p->tok.kind == T_RPAREN)
-				break;
-			if (p->tok.kind != T_COMMA)
-				return fail_at(p, p->tok.pos, p->tok.len,
-					       "expected ',' or ')' in the list");
-		}
-		if ((st = emit(p, "))")) != GC_OK)
-			return st;
-		return next(p);
-	}
-	if (op.kind != T_OP) {
-		/* a bare yes/no field: "infiniband" means infiniband = true */
-		if (f.type != FT_BOOL)
-			return fail_at(p, ft.pos, ft.len,
-				       "'%s' is %s, not true/false: compare it (%s = ...)", ft.text,
-				       type_name(f.type), ft.text);
-		if ((st = emit(p, "(")) != GC_OK || (st = emit(p, f.sql)) != GC_OK ||
-		    (st = emit(p, " = 1)")) != GC_OK)
-			return st;
-		return GC_OK;
-	}
 	const char *o = op.text;
 	int glob = strcmp(o, "~") == 0 || strcmp(o, "!~") == 0;
 	int order = o[0] == '<' || o[0] == '>';
@@ -329,32 +337,56 @@ static enum gc_status parse_test(struct parser *p)
 		order = 0, o = "!=";
 	if (strcmp(o, "==") == 0)
 		o = "=";
-	int text = f.type == FT_TEXT || f.type == FT_ENUM;
-	if (glob && !text)
-		return fail_at(p, op.pos, op.len, "'~' matches text; '%s' is %s", ft.text,
-			       type_name(f.type));
-	if (order && (f.type == FT_BOOL || f.type == FT_ENUM))
-		return fail_at(p, op.pos, op.len, "'%s' cannot be ordered; use = or !=", ft.text);
-	if ((st = next(p)) != GC_OK)
+	if (glob && !is_text(f))
+		return fail_at(p, op.pos, op.len, "'~' matches text; '%s' is %s", ft->text,
+			       type_name(f->type));
+	if (order && (f->type == FT_BOOL || f->type == FT_ENUM))
+		return fail_at(p, op.pos, op.len, "'%s' cannot be ordered; use = or !=", ft->text);
+	enum gc_status st = next(p);
+	if (st != GC_OK)
 		return st;
 	size_t vpos = p->tok.pos, vlen = p->tok.len;
 	int is_null;
-	if ((st = value(p, ft.text, &f, &is_null)) != GC_OK)
+	if ((st = value(p, ft->text, f, &is_null)) != GC_OK)
 		return st;
 	if (is_null) {
 		if (strcmp(o, "=") != 0 && strcmp(o, "!=") != 0)
 			return fail_at(p, vpos, vlen, "null can only be compared with = or !=");
-		if ((st = emit(p, "(")) != GC_OK || (st = emit(p, f.sql)) != GC_OK)
+		if ((st = open_test(p, "(", f)) != GC_OK)
 			return st;
 		return emit(p, strcmp(o, "=") == 0 ? " IS NULL)" : " IS NOT NULL)");
 	}
-	if ((st = emit(p, glob ? "(lower(" : "(")) != GC_OK || (st = emit(p, f.sql)) != GC_OK)
+	if ((st = open_test(p, glob ? "(lower(" : "(", f)) != GC_OK)
 		return st;
 	if (glob)
 		return emit(p, strcmp(o, "~") == 0 ? ") GLOB lower(?))" : ") NOT GLOB lower(?))");
 	char tail[300];
-	snprintf(tail, sizeof tail, " %s ?%s)", o, text ? " COLLATE NOCASE" : "");
+	snprintf(tail, sizeof tail, " %s ?%s)", o, is_text(f) ? " COLLATE NOCASE" : "");
 	return emit(p, tail);
+}
+
+/* FIELD op VALUE | FIELD [not] in (...) | FIELD */
+static enum gc_status parse_test(struct parser *p)
+{
+	struct token ft = p->tok;
+	struct where_field f;
+	enum gc_status st = field_at(p, &ft, &f);
+	if (st != GC_OK || (st = next(p)) != GC_OK)
+		return st;
+	int negate_in = 0;
+	if (is_kw(&p->tok, "not")) {
+		negate_in = 1;
+		if ((st = next(p)) != GC_OK)
+			return st;
+		if (!is_kw(&p->tok, "in"))
+			return fail_at(p, p->tok.pos, p->tok.len, "expected 'in' after '%s not'",
+				       ft.text);
+	}
+	if (is_kw(&p->tok, "in"))
+		return parse_in(p, &ft, &f, negate_in);
+	if (p->tok.kind != T_OP)
+		return parse_bare(p, &ft, &f);
+	return parse_compare(p, &ft, &f);
 }
 
 static enum gc_status parse_not(struct parser *p)
