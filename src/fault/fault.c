@@ -323,23 +323,17 @@ static void vfs_install(void)
 		f_check_lock, f_control, f_sector, f_caps, f_shm_map, f_shm_lock,
 		f_shm_barrier, f_shm_unmap, f_fetch, f_unfetch};
 	fio = io;
+	/* files open through f_open (whose writes can fail); the rest is the real VFS's */
+	static const sqlite3_vfs calls = {
+		.zName = "gpucmp-fault", .xOpen = f_open, .xDelete = v_delete,
+		.xAccess = v_access, .xFullPathname = v_full, .xDlOpen = v_dlopen,
+		.xDlError = v_dlerror, .xDlSym = v_dlsym, .xDlClose = v_dlclose,
+		.xRandomness = v_random, .xSleep = v_sleep, .xCurrentTime = v_time,
+		.xGetLastError = v_last_error, .xCurrentTimeInt64 = v_time64};
+	fvfs = calls;
 	fvfs.iVersion = real_vfs->iVersion < 2 ? real_vfs->iVersion : 2;
 	fvfs.szOsFile = (int)sizeof(struct ffile) + real_vfs->szOsFile;
 	fvfs.mxPathname = real_vfs->mxPathname;
-	fvfs.zName = "gpucmp-fault";
-	fvfs.xOpen = f_open;
-	fvfs.xDelete = v_delete;
-	fvfs.xAccess = v_access;
-	fvfs.xFullPathname = v_full;
-	fvfs.xDlOpen = v_dlopen;
-	fvfs.xDlError = v_dlerror;
-	fvfs.xDlSym = v_dlsym;
-	fvfs.xDlClose = v_dlclose;
-	fvfs.xRandomness = v_random;
-	fvfs.xSleep = v_sleep;
-	fvfs.xCurrentTime = v_time;
-	fvfs.xGetLastError = v_last_error;
-	fvfs.xCurrentTimeInt64 = v_time64;
 	sqlite3_vfs_register(&fvfs, 1);
 }
 
