@@ -288,28 +288,24 @@ int cli_unknown_provider(const struct cli_env *env, const char *id);
 
 /* --- end of env --- */
 
-/* Capability views shared by providers, show (src/cli/profile_view.c). */
+/* Profile values for providers, gpus and recommend (src/cli/profile_view.c):
+ * sheet_json_number, sheet_value_text and sheet_value_json (gpucmp/sheet.h)
+ * under the names those commands use. */
 struct json_t;
-/* A new JSON number (integer when whole), or null for NAN. */
+/* A new JSON number (integer when whole), null for NAN; NULL out of memory. */
 struct json_t *cli_json_number(double v);
 /* Display text of a profile value ("yes", "managed", "0.10", "kueue, volcano",
  * "?" when unknown) written into buf. */
 const char *pv_text(const struct pfield_def *f, const struct pvalue *v, char *buf,
 		    size_t n);
-/* JSON of a profile value: booleans true/false, enums as strings
- * ("unknown" kept), numbers, lists; null when an unknown bool/number/text/list. */
+/* JSON of a profile value (a new reference, NULL out of memory): booleans
+ * true/false, enums as strings ("unknown" kept), numbers, lists; null when
+ * an unknown bool/number/text/list. */
 struct json_t *pv_json(const struct pfield_def *f, const struct pvalue *v);
-/* Print `v` (stolen) to stdout: indented JSON, or with `ndjson` one compact
- * line per element of an array.  Returns an exit code. */
+/* Print `v` (stolen; NULL: out of memory, exit 71) to stdout: indented
+ * JSON, or with `ndjson` one compact line per element of an array.
+ * Returns an exit code. */
 int cli_print_json(struct json_t *v, int ndjson);
-/* The capability groups in the order show and compare print them, and the
- * fields of one (profile_fields indexes; billing also lists spot). */
-struct pv_group {
-	const char *group, *title;
-};
-extern const struct pv_group pv_groups[];
-extern const size_t pv_ngroups;
-size_t pv_group_fields(const char *group, int *idx, size_t max);
 /* The capability filters (--k8s, --docker, --mig ... --available) given in
  * `a`, found by option name in query_caps, as bits (1u << QC_*) in *caps. */
 void cli_caps(const struct cli_args *a, unsigned *caps);
@@ -327,8 +323,5 @@ int cmd_list(struct cli_args *a);
 int cmd_providers(struct cli_args *a);
 int cmd_providers_check(struct cli_args *a);
 int cmd_recommend(struct cli_args *a);
-
-/* A profile verified longer ago than this is flagged STALE. */
-#define PROFILE_STALE_DAYS 180
 
 #endif

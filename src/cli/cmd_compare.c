@@ -3,79 +3,67 @@
  * One column per provider, one row per capability field, grouped like
  * `show`.  Rows where the providers differ are marked with '*' (and shown
  * alone with --diff); a profile verified more than 180 days ago is flagged
- * STALE in the header rows.
+ * STALE in the header rows.  sheet_compare_build (gpucmp/sheet.h) answers;
+ * this file lays the rows out.
  */
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "gpucmp/sheet.h"
 #include "gpucmp/strutil.h"
 
-enum { MAX_COMPARE = 12, CCELL = 64 };
+enum { NCOLS = SHEET_COMPARE_MAX + 1, HEAD = 2 };
 
-static int differs(const struct profile *const *ps, size_t n, int field)
+/* The cells of row r of the table: kind, verified, then the comparison's rows. */
+static void row_cells(const struct sheet_compare *c, size_t r, char (*text)[SHEET_CELL],
+		      const char **cells, unsigned char *dim)
 {
-	char a[CCELL], b[CCELL];
-	pv_text(&profile_fields[field], profile_value(ps[0], field), a, sizeof a);
-	for (size_t i = 1; i < n; i++) {
-		pv_text(&profile_fields[field], profile_value(ps[i], field), b, sizeof b);
-		if (strcmp(a, b) != 0)
-			return 1;
-	}
-	return 0;
-}
-
-static int print_json(const struct cli_env *env, const struct profile *const *ps, size_t n,
-		      int only_diff)
-{
-	json_t *root = json_object(), *provs = json_array(), *fields = json_array();
-	for (size_t i = 0; i < n; i++) {
-		json_t *o = json_object();
-		long ago = cli_days_ago(env, ps[i]->verified);
-		json_object_set_new(o, "id", json_string(ps[i]->id));
-		json_object_set_new(o, "name", json_string(ps[i]->name));
-		json_object_set_new(o, "kind", json_string(ps[i]->kind));
-		json_object_set_new(o, "verified", json_string(ps[i]->verified));
-		json_object_set_new(o, "verified_days_ago", json_integer(ago));
-		json_object_set_new(o, "stale", json_boolean(ago > PROFILE_STALE_DAYS));
-		json_array_append_new(provs, o);
-	}
-	for (size_t g = 0; g < pv_ngroups; g++) {
-		int idx[16];
-		size_t nf = pv_group_fields(pv_groups[g].group, idx, 16);
-		for (size_t k = 0; k < nf; k++) {
-			const struct pfield_def *f = &profile_fields[idx[k]];
-			int d = differs(ps, n, idx[k]);
-			if (only_diff && !d)
-				continue;
-			json_t *o = json_object(), *vals = json_object();
-			char path[64];
-			snprintf(path, sizeof path, "%s%s%s", f->group, *f->group ? "." : "", f->key);
-			json_object_set_new(o, "field", json_string(path));
-			json_object_set_new(o, "group", json_string(pv_groups[g].group));
-			json_object_set_new(o, "differs", json_boolean(d));
-			for (size_t i = 0; i < n; i++)
-				json_object_set_new(vals, ps[i]->id,
-						    pv_json(f, profile_value(ps[i], idx[k])));
-			json_object_set_new(o, "values", vals);
-			json_array_append_new(fields, o);
+	if (r < HEAD) {
+		snprintf(text[0], SHEET_CELL, r ? "  verified" : "  kind");
+		for (size_t i = 0; i < c->ncols; i++) {
+			const struct sheet_column *col = &c->cols[i];
+			if (r)
+				snprintf(text[i + 1], SHEET_CELL, "%s (%ld d)%s", col->p->verified,
+					 col->days_ago, col->stale ? " STALE" : "");
+			else
+				snprintf(text[i + 1], SHEET_CELL, "%s", col->p->kind);
+		}
+	} else {
+		const struct sheet_crow *row = &c->rows[r - HEAD];
+		if (row->field < 0)
+			snprintf(text[0], SHEET_CELL, "%s", row->title);
+		else
+			snprintf(text[0], SHEET_CELL, "%s %s", row->differs ? "*" : " ",
+				 row->title);
+		for (size_t i = 0; row->field >= 0 && i < c->ncols; i++) {
+			cells[i + 1] = row->text[i];
+			dim[i + 1] = strcmp(row->text[i], "?") == 0;
 		}
 	}
-	json_object_set_new(root, "providers", provs);
-	json_object_set_new(root, "fields", fields);
-	return cli_print_json(root, 0);
+	for (size_t i = 0; i <= c->ncols; i++)
+		if (!cells[i])
+			cells[i] = text[i];
 }
 
-static int print_table(const struct cli_env *env, const struct cli_args *a,
-		       const struct profile *const *ps, size_t n, int only_diff)
+static void print_footer(const struct sheet_compare *c)
 {
-	size_t ncols = n + 1, cap = 64;
-	char(*text)[MAX_COMPARE + 1][CCELL] = calloc(cap, sizeof *text);
-	const char **cells = calloc(cap * ncols, sizeof *cells);
-	unsigned char *dim = calloc(cap * ncols, 1);
-	struct grid_col cols[MAX_COMPARE + 1];
+	printf("\n* %zu field%s differ%s; ? = unknown (not confirmed in the provider's "
+	       "documentation). 'gpucmp show ID' gives sources and notes.\n",
+	       c->ndiff, c->ndiff == 1 ? "" : "s", c->ndiff == 1 ? "s" : "");
+	if (c->nstale)
+		printf("STALE: verified more than %d days ago; re-check the sources.\n",
+		       SHEET_STALE_DAYS);
+}
+
+static int print_table(const struct cli_args *a, const struct sheet_compare *c)
+{
+	size_t ncols = c->ncols + 1, rows = c->nrows + HEAD;
+	char(*text)[NCOLS][SHEET_CELL] = calloc(rows, sizeof *text);
+	const char **cells = calloc(rows * ncols, sizeof *cells);
+	unsigned char *dim = calloc(rows * ncols, 1);
+	struct grid_col cols[NCOLS];
 	int rc = EXIT_OK;
 	if (!text || !cells || !dim) {
 		msg_error("out of memory");
@@ -83,48 +71,10 @@ static int print_table(const struct cli_env *env, const struct cli_args *a,
 		goto out;
 	}
 	cols[0] = (struct grid_col){"", 0, 1};
-	for (size_t i = 0; i < n; i++)
-		cols[i + 1] = (struct grid_col){ps[i]->id, 0, 1};
-	size_t rows = 0, ndiff = 0, nstale = 0;
-	/* header rows: kind and verified date */
-	snprintf(text[rows][0], CCELL, "  kind");
-	for (size_t i = 0; i < n; i++)
-		snprintf(text[rows][i + 1], CCELL, "%s", ps[i]->kind);
-	rows++;
-	snprintf(text[rows][0], CCELL, "  verified");
-	for (size_t i = 0; i < n; i++) {
-		long ago = cli_days_ago(env, ps[i]->verified);
-		int stale = ago > PROFILE_STALE_DAYS;
-		nstale += (size_t)stale;
-		snprintf(text[rows][i + 1], CCELL, "%s (%ld d)%s", ps[i]->verified, ago,
-			 stale ? " STALE" : "");
-	}
-	rows++;
-	for (size_t g = 0; g < pv_ngroups; g++) {
-		int idx[16];
-		size_t nf = pv_group_fields(pv_groups[g].group, idx, 16), title = rows;
-		if (rows + nf + 1 >= cap)
-			break; /* cannot happen with the schema's ~30 fields */
-		snprintf(text[rows++][0], CCELL, "%s", pv_groups[g].title);
-		for (size_t k = 0; k < nf; k++) {
-			const struct pfield_def *f = &profile_fields[idx[k]];
-			int d = differs(ps, n, idx[k]);
-			ndiff += (size_t)d;
-			if (only_diff && !d)
-				continue;
-			snprintf(text[rows][0], CCELL, "%s %s", d ? "*" : " ", f->label);
-			for (size_t i = 0; i < n; i++) {
-				pv_text(f, profile_value(ps[i], idx[k]), text[rows][i + 1], CCELL);
-				dim[rows * ncols + i + 1] = strcmp(text[rows][i + 1], "?") == 0;
-			}
-			rows++;
-		}
-		if (rows == title + 1)
-			rows--; /* --diff: a group with no differences has no title */
-	}
+	for (size_t i = 0; i < c->ncols; i++)
+		cols[i + 1] = (struct grid_col){c->cols[i].p->id, 0, 1};
 	for (size_t r = 0; r < rows; r++)
-		for (size_t c = 0; c < ncols; c++)
-			cells[r * ncols + c] = text[r][c];
+		row_cells(c, r, text[r], &cells[r * ncols], &dim[r * ncols]);
 	char *err = NULL;
 	if (render_grid(stdout, cols, ncols, cells, dim, rows, render_term_width(stdout),
 			cli_use_color(a, stdout), &err) != GC_OK) {
@@ -132,14 +82,8 @@ static int print_table(const struct cli_env *env, const struct cli_args *a,
 		rc = EXIT_IOERR;
 	}
 	free(err);
-	if (rc == EXIT_OK) {
-		printf("\n* %zu field%s differ%s; ? = unknown (not confirmed in the provider's "
-		       "documentation). 'gpucmp show ID' gives sources and notes.\n",
-		       ndiff, ndiff == 1 ? "" : "s", ndiff == 1 ? "s" : "");
-		if (nstale)
-			printf("STALE: verified more than %d days ago; re-check the sources.\n",
-			       PROFILE_STALE_DAYS);
-	}
+	if (rc == EXIT_OK)
+		print_footer(c);
 out:
 	free(text);
 	free(cells);
@@ -147,14 +91,37 @@ out:
 	return rc;
 }
 
+/* Compare ps[0..n) and print the table or the JSON; returns an exit code. */
+static int compare(const struct cli_env *env, const struct cli_args *a,
+		   const struct profile *const *ps, size_t n)
+{
+	struct sheet_compare c;
+	char *err = NULL;
+	enum gc_status st = sheet_compare_build(&c, ps, n, env->cat.today, cli_flag(a, O_DIFF),
+						&err);
+	int rc;
+	if (st != GC_OK) {
+		msg_status(st, err, "cannot compare the providers");
+		rc = exit_code_for(st);
+	} else if (cli_flag(a, O_JSON)) {
+		rc = cli_print_json(sheet_compare_json(&c), 0);
+	} else {
+		rc = print_table(a, &c);
+	}
+	free(err);
+	sheet_compare_release(&c);
+	return rc;
+}
+
 static int cmd_compare(struct cli_args *a)
 {
 	if (a->npos < 2) {
-		msg_error("'compare' needs at least two provider ids; 'gpucmp providers' lists them");
+		msg_error("'compare' needs at least two provider ids; "
+			  "'gpucmp providers' lists them");
 		return EXIT_USAGE;
 	}
-	if (a->npos > MAX_COMPARE) {
-		msg_error("'compare' takes at most %d providers", MAX_COMPARE);
+	if (a->npos > SHEET_COMPARE_MAX) {
+		msg_error("'compare' takes at most %d providers", SHEET_COMPARE_MAX);
 		return EXIT_USAGE;
 	}
 	struct cli_env env;
@@ -162,7 +129,7 @@ static int cmd_compare(struct cli_args *a)
 	int rc = cli_catalog_need(&env, CATALOG_PROFILES);
 	if (rc)
 		return rc;
-	const struct profile *ps[MAX_COMPARE];
+	const struct profile *ps[SHEET_COMPARE_MAX];
 	size_t n = 0;
 	for (int i = 0; i < a->npos && !rc; i++) {
 		const struct profile *p = profile_set_find(&env.cat.profiles, a->pos[i]);
@@ -179,11 +146,8 @@ static int cmd_compare(struct cli_args *a)
 			}
 		ps[n++] = p;
 	}
-	if (!rc) {
-		int only_diff = cli_flag(a, O_DIFF);
-		rc = cli_flag(a, O_JSON) ? print_json(&env, ps, n, only_diff)
-					 : print_table(&env, a, ps, n, only_diff);
-	}
+	if (!rc)
+		rc = compare(&env, a, ps, n);
 	cli_env_release(&env);
 	return rc;
 }

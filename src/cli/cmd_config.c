@@ -2,132 +2,57 @@
  *
  * show prints the effective settings, each with where it comes from: the
  * config file ("config"), an environment variable (its name) or the
- * built-in default ("default").  API keys are never printed, not even in
- * part: only "(redacted)" and their source.
+ * built-in default ("default"); config_effective (gpucmp/config_show.h)
+ * answers, keys already redacted.
  */
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-#include "gpucmp/adapter.h"
-#include "gpucmp/cache.h"
-#include "gpucmp/refresh.h"
+#include "gpucmp/config_show.h"
 #include "gpucmp/strutil.h"
 
-#define REDACTED "(redacted)"
-
-/* One setting as shown: its text (NULL: unset) and where it came from. */
-struct shown {
-	const char *value;
-	const char *from;
-};
-
-#define STR_(x) #x
-#define STR(x) STR_(x)
-
-static struct shown top(const char *value, const char *dflt)
-{
-	struct shown s = {value ? value : dflt, value ? "config" : "default"};
-	return s;
-}
-
-/* The providers list as one comma-joined line into buf, or NULL when unset. */
-static const char *providers_line(const struct config *c, char *buf, size_t n)
-{
-	size_t k = 0;
-	buf[0] = '\0';
-	for (size_t i = 0; i < c->nproviders && k < n; i++)
-		k += (size_t)snprintf(buf + k, n - k, "%s%s", i ? "," : "", c->providers[i]);
-	return c->nproviders ? buf : NULL;
-}
-
-/* A provider's effective base URL and key; 0 when neither the environment
- * nor the config sets anything for it. */
-static int provider_settings(const struct adapter *ad, const struct config *c,
-			     struct shown *base, struct shown *key, char *base_from,
-			     char *key_from, size_t n, char *url, size_t urln)
-{
-	const char *b = refresh_base_url(ad, c, base_from, n);
-	const char *k = refresh_key(ad, c, key_from, n);
-	if (!b && !k)
-		return 0;
-	/* a URL from the environment may carry user:password@ or a key */
-	http_url_redact(url, urln, b ? b : ad->base_url, k);
-	base->value = url;
-	base->from = b ? base_from : "default";
-	key->value = k ? REDACTED : NULL;
-	key->from = k ? key_from : "default";
-	return 1;
-}
-
-static void print_line(int indent, const char *key, const struct shown *s)
+static void print_line(int indent, const struct config_setting *s)
 {
 	char safe[600];
-	printf("%*s%s: %s  # %s\n", indent, "", key,
-	       s->value ? str_sanitize(safe, sizeof safe, s->value) : "none", s->from);
+	const char *v = s->value ? s->value : s->unset ? s->unset : "none";
+	printf("%*s%s: %s  # %s\n", indent, "", s->key, str_sanitize(safe, sizeof safe, v),
+	       s->from);
 }
 
-static json_t *shown_json(const struct shown *s)
+static void print_text(const struct config_effective *e)
 {
-	return json_pack("{s:o, s:s}", "value", s->value ? json_string(s->value) : json_null(),
-			 "from", s->from);
+	for (size_t i = 0; i < CONFIG_SHOWN_TOP; i++)
+		print_line(0, &e->top[i]);
+	if (!e->nprovider)
+		printf("provider: {}  # no base URL or API key set\n");
+	else
+		printf("provider:\n");
+	for (size_t i = 0; i < e->nprovider; i++) {
+		printf("  %s:\n", e->provider[i].id);
+		print_line(4, &e->provider[i].base_url);
+		print_line(4, &e->provider[i].api_key);
+	}
 }
 
 static int show(const struct config *c, int as_json)
 {
-	char line[1024], keep[16] = "";
-	if (c->min_keep_percent >= 0)
-		snprintf(keep, sizeof keep, "%d", c->min_keep_percent);
-	struct shown set[5] = {top(c->columns, NULL), top(c->sort, "price"),
-			       top(c->currency[0] ? c->currency : NULL, "USD"),
-			       top(providers_line(c, line, sizeof line), NULL),
-			       top(keep[0] ? keep : NULL, STR(CACHE_MIN_KEEP_PERCENT))};
-	static const char *const names[5] = {"columns", "sort", "currency", "providers",
-					     "min_keep_percent"};
-	static const char *const dflt_text[5] = {"auto", NULL, NULL, "all", NULL};
-	json_t *root = as_json ? json_object() : NULL, *prov = as_json ? json_object() : NULL;
-	if (as_json) {
-		json_object_set_new(root, "path", c->path ? json_string(c->path) : json_null());
-		json_object_set_new(root, "found", json_boolean(c->found));
+	struct config_effective e;
+	char *err = NULL;
+	enum gc_status st = config_effective(&e, c, &err);
+	int rc = EXIT_OK; /* main reports text output it could not write */
+	if (st != GC_OK) {
+		msg_status(st, err, "cannot show the settings");
+		rc = exit_code_for(st);
+	} else if (as_json) {
+		rc = cli_print_json(config_effective_json(&e), 0);
+	} else {
+		print_text(&e);
 	}
-	for (int i = 0; i < 5; i++) {
-		struct shown s = set[i];
-		if (as_json) {
-			json_object_set_new(root, names[i], shown_json(&s));
-			continue;
-		}
-		if (!s.value)
-			s.value = dflt_text[i];
-		print_line(0, names[i], &s);
-	}
-	int header = 0;
-	for (size_t i = 0; i < adapter_count; i++) {
-		struct shown base, key;
-		char base_from[96], key_from[96], url[600];
-		if (!provider_settings(adapters[i], c, &base, &key, base_from, key_from,
-				       sizeof base_from, url, sizeof url))
-			continue;
-		if (as_json) {
-			json_object_set_new(prov, adapters[i]->id,
-					    json_pack("{s:o, s:o}", "base_url", shown_json(&base),
-						      "api_key", shown_json(&key)));
-			continue;
-		}
-		if (!header++)
-			printf("provider:\n");
-		printf("  %s:\n", adapters[i]->id);
-		print_line(4, "base_url", &base);
-		print_line(4, "api_key", &key);
-	}
-	if (!as_json) {
-		if (!header)
-			printf("provider: {}  # no base URL or API key set\n");
-		return EXIT_OK; /* main reports output it could not write */
-	}
-	json_object_set_new(root, "provider", prov);
-	return cli_print_json(root, 0);
+	free(err);
+	config_effective_release(&e);
+	return rc;
 }
 
 static int print_path(void)

@@ -1,61 +1,30 @@
-/* profile_view.c - how profile values look in tables and JSON, and the
- * capability filters the options select. */
+/* profile_view.c - profile values for the tables and JSON of providers
+ * (gpucmp/sheet.h says how they look), JSON out, and the capability
+ * filters the options select. */
 #include <jansson.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "gpucmp/query.h"
+#include "gpucmp/sheet.h"
 
+/* The library's answers under the names providers, gpus and recommend use. */
 json_t *cli_json_number(double v)
 {
-	if (isnan(v))
-		return json_null();
-	if (v == floor(v) && fabs(v) < 9e15)
-		return json_integer((json_int_t)v);
-	return json_real(v);
+	return sheet_json_number(v);
 }
 
 const char *pv_text(const struct pfield_def *f, const struct pvalue *v, char *buf,
 		    size_t n)
 {
-	if (!v->known) {
-		snprintf(buf, n, "?");
-	} else if (f->kind == PF_NUMBER) {
-		snprintf(buf, n, v->number == floor(v->number) ? "%.0f" : "%.2f", v->number);
-	} else if (f->kind == PF_LIST) {
-		size_t o = 0;
-		buf[0] = '\0';
-		for (size_t i = 0; i < v->nlist && o < n; i++)
-			o += (size_t)snprintf(buf + o, n - o, "%s%s", i ? ", " : "", v->list[i]);
-		if (!v->nlist)
-			snprintf(buf, n, "none");
-	} else {
-		snprintf(buf, n, "%s", v->text);
-	}
-	return buf;
+	return sheet_value_text(f, v, buf, n);
 }
 
 json_t *pv_json(const struct pfield_def *f, const struct pvalue *v)
 {
-	if (!v->known)
-		return f->kind == PF_ENUM ? json_string("unknown") : json_null();
-	switch (f->kind) {
-	case PF_BOOL:
-		return json_boolean(strcmp(v->text, "yes") == 0);
-	case PF_NUMBER:
-		return cli_json_number(v->number);
-	case PF_LIST: {
-		json_t *a = json_array();
-		for (size_t i = 0; i < v->nlist; i++)
-			json_array_append_new(a, json_string(v->list[i]));
-		return a;
-	}
-	default:
-		return json_string(v->text);
-	}
+	return sheet_value_json(f, v);
 }
 
 void cli_caps(const struct cli_args *a, unsigned *caps)
@@ -109,21 +78,4 @@ int cli_print_json(json_t *v, int ndjson)
 		return EXIT_IOERR;
 	}
 	return EXIT_OK;
-}
-
-const struct pv_group pv_groups[] = {
-	{"kubernetes", "Kubernetes"}, {"docker", "Docker"}, {"sharing", "GPU sharing"},
-	{"interconnect", "Interconnect"}, {"billing", "Billing"},
-};
-const size_t pv_ngroups = sizeof pv_groups / sizeof pv_groups[0];
-
-size_t pv_group_fields(const char *group, int *idx, size_t max)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < profile_field_count && n < max; i++)
-		if (strcmp(profile_fields[i].group, group) == 0)
-			idx[n++] = (int)i;
-	if (strcmp(group, "billing") == 0 && n < max)
-		idx[n++] = profile_field_index("spot");
-	return n;
 }
