@@ -3,10 +3,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "testutil.h"
 
 #include "gpucmp/adapter.h"
 #include "gpucmp/config.h"
+#include "gpucmp/config_show.h"
 #include "gpucmp/hosted.h"
 #include "gpucmp/fileio.h"
 #include "gpucmp/refresh.h"
@@ -369,6 +372,73 @@ static void test_precedence(void **state)
 	config_release(&c);
 }
 
+static const struct config_shown_provider *shown(const struct config_effective *e,
+						 const char *id)
+{
+	for (size_t i = 0; i < e->nprovider; i++)
+		if (strcmp(e->provider[i].id, id) == 0)
+			return &e->provider[i];
+	return NULL;
+}
+
+static void test_effective(void **state)
+{
+	(void)state;
+	struct config c;
+	struct config_effective e;
+	const char *text = "sort: -gpu_count\nproviders: [vast, lambda]\n"
+			   "provider:\n  lambda:\n    api_key: cfg-secret\n";
+	assert_int_equal(parse(&c, text, NULL), GC_OK);
+	unsetenv("GPUCMP_LAMBDA_API_KEY");
+	unsetenv("LAMBDA_API_KEY");
+	setenv("GPUCMP_LAMBDA_BASE_URL", "http://user:pw@env.example/api?token=t0k", 1);
+	assert_int_equal(config_effective(&e, &c, NULL), GC_OK);
+	static const char *const keys[] = {"columns", "sort", "currency", "providers",
+					   "min_keep_percent"};
+	for (size_t i = 0; i < CONFIG_SHOWN_TOP; i++)
+		assert_string_equal(e.top[i].key, keys[i]);
+	assert_null(e.top[0].value); /* columns: unset, "auto" for people */
+	assert_string_equal(e.top[0].from, "default");
+	assert_string_equal(e.top[0].unset, "auto");
+	assert_string_equal(e.top[1].value, "-gpu_count");
+	assert_string_equal(e.top[1].from, "config");
+	assert_string_equal(e.top[2].value, "USD");
+	assert_string_equal(e.top[2].from, "default");
+	assert_string_equal(e.top[3].value, "vast,lambda");
+	assert_string_equal(e.top[4].value, "10");
+	const struct config_shown_provider *p = shown(&e, "lambda");
+	assert_non_null(p);
+	assert_string_equal(p->api_key.value, CONFIG_REDACTED);
+	assert_string_equal(p->api_key.from, "config");
+	assert_string_equal(p->base_url.from, "GPUCMP_LAMBDA_BASE_URL");
+	assert_null(strstr(p->base_url.value, "pw"));
+	assert_null(strstr(p->base_url.value, "t0k"));
+	assert_non_null(strstr(p->base_url.value, "env.example"));
+	/* the JSON document: every setting, no secret */
+	json_t *j = config_effective_json(&e);
+	assert_non_null(j);
+	assert_true(json_is_false(json_object_get(j, "found")));
+	assert_true(json_is_null(json_object_get(json_object_get(j, "columns"), "value")));
+	assert_string_equal(json_string_value(json_object_get(json_object_get(j, "sort"),
+							      "from")), "config");
+	json_t *key = json_object_get(json_object_get(json_object_get(j, "provider"), "lambda"),
+				      "api_key");
+	assert_string_equal(json_string_value(json_object_get(key, "value")), CONFIG_REDACTED);
+	char *dump = json_dumps(j, 0);
+	assert_null(strstr(dump, "cfg-secret"));
+	free(dump);
+	json_decref(j);
+	config_effective_release(&e);
+	/* no base URL from the environment: the adapter's own, from "default" */
+	unsetenv("GPUCMP_LAMBDA_BASE_URL");
+	assert_int_equal(config_effective(&e, &c, NULL), GC_OK);
+	p = shown(&e, "lambda");
+	assert_string_equal(p->base_url.from, "default");
+	assert_null(shown(&e, "vast"));
+	config_effective_release(&e);
+	config_release(&c);
+}
+
 /* `text` repeated n times between `head` and `tail`, in a new string */
 static char *repeat(const char *head, const char *text, size_t n, const char *mid,
 		    const char *close, const char *tail)
@@ -513,6 +583,7 @@ int main(void)
 		cmocka_unit_test(test_load_file),
 		cmocka_unit_test(test_default_path),
 		cmocka_unit_test(test_precedence),
+		cmocka_unit_test(test_effective),
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_not_regular),
 		cmocka_unit_test(test_anchor_and_key_limits),
