@@ -84,6 +84,8 @@ enum gc_status buf_printf(struct buf *b, const char *fmt, ...)
 	if (st == GC_OK) {
 		vsnprintf(b->ptr + b->len, (size_t)n + 1, fmt, ap);
 		b->len += (size_t)n;
+	} else {
+		b->failed = 1;
 	}
 	va_end(ap);
 	return st;

@@ -76,10 +76,11 @@ static int print_table(const struct cli_args *a, const struct sheet_compare *c)
 	for (size_t r = 0; r < rows; r++)
 		row_cells(c, r, text[r], &cells[r * ncols], &dim[r * ncols]);
 	char *err = NULL;
-	if (render_grid(stdout, cols, ncols, cells, dim, rows, render_term_width(stdout),
-			cli_use_color(a, stdout), &err) != GC_OK) {
-		msg_error("cannot write output");
-		rc = EXIT_IOERR;
+	enum gc_status st = render_grid(stdout, cols, ncols, cells, dim, rows,
+					render_term_width(stdout), cli_use_color(a, stdout), &err);
+	if (st != GC_OK) {
+		msg_status(st, err, "cannot write output");
+		rc = exit_code_for(st);
 	}
 	free(err);
 	if (rc == EXIT_OK)

@@ -56,7 +56,10 @@ static int show(const struct cli_env *env, const struct profile *p, int as_json)
 		rc = cli_print_json(sheet_json(&s), 0);
 	} else {
 		print_sheet(&b, &s);
-		if (!b.ptr || fwrite(b.ptr, 1, b.len, stdout) != b.len || fflush(stdout) != 0) {
+		if (b.failed || !b.ptr) {
+			msg_error("out of memory");
+			rc = EXIT_OSERR;
+		} else if (fwrite(b.ptr, 1, b.len, stdout) != b.len || fflush(stdout) != 0) {
 			msg_error("cannot write output");
 			rc = EXIT_IOERR;
 		}

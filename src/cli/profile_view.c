@@ -41,17 +41,25 @@ void cli_caps(const struct cli_args *a, unsigned *caps)
 	}
 }
 
+static int dump_to(const char *text, size_t n, void *b)
+{
+	return buf_add(b, text, n) == GC_OK ? 0 : -1;
+}
+
 /* One JSON value and a newline on stdout; DEL and C1 controls, which
  * jansson writes raw, escaped (render_json_write).  0, -1 if writing
- * failed, -2 out of memory. */
+ * failed, -2 out of memory.  The text goes through a buf because jansson
+ * (2.14) does not check every append it makes (an object's key): the
+ * buf's sticky flag sees a failed one. */
 static int print_one(const json_t *v, size_t flags)
 {
-	char *text = json_dumps(v, flags);
-	if (!text)
-		return -2;
-	int bad = render_json_write(stdout, text, strlen(text)) != 0 || putchar('\n') == EOF;
-	free(text);
-	return bad ? -1 : 0;
+	struct buf b;
+	buf_init(&b, 0);
+	int bad = json_dump_callback(v, dump_to, &b, flags) != 0 || b.failed || !b.ptr ? -2 : 0;
+	if (!bad)
+		bad = render_json_write(stdout, b.ptr, b.len) != 0 || putchar('\n') == EOF ? -1 : 0;
+	buf_free(&b);
+	return bad;
 }
 
 int cli_print_json(json_t *v, int ndjson)
