@@ -71,8 +71,16 @@
  * as PerfKitBenchmarker's gce_virtual_machine.py records it: g2-standard-24
  * 2, -48 4, -96 8, the others 1).  G4 shapes (3.75 GiB per vCPU; 48, 96,
  * 192, 384 vCPUs with 1, 2, 4, 8 RTX PRO 6000) are from gpuhunt's
- * src/tests/providers/test_gcp.py; the fractional g4-standard-6/12/24 are
- * left out.  lssd_gib is the bundled Local SSD
+ * src/tests/providers/test_gcp.py.  The fractional G4 shapes (a vGPU
+ * slice of one RTX PRO 6000 96 GB) are from Google's "GPU machine types"
+ * table (https://cloud.google.com/compute/docs/gpus#rtx-6000-gpus, the
+ * copy "Last updated 2026-08-26", checked 2026-12-03): g4-standard-6 6
+ * vCPUs, 22 GB, 1/8 GPU with 12 GB; -12 12, 45 GB, 1/4, 24 GB; -24 24,
+ * 90 GB, 1/2, 48 GB; gpuhunt's test records the same GPU memory
+ * (12/24/48/96).  A slice is priced as its fraction of the GPU SKU plus
+ * the family's vCPU and RAM, and emitted with that fraction as gpu_count
+ * and the slice's memory (as Vultr's and Azure's slices).
+ * lssd_gib is the bundled Local SSD
  * (https://cloud.google.com/compute/docs/disks/local-ssd#lssd_disks_fixed,
  * gpuhunt's local_ssd_sizes_gib).  Left out, their parts unverified:
  * a3-highgpu-1g/2g/4g (bundled Local SSD size), a3-ultragpu and
@@ -106,6 +114,9 @@ static const struct machine machines[] = {
 	{"g2-standard-96", "G2 Instance", "nvidia-l4", 8, 96, 384, 0},
 	/* the "G4 Instance Core|Ram" descriptions follow the A2/A3/G2 pattern;
 	 * no recorded G4 SKU was seen: without them G4 has no offer */
+	{"g4-standard-6", "G4 Instance", "nvidia-rtx-pro-6000", 0.125, 6, 22, 0},
+	{"g4-standard-12", "G4 Instance", "nvidia-rtx-pro-6000", 0.25, 12, 45, 0},
+	{"g4-standard-24", "G4 Instance", "nvidia-rtx-pro-6000", 0.5, 24, 90, 0},
 	{"g4-standard-48", "G4 Instance", "nvidia-rtx-pro-6000", 1, 48, 180, 0},
 	{"g4-standard-96", "G4 Instance", "nvidia-rtx-pro-6000", 2, 96, 360, 0},
 	{"g4-standard-192", "G4 Instance", "nvidia-rtx-pro-6000", 4, 192, 720, 0},
@@ -501,7 +512,8 @@ static enum gc_status emit_machine(struct adapter_run *run, const struct gcp_sta
 		run->gpus ? gpu_normalize(run->gpus, m->accel, 0, m->accel) : NULL;
 	if (gm) {
 		o.gpu = gm->id;
-		o.gpu_mem_gb = gm->memory_gb;
+		/* a slice (G4's 1/8 .. 1/2) has its share of the memory */
+		o.gpu_mem_gb = m->gpus < 1 ? gm->memory_gb * m->gpus : gm->memory_gb;
 	}
 	adapter_set_prices(&o, g->currency, price[0], price[1]);
 	return adapter_emit(run, &o, err);

@@ -205,6 +205,54 @@ static void test_machines(void **state)
 	offer_store_free(&st);
 }
 
+/* G4 from constructed SKUs: the fractional shapes (g4-standard-6/12/24, a
+ * vGPU slice of one RTX PRO 6000) are offers of that fraction of the GPU
+ * with its share of the 96 GB, priced fraction x the GPU SKU + the G4
+ * family's vCPUs and RAM, like the whole-GPU shapes. */
+static void test_g4_slices(void **state)
+{
+	(void)state;
+	char s[3][1024];
+	const char *am = "\"us-central1\"";
+	sku_json(s[0], sizeof s[0], "Nvidia RTX 6000 96GB running in Americas", "GPU", "OnDemand",
+		 am, "h", P(4, 0));
+	sku_json(s[1], sizeof s[0], "G4 Instance Core running in Americas", "CPU", "OnDemand", am,
+		 "h", P(0, 20000000));
+	sku_json(s[2], sizeof s[0], "G4 Instance Ram running in Americas", "RAM", "OnDemand", am,
+		 "GiBy.h", P(0, 2000000));
+	char body[8192];
+	skus_body(body, sizeof body, s, 3);
+	struct offer_store st;
+	expect_parsed(0, body, &st, 0, 7); /* g4-standard-6 .. -384 */
+	const struct offer *o = must_find(&st, "g4-standard-6", "us-central1");
+	assert_string_equal(o->gpu, "rtx-pro-6000");
+	assert_float_equal(o->gpu_count, 1, 0);
+	assert_float_equal(o->gpu_fraction, 0.125, 0);
+	assert_float_equal(o->gpu_mem_gb, 12, 0);
+	assert_float_equal(o->vcpus, 6, 0);
+	assert_float_equal(o->ram_gb, 22, 0);
+	assert_float_equal(o->price_hr, 0.125 * 4 + 6 * 0.02 + 22 * 0.002, 1e-9);
+	assert_true(isnan(o->spot_price_hr));
+	o = must_find(&st, "g4-standard-12", "us-central1");
+	assert_float_equal(o->gpu_fraction, 0.25, 0);
+	assert_float_equal(o->gpu_mem_gb, 24, 0);
+	assert_float_equal(o->price_hr, 0.25 * 4 + 12 * 0.02 + 45 * 0.002, 1e-9);
+	o = must_find(&st, "g4-standard-24", "us-central1");
+	assert_float_equal(o->gpu_fraction, 0.5, 0);
+	assert_float_equal(o->gpu_mem_gb, 48, 0);
+	assert_float_equal(o->ram_gb, 90, 0);
+	o = must_find(&st, "g4-standard-48", "us-central1");
+	assert_float_equal(o->gpu_count, 1, 0);
+	assert_float_equal(o->gpu_fraction, 1, 0);
+	assert_float_equal(o->gpu_mem_gb, 96, 0);
+	assert_float_equal(o->price_hr, 4 + 48 * 0.02 + 180 * 0.002, 1e-9);
+	o = must_find(&st, "g4-standard-384", "us-central1");
+	assert_float_equal(o->gpu_count, 8, 0);
+	assert_float_equal(o->gpu_mem_gb, 96, 0);
+	assert_null(find(&st, "nvidia-rtx-pro-6000", NULL)); /* bound to G4 */
+	offer_store_free(&st);
+}
+
 /* On-demand and Spot SKUs join per GPU and region; what is skipped. */
 static void test_spot_and_filters(void **state)
 {
@@ -359,6 +407,7 @@ int main(void)
 		cmocka_unit_test(test_both_pages),
 		cmocka_unit_test(test_spot_and_filters),
 		cmocka_unit_test(test_machines),
+		cmocka_unit_test(test_g4_slices),
 		cmocka_unit_test(test_currency_and_hostile),
 		cmocka_unit_test(test_bad_bodies),
 	};
