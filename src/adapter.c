@@ -14,14 +14,6 @@
 
 #include "gpucmp/strutil.h"
 
-const struct adapter *adapter_find(const char *id)
-{
-	for (size_t i = 0; i < adapter_count; i++)
-		if (strcmp(adapters[i]->id, id) == 0)
-			return adapters[i];
-	return NULL;
-}
-
 void adapter_run_init(struct adapter_run *run, const struct adapter *ad, const char *base,
 		      const char *key)
 {

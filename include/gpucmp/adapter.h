@@ -99,7 +99,8 @@ struct adapter {
 	void (*free_state)(void *state);
 };
 
-/* The registered adapters, sorted by id. */
+/* The registered adapters, sorted by id, and the one of an id (NULL if
+ * none): src/adapters/registry.c. */
 extern const struct adapter *const adapters[];
 extern const size_t adapter_count;
 const struct adapter *adapter_find(const char *id);

@@ -1,32 +1,39 @@
-/* registry.c - the adapters `gpucmp refresh` knows, sorted by id.
- * Add a new adapter here (and nowhere else). */
+/* registry.c - the adapters `gpucmp refresh` knows, sorted by id, and
+ * the lookup by id.  A new adapter is its src/adapters/<id>.c defining
+ * `const struct adapter adapter_<id>` (the build finds the file), one line
+ * X(<id>) below, and its recorded responses: tests/fixtures/http/<id>/ with
+ * <id>.routes (the net test replays every routes file) and the suite
+ * tests/unit/test_adapter_<id>.c (found by the build too). */
+#include <string.h>
+
 #include "gpucmp/adapter.h"
 
-extern const struct adapter adapter_azure;
-extern const struct adapter adapter_digitalocean;
-extern const struct adapter adapter_gcp;
-extern const struct adapter adapter_hyperstack;
-extern const struct adapter adapter_lambda;
-extern const struct adapter adapter_linode;
-extern const struct adapter adapter_oci;
-extern const struct adapter adapter_runpod;
-extern const struct adapter adapter_scaleway;
-extern const struct adapter adapter_vast;
-extern const struct adapter adapter_verda;
-extern const struct adapter adapter_vultr;
+#define ADAPTERS(X)      \
+	X(azure)         \
+	X(digitalocean)  \
+	X(gcp)           \
+	X(hyperstack)    \
+	X(lambda)        \
+	X(linode)        \
+	X(oci)           \
+	X(runpod)        \
+	X(scaleway)      \
+	X(vast)          \
+	X(verda)         \
+	X(vultr)
 
-const struct adapter *const adapters[] = {
-	&adapter_azure,
-	&adapter_digitalocean,
-	&adapter_gcp,
-	&adapter_hyperstack,
-	&adapter_lambda,
-	&adapter_linode,
-	&adapter_oci,
-	&adapter_runpod,
-	&adapter_scaleway,
-	&adapter_vast,
-	&adapter_verda,
-	&adapter_vultr,
-};
+#define DECLARE(id) extern const struct adapter adapter_##id;
+#define ENTRY(id) &adapter_##id,
+
+ADAPTERS(DECLARE)
+
+const struct adapter *const adapters[] = {ADAPTERS(ENTRY)};
 const size_t adapter_count = sizeof adapters / sizeof adapters[0];
+
+const struct adapter *adapter_find(const char *id)
+{
+	for (size_t i = 0; i < adapter_count; i++)
+		if (strcmp(adapters[i]->id, id) == 0)
+			return adapters[i];
+	return NULL;
+}
