@@ -252,6 +252,104 @@ enum gc_status adapter_emit(struct adapter_run *run, struct offer *o, char **err
 	return st;
 }
 
+/* A size the provider has retired, or a second name of another size
+ * (data/retired.yaml): not an offer anyone can rent. */
+static int retired(struct adapter_run *run, const struct offer *o)
+{
+	if (!o->sku || offer_retired(o->provider, o->sku, o->region) == RETIRED_KEEP)
+		return 0;
+	run->skipped++;
+	run->drop_retired++;
+	return 1;
+}
+
+/* The GPU (gpu_infer) and what the instance-type table `it` (may be NULL)
+ * adds: the curated count first, since the count decides the per-GPU
+ * memory of a slice. */
+static void complete_gpu(const struct adapter_run *run, struct offer *o,
+			 const struct insttype *it)
+{
+	if (it && it->gpu_count > 0 && isnan(o->gpu_count))
+		o->gpu_count = it->gpu_count;
+	if (!o->gpu) {
+		struct gpu_hint h = {.name = o->gpu_name, .sku = o->sku,
+				     .id = it ? it->gpu : NULL, .count = o->gpu_count,
+				     .mem_gb = o->gpu_mem_gb};
+		struct gpu_guess g;
+		gpu_infer(run->gpus, &h, &g);
+		o->gpu = g.model ? g.model->id : NULL;
+		o->gpu_mem_gb = g.mem_gb;
+	}
+	if (!it)
+		return;
+	if (o->infiniband < 0)
+		o->infiniband = it->infiniband;
+	if (o->nvlink < 0)
+		o->nvlink = it->nvlink;
+	if (!o->rdma)
+		o->rdma = it->rdma;
+	if (isnan(o->node_bandwidth_gbps) && it->node_bandwidth_gbps > 0)
+		o->node_bandwidth_gbps = it->node_bandwidth_gbps;
+}
+
+/* 0 (and counted) when the offer has no sane GPU count. */
+static int count_ok(struct adapter_run *run, const struct offer *o)
+{
+	if (o->gpu_count > 0 && o->gpu_count <= ADAPTER_MAX_GPUS)
+		return 1;
+	run->skipped++;
+	if (o->gpu_count > ADAPTER_MAX_GPUS)
+		run->drop_bad_number++; /* 1e308 GPUs, or infinity */
+	else
+		run->drop_no_gpu++; /* not a GPU offer */
+	return 0;
+}
+
+/* Prices in USD; 1 when the currency has no rate (price_hr stays unknown,
+ * the native price is kept alone). */
+static int to_usd(const struct adapter_run *run, struct offer *o)
+{
+	if (!o->currency)
+		o->currency = "USD";
+	if (strcmp(o->currency, "USD") == 0) {
+		o->price_native = o->spot_native = NAN;
+		return 0;
+	}
+	double r = rates_usd(run->rates, o->currency);
+	o->price_hr = isnan(o->price_native) ? NAN : o->price_native * r;
+	o->spot_price_hr = isnan(o->spot_native) ? NAN : o->spot_native * r;
+	return isnan(r);
+}
+
+/* Hostile or broken numbers never reach the cache as prices: zero,
+ * negative, NaN, infinite, below OFFER_MIN_PRICE_HR (1e-300 would list
+ * first) or beyond any real rental (offer_price_ok).  0 (and counted why)
+ * when no price is left. */
+static int prices_ok(struct adapter_run *run, struct offer *o)
+{
+	int priced = !isnan(o->price_hr) || !isnan(o->spot_price_hr) ||
+		     !isnan(o->price_native) || !isnan(o->spot_native);
+	int no_rate = to_usd(run, o);
+	if (!offer_price_ok(o->price_hr))
+		o->price_hr = NAN;
+	if (!offer_price_ok(o->spot_price_hr))
+		o->spot_price_hr = NAN;
+	if (!(o->price_native >= OFFER_MIN_PRICE_HR && o->price_native <= 1e9))
+		o->price_native = NAN;
+	if (!(o->spot_native >= OFFER_MIN_PRICE_HR && o->spot_native <= 1e9))
+		o->spot_native = NAN;
+	if (!isnan(o->price_hr) || !isnan(o->spot_price_hr))
+		return 1;
+	run->skipped++;
+	if (!priced)
+		run->drop_no_price++;
+	else if (no_rate)
+		run->drop_currency++;
+	else
+		run->drop_bad_price++;
+	return 0;
+}
+
 static enum gc_status emit_checked(struct adapter_run *run, struct offer *o, char **err)
 {
 	o->provider = run->ad->id;
@@ -260,13 +358,8 @@ static enum gc_status emit_checked(struct adapter_run *run, struct offer *o, cha
 	o->fetched_at = run->fetched_at;
 	if (!o->region || !*o->region)
 		o->region = "unknown";
-	/* a size the provider has retired, or a second name of another size
-	 * (data/retired.yaml): not an offer anyone can rent */
-	if (o->sku && offer_retired(o->provider, o->sku, o->region) != RETIRED_KEEP) {
-		run->skipped++;
-		run->drop_retired++;
+	if (retired(run, o))
 		return GC_OK;
-	}
 	const struct insttype *it =
 		o->sku ? insttype_lookup(run->types, run->ad->id, o->sku) : NULL;
 	/* a source that names no GPU (Azure's price list): the table's model
@@ -278,74 +371,9 @@ static enum gc_status emit_checked(struct adapter_run *run, struct offer *o, cha
 	o->ram_gb = sane(o->ram_gb, 1e-3, 1e7);
 	o->disk_gb = sane(o->disk_gb, 0, 1e9);
 	o->node_bandwidth_gbps = sane(o->node_bandwidth_gbps, 1e-3, 1e6);
-	/* the curated table first: the count decides per-GPU memory of a slice */
-	if (it && it->gpu_count > 0 && isnan(o->gpu_count))
-		o->gpu_count = it->gpu_count;
-	if (!o->gpu) {
-		const struct gpu_model *m = NULL;
-		if (it && it->gpu)
-			m = gpu_find(run->gpus, it->gpu);
-		if (!m && *o->gpu_name)
-			m = gpu_normalize(run->gpus, o->gpu_name, o->gpu_mem_gb, o->sku);
-		o->gpu = m ? m->id : NULL;
-		if (m && isnan(o->gpu_mem_gb))
-			o->gpu_mem_gb = o->gpu_count > 0 && o->gpu_count < 1
-						? m->memory_gb * o->gpu_count
-						: m->memory_gb;
-	}
-	if (it) {
-		if (o->infiniband < 0)
-			o->infiniband = it->infiniband;
-		if (o->nvlink < 0)
-			o->nvlink = it->nvlink;
-		if (!o->rdma)
-			o->rdma = it->rdma;
-		if (isnan(o->node_bandwidth_gbps) && it->node_bandwidth_gbps > 0)
-			o->node_bandwidth_gbps = it->node_bandwidth_gbps;
-	}
-	if (!(o->gpu_count > 0) || o->gpu_count > ADAPTER_MAX_GPUS) {
-		run->skipped++;
-		if (o->gpu_count > ADAPTER_MAX_GPUS)
-			run->drop_bad_number++; /* 1e308 GPUs, or infinity */
-		else
-			run->drop_no_gpu++; /* not a GPU offer */
+	complete_gpu(run, o, it);
+	if (!count_ok(run, o) || !prices_ok(run, o))
 		return GC_OK;
-	}
-	if (!o->currency)
-		o->currency = "USD";
-	int priced = !isnan(o->price_hr) || !isnan(o->spot_price_hr) ||
-		     !isnan(o->price_native) || !isnan(o->spot_native);
-	int no_rate = 0;
-	if (strcmp(o->currency, "USD") != 0) {
-		double r = rates_usd(run->rates, o->currency);
-		no_rate = isnan(r);
-		/* no rate: keep the native price only; price_hr stays unknown */
-		o->price_hr = isnan(o->price_native) ? NAN : o->price_native * r;
-		o->spot_price_hr = isnan(o->spot_native) ? NAN : o->spot_native * r;
-	} else {
-		o->price_native = o->spot_native = NAN;
-	}
-	/* hostile or broken numbers never reach the cache as prices: zero,
-	 * negative, NaN, infinite, below OFFER_MIN_PRICE_HR (1e-300 would
-	 * list first) or beyond any real rental (offer_price_ok) */
-	if (!offer_price_ok(o->price_hr))
-		o->price_hr = NAN;
-	if (!offer_price_ok(o->spot_price_hr))
-		o->spot_price_hr = NAN;
-	if (!(o->price_native >= OFFER_MIN_PRICE_HR && o->price_native <= 1e9))
-		o->price_native = NAN;
-	if (!(o->spot_native >= OFFER_MIN_PRICE_HR && o->spot_native <= 1e9))
-		o->spot_native = NAN;
-	if (isnan(o->price_hr) && isnan(o->spot_price_hr)) {
-		run->skipped++;
-		if (!priced)
-			run->drop_no_price++;
-		else if (no_rate)
-			run->drop_currency++;
-		else
-			run->drop_bad_price++;
-		return GC_OK;
-	}
 	run->spot_dropped += (size_t)offer_spot_sane(o);
 	if (!o->gpu)
 		run->unknown_gpu++;

@@ -586,6 +586,120 @@ const struct gpu_model *gpu_normalize(const struct gpu_table *t, const char *nam
 	return family ? pick_in_family(t, family, &h) : NULL;
 }
 
+/* The largest model of m's family. */
+static const struct gpu_model *largest_of(const struct gpu_table *t, const struct gpu_model *m)
+{
+	const struct gpu_model *best = m;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct gpu_model *c = &t->models[i];
+		if (strcmp(c->family, m->family) == 0 && c->memory_gb > best->memory_gb)
+			best = c;
+	}
+	return best;
+}
+
+/* GPU families whose Vultr Cloud GPU plans are cut from one card size: a
+ * plan is a slice of that card (1/20 .. 1/2) or k whole cards.  A100: the
+ * 80 GB card ("vcg-a100-12c-120g-80vram" is one A100 at the $1,750 a month
+ * Vultr announced for a whole A100; "vcg-a100-6c-60g-40vram" half of one,
+ * which Vultr's console lists as "NVIDIA A100 (1/2 GPU, 40GB)").  Vultr's
+ * page on its GPU variants,
+ * https://docs.vultr.com/products/compute/cloud-gpu/explore-gpu-variants,
+ * could not be read: the SXM or PCIe form factor stays the table's default
+ * for the family. */
+static const char *const sliced_families[] = {"a100", NULL};
+
+static const int whole_counts[] = {1, 2, 4, 8, 16};
+#define NWHOLE (sizeof whole_counts / sizeof whole_counts[0])
+
+/* `vram` GB as k whole `card`s, or else, below one card, a slice of it;
+ * 0 when neither fits. */
+static int as_cards(const struct gpu_model *card, double vram, struct gpu_guess *g)
+{
+	for (size_t i = 0; i < NWHOLE; i++) {
+		if (mem_matches(card, vram / whole_counts[i])) {
+			g->count = whole_counts[i];
+			g->mem_gb = vram / whole_counts[i];
+			g->model = card;
+			return 1;
+		}
+	}
+	if (card->memory_gb > 0 && vram < card->memory_gb) {
+		g->count = vram / card->memory_gb;
+		g->mem_gb = vram;
+		g->model = card;
+		return 1;
+	}
+	return 0;
+}
+
+/* k whole GPUs of the name with vram / k GB each; 0 if no k fits. */
+static int as_whole(const struct gpu_table *t, const struct gpu_hint *h, double vram,
+		    struct gpu_guess *g)
+{
+	for (size_t i = 0; i < NWHOLE; i++) {
+		double per = vram / whole_counts[i];
+		const struct gpu_model *c = gpu_normalize(t, h->name, per, h->sku);
+		if (c && mem_matches(c, per)) {
+			g->count = whole_counts[i];
+			g->mem_gb = per;
+			g->model = c;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* gpu_infer with by_total (count and model decide each other). */
+static void infer_by_total(const struct gpu_table *t, const struct gpu_hint *h,
+			   struct gpu_guess *g)
+{
+	double vram = h->total_gb;
+	g->count = 1;
+	g->mem_gb = vram > 0 ? vram : NAN;
+	if (h->count > 0 && h->count < 1e4) {
+		g->count = h->count;
+		g->mem_gb = vram > 0 ? vram / h->count : NAN;
+		g->model = t ? gpu_normalize(t, h->name, g->mem_gb, h->sku) : NULL;
+		return;
+	}
+	if (!t || !h->name)
+		return;
+	const struct gpu_model *m = gpu_normalize(t, h->name, 0, h->sku);
+	g->model = m;
+	if (!(vram > 0))
+		return;
+	if (m && in_list(m->family, sliced_families) && as_cards(largest_of(t, m), vram, g))
+		return;
+	if (as_whole(t, h, vram, g) || !m)
+		return;
+	/* below one GPU: a slice of the family's largest model; else (more
+	 * memory than k whole GPUs explain) the count stays 1 */
+	if (!as_cards(largest_of(t, m), vram, g))
+		g->model = m;
+}
+
+void gpu_infer(const struct gpu_table *t, const struct gpu_hint *h, struct gpu_guess *g)
+{
+	g->model = NULL;
+	g->count = h->count;
+	g->mem_gb = h->mem_gb;
+	if (h->by_total) {
+		infer_by_total(t, h, g);
+		return;
+	}
+	if (!t)
+		return;
+	if (h->id)
+		g->model = gpu_find(t, h->id);
+	if (!g->model && h->name && *h->name)
+		g->model = gpu_normalize(t, h->name, h->mem_gb, h->sku);
+	/* the count decides the memory of a slice */
+	if (g->model && isnan(g->mem_gb))
+		g->mem_gb = g->count > 0 && g->count < 1 ? g->model->memory_gb * g->count
+							 : g->model->memory_gb;
+}
+
 size_t gpu_match(const struct gpu_table *t, const char *word, const char **ids,
 		 size_t max)
 {

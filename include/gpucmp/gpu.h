@@ -50,6 +50,39 @@ const struct gpu_model *gpu_find(const struct gpu_table *t, const char *id);
 const struct gpu_model *gpu_normalize(const struct gpu_table *t, const char *name,
 				      double mem_gb, const char *sku);
 
+/* What a source says of an offer's GPUs, for gpu_infer. */
+struct gpu_hint {
+	const char *name; /* the provider's spelling ("NVIDIA_A100", "nvidia-l4"), or NULL */
+	const char *sku;  /* the instance type, or NULL: refines a family name */
+	const char *id;   /* a canonical id known for the sku (the instance-type
+			     table's), or NULL: it wins over the name */
+	double count;     /* GPUs, a fraction for a slice; NAN when not given */
+	double mem_gb;    /* memory per GPU (per slice); NAN when not given */
+	int by_total;     /* total_gb is all the GPU memory, the count unknown */
+	double total_gb;  /* with by_total: NAN when not given either */
+};
+
+/* What gpu_infer decides: the model (NULL: a GPU the table does not
+ * know), the count and the memory per GPU (per slice), NAN if unknown. */
+struct gpu_guess {
+	const struct gpu_model *model;
+	double count, mem_gb;
+};
+
+/* The one place an offer's GPU is worked out from what its source says.
+ * By default the model is h->id's, else gpu_normalize of the name (with
+ * the memory and sku as hints); the count is the hint's, and an unknown
+ * memory is the model's (a slice's share of it for a count below 1).
+ * With by_total (a plan that gives only the memory of all its GPUs, as
+ * Vultr's), the count is the hint's when given (memory = total / count),
+ * else the number k (1, 2, 4, 8, 16) of whole GPUs of which the table
+ * knows a model with total / k GB; a family cut from one card size (A100:
+ * the 80 GB card) is k of that card or a slice of it, and below one GPU a
+ * plan is a slice of the family's largest model; the count is 1 when
+ * nothing decides it, the memory then the total.  `t` may be NULL (no
+ * model). */
+void gpu_infer(const struct gpu_table *t, const struct gpu_hint *h, struct gpu_guess *g);
+
 /* Resolve a user's --gpu word: a family name selects every model of the
  * family, anything else one model through gpu_normalize().  Fills `ids`
  * (borrowed strings, at most `max`) and returns how many, or 0 if unknown. */

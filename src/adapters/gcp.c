@@ -478,6 +478,20 @@ static void add(double *sum, double n, const struct gcp_entry *e, int spot, cons
 	*sum += n * p;
 }
 
+/* o's GPU by its accelerator type (the spelling gpus.yaml lists for GCP),
+ * not by the SKU description's name: gpu and memory (gpu_infer), left
+ * unknown when the table does not know it. */
+static void by_accelerator(const struct adapter_run *run, struct offer *o, const char *accel)
+{
+	struct gpu_hint h = {.name = accel, .sku = accel, .count = o->gpu_count, .mem_gb = NAN};
+	struct gpu_guess g;
+	gpu_infer(run->gpus, &h, &g);
+	if (g.model) {
+		o->gpu = g.model->id;
+		o->gpu_mem_gb = g.mem_gb;
+	}
+}
+
 /* One machine type in the region of its GPU (or slice) part `g`. */
 static enum gc_status emit_machine(struct adapter_run *run, const struct gcp_state *s,
 				   const struct machine *m, const struct gcp_entry *g,
@@ -508,13 +522,7 @@ static enum gc_status emit_machine(struct adapter_run *run, const struct gcp_sta
 	o.gpu_count = m->gpus;
 	o.vcpus = m->vcpus;
 	o.ram_gb = m->ram_gib;
-	const struct gpu_model *gm =
-		run->gpus ? gpu_normalize(run->gpus, m->accel, 0, m->accel) : NULL;
-	if (gm) {
-		o.gpu = gm->id;
-		/* a slice (G4's 1/8 .. 1/2) has its share of the memory */
-		o.gpu_mem_gb = m->gpus < 1 ? gm->memory_gb * m->gpus : gm->memory_gb;
-	}
+	by_accelerator(run, &o, m->accel); /* a slice (G4's 1/8 .. 1/2): its share */
 	adapter_set_prices(&o, g->currency, price[0], price[1]);
 	return adapter_emit(run, &o, err);
 }
@@ -551,13 +559,7 @@ static enum gc_status finish(struct adapter_run *run, char **err)
 		o.gpu_name = e->gpu_name;
 		o.region = e->region;
 		o.gpu_count = 1;
-		/* the accelerator type is the spelling gpus.yaml lists for GCP */
-		const struct gpu_model *m =
-			run->gpus ? gpu_normalize(run->gpus, o.sku, 0, o.sku) : NULL;
-		if (m) {
-			o.gpu = m->id;
-			o.gpu_mem_gb = m->memory_gb;
-		}
+		by_accelerator(run, &o, o.sku);
 		adapter_set_prices(&o, e->currency, e->price, e->spot);
 		st = adapter_emit(run, &o, err);
 	}

@@ -9,16 +9,16 @@
  * carry gpu_type ("NVIDIA_A100") and gpu_vram_gb, the plan's TOTAL GPU
  * memory; some GPU plans list neither (gpuhunt's "vdm" plans), and then both
  * come from the id ("vcg-<gpu>-...-<N>vram").  Plans without a GPU (vc2,
- * vhf, ...) are dropped.  The GPU count is not given: it is the number k of
- * whole GPUs (1, 2, 4, 8, 16) of which the table knows a model with
- * gpu_vram_gb / k GB; below one GPU the plan is a slice (fractional count)
- * of the family's largest model.  A100 plans are cut from the 80 GB card
- * (sliced_families below): under 80 GB a slice of it, so "...-40vram" is
- * 0.5 of an A100 80GB with 40 GB (not one A100 40GB), and k x 80 GB k whole
- * cards.  Until offers carry a GPU fraction of their own, a slice is a
- * fractional gpu_count, gpu_mem_gb the slice's memory and gpu the full
- * card's id.  The model is worked out once, here, with the count; a GPU the
- * table does not know counts 1.
+ * vhf, ...) are dropped.  The GPU count is not given: gpu_infer's by_total
+ * rule (gpu.h) works it out with the model, once, from the total memory:
+ * the number k of whole GPUs (1, 2, 4, 8, 16) of which the table knows a
+ * model with gpu_vram_gb / k GB; below one GPU the plan is a slice
+ * (fractional count) of the family's largest model.  A100 plans are cut
+ * from the 80 GB card: under 80 GB a slice of it, so "...-40vram" is 0.5
+ * of an A100 80GB with 40 GB (not one A100 40GB), and k x 80 GB k whole
+ * cards.  A slice is a fractional gpu_count (the door makes it a
+ * gpu_fraction), gpu_mem_gb the slice's memory and gpu the full card's id;
+ * a GPU the table does not know counts 1.
  * vcpus = vcpu_count, ram_gb = ram (MB) / 1024, disk_gb = disk x disk_count,
  * price_hr = hourly_cost.
  *
@@ -46,14 +46,6 @@ enum { KIND_PLANS, KIND_METAL };
 static const char *const list_key[] = {"plans", "plans_metal"};
 static const char *const list_path[] = {"/v2/plans?type=all&per_page=500",
 					"/v2/plans-metal?per_page=500"};
-
-static int mem_fits(double model_gb, double gb)
-{
-	double tol = model_gb * 0.08;
-	if (tol < 2)
-		tol = 2;
-	return fabs(model_gb - gb) <= tol;
-}
 
 /* Token i (0-based) of a '-'-separated id into out; 0 if there is none. */
 static int id_token(const char *id, int i, char *out, size_t n)
@@ -112,103 +104,6 @@ static int all_digits(const char *s)
 	return 1;
 }
 
-/* The largest model of m's family (the first of them in the table). */
-static const struct gpu_model *largest_of(const struct gpu_table *t, const struct gpu_model *m)
-{
-	const struct gpu_model *best = m;
-	for (size_t i = 0, n = gpu_table_count(t); i < n; i++) {
-		const struct gpu_model *c = gpu_table_at(t, i);
-		if (strcmp(c->family, m->family) == 0 && c->memory_gb > best->memory_gb)
-			best = c;
-	}
-	return best;
-}
-
-/* GPU families whose Cloud GPU plans Vultr cuts from one card size: a plan
- * is a slice of that card (1/20 .. 1/2) or k whole cards.  A100: the 80 GB
- * card ("vcg-a100-12c-120g-80vram" is one A100 at the $1,750 a month Vultr
- * announced for a whole A100; "vcg-a100-6c-60g-40vram" half of one, which
- * Vultr's console lists as "NVIDIA A100 (1/2 GPU, 40GB)").  Vultr's page on
- * its GPU variants, https://docs.vultr.com/products/compute/cloud-gpu/explore-gpu-variants,
- * could not be read here: the SXM or PCIe form factor stays the table's
- * default for the family. */
-static const char *const sliced_families[] = {"a100"};
-
-static int sliced(const struct gpu_model *m)
-{
-	for (size_t i = 0; i < sizeof sliced_families / sizeof sliced_families[0]; i++)
-		if (strcmp(m->family, sliced_families[i]) == 0)
-			return 1;
-	return 0;
-}
-
-/* A plan of `vram` GB as k whole `card`s (k = 1, 2, 4, 8, 16), or else,
- * when `slice_ok` and vram is less than one card, a slice of it; 0 when
- * neither fits. */
-static int as_cards(const struct gpu_model *card, double vram, int slice_ok, double *count,
-		    double *mem)
-{
-	static const int ks[] = {1, 2, 4, 8, 16};
-	for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
-		if (mem_fits(card->memory_gb, vram / ks[i])) {
-			*count = ks[i];
-			*mem = vram / ks[i];
-			return 1;
-		}
-	}
-	if (slice_ok && card->memory_gb > 0 && vram < card->memory_gb) {
-		*count = vram / card->memory_gb;
-		*mem = vram;
-		return 1;
-	}
-	return 0;
-}
-
-/* The model of a VM plan with `vram` GB of GPU memory in all, worked out
- * here once (count and model decide each other), so that adapter_emit,
- * which normalizes by the memory per GPU, never reads a 40 GB slice of an
- * A100 80GB as an A100 40GB.  Sets the count (whole GPUs, or a slice) and
- * the memory per GPU / slice.  `given` is the API's own gpu_count, if any. */
-static const struct gpu_model *resolve_vm(const struct adapter_run *run, const char *name,
-					  double vram, double given, const char *sku,
-					  double *count, double *mem)
-{
-	*count = 1;
-	*mem = vram > 0 ? vram : NAN;
-	if (given > 0 && given < 1e4) {
-		*count = given;
-		*mem = vram > 0 ? vram / given : NAN;
-		return run->gpus ? gpu_normalize(run->gpus, name, *mem, sku) : NULL;
-	}
-	if (!run->gpus || !name)
-		return NULL;
-	const struct gpu_model *m = gpu_normalize(run->gpus, name, 0, sku);
-	if (!(vram > 0))
-		return m;
-	if (m && sliced(m)) {
-		const struct gpu_model *card = largest_of(run->gpus, m);
-		if (as_cards(card, vram, 1, count, mem))
-			return card;
-	}
-	static const int ks[] = {1, 2, 4, 8, 16};
-	for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
-		double per = vram / ks[i];
-		const struct gpu_model *c = gpu_normalize(run->gpus, name, per, sku);
-		if (c && mem_fits(c->memory_gb, per)) {
-			*count = ks[i];
-			*mem = per;
-			return c;
-		}
-	}
-	if (!m)
-		return NULL;
-	/* below one GPU: a slice of the family's largest model */
-	const struct gpu_model *best = largest_of(run->gpus, m);
-	if (as_cards(best, vram, 1, count, mem))
-		return best;
-	return m; /* more memory than k whole GPUs explain: count stays 1 */
-}
-
 /* One offer per location: a plan can be deployed where it is listed (or
  * one unavailable offer when it is listed nowhere). */
 static enum gc_status emit_locations(struct adapter_run *run, json_t *plan, struct offer *o,
@@ -258,12 +153,16 @@ static enum gc_status vm_plan(struct adapter_run *run, json_t *plan, char **err)
 		return adapter_emit(run, &o, err);
 	}
 	o.gpu_name = name;
-	double count, mem;
-	const struct gpu_model *m =
-		resolve_vm(run, name, vram, aj_num(plan, "gpu_count"), id, &count, &mem);
-	o.gpu = m ? m->id : NULL;
-	o.gpu_count = count;
-	o.gpu_mem_gb = mem;
+	/* the count and the model decide each other: worked out here, by the
+	 * total memory, so that adapter_emit (by the memory per GPU) never
+	 * reads a 40 GB slice of an A100 80GB as an A100 40GB */
+	struct gpu_hint h = {.name = name, .sku = id, .count = aj_num(plan, "gpu_count"),
+			     .by_total = 1, .total_gb = vram};
+	struct gpu_guess g;
+	gpu_infer(run->gpus, &h, &g);
+	o.gpu = g.model ? g.model->id : NULL;
+	o.gpu_count = g.count;
+	o.gpu_mem_gb = g.mem_gb;
 	return emit_locations(run, plan, &o, err);
 }
 

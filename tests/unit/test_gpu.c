@@ -1,6 +1,8 @@
 /* test_gpu.c - the GPU model table and name normalization. */
 #include "testutil.h"
 
+#include <math.h>
+
 #include "gpucmp/gpu.h"
 
 static struct gpu_table *table;
@@ -164,6 +166,45 @@ static void test_mig_capability(void **state)
 }
 
 /* Broken tables: each error names the file and line. */
+/* gpu_infer: the id, then the name; a slice's share of the memory; and the
+ * by_total rule (count and model from the memory of all the GPUs). */
+static void test_infer(void **state)
+{
+	(void)state;
+	struct gpu_guess g;
+	struct gpu_hint h = {.name = "nvidia-rtx-pro-6000", .count = 0.125, .mem_gb = NAN};
+	gpu_infer(table, &h, &g);
+	assert_string_equal(g.model->id, "rtx-pro-6000");
+	assert_true(g.count == 0.125 && g.mem_gb == 12);
+	h = (struct gpu_hint){.name = "nonsense", .id = "h100-sxm", .count = 8, .mem_gb = 70};
+	gpu_infer(table, &h, &g);
+	assert_string_equal(g.model->id, "h100-sxm");
+	assert_true(g.count == 8 && g.mem_gb == 70); /* what the source says stays */
+	h = (struct gpu_hint){.name = "nonsense", .count = NAN, .mem_gb = NAN};
+	gpu_infer(table, &h, &g);
+	assert_null(g.model);
+	assert_true(isnan(g.count) && isnan(g.mem_gb));
+	/* Vultr's plans: 40 GB of A100 is half an 80 GB card, 320 GB four */
+	h = (struct gpu_hint){.name = "NVIDIA_A100", .count = NAN, .by_total = 1, .total_gb = 40};
+	gpu_infer(table, &h, &g);
+	assert_string_equal(g.model->id, "a100-sxm-80gb");
+	assert_true(g.count == 0.5 && g.mem_gb == 40);
+	h.total_gb = 320;
+	gpu_infer(table, &h, &g);
+	assert_true(g.count == 4 && g.mem_gb == 80);
+	h.total_gb = 96; /* two L40S */
+	h.name = "NVIDIA_L40S";
+	gpu_infer(table, &h, &g);
+	assert_string_equal(g.model->id, "l40s");
+	assert_true(g.count == 2 && g.mem_gb == 48);
+	h.count = 3; /* a count given divides the total */
+	gpu_infer(table, &h, &g);
+	assert_true(g.count == 3 && g.mem_gb == 32);
+	h = (struct gpu_hint){.name = "NVIDIA_A100", .count = NAN, .by_total = 1, .total_gb = NAN};
+	gpu_infer(NULL, &h, &g); /* no table: one GPU of unknown memory */
+	assert_true(!g.model && g.count == 1 && isnan(g.mem_gb));
+}
+
 static void test_bad_tables(void **state)
 {
 	(void)state;
@@ -235,6 +276,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_names),
 		cmocka_unit_test(test_match_family_and_model),
 		cmocka_unit_test(test_mig_capability),
+		cmocka_unit_test(test_infer),
 		cmocka_unit_test(test_bad_tables),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
