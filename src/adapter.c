@@ -1,6 +1,7 @@
-/* adapter.c - what every adapter shares: the request queue and pagination,
- * offer completion (GPU normalization, currency), the loop over a response's
- * elements, API error messages and small JSON readers. */
+/* adapter.c - what every adapter shares: the request queue, offer
+ * completion (GPU by gpu_infer, currency), the loop over a response's
+ * elements, API error messages and small JSON readers.  Paginated lists:
+ * adapter_page.c. */
 #include "gpucmp/adapter.h"
 #include "gpucmp/retired.h"
 
@@ -10,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "gpucmp/strutil.h"
 
@@ -120,59 +120,6 @@ struct adapter_request *adapter_next(struct adapter_run *run)
 	*r = run->queue[run->qhead++];
 	run->requests++;
 	return r;
-}
-
-/* Host of an absolute URL ("https://h:443/x" -> "h", length 1); -1 when
- * the URL has no scheme (a path, or a relative link). */
-static int url_host(const char *url, const char **host, size_t *len)
-{
-	size_t n = url ? strcspn(url, ":/?#") : 0;
-	if (n == 0 || strncmp(url + n, "://", 3) != 0)
-		return -1;
-	*host = url + n + 3;
-	*len = strcspn(*host, ":/?#");
-	return 0;
-}
-
-static int same_host(const char *host, size_t len, const char *url)
-{
-	const char *h;
-	size_t n;
-	return url_host(url, &h, &n) == 0 && n == len && strncasecmp(h, host, len) == 0;
-}
-
-enum gc_status adapter_follow(struct adapter_run *run, const struct adapter_request *req,
-			      const char *next, char **err)
-{
-	if (!next || !*next)
-		return GC_OK;
-	const char *rest = next;
-	const char *host;
-	size_t n;
-	if (url_host(next, &host, &n) == 0) {
-		/* the API key goes with every request: never to another host */
-		if (!same_host(host, n, run->ad->base_url) && !same_host(host, n, run->base))
-			return err_set(err, GC_EDATA,
-				       "next-page link to another host refused: %.100s", next);
-		rest = host + n;
-		rest += strcspn(rest, "/?#"); /* past a port */
-	}
-	char url[8192];
-	size_t j = (size_t)snprintf(url, sizeof url, "%s%s", run->base, rest[0] == '/' ? "" : "/");
-	if (j >= sizeof url)
-		return err_set(err, GC_EDATA, "next-page link too long");
-	for (const unsigned char *s = (const unsigned char *)rest; *s; s++) {
-		if (j + 4 >= sizeof url)
-			return err_set(err, GC_EDATA, "next-page link too long");
-		if (*s <= ' ' || *s >= 0x7f || strchr("\"<>\\^`{|}", *s))
-			j += (size_t)snprintf(url + j, 4, "%%%02X", *s);
-		else
-			url[j++] = (char)*s;
-	}
-	url[j] = '\0';
-	if (req->url && strcmp(url, req->url) == 0)
-		return GC_OK; /* a page that links to itself would never end */
-	return adapter_queue(run, req->kind, NULL, NULL, err, "%s", url);
 }
 
 void adapter_urlencode(char *out, size_t n, const char *s)
@@ -456,26 +403,6 @@ void adapter_kept_free(void *state)
 	free(k);
 }
 
-enum gc_status adapter_parse_list(struct adapter_run *run, const char *body, size_t len,
-				  json_type type, const char *path, adapter_item_fn fn,
-				  enum gc_status (*why)(json_t *root, char **err), char **err)
-{
-	json_t *root = adapter_json(body, len, err);
-	if (!root)
-		return GC_EDATA;
-	json_t *list = aj_path(root, path);
-	enum gc_status st;
-	if (list && json_typeof(list) == type)
-		st = adapter_each(run, list, fn, err);
-	else if (why)
-		st = why(root, err);
-	else
-		st = err_set(err, GC_EDATA, "no '%s' %s in the response", path,
-			     type == JSON_OBJECT ? "object" : "array");
-	json_decref(root);
-	return st;
-}
-
 static size_t json_max_values = ADAPTER_JSON_MAX_VALUES;
 
 void adapter_json_budget(size_t max_values)
@@ -621,6 +548,20 @@ long aj_int(const json_t *obj, const char *key, long dflt)
 	return (long)d;
 }
 
+/* Element `digits` of array a ("0"), or NULL. */
+static json_t *array_at(json_t *a, const char *digits)
+{
+	size_t i = 0;
+	if (!*digits || strlen(digits) > 9)
+		return NULL;
+	for (const char *p = digits; *p; p++) {
+		if (!isdigit((unsigned char)*p))
+			return NULL;
+		i = i * 10 + (size_t)(*p - '0');
+	}
+	return json_array_get(a, i);
+}
+
 json_t *aj_path(json_t *obj, const char *path)
 {
 	char part[64];
@@ -630,7 +571,7 @@ json_t *aj_path(json_t *obj, const char *path)
 			return NULL;
 		memcpy(part, path, n);
 		part[n] = '\0';
-		obj = json_object_get(obj, part);
+		obj = json_is_array(obj) ? array_at(obj, part) : json_object_get(obj, part);
 		path += n;
 		if (*path == '.')
 			path++;

@@ -164,8 +164,76 @@ enum gc_status adapter_keep(struct adapter_run *run, int kind, json_t *doc, char
 json_t *adapter_kept(const struct adapter_run *run, int kind);
 void adapter_kept_free(void *state);
 
+/* How a list says where its next page is (adapter_next_page). */
+enum adapter_paging {
+	ADAPTER_PAGE_NONE,   /* one page */
+	ADAPTER_PAGE_LINK,   /* `next` is the next page's URL, followed by adapter_follow */
+	ADAPTER_PAGE_TOKEN,  /* `next` is an opaque token or cursor, empty or absent on
+				the last page: run->base + url + "?" or "&" +
+				param=token (URL-encoded) */
+	ADAPTER_PAGE_NUMBER, /* `next` is this page's number N, `pages` the number of
+				pages M: run->base + url + "?" or "&" + param=N+1
+				while N < M */
+};
+
+struct adapter_pager {
+	enum adapter_paging style;
+	const char *next;  /* path (aj_path) of the link, token or page number */
+	const char *pages; /* NUMBER: path of the number of pages */
+	const char *url;   /* TOKEN, NUMBER: the list's path and query after run->base */
+	const char *param; /* TOKEN, NUMBER: the query parameter */
+	size_t max_token;  /* TOKEN: the longest one sent back, in bytes (0:
+			      ADAPTER_MAX_TOKEN) */
+};
+
+/* The caps of a paginated list, besides the run's ADAPTER_MAX_REQUESTS
+ * (and the refresh's bytes and deadline, refresh.c): a page number is
+ * followed up to ADAPTER_MAX_PAGES, a token up to max_token bytes, at
+ * most ADAPTER_MAX_TOKEN (what fits a 4 KiB query, URL-encoded). */
+enum { ADAPTER_MAX_PAGES = 1000, ADAPTER_MAX_TOKEN = 1362 };
+
+/* Queue the page after the one `root` answers to `req` (of req->kind) as
+ * `p` finds it; *more (may be NULL) says whether one was queued.  Nothing
+ * is queued when the page names none.  A link is adapter_follow's (a link
+ * back to req->url ends the list; one to another host is GC_EDATA).  A
+ * token longer than ADAPTER_MAX_TOKEN is GC_EDATA "<next> is too long";
+ * one that leads back to req->url is GC_EDATA "<next> repeats: pagination
+ * does not end".  A page number out of range (missing, not a number,
+ * beyond 2e9) ends the list.  `req` may be NULL (nothing is followed but
+ * tokens and numbers, as kind 0). */
+enum gc_status adapter_next_page(struct adapter_run *run, const struct adapter_request *req,
+				 json_t *root, const struct adapter_pager *p, int *more,
+				 char **err);
+
+/* One page of a list, as adapter_parse_page reads it. */
+struct adapter_list {
+	const char *path;     /* the list in the body, as aj_path ("sizes", "data") */
+	json_type type;       /* JSON_ARRAY or JSON_OBJECT */
+	adapter_item_fn each; /* called on each element (adapter_each); NULL: the
+				 pages' arrays are joined in adapter_kept(run,
+				 req->kind), for finish() (free_state is then
+				 adapter_kept_free) */
+	const char *error;    /* path of the API's message when the list is missing */
+	const char *what;     /* its prefix in the error ("API error" when NULL) */
+	enum gc_status (*why)(json_t *root, char **err); /* else this explains it */
+	struct adapter_pager pager;
+	int stop_empty;       /* an empty list ends the pages, whatever `next` says */
+	/* after the list's last page (no next one queued), or NULL */
+	enum gc_status (*last)(struct adapter_run *run, int kind, char **err);
+};
+
+/* Parse a page of a paginated list: a body that is not JSON is GC_EDATA
+ * (adapter_json); without the list at l->path (of l->type) it is GC_EDATA
+ * with the API's message at l->error (as adapter_api_error), or why's, or
+ * "no '<path>' array (object) in the response".  Then, when all went well,
+ * the next page is queued (adapter_next_page) and, when there is none,
+ * l->last is called. */
+enum gc_status adapter_parse_page(struct adapter_run *run, const struct adapter_request *req,
+				  const char *body, size_t len, const struct adapter_list *l,
+				  char **err);
+
 /* The whole parse of a response that is one list and nothing else (no
- * pagination): the body is JSON with a `type` (JSON_ARRAY or JSON_OBJECT)
+ * pagination; adapter_parse_page with a pager of ADAPTER_PAGE_NONE): the body is JSON with a `type` (JSON_ARRAY or JSON_OBJECT)
  * at `path` (as aj_path), whose elements go to fn as in adapter_each.  A
  * body that is not JSON is GC_EDATA; so is one without the list, with the
  * message why(root) sets (the API's own, where the API sends one), or
@@ -202,7 +270,8 @@ enum gc_status adapter_api_error(char **err, const char *what, const char *msg);
 double aj_num(const json_t *obj, const char *key);
 const char *aj_str(const json_t *obj, const char *key);
 long aj_int(const json_t *obj, const char *key, long dflt);
-/* Object at a dotted path ("meta.links"), or NULL. */
+/* Value at a dotted path ("meta.links"; a number indexes an array,
+ * "errors.0.reason"), or NULL. */
 json_t *aj_path(json_t *obj, const char *path);
 
 /* Pagination: queue the next-page link `next` found in the response to

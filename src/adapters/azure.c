@@ -156,28 +156,23 @@ static enum gc_status one_item(struct adapter_run *run, json_t *it, char **err)
 	return GC_OK;
 }
 
+/* {"Items": [...], "NextPageLink": URL} or {"Error": {"Message": ...}}; an
+ * empty page ends the crawl even if a link is given (gpuhunt's rule) */
+static const struct adapter_list items = {
+	.path = "Items",
+	.type = JSON_ARRAY,
+	.each = one_item,
+	.error = "Error.Message",
+	.pager = {.style = ADAPTER_PAGE_LINK, .next = "NextPageLink"},
+	.stop_empty = 1,
+};
+
 static enum gc_status parse(struct adapter_run *run, const struct adapter_request *req,
 			    const char *body, size_t len, char **err)
 {
 	if (!run->state && !(run->state = calloc(1, sizeof(struct state))))
 		return err_set(err, GC_ENOMEM, "out of memory");
-	json_t *root = adapter_json(body, len, err);
-	if (!root)
-		return GC_EDATA;
-	json_t *items = json_object_get(root, "Items");
-	enum gc_status st;
-	if (json_is_array(items)) {
-		st = adapter_each(run, items, one_item, err);
-	} else {
-		const char *msg = aj_str(json_object_get(root, "Error"), "Message");
-		st = msg ? adapter_api_error(err, "API error", msg)
-			 : err_set(err, GC_EDATA, "no 'Items' array in the response");
-	}
-	/* an empty page ends the crawl even if a link is given (gpuhunt's rule) */
-	if (st == GC_OK && json_array_size(items) > 0)
-		st = adapter_follow(run, req, aj_str(root, "NextPageLink"), err);
-	json_decref(root);
-	return st;
+	return adapter_parse_page(run, req, body, len, &items, err);
 }
 
 static int row_cmp(const void *a, const void *b)

@@ -61,25 +61,19 @@ static enum gc_status start(struct adapter_run *run, char **err)
 	return adapter_queue(run, 0, NULL, NULL, err, "%s/v2/sizes?per_page=200", run->base);
 }
 
+/* {"sizes": [...], "links": {"pages": {"next": URL}}} or {"message": ...} */
+static const struct adapter_list sizes = {
+	.path = "sizes",
+	.type = JSON_ARRAY,
+	.each = one_size,
+	.error = "message",
+	.pager = {.style = ADAPTER_PAGE_LINK, .next = "links.pages.next"},
+};
+
 static enum gc_status parse(struct adapter_run *run, const struct adapter_request *req,
 			    const char *body, size_t len, char **err)
 {
-	json_t *root = adapter_json(body, len, err);
-	if (!root)
-		return GC_EDATA;
-	json_t *sizes = json_object_get(root, "sizes");
-	enum gc_status st;
-	if (json_is_array(sizes)) {
-		st = adapter_each(run, sizes, one_size, err);
-	} else {
-		const char *msg = aj_str(root, "message");
-		st = msg ? adapter_api_error(err, "API error", msg)
-			 : err_set(err, GC_EDATA, "no 'sizes' array in the response");
-	}
-	if (st == GC_OK)
-		st = adapter_follow(run, req, aj_str(aj_path(root, "links.pages"), "next"), err);
-	json_decref(root);
-	return st;
+	return adapter_parse_page(run, req, body, len, &sizes, err);
 }
 
 static const char *const key_envs[] = {"DIGITALOCEAN_TOKEN", "DIGITALOCEAN_ACCESS_TOKEN", NULL};

@@ -146,7 +146,6 @@ struct gcp_entry {
 struct gcp_state {
 	struct gcp_entry *items;
 	size_t n, cap;
-	char *last_token; /* the page token last followed */
 };
 
 static void free_state(void *p)
@@ -160,7 +159,6 @@ static void free_state(void *p)
 		free(s->items[i].region);
 	}
 	free(s->items);
-	free(s->last_token);
 	free(s);
 }
 
@@ -415,6 +413,14 @@ static enum gc_status start(struct adapter_run *run, char **err)
 	return adapter_queue(run, 0, NULL, NULL, err, "%s" SKUS_PATH, run->base);
 }
 
+/* a non-empty nextPageToken goes back as pageToken */
+static const struct adapter_pager next_page = {
+	.style = ADAPTER_PAGE_TOKEN,
+	.next = "nextPageToken",
+	.url = SKUS_PATH,
+	.param = "pageToken",
+};
+
 static enum gc_status parse(struct adapter_run *run, const struct adapter_request *req,
 			    const char *body, size_t len, char **err)
 {
@@ -436,23 +442,8 @@ static enum gc_status parse(struct adapter_run *run, const struct adapter_reques
 	}
 	if (st == GC_OK)
 		st = adapter_each(run, skus, one_sku, err);
-	const char *next = aj_str(root, "nextPageToken");
-	if (st == GC_OK && next && *next) {
-		char enc[4096];
-		if (strlen(next) * 3 + 8 > sizeof enc)
-			st = err_set(err, GC_EDATA, "nextPageToken is too long");
-		else if (s->last_token && strcmp(s->last_token, next) == 0)
-			st = err_set(err, GC_EDATA, "nextPageToken repeats: pagination does not end");
-		if (st == GC_OK) {
-			adapter_urlencode(enc, sizeof enc, next);
-			free(s->last_token);
-			s->last_token = strdup(next);
-			st = s->last_token ? adapter_queue(run, req->kind, NULL, NULL, err,
-							   "%s" SKUS_PATH "&pageToken=%s",
-							   run->base, enc)
-					   : err_set(err, GC_ENOMEM, "out of memory");
-		}
-	}
+	if (st == GC_OK)
+		st = adapter_next_page(run, req, root, &next_page, NULL, err);
 	json_decref(root);
 	return st;
 }

@@ -29,8 +29,6 @@
 
 #include "gpucmp/adapter.h"
 
-enum { MAX_PAGES = 1000 };
-
 static int is_count_word(const char *w, size_t len)
 {
 	if (len < 2 || (w[0] != 'x' && w[0] != 'X'))
@@ -77,8 +75,6 @@ static void gpu_from_label(const char *label, char *out, size_t n)
 }
 
 enum { KIND_TYPES, KIND_AVAIL };
-
-static const char *const list_path[] = {"/v4/linode/types", "/v4/regions/availability"};
 
 /* The hourly price of type `t` in `region`: its region_prices entry, else
  * the base price. */
@@ -164,59 +160,42 @@ static enum gc_status one_type(struct adapter_run *run, json_t *t, char **err)
 	return st;
 }
 
+static enum gc_status after_last(struct adapter_run *run, int kind, char **err);
+
+/* {"data": [...], "page": N, "pages": M} or {"errors": [{"reason": ...}]};
+ * the pages of each list are joined for finish() */
+static const struct adapter_list lists[] = {
+	[KIND_TYPES] = {.path = "data", .type = JSON_ARRAY, .error = "errors.0.reason",
+			.what = "Linode error", .last = after_last,
+			.pager = {.style = ADAPTER_PAGE_NUMBER, .next = "page", .pages = "pages",
+				  .url = "/v4/linode/types", .param = "page"}},
+	[KIND_AVAIL] = {.path = "data", .type = JSON_ARRAY, .error = "errors.0.reason",
+			.what = "Linode error", .last = after_last,
+			.pager = {.style = ADAPTER_PAGE_NUMBER, .next = "page", .pages = "pages",
+				  .url = "/v4/regions/availability", .param = "page"}},
+};
+
+/* After the last page of types, the availability list. */
+static enum gc_status after_last(struct adapter_run *run, int kind, char **err)
+{
+	if (kind != KIND_TYPES)
+		return GC_OK;
+	return adapter_queue(run, KIND_AVAIL, NULL, NULL, err, "%s%s", run->base,
+			     lists[KIND_AVAIL].pager.url);
+}
+
 static enum gc_status start(struct adapter_run *run, char **err)
 {
 	return adapter_queue(run, KIND_TYPES, NULL, NULL, err, "%s%s", run->base,
-			     list_path[KIND_TYPES]);
-}
-
-/* Add the page's rows to what is kept of its list. */
-static enum gc_status keep_page(struct adapter_run *run, int kind, json_t *data, char **err)
-{
-	json_t *kept = adapter_kept(run, kind);
-	if (!kept)
-		return adapter_keep(run, kind, data, err);
-	if (json_array_extend(kept, data) != 0)
-		return err_set(err, GC_ENOMEM, "out of memory");
-	return GC_OK;
-}
-
-/* After page `page` of `pages` of a list: its next page, or after the last
- * page of types the availability list. */
-static enum gc_status queue_next(struct adapter_run *run, int kind, long page, long pages,
-				 char **err)
-{
-	if (page >= 1 && page < pages && page < MAX_PAGES)
-		return adapter_queue(run, kind, NULL, NULL, err, "%s%s?page=%ld", run->base,
-				     list_path[kind], page + 1);
-	if (kind == KIND_TYPES)
-		return adapter_queue(run, KIND_AVAIL, NULL, NULL, err, "%s%s", run->base,
-				     list_path[KIND_AVAIL]);
-	return GC_OK;
+			     lists[KIND_TYPES].pager.url);
 }
 
 static enum gc_status parse(struct adapter_run *run, const struct adapter_request *req,
 			    const char *body, size_t len, char **err)
 {
-	int kind = req->kind == KIND_AVAIL ? KIND_AVAIL : KIND_TYPES;
-	json_t *root = adapter_json(body, len, err);
-	if (!root)
-		return GC_EDATA;
-	json_t *data = json_object_get(root, "data");
-	enum gc_status st;
-	if (json_is_array(data)) {
-		st = keep_page(run, kind, data, err); /* joined in finish() */
-	} else {
-		/* {"errors": [{"reason": "..."}]} */
-		json_t *first = json_array_get(json_object_get(root, "errors"), 0);
-		const char *msg = aj_str(first, "reason");
-		st = msg ? adapter_api_error(err, "Linode error", msg)
-			 : err_set(err, GC_EDATA, "no 'data' array in the response");
-	}
-	if (st == GC_OK)
-		st = queue_next(run, kind, aj_int(root, "page", 0), aj_int(root, "pages", 0), err);
-	json_decref(root);
-	return st;
+	struct adapter_request r = *req;
+	r.kind = req->kind == KIND_AVAIL ? KIND_AVAIL : KIND_TYPES;
+	return adapter_parse_page(run, &r, body, len, &lists[r.kind], err);
 }
 
 static enum gc_status finish(struct adapter_run *run, char **err)

@@ -43,9 +43,6 @@
 
 enum { KIND_PLANS, KIND_METAL };
 
-static const char *const list_key[] = {"plans", "plans_metal"};
-static const char *const list_path[] = {"/v2/plans?type=all&per_page=500",
-					"/v2/plans-metal?per_page=500"};
 
 /* Token i (0-based) of a '-'-separated id into out; 0 if there is none. */
 static int id_token(const char *id, int i, char *out, size_t n)
@@ -203,46 +200,37 @@ static enum gc_status metal_plan(struct adapter_run *run, json_t *plan, char **e
 	return emit_locations(run, plan, &o, err);
 }
 
+/* {"plans": [...], "meta": {"links": {"next": CURSOR}}} or {"error": ...};
+ * the cursor is empty on the last page.  A real one is ~50 bytes: one of
+ * more than CURSOR_MAX fails instead of being cut. */
+#define CURSOR_MAX 341
+static const struct adapter_list lists[] = {
+	[KIND_PLANS] = {.path = "plans", .type = JSON_ARRAY, .each = vm_plan,
+			.error = "error", .what = "Vultr error",
+			.pager = {.style = ADAPTER_PAGE_TOKEN, .next = "meta.links.next",
+				  .url = "/v2/plans?type=all&per_page=500", .param = "cursor",
+				  .max_token = CURSOR_MAX}},
+	[KIND_METAL] = {.path = "plans_metal", .type = JSON_ARRAY, .each = metal_plan,
+			.error = "error", .what = "Vultr error",
+			.pager = {.style = ADAPTER_PAGE_TOKEN, .next = "meta.links.next",
+				  .url = "/v2/plans-metal?per_page=500", .param = "cursor",
+				  .max_token = CURSOR_MAX}},
+};
+
 static enum gc_status start(struct adapter_run *run, char **err)
 {
-	enum gc_status st = adapter_queue(run, KIND_PLANS, NULL, NULL, err, "%s%s", run->base,
-					  list_path[KIND_PLANS]);
-	if (st == GC_OK)
-		st = adapter_queue(run, KIND_METAL, NULL, NULL, err, "%s%s", run->base,
-				   list_path[KIND_METAL]);
+	enum gc_status st = GC_OK;
+	for (int k = KIND_PLANS; k <= KIND_METAL && st == GC_OK; k++)
+		st = adapter_queue(run, k, NULL, NULL, err, "%s%s", run->base, lists[k].pager.url);
 	return st;
 }
 
 static enum gc_status parse(struct adapter_run *run, const struct adapter_request *req,
 			    const char *body, size_t len, char **err)
 {
-	int kind = req->kind == KIND_METAL ? KIND_METAL : KIND_PLANS;
-	json_t *root = adapter_json(body, len, err);
-	if (!root)
-		return GC_EDATA;
-	json_t *plans = json_object_get(root, list_key[kind]);
-	enum gc_status st;
-	if (json_is_array(plans)) {
-		st = adapter_each(run, plans, kind == KIND_METAL ? metal_plan : vm_plan, err);
-	} else {
-		const char *msg = aj_str(root, "error");
-		st = msg ? adapter_api_error(err, "Vultr error", msg)
-			 : err_set(err, GC_EDATA, "no '%s' array in the response", list_key[kind]);
-	}
-	/* the next page: an opaque cursor, empty on the last page */
-	const char *next = aj_str(aj_path(root, "meta.links"), "next");
-	if (st == GC_OK && next && *next) {
-		char enc[1024];
-		if (strlen(next) * 3 + 1 > sizeof enc)
-			st = err_set(err, GC_EDATA, "pagination cursor too long");
-		else {
-			adapter_urlencode(enc, sizeof enc, next);
-			st = adapter_queue(run, kind, NULL, NULL, err, "%s%s&cursor=%s", run->base,
-					   list_path[kind], enc);
-		}
-	}
-	json_decref(root);
-	return st;
+	struct adapter_request r = *req;
+	r.kind = req->kind == KIND_METAL ? KIND_METAL : KIND_PLANS;
+	return adapter_parse_page(run, &r, body, len, &lists[r.kind], err);
 }
 
 static const char *const key_envs[] = {"VULTR_API_KEY", NULL};
