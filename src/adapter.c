@@ -65,14 +65,8 @@ enum gc_status adapter_queue(struct adapter_run *run, int kind, const char *meth
 			run->nqueue -= run->qhead;
 			run->qhead = 0;
 		}
-		if (run->nqueue == run->qcap) {
-			size_t cap = run->qcap ? run->qcap * 2 : 8;
-			struct adapter_request *q = realloc(run->queue, cap * sizeof *q);
-			if (!q)
-				return err_set(err, GC_ENOMEM, "out of memory");
-			run->queue = q;
-			run->qcap = cap;
-		}
+		if (buf_grow_array(&run->queue, &run->qcap, run->nqueue, sizeof *run->queue, 8))
+			return err_set(err, GC_ENOMEM, "out of memory");
 	}
 	struct adapter_request *r = &run->queue[run->nqueue];
 	memset(r, 0, sizeof *r);
@@ -393,6 +387,12 @@ json_t *adapter_kept(const struct adapter_run *run, int kind)
 {
 	const struct kept *k = run->state;
 	return k && kind >= 0 && kind < ADAPTER_MAX_KEPT ? k->doc[kind] : NULL;
+}
+
+enum gc_status adapter_each_kept(struct adapter_run *run, int kind, adapter_item_fn fn,
+				 char **err)
+{
+	return adapter_each(run, adapter_kept(run, kind), fn, err);
 }
 
 void adapter_kept_free(void *state)

@@ -100,3 +100,20 @@ char *buf_steal(struct buf *b)
 	b->len = b->cap = 0;
 	return p;
 }
+
+enum gc_status buf_grow_array(void *items, size_t *cap, size_t n, size_t size, size_t first)
+{
+	if (n < *cap)
+		return GC_OK;
+	size_t want = *cap ? *cap * 2 : first;
+	if (want < *cap || want > (size_t)-1 / size)
+		return GC_ENOMEM;
+	void *p;
+	memcpy(&p, items, sizeof p); /* items is a T **, read as a void * */
+	p = realloc(p, want * size);
+	if (!p)
+		return GC_ENOMEM;
+	memcpy(items, &p, sizeof p);
+	*cap = want;
+	return GC_OK;
+}

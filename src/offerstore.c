@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpucmp/buf.h"
+
 enum { BLOCK_BYTES = 64 * 1024 };
 
 struct arena_block {
@@ -58,14 +60,8 @@ static const char *keep(struct offer_store *s, const char *str, int *ok)
 
 enum gc_status offer_store_add(struct offer_store *s, const struct offer *o)
 {
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 64;
-		struct offer *grown = realloc(s->items, cap * sizeof *grown);
-		if (!grown)
-			return GC_ENOMEM;
-		s->items = grown;
-		s->cap = cap;
-	}
+	if (buf_grow_array(&s->items, &s->cap, s->n, sizeof *s->items, 64))
+		return GC_ENOMEM;
 	struct offer c = *o;
 	int ok = 1;
 	c.provider = keep(s, o->provider, &ok);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpucmp/buf.h"
 #include "gpucmp/catalog.h"
 #include "gpucmp/retired.h"
 #include "gpucmp/csv.h"
@@ -233,14 +234,8 @@ static int is_n1(const char *type)
 
 static enum gc_status add_host(struct state *s, const struct row *r, char **err)
 {
-	if (s->nhosts == s->hosts_cap) {
-		size_t cap = s->hosts_cap ? s->hosts_cap * 2 : 256;
-		struct host *h = realloc(s->hosts, cap * sizeof *h);
-		if (!h)
-			return err_set(err, GC_ENOMEM, "out of memory");
-		s->hosts = h;
-		s->hosts_cap = cap;
-	}
+	if (buf_grow_array(&s->hosts, &s->hosts_cap, s->nhosts, sizeof *s->hosts, 256))
+		return err_set(err, GC_ENOMEM, "out of memory");
 	size_t klen = strlen(r->type) + strlen(r->zone) + 2;
 	struct host *h = &s->hosts[s->nhosts];
 	if (!(h->key = malloc(klen)))

@@ -18,6 +18,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "gpucmp/buf.h"
 #include "gpucmp/err.h"
 #include "gpucmp/gpu.h"
 #include "gpucmp/insttype.h"
@@ -162,6 +163,10 @@ enum gc_status adapter_each(struct adapter_run *run, json_t *list, adapter_item_
  * there).  adapter_kept is the document of a kind, or NULL. */
 enum gc_status adapter_keep(struct adapter_run *run, int kind, json_t *doc, char **err);
 json_t *adapter_kept(const struct adapter_run *run, int kind);
+/* The usual finish() of such an adapter: fn on each element of the
+ * document kept of `kind`, as adapter_each (none when nothing is kept). */
+enum gc_status adapter_each_kept(struct adapter_run *run, int kind, adapter_item_fn fn,
+				 char **err);
 void adapter_kept_free(void *state);
 
 /* How a list says where its next page is (adapter_next_page). */

@@ -35,6 +35,12 @@ enum gc_status buf_printf(struct buf *b, const char *fmt, ...)
 #endif
 	;
 
+/* Room for one more element in a growable array: `items` is the address
+ * of the array's pointer (T **), *cap its allocated elements of `size`
+ * bytes, `n` of them in use.  When n == *cap the array doubles (to `first`
+ * elements from none).  GC_OK, or GC_ENOMEM with the array unchanged. */
+enum gc_status buf_grow_array(void *items, size_t *cap, size_t n, size_t size, size_t first);
+
 /* Hand the contents to the caller (a new NUL-terminated string, never
  * NULL unless allocation fails) and reset the buffer to empty. */
 char *buf_steal(struct buf *b);

@@ -128,14 +128,8 @@ static enum gc_status one_item(struct adapter_run *run, json_t *it, char **err)
 		return GC_OK;
 	if (!(price >= 0) || isinf(price))
 		return GC_OK;
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 256;
-		struct row *r = realloc(s->rows, cap * sizeof *r);
-		if (!r)
-			return err_set(err, GC_ENOMEM, "out of memory");
-		s->rows = r;
-		s->cap = cap;
-	}
+	if (buf_grow_array(&s->rows, &s->cap, s->n, sizeof *s->rows, 256))
+		return err_set(err, GC_ENOMEM, "out of memory");
 	struct row *r = &s->rows[s->n];
 	memset(r, 0, sizeof *r);
 	r->sku = strdup(sku);

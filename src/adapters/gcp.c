@@ -274,14 +274,8 @@ static struct gcp_entry *entry(struct gcp_state *s, const char *sku, const char 
 	for (size_t i = 0; i < s->n; i++)
 		if (strcmp(s->items[i].sku, sku) == 0 && strcmp(s->items[i].region, region) == 0)
 			return &s->items[i];
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 64;
-		struct gcp_entry *p = realloc(s->items, cap * sizeof *p);
-		if (!p)
-			return NULL;
-		s->items = p;
-		s->cap = cap;
-	}
+	if (buf_grow_array(&s->items, &s->cap, s->n, sizeof *s->items, 64))
+		return NULL;
 	struct gcp_entry *e = &s->items[s->n];
 	memset(e, 0, sizeof *e);
 	e->sku = strdup(sku);
@@ -469,12 +463,19 @@ static void add(double *sum, double n, const struct gcp_entry *e, int spot, cons
 	*sum += n * p;
 }
 
-/* o's GPU by its accelerator type (the spelling gpus.yaml lists for GCP),
- * not by the SKU description's name: gpu and memory (gpu_infer), left
- * unknown when the table does not know it. */
-static void by_accelerator(const struct adapter_run *run, struct offer *o, const char *accel)
+/* An offer `sku` of `count` GPUs of part `p` (its name and region), the
+ * GPU worked out by its accelerator type (the spelling gpus.yaml lists for
+ * GCP), not by the SKU description's name: gpu and memory (gpu_infer; a
+ * slice's share), left to adapter_emit when the table does not know it. */
+static void part_offer(const struct adapter_run *run, struct offer *o, const char *sku,
+		       const struct gcp_entry *p, const char *accel, double count)
 {
-	struct gpu_hint h = {.name = accel, .sku = accel, .count = o->gpu_count, .mem_gb = NAN};
+	offer_init(o);
+	o->sku = sku;
+	o->gpu_name = p->gpu_name;
+	o->region = p->region;
+	o->gpu_count = count;
+	struct gpu_hint h = {.name = accel, .sku = accel, .count = count, .mem_gb = NAN};
 	struct gpu_guess g;
 	gpu_infer(run->gpus, &h, &g);
 	if (g.model) {
@@ -506,14 +507,9 @@ static enum gc_status emit_machine(struct adapter_run *run, const struct gcp_sta
 	if (isnan(price[0]) && isnan(price[1]))
 		return GC_OK; /* a part is missing: no whole price to offer */
 	struct offer o;
-	offer_init(&o);
-	o.sku = m->name;
-	o.gpu_name = g->gpu_name;
-	o.region = g->region;
-	o.gpu_count = m->gpus;
+	part_offer(run, &o, m->name, g, m->accel, m->gpus);
 	o.vcpus = m->vcpus;
 	o.ram_gb = m->ram_gib;
-	by_accelerator(run, &o, m->accel); /* a slice (G4's 1/8 .. 1/2): its share */
 	adapter_set_prices(&o, g->currency, price[0], price[1]);
 	return adapter_emit(run, &o, err);
 }
@@ -545,12 +541,7 @@ static enum gc_status finish(struct adapter_run *run, char **err)
 		if (!starts(e->sku, "gpu:") || is_bound(e->sku + 4))
 			continue;
 		struct offer o;
-		offer_init(&o);
-		o.sku = e->sku + 4;
-		o.gpu_name = e->gpu_name;
-		o.region = e->region;
-		o.gpu_count = 1;
-		by_accelerator(run, &o, o.sku);
+		part_offer(run, &o, e->sku + 4, e, e->sku + 4, 1);
 		adapter_set_prices(&o, e->currency, e->price, e->spot);
 		st = adapter_emit(run, &o, err);
 	}

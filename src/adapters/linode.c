@@ -200,7 +200,7 @@ static enum gc_status parse(struct adapter_run *run, const struct adapter_reques
 
 static enum gc_status finish(struct adapter_run *run, char **err)
 {
-	return adapter_each(run, adapter_kept(run, KIND_TYPES), one_type, err);
+	return adapter_each_kept(run, KIND_TYPES, one_type, err);
 }
 
 static const char *const key_envs[] = {"LINODE_TOKEN", NULL};

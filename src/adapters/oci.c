@@ -208,7 +208,7 @@ static enum gc_status finish(struct adapter_run *run, char **err)
 {
 	if (!adapter_kept(run, OCI_PRODUCTS))
 		return GC_OK; /* prices need both documents */
-	return adapter_each(run, adapter_kept(run, OCI_SHAPES), one_shape, err);
+	return adapter_each_kept(run, OCI_SHAPES, one_shape, err);
 }
 
 const struct adapter adapter_oci = {

@@ -214,7 +214,7 @@ static enum gc_status one_type(struct adapter_run *run, json_t *t, char **err)
 
 static enum gc_status finish(struct adapter_run *run, char **err)
 {
-	return adapter_each(run, adapter_kept(run, VERDA_TYPES), one_type, err);
+	return adapter_each_kept(run, VERDA_TYPES, one_type, err);
 }
 
 const struct adapter adapter_verda = {
