@@ -497,7 +497,8 @@ json_t *adapter_json(const char *body, size_t len, char **err)
 	else if (len == 0)
 		err_set(err, GC_EDATA, "empty response");
 	else
-		err_set(err, GC_EDATA, "response is not valid JSON: %s at line %d, column %d (byte %d)",
+		err_set(err, GC_EDATA,
+			"response is not valid JSON: %s at line %d, column %d (byte %d)",
 			json_error_kind(&je), je.line, je.column, je.position);
 	return NULL;
 }

@@ -271,13 +271,15 @@ static enum gc_status check_families(struct gpu_table *t, const char *file, char
 				defaults += (size_t)t->models[j].is_default;
 		if (size > 1 && defaults != 1)
 			return err_set(err, GC_EDATA,
-				       "%s: family '%s' needs exactly one 'default: true' model, has %zu",
+				       "%s: family '%s' needs exactly one 'default: true' "
+				       "model, has %zu",
 				       file, fam, defaults);
 		for (size_t k = 0; k < t->nindex && size > 1; k++)
 			if (strcmp(t->index[k].key, t->family_keys[i]) == 0 &&
 			    !t->models[t->index[k].model].is_default)
 				return err_set(err, GC_EDATA,
-					       "%s: a name of '%s' folds to the family name '%s'; only the family default may carry it",
+					       "%s: a name of '%s' folds to the family name "
+					       "'%s'; only the family default may carry it",
 					       file, t->models[t->index[k].model].id, fam);
 	}
 	return GC_OK;

@@ -61,7 +61,8 @@ struct adapter_run {
 	const struct insttype_table *types; /* may be NULL */
 	const struct rate_table *rates;     /* may be NULL: non-USD prices stay unconverted */
 	const char *fetched_at;             /* RFC 3339 UTC, the same for the whole run */
-	const char *origin;                 /* URL of the response being parsed (never holds a key) */
+	const char *origin;                 /* URL of the response being parsed (never
+					       holds a key) */
 	const char *last_modified;          /* its Last-Modified header, or NULL */
 	offer_cb emit;
 	void *emit_ctx;
@@ -238,8 +239,9 @@ enum gc_status adapter_parse_page(struct adapter_run *run, const struct adapter_
 				  char **err);
 
 /* The whole parse of a response that is one list and nothing else (no
- * pagination; adapter_parse_page with a pager of ADAPTER_PAGE_NONE): the body is JSON with a `type` (JSON_ARRAY or JSON_OBJECT)
- * at `path` (as aj_path), whose elements go to fn as in adapter_each.  A
+ * pagination; adapter_parse_page with a pager of ADAPTER_PAGE_NONE): the
+ * body is JSON with a `type` (JSON_ARRAY or JSON_OBJECT) at `path` (as
+ * aj_path), whose elements go to fn as in adapter_each.  A
  * body that is not JSON is GC_EDATA; so is one without the list, with the
  * message why(root) sets (the API's own, where the API sends one), or
  * "no '<path>' array (object) in the response" when why is NULL. */

@@ -222,7 +222,8 @@ static enum gc_status finish(struct adapter_run *run, char **err)
 		 * data/instance-types.yaml, through adapter_emit */
 		double p = od ? od->price : NAN;
 		/* a spot row in another currency than the on-demand one is not comparable */
-		double sp = spot && strcmp(spot->currency, first->currency) == 0 ? spot->price : NAN;
+		double sp = spot && strcmp(spot->currency, first->currency) == 0 ? spot->price
+										 : NAN;
 		adapter_set_prices(&o, first->currency, p, sp);
 		st = adapter_emit(run, &o, err);
 		i = j;

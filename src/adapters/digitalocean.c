@@ -84,7 +84,8 @@ const struct adapter adapter_digitalocean = {
 	.auth = ADAPTER_AUTH_REQUIRED,
 	.key_style = ADAPTER_KEY_BEARER,
 	.key_envs = key_envs,
-	.endpoint = "GET /v2/sizes (https://docs.digitalocean.com/reference/api/digitalocean/#tag/Sizes)",
+	.endpoint = "GET /v2/sizes "
+		    "(https://docs.digitalocean.com/reference/api/digitalocean/#tag/Sizes)",
 	.conditional = 0,
 	.start = start,
 	.parse = parse,

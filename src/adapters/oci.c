@@ -52,8 +52,8 @@ static enum gc_status start(struct adapter_run *run, char **err)
 	enum gc_status st = adapter_queue(run, OCI_SHAPES, NULL, NULL, err,
 					  "%s" DATA_PATH "shapes.json", run->base);
 	if (st == GC_OK)
-		st = adapter_queue(run, OCI_PRODUCTS, NULL, NULL, err, "%s" DATA_PATH "products.json",
-				   run->base);
+		st = adapter_queue(run, OCI_PRODUCTS, NULL, NULL, err,
+				   "%s" DATA_PATH "products.json", run->base);
 	return st;
 }
 
@@ -182,8 +182,9 @@ static enum gc_status one_shape(struct adapter_run *run, json_t *sh, char **err)
 	gpu_from_shape(shape, name, sizeof name);
 	double total = aj_num(sh, "gpuMemoryQty");
 	double per = total > 0 ? total / gpus : NAN;
-	const struct gpu_model *m =
-		run->gpus && *name ? gpu_normalize(run->gpus, name, isnan(per) ? 0 : per, shape) : NULL;
+	const struct gpu_model *m = NULL;
+	if (run->gpus && *name)
+		m = gpu_normalize(run->gpus, name, isnan(per) ? 0 : per, shape);
 	if (m && fabs(total - m->memory_gb) < fabs(per - m->memory_gb))
 		per = total; /* the file gives this shape's memory per GPU */
 

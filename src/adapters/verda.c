@@ -53,7 +53,8 @@ static enum gc_status start(struct adapter_run *run, char **err)
 	const char *colon = key ? strchr(key, ':') : NULL;
 	if (!colon || colon == key || !colon[1])
 		return err_set(err, GC_EUSAGE,
-			       "the Verda key must be CLIENT_ID:CLIENT_SECRET (GPUCMP_VERDA_API_KEY)");
+			       "the Verda key must be CLIENT_ID:CLIENT_SECRET "
+			       "(GPUCMP_VERDA_API_KEY)");
 	char *id = strndup(key, (size_t)(colon - key));
 	if (!id)
 		return err_set(err, GC_ENOMEM, "out of memory");
@@ -90,7 +91,8 @@ static enum gc_status got_token(struct adapter_run *run, json_t *root, char **er
 	if (!tok)
 		return err_set(err, GC_EDATA, "no access_token in the token response");
 	if (!token_ok(tok))
-		return err_set(err, GC_EDATA, "the access_token in the token response is malformed");
+		return err_set(err, GC_EDATA,
+			       "the access_token in the token response is malformed");
 	wipe_free(run->secret2);
 	run->secret2 = strdup(tok);
 	size_t n = strlen(tok) + 32;
@@ -223,7 +225,8 @@ const struct adapter adapter_verda = {
 	.auth = ADAPTER_AUTH_REQUIRED,
 	.key_style = ADAPTER_KEY_CUSTOM,
 	.endpoint = "POST /v1/oauth2/token, GET /v1/instance-types, /v1/instance-availability; "
-		    "key CLIENT_ID:CLIENT_SECRET (https://github.com/DataCrunch-io/datacrunch-python)",
+		    "key CLIENT_ID:CLIENT_SECRET "
+		    "(https://github.com/DataCrunch-io/datacrunch-python)",
 	.start = start,
 	.parse = parse,
 	.finish = finish,

@@ -182,9 +182,10 @@ static enum gc_status metal_plan(struct adapter_run *run, json_t *plan, char **e
 	    id_token(id, n - 2, gpu, sizeof gpu)) {
 		if (!name)
 			name = gpu;
+		long k;
 		if (n >= 4 && id_token(id, n - 3, cnt, sizeof cnt) && all_digits(cnt) &&
-		    strlen(cnt) < 5)
-			count = atoi(cnt);
+		    strlen(cnt) < 5 && str_to_long(cnt, &k) == 0)
+			count = (double)k;
 	}
 	double given = aj_num(plan, "gpu_count");
 	if (given > 0 && given < 1e4)
