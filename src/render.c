@@ -26,6 +26,9 @@ struct renderer {
 	size_t *offsets;
 	size_t noffsets, cap;
 	unsigned char *dim; /* per cell: render dimmed (unknown / null) */
+	/* render_row: the statement's row as values */
+	struct render_value *vals;
+	size_t nvals;
 };
 
 /* --- helpers ------------------------------------------------------------- */
@@ -217,39 +220,121 @@ int render_term_width(FILE *f)
 	return 0;
 }
 
-/* --- JSON / NDJSON / CSV ------------------------------------------------- */
+/* --- values --------------------------------------------------------------- */
 
-static enum gc_status json_value(struct buf *b, const struct field *f, sqlite3_stmt *s,
-				 int i)
+/* One row to render: cols, and the values they read (through `fields`
+ * when set, else one per column). */
+struct row {
+	const struct field *const *cols;
+	size_t ncols;
+	const struct field *fields;
+	const struct render_value *vals;
+};
+
+static const struct render_value *row_value(const struct row *w, size_t i)
 {
-	if (sqlite3_column_type(s, i) == SQLITE_NULL)
-		return buf_addstr(b, "null");
-	switch (f->type) {
-	case FT_BOOL:
-		return buf_addstr(b, sqlite3_column_int(s, i) ? "true" : "false");
-	case FT_NUM:
-	case FT_PRICE:
-		return render_json_number(b, sqlite3_column_double(s, i));
-	default:
-		return render_json_string(b, (const char *)sqlite3_column_text(s, i));
+	return w->fields ? &w->vals[w->cols[i] - w->fields] : &w->vals[i];
+}
+
+static int numeric(const struct field *f)
+{
+	return f->type == FT_NUM || f->type == FT_PRICE;
+}
+
+static int is_null(const struct field *f, const struct render_value *v)
+{
+	if (v->nest)
+		return 0;
+	return numeric(f) || f->type == FT_BOOL ? isnan(v->num) : v->text == NULL;
+}
+
+/* The current row of a statement as values: its columns typed as
+ * spec->cols, those past them (kind_col) as text. */
+static void stmt_values(struct renderer *r, sqlite3_stmt *s)
+{
+	for (size_t i = 0; i < r->nvals; i++) {
+		struct render_value *v = &r->vals[i];
+		enum field_type t = i < r->spec.ncols ? r->spec.cols[i]->type : FT_TEXT;
+		int null = sqlite3_column_type(s, (int)i) == SQLITE_NULL;
+		memset(v, 0, sizeof *v);
+		if (t == FT_BOOL)
+			v->num = null ? NAN : sqlite3_column_int(s, (int)i) != 0;
+		else if (t == FT_NUM || t == FT_PRICE)
+			v->num = null ? NAN : sqlite3_column_double(s, (int)i);
+		else if (!null)
+			v->text = (const char *)sqlite3_column_text(s, (int)i);
 	}
 }
 
-static enum gc_status json_object(struct renderer *r, sqlite3_stmt *s)
+/* --- JSON / NDJSON / CSV ------------------------------------------------- */
+
+/* Between JSON members: with an indent, a new line indented to `depth`. */
+static enum gc_status json_break(struct buf *b, int indent, int depth)
 {
-	enum gc_status st = buf_addc(&r->out, '{');
-	for (size_t i = 0; i < r->spec.ncols && st == GC_OK; i++) {
-		const struct field *f = r->spec.cols[i];
-		if (i)
-			st = buf_addc(&r->out, ',');
+	return indent ? buf_printf(b, "\n%*s", indent * depth, "") : GC_OK;
+}
+
+static enum gc_status json_object(struct buf *b, const struct row *w, int indent, int depth);
+
+static enum gc_status json_nest(struct buf *b, const struct render_nest *n, int indent,
+				int depth)
+{
+	enum gc_status st = buf_addc(b, '[');
+	for (size_t k = 0; k < n->n && st == GC_OK; k++) {
+		struct row w = {n->cols, n->ncols, NULL, n->vals ? n->vals + k * n->ncols : NULL};
+		if (k)
+			st = buf_addc(b, ',');
 		if (st == GC_OK)
-			st = render_json_string(&r->out, f->key);
+			st = json_break(b, indent, depth + 1);
 		if (st == GC_OK)
-			st = buf_addc(&r->out, ':');
-		if (st == GC_OK)
-			st = json_value(&r->out, f, s, (int)i);
+			st = n->texts ? render_json_string(b, n->texts[k])
+				      : json_object(b, &w, indent, depth + 1);
 	}
-	return st == GC_OK ? buf_addc(&r->out, '}') : st;
+	if (st == GC_OK && n->n)
+		st = json_break(b, indent, depth);
+	return st == GC_OK ? buf_addc(b, ']') : st;
+}
+
+static enum gc_status json_value(struct buf *b, const struct field *f,
+				 const struct render_value *v, int indent, int depth)
+{
+	if (v->nest)
+		return json_nest(b, v->nest, indent, depth);
+	if (is_null(f, v))
+		return buf_addstr(b, "null");
+	switch (f->type) {
+	case FT_BOOL:
+		return buf_addstr(b, v->num ? "true" : "false");
+	case FT_NUM:
+	case FT_PRICE:
+		return render_json_number(b, v->num);
+	case FT_YESNO:
+		return buf_addstr(b, strcmp(v->text, "yes") == 0  ? "true"
+				     : strcmp(v->text, "no") == 0 ? "false"
+								  : "null");
+	default:
+		return render_json_string(b, v->text);
+	}
+}
+
+static enum gc_status json_object(struct buf *b, const struct row *w, int indent, int depth)
+{
+	enum gc_status st = buf_addc(b, '{');
+	for (size_t i = 0; i < w->ncols && st == GC_OK; i++) {
+		if (i)
+			st = buf_addc(b, ',');
+		if (st == GC_OK)
+			st = json_break(b, indent, depth + 1);
+		if (st == GC_OK)
+			st = render_json_string(b, w->cols[i]->key);
+		if (st == GC_OK)
+			st = buf_addstr(b, indent ? ": " : ":");
+		if (st == GC_OK)
+			st = json_value(b, w->cols[i], row_value(w, i), indent, depth + 1);
+	}
+	if (st == GC_OK && w->ncols)
+		st = json_break(b, indent, depth);
+	return st == GC_OK ? buf_addc(b, '}') : st;
 }
 
 /* CSV cells: control characters become '?' so that a terminal never sees
@@ -270,34 +355,59 @@ static enum gc_status csv_text(struct buf *b, const char *s)
 	return st;
 }
 
-static enum gc_status csv_row(struct renderer *r, sqlite3_stmt *s)
+/* A nested array as one line: strings joined by ", ", objects by "; "
+ * with their cells joined by a space. */
+static void nest_text(const struct render_nest *n, char *out, size_t size)
+{
+	size_t o = 0;
+	out[0] = '\0';
+	for (size_t k = 0; k < n->n && o < size; k++) {
+		o += (size_t)snprintf(out + o, size - o, "%s", !k ? "" : n->texts ? ", " : "; ");
+		for (size_t c = 0; !n->texts && c < n->ncols && o < size; c++) {
+			const struct render_value *v = &n->vals[k * n->ncols + c];
+			char num[40] = "";
+			if (numeric(n->cols[c]) && !isnan(v->num))
+				format_number(num, sizeof num, v->num);
+			o += (size_t)snprintf(out + o, size - o, "%s%s", c ? " " : "",
+					      numeric(n->cols[c]) ? num : v->text ? v->text : "");
+		}
+		if (n->texts && o < size)
+			o += (size_t)snprintf(out + o, size - o, "%s", n->texts[k]);
+	}
+}
+
+static enum gc_status csv_value(struct buf *b, const struct field *f,
+				const struct render_value *v)
+{
+	char tmp[512];
+	if (v->nest) {
+		nest_text(v->nest, tmp, sizeof tmp);
+		return csv_text(b, tmp);
+	}
+	if (is_null(f, v))
+		return GC_OK;
+	if (f->type == FT_BOOL)
+		return buf_addstr(b, v->num ? "true" : "false");
+	if (numeric(f)) {
+		format_number(tmp, sizeof tmp, v->num);
+		return buf_addstr(b, tmp);
+	}
+	return csv_text(b, v->text);
+}
+
+static enum gc_status csv_row(struct buf *b, const struct row *w)
 {
 	enum gc_status st = GC_OK;
-	char tmp[40];
-	for (size_t i = 0; i < r->spec.ncols && st == GC_OK; i++) {
-		const struct field *f = r->spec.cols[i];
+	for (size_t i = 0; i < w->ncols && st == GC_OK; i++) {
 		if (i)
-			st = buf_addc(&r->out, ',');
-		if (st != GC_OK || sqlite3_column_type(s, (int)i) == SQLITE_NULL)
-			continue;
-		if (f->type == FT_BOOL) {
-			st = buf_addstr(&r->out, sqlite3_column_int(s, (int)i) ? "true" : "false");
-		} else if (f->type == FT_NUM || f->type == FT_PRICE) {
-			format_number(tmp, sizeof tmp, sqlite3_column_double(s, (int)i));
-			st = buf_addstr(&r->out, tmp);
-		} else {
-			st = csv_text(&r->out, (const char *)sqlite3_column_text(s, (int)i));
-		}
+			st = buf_addc(b, ',');
+		if (st == GC_OK)
+			st = csv_value(b, w->cols[i], row_value(w, i));
 	}
-	return st == GC_OK ? buf_addc(&r->out, '\n') : st;
+	return st == GC_OK ? buf_addc(b, '\n') : st;
 }
 
 /* --- table ---------------------------------------------------------------- */
-
-static int numeric(const struct field *f)
-{
-	return f->type == FT_NUM || f->type == FT_PRICE;
-}
 
 void render_money(char *out, size_t n, double usd, const struct money *m)
 {
@@ -315,38 +425,35 @@ void render_money_header(char *out, size_t n, const char *header, const struct m
 		snprintf(out, n, "%s", header);
 }
 
-static void table_cell_text(const struct field *f, sqlite3_stmt *s, int i,
-			    const struct money *money, char *out, size_t n, int *dim)
+/* A table cell's text and whether it shows dimmed (unknown or none). */
+static void table_cell_text(const struct render_spec *spec, const struct field *f,
+			    const struct render_value *v, char *out, size_t n, int *dim)
 {
+	const char *unknown = spec->null_text ? spec->null_text : "?";
 	*dim = 0;
-	if (sqlite3_column_type(s, i) == SQLITE_NULL) {
-		*dim = 1;
-		snprintf(out, n, "%s", f->type == FT_BOOL ? "?" : "-");
-		return;
-	}
-	double v;
-	switch (f->type) {
-	case FT_BOOL:
-		snprintf(out, n, "%s", sqlite3_column_int(s, i) ? "yes" : "no");
-		return;
-	case FT_PRICE:
-		render_money(out, n, sqlite3_column_double(s, i), money);
-		return;
-	case FT_NUM:
-		v = sqlite3_column_double(s, i);
-		if (v == floor(v) && fabs(v) < 1e12)
-			snprintf(out, n, "%.0f", v);
+	if (v->shown || v->nest) {
+		char tmp[512];
+		if (v->nest)
+			nest_text(v->nest, tmp, sizeof tmp);
+		str_sanitize(out, n, v->shown ? v->shown : tmp);
+	} else if (is_null(f, v)) {
+		int yesno = f->type == FT_BOOL || f->type == FT_YESNO;
+		*dim = yesno || !spec->plain_none;
+		snprintf(out, n, "%s", yesno ? unknown : "-");
+	} else if (f->type == FT_BOOL) {
+		snprintf(out, n, "%s", v->num ? "yes" : "no");
+	} else if (f->type == FT_PRICE) {
+		render_money(out, n, v->num, &spec->money);
+	} else if (f->type == FT_NUM) {
+		if (v->num == floor(v->num) && fabs(v->num) < 1e12)
+			snprintf(out, n, "%.0f", v->num);
 		else
-			snprintf(out, n, fabs(v) < 10 ? "%.3g" : "%.1f", v);
-		return;
-	case FT_ENUM: {
-		const char *t = (const char *)sqlite3_column_text(s, i);
-		*dim = strcmp(t, "unknown") == 0;
-		snprintf(out, n, "%s", *dim ? "?" : t);
-		return;
-	}
-	default:
-		str_sanitize(out, n, (const char *)sqlite3_column_text(s, i));
+			snprintf(out, n, fabs(v->num) < 10 ? "%.3g" : "%.1f", v->num);
+	} else if (f->type == FT_ENUM || f->type == FT_YESNO) {
+		*dim = strcmp(v->text, "unknown") == 0;
+		snprintf(out, n, "%s", *dim ? unknown : v->text);
+	} else {
+		str_sanitize(out, n, v->text);
 	}
 }
 
@@ -370,11 +477,9 @@ static enum gc_status table_add_cell(struct renderer *r, const char *text, int d
 }
 
 /* The mark a price of this kind gets in a table: none for a fixed one. */
-static const char *kind_mark(struct renderer *r, sqlite3_stmt *s)
+static const char *kind_mark(const struct renderer *r, const struct render_value *vals)
 {
-	const char *k = r->spec.kind_col > 0
-				? (const char *)sqlite3_column_text(s, r->spec.kind_col - 1)
-				: NULL;
+	const char *k = r->spec.kind_col > 0 ? vals[r->spec.kind_col - 1].text : NULL;
 	if (!k)
 		return "";
 	if (strcmp(k, "auction_floor") == 0)
@@ -389,16 +494,15 @@ static int is_offer_price(const struct field *f)
 				       strcmp(f->key, "price_per_gpu_hr") == 0);
 }
 
-static enum gc_status table_row(struct renderer *r, sqlite3_stmt *s)
+static enum gc_status table_row(struct renderer *r, const struct row *w)
 {
 	char text[512], marked[520];
 	enum gc_status st = GC_OK;
-	const char *mark = kind_mark(r, s);
-	for (size_t i = 0; i < r->spec.ncols && st == GC_OK; i++) {
+	const char *mark = kind_mark(r, w->vals);
+	for (size_t i = 0; i < w->ncols && st == GC_OK; i++) {
 		int dim;
-		table_cell_text(r->spec.cols[i], s, (int)i, &r->spec.money, text, sizeof text,
-				&dim);
-		if (*mark && !dim && is_offer_price(r->spec.cols[i])) {
+		table_cell_text(&r->spec, w->cols[i], row_value(w, i), text, sizeof text, &dim);
+		if (*mark && !dim && is_offer_price(w->cols[i])) {
 			snprintf(marked, sizeof marked, "%s%s", mark, text);
 			st = table_add_cell(r, marked, dim);
 		} else {
@@ -596,6 +700,20 @@ static enum gc_status table_print(struct renderer *r)
 
 /* --- lifecycle ------------------------------------------------------------ */
 
+static enum gc_status begin_output(struct renderer *r)
+{
+	enum gc_status st = GC_OK;
+	if (r->spec.format == RF_JSON) {
+		st = buf_addc(&r->out, '[');
+	} else if (r->spec.format == RF_CSV) {
+		for (size_t i = 0; i < r->spec.ncols && st == GC_OK; i++)
+			st = buf_printf(&r->out, "%s%s", i ? "," : "", r->spec.cols[i]->key);
+		if (st == GC_OK)
+			st = buf_addc(&r->out, '\n');
+	}
+	return st;
+}
+
 enum gc_status render_begin(struct renderer **out, const struct render_spec *spec,
 			    char **err)
 {
@@ -605,15 +723,12 @@ enum gc_status render_begin(struct renderer **out, const struct render_spec *spe
 	r->spec = *spec;
 	buf_init(&r->out, 0);
 	buf_init(&r->cells, 0);
-	enum gc_status st = GC_OK;
-	if (spec->format == RF_JSON) {
-		st = buf_addc(&r->out, '[');
-	} else if (spec->format == RF_CSV) {
-		for (size_t i = 0; i < spec->ncols && st == GC_OK; i++)
-			st = buf_printf(&r->out, "%s%s", i ? "," : "", spec->cols[i]->key);
-		if (st == GC_OK)
-			st = buf_addc(&r->out, '\n');
-	}
+	/* a statement's row: the columns, then the price kind past them */
+	r->nvals = spec->kind_col > 0 && (size_t)spec->kind_col > spec->ncols
+			   ? (size_t)spec->kind_col
+			   : spec->ncols;
+	r->vals = calloc(r->nvals ? r->nvals : 1, sizeof *r->vals);
+	enum gc_status st = r->vals ? begin_output(r) : GC_ENOMEM;
 	if (st != GC_OK) {
 		render_abort(r);
 		return err_set(err, st, "out of memory");
@@ -622,31 +737,39 @@ enum gc_status render_begin(struct renderer **out, const struct render_spec *spe
 	return GC_OK;
 }
 
-enum gc_status render_row(struct renderer *r, sqlite3_stmt *stmt, char **err)
+enum gc_status render_row_values(struct renderer *r, const struct render_value *vals,
+				 char **err)
 {
+	struct row w = {r->spec.cols, r->spec.ncols, r->spec.fields, vals};
 	enum gc_status st;
 	switch (r->spec.format) {
 	case RF_JSON:
-		st = buf_addstr(&r->out, r->rows ? ",\n" : "\n");
+		st = buf_printf(&r->out, "%s\n%*s", r->rows ? "," : "", r->spec.json_indent, "");
 		if (st == GC_OK)
-			st = json_object(r, stmt);
+			st = json_object(&r->out, &w, r->spec.json_indent, 1);
 		break;
 	case RF_NDJSON:
-		st = json_object(r, stmt);
+		st = json_object(&r->out, &w, 0, 0);
 		if (st == GC_OK)
 			st = buf_addc(&r->out, '\n');
 		break;
 	case RF_CSV:
-		st = csv_row(r, stmt);
+		st = csv_row(&r->out, &w);
 		break;
 	default:
-		st = table_row(r, stmt);
+		st = table_row(r, &w);
 	}
 	if (st != GC_OK)
 		return err_set(err, st, "out of memory rendering output");
 	r->rows++;
 	flush(r, 0);
 	return GC_OK;
+}
+
+enum gc_status render_row(struct renderer *r, sqlite3_stmt *stmt, char **err)
+{
+	stmt_values(r, stmt);
+	return render_row_values(r, r->vals, err);
 }
 
 void render_abort(struct renderer *r)
@@ -657,6 +780,7 @@ void render_abort(struct renderer *r)
 	buf_free(&r->cells);
 	free(r->offsets);
 	free(r->dim);
+	free(r->vals);
 	free(r);
 }
 
@@ -678,4 +802,31 @@ enum gc_status render_end(struct renderer *r, size_t *rows, char **err)
 		st = err_set(err, GC_EIO, "cannot write output");
 	render_abort(r);
 	return st;
+}
+
+enum gc_status render_rows(const struct render_spec *spec, size_t n, render_fill_fn fill,
+			   void *ctx, char **err)
+{
+	struct renderer *r;
+	enum gc_status st = render_begin(&r, spec, err);
+	for (size_t i = 0; i < n && st == GC_OK; i++) {
+		struct render_value vals[RENDER_MAX_VALUES];
+		memset(vals, 0, sizeof vals);
+		fill(ctx, i, vals);
+		st = render_row_values(r, vals, err);
+	}
+	if (st == GC_OK)
+		return render_end(r, NULL, err);
+	render_abort(r);
+	return st;
+}
+
+size_t render_pick(const struct field *fields, size_t n, enum render_format fmt,
+		   const struct field **cols)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (fmt == RF_JSON || fmt == RF_NDJSON || fields[i].table_rank > 0)
+			cols[k++] = &fields[i];
+	return k;
 }

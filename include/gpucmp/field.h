@@ -15,7 +15,9 @@ enum field_type {
 	FT_NUM,   /* number or null */
 	FT_PRICE, /* number or null; shown as money in tables */
 	FT_BOOL,  /* true, false or null */
-	FT_ENUM   /* string from a fixed set ("unknown" allowed) */
+	FT_ENUM,  /* string from a fixed set ("unknown" allowed) */
+	FT_YESNO  /* "yes", "no" or "unknown" as a profile writes it: true, false
+		   * or null in JSON, the word in tables and CSV (providers) */
 };
 
 struct field {

@@ -1,8 +1,11 @@
-/* render.h - offers out: table for people, JSON / CSV / NDJSON for scripts.
+/* render.h - rows out: table for people, JSON / CSV / NDJSON for scripts.
  *
- * One spec, one renderer: rows come straight from a prepared statement whose
- * columns are spec->cols in order.  Formats are documented in docs/OUTPUT.md;
- * JSON output is an array (`[]` when empty), NDJSON one object per line.
+ * One spec, one renderer for every table command: the columns are field
+ * entries (key, header, type, table rank), the rows come from a prepared
+ * statement (list: its columns are spec->cols in order) or as values
+ * (gpus, providers, cache status, recommend).  Formats are documented in
+ * docs/OUTPUT.md; JSON output is an array (`[]` when empty), NDJSON one
+ * object per line.
  */
 #ifndef GPUCMP_RENDER_H
 #define GPUCMP_RENDER_H
@@ -36,6 +39,42 @@ struct render_spec {
 	 * prices then show "≥$1.00" for an auction floor and "~$0.35" for a
 	 * marketplace ask.  0: none */
 	int kind_col;
+	/* render_row_values: its values follow this table (cols point into
+	 * it); NULL: they follow cols */
+	const struct field *fields;
+	/* JSON (not NDJSON): 0 = one object per line (list); 2 = each member
+	 * on its own line, indented by 2 (the layout of jansson's JSON_INDENT) */
+	int json_indent;
+	int plain_none;        /* tables: a null shown as "-" is not dimmed */
+	const char *null_text; /* tables: an unknown yes/no or enum; NULL: "?" */
+};
+
+/* A column of a table command that is not offers: a field entry without SQL. */
+#define RENDER_COL(key, header, type, rank) {key, header, type, NULL, rank, NULL}
+
+struct render_nest;
+
+/* One cell, read as its column's type says; a NULL text or a NAN number
+ * is null: JSON null, an empty CSV cell, in a table the spec's null text
+ * for a yes/no and "-" for the rest.  Strings are borrowed for the call. */
+struct render_value {
+	const char *text;  /* FT_TEXT, FT_ENUM, FT_YESNO */
+	double num;        /* FT_NUM, FT_PRICE; FT_BOOL: 1 or 0 */
+	const char *shown; /* tables show this instead, never dimmed; NULL: none */
+	const struct render_nest *nest; /* not NULL: the cell is an array */
+};
+#define RV_TEXT(s) ((struct render_value){.text = (s)})
+#define RV_NUM(v) ((struct render_value){.num = (v)})
+
+/* An array in a cell: JSON shows n strings or n objects (ncols values
+ * each, row-major); a table and CSV "a, b" or "+ fast; - dear" (each
+ * object's cells joined by a space). */
+struct render_nest {
+	size_t n;
+	const char *const *texts;        /* n strings, or NULL for objects */
+	const struct field *const *cols; /* the objects' keys and types */
+	size_t ncols;
+	const struct render_value *vals; /* n * ncols */
 };
 
 struct renderer; /* opaque */
@@ -44,6 +83,21 @@ enum gc_status render_begin(struct renderer **out, const struct render_spec *spe
 			    char **err);
 /* Render the current row of `stmt`. */
 enum gc_status render_row(struct renderer *r, sqlite3_stmt *stmt, char **err);
+/* Render one row of values: one per entry of spec->fields, or per column
+ * when it is NULL (past them, the kind_col value). */
+enum gc_status render_row_values(struct renderer *r, const struct render_value *vals,
+				 char **err);
+/* Render rows 0..n-1 with `spec`: fill(ctx, i, vals) writes row i's
+ * values (at most RENDER_MAX_VALUES) for render_row_values. */
+#define RENDER_MAX_VALUES 32
+typedef void (*render_fill_fn)(void *ctx, size_t i, struct render_value *vals);
+enum gc_status render_rows(const struct render_spec *spec, size_t n, render_fill_fn fill,
+			   void *ctx, char **err);
+/* The columns a table command that is not offers shows of its `n` fields:
+ * every one in JSON and NDJSON, those with a table rank in a table and CSV.
+ * Fills cols (n entries) and returns how many. */
+size_t render_pick(const struct field *fields, size_t n, enum render_format fmt,
+		   const struct field **cols);
 /* Finish (tables are laid out and printed here), flush and free `r`.
  * Returns GC_EIO if writing failed. */
 enum gc_status render_end(struct renderer *r, size_t *rows, char **err);

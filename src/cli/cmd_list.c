@@ -325,9 +325,11 @@ static int run_query(struct list_state *s, const struct cli_args *a, enum render
 		query_sql_release(&qs);
 		return EXIT_OK;
 	}
-	struct render_spec spec = {fmt, s->cols, s->ncols, stdout, cli_use_color(a, stdout),
-				   render_term_width(stdout), cli_flag(a, O_COLUMNS), s->env.money,
-				   nq > s->ncols ? (int)nq : 0};
+	struct render_spec spec = {.format = fmt, .cols = s->cols, .ncols = s->ncols,
+				   .out = stdout, .color = cli_use_color(a, stdout),
+				   .width = render_term_width(stdout),
+				   .keep_cols = cli_flag(a, O_COLUMNS), .money = s->env.money,
+				   .kind_col = nq > s->ncols ? (int)nq : 0};
 	size_t rows = 0;
 	if (st == GC_OK)
 		st = query_list(s->env.cache, &qs, &spec, &rows, &err);

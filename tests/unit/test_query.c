@@ -742,7 +742,7 @@ static void test_list_and_age(void **state)
 	assert_int_equal(query_build(&q, cols, 2, &qs, NULL), GC_OK);
 	FILE *out = tmpfile();
 	assert_non_null(out);
-	struct render_spec spec = {RF_CSV, cols, 2, out, 0, 0, 0, {NULL, 0}, 0};
+	struct render_spec spec = {.format = RF_CSV, .cols = cols, .ncols = 2, .out = out};
 	size_t rows = 0;
 	assert_int_equal(query_list(cache, &qs, &spec, &rows, NULL), GC_OK);
 	query_sql_release(&qs);

@@ -30,7 +30,8 @@ static char *render_sql(const char *sql, enum render_format fmt, int width)
 	size_t len = 0;
 	FILE *f = open_memstream(&out, &len);
 	assert_non_null(f);
-	struct render_spec spec = {fmt, cols, 5, f, 0, width, 0, {NULL, 0}, 0};
+	struct render_spec spec = {.format = fmt, .cols = cols, .ncols = 5, .out = f,
+				   .width = width};
 	struct renderer *r;
 	char *err = NULL;
 	assert_int_equal(render_begin(&r, &spec, &err), GC_OK);
