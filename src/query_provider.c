@@ -15,9 +15,40 @@ const char *const query_provider_paths[] = {
 	"kubernetes.mode", "docker.custom_image", "docker.daemon", "sharing.mig",
 	"sharing.mps", "sharing.time_slicing", "interconnect.infiniband",
 	"interconnect.rdma", "interconnect.nvlink", NULL};
-const char *const query_provider_keys[] = {
-	"k8s", "docker_custom_image", "docker_daemon", "mig", "mps", "time_slicing",
-	"infiniband", "rdma", "nvlink", NULL};
+_Static_assert(sizeof query_provider_paths / sizeof query_provider_paths[0] ==
+		       QP_OFFERS - QP_CAPS + 1,
+	       "a summary column per capability path");
+
+const struct field query_provider_fields[QP_COUNT] = {
+	RENDER_COL("id", "ID", FT_TEXT, 1),
+	RENDER_COL("name", "NAME", FT_TEXT, 6),
+	RENDER_COL("kind", "KIND", FT_TEXT, 5),
+	/* QP_CAPS: query_provider_paths in order */
+	RENDER_COL("k8s", "K8S", FT_ENUM, 1),
+	RENDER_COL("docker_custom_image", "IMAGE", FT_YESNO, 2),
+	RENDER_COL("docker_daemon", "DOCKERD", FT_ENUM, 3),
+	RENDER_COL("mig", "MIG", FT_ENUM, 1),
+	RENDER_COL("mps", "MPS", FT_ENUM, 3),
+	RENDER_COL("time_slicing", "TSLICE", FT_ENUM, 3),
+	RENDER_COL("infiniband", "IB", FT_ENUM, 2),
+	RENDER_COL("rdma", "RDMA", FT_ENUM, 4),
+	RENDER_COL("nvlink", "NVLINK", FT_ENUM, 0),
+	[QP_OFFERS] = RENDER_COL("offers", "OFFERS", FT_NUM, 2),
+	[QP_MIN_PRICE] = RENDER_COL("min_price_hr", "FROM $/H", FT_PRICE, 1),
+	[QP_VERIFIED] = RENDER_COL("verified", "VERIFIED", FT_TEXT, 0),
+};
+
+void query_provider_values(const struct query_provider *r, struct render_value *v)
+{
+	v[QP_ID] = RV_TEXT(r->p->id);
+	v[QP_NAME] = RV_TEXT(r->p->name);
+	v[QP_KIND] = RV_TEXT(r->p->kind);
+	for (size_t i = 0; query_provider_paths[i]; i++)
+		v[QP_CAPS + i] = RV_TEXT(profile_text(r->p, query_provider_paths[i]));
+	v[QP_OFFERS] = RV_NUM((double)r->offers);
+	v[QP_MIN_PRICE] = RV_NUM(r->min_price_hr);
+	v[QP_VERIFIED] = RV_TEXT(r->p->verified);
+}
 
 static const char *const extra_aliases[][2] = {
 	{"ib", "interconnect.infiniband"}, {"billing", "billing.granularity"},
@@ -25,8 +56,8 @@ static const char *const extra_aliases[][2] = {
 
 static const char *alias_path(const char *name)
 {
-	for (size_t i = 0; query_provider_keys[i]; i++)
-		if (strcmp(name, query_provider_keys[i]) == 0)
+	for (size_t i = 0; query_provider_paths[i]; i++)
+		if (strcmp(name, query_provider_fields[QP_CAPS + i].key) == 0)
 			return query_provider_paths[i];
 	for (size_t i = 0; i < sizeof extra_aliases / sizeof extra_aliases[0]; i++)
 		if (strcmp(name, extra_aliases[i][0]) == 0)
@@ -89,8 +120,8 @@ const char *query_provider_suggest(void *ctx, const char *name)
 	static char paths[64][96]; /* suggest_try keeps the pointers */
 	struct suggest s;
 	suggest_init(&s, name);
-	for (size_t i = 0; query_provider_keys[i]; i++)
-		suggest_try(&s, query_provider_keys[i]);
+	for (size_t i = 0; query_provider_paths[i]; i++)
+		suggest_try(&s, query_provider_fields[QP_CAPS + i].key);
 	for (size_t i = 0; i < sizeof extra_aliases / sizeof extra_aliases[0]; i++)
 		suggest_try(&s, extra_aliases[i][0]);
 	for (size_t i = 0; i < profile_field_count && i < 64; i++) {

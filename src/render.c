@@ -380,6 +380,8 @@ static enum gc_status csv_value(struct buf *b, const struct field *f,
 				const struct render_value *v)
 {
 	char tmp[512];
+	if (v->shown)
+		return csv_text(b, v->shown);
 	if (v->nest) {
 		nest_text(v->nest, tmp, sizeof tmp);
 		return csv_text(b, tmp);

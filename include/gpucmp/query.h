@@ -158,13 +158,19 @@ enum gc_status query_providers(struct cache *c, const struct profile_set *ps,
 			       char **err);
 /* where_compile's lookup and suggestion for providers --where: a field is
  * "group.key" (or "group_key", or the key alone), a key of the summary
- * (k8s, mig, ...: query_provider_keys), or "ib" and "billing". */
+ * (k8s, mig, ...: query_provider_fields), or "ib" and "billing". */
 int query_provider_field(void *ctx, const char *name, struct where_field *out);
 const char *query_provider_suggest(void *ctx, const char *name);
-/* The summary providers shows: profile paths and their JSON keys, paired,
- * NULL-terminated. */
+/* The summary providers shows, one field entry per column (key, header,
+ * type, table rank; docs/OUTPUT.md): from QP_CAPS on, the profile paths
+ * of query_provider_paths (NULL-terminated) in order. */
+enum { QP_ID, QP_NAME, QP_KIND, QP_CAPS, QP_OFFERS = QP_CAPS + 9, QP_MIN_PRICE, QP_VERIFIED,
+       QP_COUNT };
+extern const struct field query_provider_fields[QP_COUNT];
 extern const char *const query_provider_paths[];
-extern const char *const query_provider_keys[];
+/* The values of r's row, one per entry of query_provider_fields (strings
+ * borrowed from r's profile). */
+void query_provider_values(const struct query_provider *r, struct render_value *v);
 
 /* A recommendation request (docs/RECOMMEND.md). */
 struct query_rec {

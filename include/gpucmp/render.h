@@ -60,7 +60,8 @@ struct render_nest;
 struct render_value {
 	const char *text;  /* FT_TEXT, FT_ENUM, FT_YESNO */
 	double num;        /* FT_NUM, FT_PRICE; FT_BOOL: 1 or 0 */
-	const char *shown; /* tables show this instead, never dimmed; NULL: none */
+	const char *shown; /* tables (never dimmed) and CSV show this text
+			    * instead of the typed form; NULL: none */
 	const struct render_nest *nest; /* not NULL: the cell is an array */
 };
 #define RV_TEXT(s) ((struct render_value){.text = (s)})

@@ -260,7 +260,7 @@ int cli_gpu_filter(const struct cli_env *env, const struct cli_args *a, char **s
 int cli_provider_filter(const struct cli_env *env, const struct cli_args *a, char **store,
 			struct query *q);
 
-/* --- env_output.c: colour, format, currency, CSV, unknown-name messages --- */
+/* --- env_output.c: colour, format, currency, render spec, unknown names --- */
 
 /* Show table prices in currency `code` (ISO 4217; NULL or "USD": dollars)
  * at data/rates.yaml's dated rate: sets env->money and env->money_note;
@@ -276,9 +276,17 @@ int cli_use_color(const struct cli_args *a, FILE *f);
 /* Output format from --format / --json; table when neither. */
 enum render_format cli_format(const struct cli_args *a);
 
-/* Print table cells (row-major, as shown to people) as CSV under `header`:
- * "-" becomes empty, "?" "unknown", "$2.49" 2.49.  Returns an exit code. */
-int cli_print_csv(const char *header, const char *const *cells, size_t nrows, size_t ncols);
+/* The spec a table command other than list renders with (the one
+ * renderer, gpucmp/render.h): the format of --format / --json, colour and
+ * width of stdout, env's currency, JSON indented by 2, a "-" never dimmed;
+ * the columns render_pick chooses of `fields` (n of them) into cols. */
+void cli_render_spec(const struct cli_args *a, const struct cli_env *env,
+		     const struct field *fields, size_t n, const struct field **cols,
+		     struct render_spec *spec);
+/* Render `rows` rows with that spec, fill(ctx, i, vals) giving row i's
+ * values (one per entry of fields); prints the error; returns an exit code. */
+int cli_render(const struct cli_args *a, const struct cli_env *env, const struct field *fields,
+	       size_t n, size_t rows, render_fill_fn fill, void *ctx);
 
 /* "unknown WHAT 'NAME'; did you mean 'BEST'?" (or "; HINT" without a
  * suggestion) on stderr; returns 64.  cli_unknown_provider suggests a

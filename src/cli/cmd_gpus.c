@@ -1,82 +1,66 @@
 /* cmd_gpus.c - gpucmp gpus: the GPU model table. */
-#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
-static json_t *model_json(const struct gpu_model *m)
+enum { G_ID, G_FAMILY, G_VENDOR, G_NAME, G_ARCH, G_MEMORY, G_FORM, G_MIG, G_NVLINK, G_TFLOPS,
+       G_SOURCE, G_ALIASES, G_COUNT };
+
+/* JSON shows every field (docs/OUTPUT.md), a table and CSV the ranked ones. */
+static const struct field gpus_fields[G_COUNT] = {
+	[G_ID] = RENDER_COL("id", "ID", FT_TEXT, 1),
+	[G_FAMILY] = RENDER_COL("family", "FAMILY", FT_TEXT, 4),
+	[G_VENDOR] = RENDER_COL("vendor", "VENDOR", FT_TEXT, 5),
+	[G_NAME] = RENDER_COL("name", "NAME", FT_TEXT, 0),
+	[G_ARCH] = RENDER_COL("architecture", "ARCH", FT_TEXT, 4),
+	[G_MEMORY] = RENDER_COL("memory_gb", "VRAM", FT_NUM, 1),
+	[G_FORM] = RENDER_COL("form_factor", "FORM", FT_TEXT, 3),
+	[G_MIG] = RENDER_COL("mig", "MIG", FT_NUM, 2),
+	[G_NVLINK] = RENDER_COL("nvlink", "NVLINK", FT_TEXT, 3),
+	[G_TFLOPS] = RENDER_COL("bf16_tflops", "BF16 TFLOPS", FT_NUM, 2),
+	[G_SOURCE] = RENDER_COL("source", "SOURCE", FT_TEXT, 0),
+	[G_ALIASES] = RENDER_COL("aliases", "ALIASES", FT_TEXT, 0),
+};
+
+struct gpus_rows {
+	const struct gpu_table *t;
+	/* of the row being rendered */
+	struct render_nest aliases;
+	char memory[24], tflops[24];
+};
+
+/* A fraction as the table shows it, one decimal, in CSV too (gpus CSV has
+ * always been the table's text); NULL for a whole number or none. */
+static const char *one_decimal(double v, char *out, size_t n)
 {
-	json_t *aliases = json_array();
-	for (size_t i = 0; i < m->naliases; i++)
-		json_array_append_new(aliases, json_string(m->aliases[i]));
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:s, s:i, s:s, s:o, s:s, s:o}",
-			 "id", m->id, "family", m->family, "vendor", m->vendor, "name", m->name,
-			 "architecture", m->architecture, "memory_gb", cli_json_number(m->memory_gb),
-			 "form_factor", m->form_factor, "mig", m->mig, "nvlink", m->nvlink,
-			 "bf16_tflops", cli_json_number(m->bf16_tflops),
-			 "source", m->source, "aliases", aliases);
+	if (isnan(v) || v == floor(v))
+		return NULL;
+	snprintf(out, n, "%.1f", v);
+	return out;
 }
 
-static int print_json(const struct gpu_table *t, int ndjson)
+static void gpu_row(void *ctx, size_t i, struct render_value *v)
 {
-	json_t *arr = json_array();
-	for (size_t i = 0; arr && i < gpu_table_count(t); i++)
-		json_array_append_new(arr, model_json(gpu_table_at(t, i)));
-	return cli_print_json(arr, ndjson);
-}
-
-static void fmt_num(char *out, size_t n, double v)
-{
-	if (isnan(v))
-		snprintf(out, n, "-");
-	else if (v == floor(v))
-		snprintf(out, n, "%.0f", v);
-	else
-		snprintf(out, n, "%.1f", v);
-}
-
-enum { GCOLS = 9 };
-
-static int print_rows(const struct gpu_table *t, enum render_format fmt, int color, int width)
-{
-	static const struct grid_col cols[GCOLS] = {
-		{"ID", 0, 1}, {"FAMILY", 0, 4}, {"VENDOR", 0, 5}, {"ARCH", 0, 4},
-		{"VRAM", 1, 1}, {"FORM", 0, 3}, {"MIG", 1, 2}, {"NVLINK", 0, 3},
-		{"BF16 TFLOPS", 1, 2}};
-	size_t n = gpu_table_count(t);
-	char (*num)[3][24] = calloc(n ? n : 1, sizeof *num);
-	const char **cells = calloc((n ? n : 1) * GCOLS, sizeof *cells);
-	if (!num || !cells) {
-		free(num);
-		free(cells);
-		msg_error("out of memory");
-		return EXIT_OSERR;
-	}
-	for (size_t i = 0; i < n; i++) {
-		const struct gpu_model *m = gpu_table_at(t, i);
-		fmt_num(num[i][0], sizeof num[i][0], m->memory_gb);
-		snprintf(num[i][1], sizeof num[i][1], "%d", m->mig);
-		fmt_num(num[i][2], sizeof num[i][2], m->bf16_tflops);
-		const char *row[GCOLS] = {m->id, m->family, m->vendor, m->architecture, num[i][0],
-					  m->form_factor, num[i][1], m->nvlink, num[i][2]};
-		memcpy(&cells[i * GCOLS], row, sizeof row);
-	}
-	int rc = EXIT_OK;
-	char *err = NULL;
-	if (fmt == RF_CSV) {
-		rc = cli_print_csv("id,family,vendor,architecture,memory_gb,form_factor,mig,nvlink,"
-				   "bf16_tflops", cells, n, GCOLS);
-	} else if (render_grid(stdout, cols, GCOLS, cells, NULL, n, width, color, &err) != GC_OK) {
-		msg_status(GC_EIO, err, "cannot write output");
-		free(err);
-		rc = EXIT_IOERR;
-	}
-	free(num);
-	free(cells);
-	return rc;
+	struct gpus_rows *g = ctx;
+	const struct gpu_model *m = gpu_table_at(g->t, i);
+	v[G_ID] = RV_TEXT(m->id);
+	v[G_FAMILY] = RV_TEXT(m->family);
+	v[G_VENDOR] = RV_TEXT(m->vendor);
+	v[G_NAME] = RV_TEXT(m->name);
+	v[G_ARCH] = RV_TEXT(m->architecture);
+	v[G_MEMORY] = RV_NUM(m->memory_gb);
+	v[G_FORM] = RV_TEXT(m->form_factor);
+	v[G_MIG] = RV_NUM(m->mig);
+	v[G_NVLINK] = RV_TEXT(m->nvlink);
+	v[G_TFLOPS] = RV_NUM(m->bf16_tflops);
+	v[G_MEMORY].shown = one_decimal(m->memory_gb, g->memory, sizeof g->memory);
+	v[G_TFLOPS].shown = one_decimal(m->bf16_tflops, g->tflops, sizeof g->tflops);
+	v[G_SOURCE] = RV_TEXT(m->source);
+	g->aliases = (struct render_nest){.n = m->naliases,
+					  .texts = (const char *const *)m->aliases};
+	v[G_ALIASES].nest = &g->aliases;
 }
 
 static int cmd_gpus(struct cli_args *a)
@@ -89,12 +73,8 @@ static int cmd_gpus(struct cli_args *a)
 	memset(&env, 0, sizeof env);
 	int rc = cli_catalog_need(&env, CATALOG_GPUS);
 	if (!rc) {
-		enum render_format fmt = cli_format(a);
-		if (fmt == RF_JSON || fmt == RF_NDJSON)
-			rc = print_json(env.cat.gpus, fmt == RF_NDJSON);
-		else
-			rc = print_rows(env.cat.gpus, fmt, cli_use_color(a, stdout),
-					render_term_width(stdout));
+		struct gpus_rows g = {.t = env.cat.gpus};
+		rc = cli_render(a, &env, gpus_fields, G_COUNT, gpu_table_count(g.t), gpu_row, &g);
 	}
 	cli_env_release(&env);
 	return rc;

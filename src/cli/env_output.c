@@ -1,12 +1,11 @@
 /* env_output.c - how results reach people: colour, format, prices in a
- * currency, CSV printing, "unknown NAME; did you mean" messages. */
+ * currency, the render spec of a table command, "unknown NAME; did you
+ * mean" messages. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
-#include "gpucmp/buf.h"
-#include "gpucmp/csv.h"
 #include "gpucmp/rates.h"
 #include "gpucmp/strutil.h"
 
@@ -82,39 +81,30 @@ enum render_format cli_format(const struct cli_args *a)
 	return RF_NDJSON;
 }
 
-/* A table cell as CSV wants it: "-" (none) empty, "?" spelt "unknown",
- * "$2.49" without its currency sign. */
-static const char *csv_cell(const char *v)
+void cli_render_spec(const struct cli_args *a, const struct cli_env *env,
+		     const struct field *fields, size_t n, const struct field **cols,
+		     struct render_spec *spec)
 {
-	if (strcmp(v, "-") == 0)
-		return "";
-	if (strcmp(v, "?") == 0)
-		return "unknown";
-	if (v[0] == '$' && v[1] >= '0' && v[1] <= '9')
-		return v + 1;
-	return v;
+	enum render_format fmt = cli_format(a);
+	*spec = (struct render_spec){.format = fmt, .cols = cols, .out = stdout,
+				     .color = cli_use_color(a, stdout),
+				     .width = render_term_width(stdout), .money = env->money,
+				     .fields = fields, .json_indent = 2, .plain_none = 1};
+	spec->ncols = render_pick(fields, n, fmt, cols);
 }
 
-int cli_print_csv(const char *header, const char *const *cells, size_t nrows, size_t ncols)
+int cli_render(const struct cli_args *a, const struct cli_env *env, const struct field *fields,
+	       size_t n, size_t rows, render_fill_fn fill, void *ctx)
 {
-	struct buf b;
-	buf_init(&b, 0);
-	enum gc_status st = buf_printf(&b, "%s\n", header);
-	for (size_t i = 0; i < nrows * ncols && st == GC_OK; i++) {
-		st = csv_quote(&b, csv_cell(cells[i]));
-		if (st == GC_OK)
-			st = buf_addc(&b, (i + 1) % ncols ? ',' : '\n');
-	}
-	int rc = EXIT_OK;
-	if (st != GC_OK) {
-		msg_error("out of memory");
-		rc = EXIT_OSERR;
-	} else if (fwrite(b.ptr, 1, b.len, stdout) != b.len || fflush(stdout) != 0) {
-		msg_error("cannot write output");
-		rc = EXIT_IOERR;
-	}
-	buf_free(&b);
-	return rc;
+	const struct field *cols[RENDER_MAX_VALUES];
+	struct render_spec spec;
+	char *err = NULL;
+	cli_render_spec(a, env, fields, n, cols, &spec);
+	enum gc_status st = render_rows(&spec, rows, fill, ctx, &err);
+	if (st != GC_OK)
+		msg_status(st, err, "cannot write output");
+	free(err);
+	return exit_code_for(st);
 }
 
 int cli_unknown(const char *what, const char *name, const char *best, const char *hint)
