@@ -287,6 +287,9 @@ void cli_render_spec(const struct cli_args *a, const struct cli_env *env,
  * values (one per entry of fields); prints the error; returns an exit code. */
 int cli_render(const struct cli_args *a, const struct cli_env *env, const struct field *fields,
 	       size_t n, size_t rows, render_fill_fn fill, void *ctx);
+/* A render call's status (err: its message, freed here) as an exit code,
+ * the error printed. */
+int cli_render_status(enum gc_status st, char *err);
 
 /* "unknown WHAT 'NAME'; did you mean 'BEST'?" (or "; HINT" without a
  * suggestion) on stderr; returns 64.  cli_unknown_provider suggests a

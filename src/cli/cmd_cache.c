@@ -1,5 +1,5 @@
 /* cmd_cache.c - gpucmp cache status | clear [ID] | path. */
-#include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,103 +7,69 @@
 #include "cli.h"
 #include "gpucmp/strutil.h"
 
-enum { SCOLS = 7, SCELL = 160 };
+enum { S_PROVIDER, S_OFFERS, S_SOURCE, S_FETCHED, S_AGE, S_STALE, S_ERROR, S_COUNT };
+
+/* docs/OUTPUT.md; the table shows AGE as "3 h" and STALE as "stale" or "-". */
+static const struct field status_fields[S_COUNT] = {
+	[S_PROVIDER] = RENDER_COL("provider", "PROVIDER", FT_TEXT, 1),
+	[S_OFFERS] = RENDER_COL("offers", "OFFERS", FT_NUM, 1),
+	[S_SOURCE] = RENDER_COL("source", "SOURCE", FT_TEXT, 2),
+	[S_FETCHED] = RENDER_COL("fetched_at", "FETCHED", FT_TEXT, 4),
+	[S_AGE] = RENDER_COL("age_seconds", "AGE", FT_NUM, 1),
+	[S_STALE] = RENDER_COL("stale", "STALE", FT_BOOL, 2),
+	[S_ERROR] = RENDER_COL("last_error", "LAST ERROR", FT_TEXT, 3),
+};
 
 struct status_rows {
-	char (*text)[SCOLS][SCELL];
-	size_t n, cap;
-	json_t *json;
+	struct renderer *r;
 	int stale;
 };
 
-static enum gc_status add_row(void *arg, const struct cache_status_row *r, char **err)
+static enum gc_status add_row(void *arg, const struct cache_status_row *row, char **err)
 {
 	struct status_rows *s = arg;
-	long long t = r->fetched_at ? str_time_epoch(r->fetched_at) : -1;
+	long long t = row->fetched_at ? str_time_epoch(row->fetched_at) : -1;
 	long long age = t >= 0 ? catalog_now() - t : -1;
-	s->stale += r->stale != 0;
-	if (s->json) {
-		json_t *o = json_object();
-		json_object_set_new(o, "provider", json_string(r->provider));
-		json_object_set_new(o, "offers", json_integer(r->offers));
-		json_object_set_new(o, "source", r->sources ? json_string(r->sources) : json_null());
-		json_object_set_new(o, "fetched_at",
-				    r->fetched_at ? json_string(r->fetched_at) : json_null());
-		json_object_set_new(o, "age_seconds", age >= 0 ? json_integer(age) : json_null());
-		json_object_set_new(o, "stale", json_boolean(r->stale));
-		json_object_set_new(o, "last_error",
-				    r->last_error ? json_string(r->last_error) : json_null());
-		if (json_array_append_new(s->json, o) != 0)
-			return err_set(err, GC_ENOMEM, "out of memory");
-		return GC_OK;
+	char shown[32];
+	struct render_value v[S_COUNT] = {
+		[S_PROVIDER] = RV_TEXT(row->provider),
+		[S_OFFERS] = RV_NUM((double)row->offers),
+		[S_SOURCE] = RV_TEXT(row->sources),
+		[S_FETCHED] = RV_TEXT(row->fetched_at),
+		[S_AGE] = RV_NUM(age >= 0 ? (double)age : NAN),
+		[S_STALE] = {.num = row->stale != 0, .shown = row->stale ? "stale" : "-"},
+		[S_ERROR] = RV_TEXT(row->last_error),
+	};
+	if (age >= 0) {
+		str_age(age, shown, sizeof shown);
+		v[S_AGE].shown = shown;
 	}
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 32;
-		void *grown = realloc(s->text, cap * sizeof *s->text);
-		if (!grown)
-			return err_set(err, GC_ENOMEM, "out of memory");
-		s->text = grown;
-		s->cap = cap;
-	}
-	char (*c)[SCELL] = s->text[s->n++];
-	str_sanitize(c[0], SCELL, r->provider);
-	snprintf(c[1], SCELL, "%lld", r->offers);
-	str_sanitize(c[2], SCELL, r->sources ? r->sources : "-");
-	snprintf(c[3], SCELL, "%s", r->fetched_at ? r->fetched_at : "-");
-	if (age >= 0)
-		str_age(age, c[4], SCELL);
-	else
-		snprintf(c[4], SCELL, "-");
-	snprintf(c[5], SCELL, "%s", r->stale ? "stale" : "-");
-	str_sanitize(c[6], SCELL, r->last_error ? r->last_error : "-");
-	return GC_OK;
+	s->stale += row->stale != 0;
+	return render_row_values(s->r, v, err);
 }
 
 static int status(struct cli_env *env, const struct cli_args *a)
 {
-	struct status_rows s;
-	memset(&s, 0, sizeof s);
-	if (cli_flag(a, O_JSON))
-		s.json = json_array();
+	const struct field *cols[S_COUNT];
+	struct render_spec spec;
+	struct status_rows s = {NULL, 0};
 	char *err = NULL;
-	enum gc_status st = cache_status(env->cache, add_row, &s, &err);
-	int rc = EXIT_OK;
+	cli_render_spec(a, env, status_fields, S_COUNT, cols, &spec);
+	enum gc_status st = render_begin(&s.r, &spec, &err);
+	if (st == GC_OK)
+		st = cache_status(env->cache, add_row, &s, &err);
 	if (st != GC_OK) {
-		rc = cli_cache_failed(env, NULL, st, err, "cannot read the cache");
+		render_abort(s.r);
+		int rc = cli_cache_failed(env, NULL, st, err, "cannot read the cache");
 		free(err);
-		json_decref(s.json);
-		free(s.text);
 		return rc;
 	}
-	if (s.json) {
-		rc = cli_print_json(s.json, 0);
-	} else {
-		static const struct grid_col cols[SCOLS] = {
-			{"PROVIDER", 0, 1}, {"OFFERS", 1, 1}, {"SOURCE", 0, 2}, {"FETCHED", 0, 4},
-			{"AGE", 1, 1}, {"STALE", 0, 2}, {"LAST ERROR", 0, 3}};
-		const char **cells = calloc(s.n ? s.n * SCOLS : 1, sizeof *cells);
-		if (!cells) {
-			msg_error("out of memory");
-			free(s.text);
-			return EXIT_OSERR;
-		}
-		for (size_t i = 0; i < s.n; i++)
-			for (size_t c = 0; c < SCOLS; c++)
-				cells[i * SCOLS + c] = s.text[i][c];
-		if (s.n && render_grid(stdout, cols, SCOLS, cells, NULL, s.n,
-				       render_term_width(stdout), cli_use_color(a, stdout),
-				       &err) != GC_OK) {
-			msg_error("cannot write output");
-			rc = EXIT_IOERR;
-			free(err);
-		}
-		free(cells);
-		if (!s.n)
-			msg_note("the cache holds no offers");
-	}
+	size_t rows = 0;
+	int rc = cli_render_status(render_end(s.r, &rows, &err), err);
+	if (!rc && !rows && spec.format == RF_TABLE)
+		msg_note("the cache holds no offers");
 	msg_note("cache %s%s", cache_path(env->cache),
 		 s.stale ? "; stale providers kept their previous offers after a failed refresh" : "");
-	free(s.text);
 	return rc;
 }
 

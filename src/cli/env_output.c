@@ -100,7 +100,11 @@ int cli_render(const struct cli_args *a, const struct cli_env *env, const struct
 	struct render_spec spec;
 	char *err = NULL;
 	cli_render_spec(a, env, fields, n, cols, &spec);
-	enum gc_status st = render_rows(&spec, rows, fill, ctx, &err);
+	return cli_render_status(render_rows(&spec, rows, fill, ctx, &err), err);
+}
+
+int cli_render_status(enum gc_status st, char *err)
+{
 	if (st != GC_OK)
 		msg_status(st, err, "cannot write output");
 	free(err);
