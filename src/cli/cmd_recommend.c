@@ -4,7 +4,6 @@
  * cheapest matching offer of each provider, judged with the workload's
  * checklist); this prints them.
  */
-#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,29 +14,58 @@
 #include "gpucmp/recommend.h"
 #include "gpucmp/strutil.h"
 
-static json_t *pick_json(const struct rec_pick *k, size_t rank, double hours)
+enum { R_RANK, R_PROVIDER, R_SKU, R_GPU, R_GPUS, R_REGION, R_PRICE, R_SPOT, R_COST, R_SCORE,
+       R_REASONS, R_COUNT };
+
+/* A pick in JSON (docs/RECOMMEND.md); people get print_pick's lines. */
+static const struct field pick_fields[R_COUNT] = {
+	[R_RANK] = RENDER_COL("rank", "#", FT_NUM, 1),
+	[R_PROVIDER] = RENDER_COL("provider", "PROVIDER", FT_TEXT, 1),
+	[R_SKU] = RENDER_COL("sku", "SKU", FT_TEXT, 2),
+	[R_GPU] = RENDER_COL("gpu", "GPU", FT_TEXT, 1),
+	[R_GPUS] = RENDER_COL("gpu_count", "GPUS", FT_NUM, 1),
+	[R_REGION] = RENDER_COL("region", "REGION", FT_TEXT, 3),
+	[R_PRICE] = RENDER_COL("price_hr", "$/H", FT_PRICE, 1),
+	[R_SPOT] = RENDER_COL("spot_price_hr", "SPOT $/H", FT_PRICE, 4),
+	[R_COST] = RENDER_COL("est_cost_usd", "EST $", FT_PRICE, 2),
+	[R_SCORE] = RENDER_COL("score", "SCORE", FT_NUM, 1),
+	[R_REASONS] = RENDER_COL("reasons", "REASONS", FT_TEXT, 5),
+};
+static const struct field reason_fields[] = {
+	RENDER_COL("sign", "", FT_TEXT, 1), RENDER_COL("reason", "", FT_TEXT, 1)};
+static const struct field *const reason_cols[] = {&reason_fields[0], &reason_fields[1]};
+
+struct pick_rows {
+	const struct rec_pick *picks;
+	double hours;
+	/* the reasons of the pick being rendered */
+	struct render_nest reasons;
+	struct render_value why[REC_MAX_REASONS][2];
+	char sign[REC_MAX_REASONS][2];
+};
+
+static void pick_row(void *ctx, size_t i, struct render_value *v)
 {
-	json_t *o = json_object(), *rs = json_array();
-	json_object_set_new(o, "rank", json_integer((json_int_t)rank));
-	json_object_set_new(o, "provider", json_string(k->provider));
-	json_object_set_new(o, "sku", json_string(k->sku));
-	json_object_set_new(o, "gpu", json_string(k->gpu));
-	json_object_set_new(o, "gpu_count", cli_json_number(k->o.gpu_count));
-	json_object_set_new(o, "region", json_string(k->region));
-	json_object_set_new(o, "price_hr", cli_json_number(k->o.price_hr));
-	json_object_set_new(o, "spot_price_hr", cli_json_number(k->o.spot_price_hr));
-	json_object_set_new(o, "est_cost_usd", isnan(hours) ? json_null()
-						: cli_json_number(round(k->cost * 100) / 100));
-	json_object_set_new(o, "score", json_integer(k->v.score));
-	for (size_t i = 0; i < k->v.nreasons; i++) {
-		json_t *r = json_object();
-		char sign[2] = {k->v.reasons[i].sign, 0};
-		json_object_set_new(r, "sign", json_string(sign));
-		json_object_set_new(r, "reason", json_string(k->v.reasons[i].text));
-		json_array_append_new(rs, r);
+	struct pick_rows *x = ctx;
+	const struct rec_pick *k = &x->picks[i];
+	v[R_RANK] = RV_NUM((double)(i + 1));
+	v[R_PROVIDER] = RV_TEXT(k->provider);
+	v[R_SKU] = RV_TEXT(k->sku);
+	v[R_GPU] = RV_TEXT(k->gpu);
+	v[R_GPUS] = RV_NUM(k->o.gpu_count);
+	v[R_REGION] = RV_TEXT(k->region);
+	v[R_PRICE] = RV_NUM(k->o.price_hr);
+	v[R_SPOT] = RV_NUM(k->o.spot_price_hr);
+	v[R_COST] = RV_NUM(isnan(x->hours) ? NAN : round(k->cost * 100) / 100);
+	v[R_SCORE] = RV_NUM(k->v.score);
+	for (size_t j = 0; j < k->v.nreasons; j++) {
+		x->sign[j][0] = k->v.reasons[j].sign;
+		x->why[j][0] = RV_TEXT(x->sign[j]);
+		x->why[j][1] = RV_TEXT(k->v.reasons[j].text);
 	}
-	json_object_set_new(o, "reasons", rs);
-	return o;
+	x->reasons = (struct render_nest){.n = k->v.nreasons, .cols = reason_cols, .ncols = 2,
+					  .vals = &x->why[0][0]};
+	v[R_REASONS].nest = &x->reasons;
 }
 
 static void print_pick(const struct rec_pick *k, size_t rank, double hours, const struct money *m)
@@ -70,10 +98,8 @@ static int print_result(const struct cli_args *a, const struct cli_env *env,
 		msg_note("%zu provider%s left out: over the budget of $%.2f", res->over,
 			 res->over == 1 ? "" : "s", r->budget);
 	if (cli_flag(a, O_JSON)) {
-		json_t *arr = json_array();
-		for (size_t i = 0; i < res->n; i++)
-			json_array_append_new(arr, pick_json(&res->picks[i], i + 1, r->hours));
-		return cli_print_json(arr, 0);
+		struct pick_rows x = {.picks = res->picks, .hours = r->hours};
+		return cli_render(a, env, pick_fields, R_COUNT, res->n, pick_row, &x);
 	}
 	if (!res->n) {
 		msg_note("no offer fits; try fewer --gpus, another --gpu or a larger --budget");
