@@ -69,7 +69,9 @@ static int status(struct cli_env *env, const struct cli_args *a)
 	if (!rc && !rows && spec.format == RF_TABLE)
 		msg_note("the cache holds no offers");
 	msg_note("cache %s%s", cache_path(env->cache),
-		 s.stale ? "; stale providers kept their previous offers after a failed refresh" : "");
+		 s.stale ? "; stale providers kept their previous offers after a failed"
+			   " refresh"
+			 : "");
 	return rc;
 }
 
