@@ -1,6 +1,8 @@
 /* test_render.c - JSON, CSV, NDJSON and table output. */
 #include "testutil.h"
 
+#include <math.h>
+
 #include "gpucmp/render.h"
 
 static sqlite3 *db;
@@ -192,7 +194,7 @@ static void test_control_escapes(void **state)
 	}
 }
 
-/* JSON that jansson wrote (show, recommend, cache status --json): DEL
+/* JSON that jansson wrote (show, compare, config, refresh --json): DEL
  * and C1 controls inside strings come out escaped; the rest unchanged. */
 static void test_json_write(void **state)
 {
@@ -219,6 +221,190 @@ static void test_json_write(void **state)
 	}
 }
 
+/* --- rows as values (gpus, providers, cache status, recommend) ------------ */
+
+enum { V_NAME, V_N, V_PRICE, V_OK, V_MODE, V_IMAGE, V_TAGS, V_COUNT };
+
+static const struct field vfields[V_COUNT] = {
+	[V_NAME] = RENDER_COL("name", "NAME", FT_TEXT, 1),
+	[V_N] = RENDER_COL("n", "N", FT_NUM, 1),
+	[V_PRICE] = RENDER_COL("price", "FROM $/H", FT_PRICE, 1),
+	[V_OK] = RENDER_COL("ok", "OK", FT_BOOL, 3),
+	[V_MODE] = RENDER_COL("mode", "MODE", FT_ENUM, 2),
+	[V_IMAGE] = RENDER_COL("image", "IMAGE", FT_YESNO, 2),
+	[V_TAGS] = RENDER_COL("tags", "TAGS", FT_TEXT, 0),
+};
+
+static const char *const tags[] = {"a", "b\"c"};
+static const struct render_nest two_tags = {2, tags, NULL, 0, NULL};
+static const struct render_nest no_tags = {0, NULL, NULL, 0, NULL};
+
+/* Three rows: text that needs escaping, nulls of every type, a plain one;
+ * rendered with the columns render_pick chooses for fmt. */
+static char *render_vals(enum render_format fmt, int width, int color, const char *null_text)
+{
+	struct render_value rows[3][V_COUNT] = {
+		{RV_TEXT("say \"hi\"\n,x"), RV_NUM(8), RV_NUM(2.35), RV_NUM(1),
+		 RV_TEXT("managed"), RV_TEXT("yes"), {.nest = &two_tags}},
+		{RV_TEXT(NULL), RV_NUM(NAN), RV_NUM(NAN), RV_NUM(NAN), RV_TEXT("unknown"),
+		 RV_TEXT("unknown"), {.nest = &no_tags}},
+		{RV_TEXT("c1\xc2\x9b"), RV_NUM(0.333), RV_NUM(14.94), RV_NUM(0), RV_TEXT(NULL),
+		 RV_TEXT("no"), {.nest = &no_tags}},
+	};
+	const struct field *cols[V_COUNT];
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	assert_non_null(f);
+	struct render_spec spec = {.format = fmt, .cols = cols, .out = f, .color = color,
+				   .width = width, .fields = vfields, .json_indent = 2,
+				   .plain_none = 1, .null_text = null_text};
+	spec.ncols = render_pick(vfields, V_COUNT, fmt, cols);
+	struct renderer *r;
+	char *err = NULL;
+	assert_int_equal(render_begin(&r, &spec, &err), GC_OK);
+	for (size_t i = 0; i < 3; i++)
+		assert_int_equal(render_row_values(r, rows[i], &err), GC_OK);
+	size_t n;
+	assert_int_equal(render_end(r, &n, &err), GC_OK);
+	assert_int_equal(n, 3);
+	fclose(f);
+	return out;
+}
+
+/* JSON indented like jansson's JSON_INDENT(2): every field, null for a
+ * NULL text or a NAN number, yes/no as true/false, nested arrays. */
+static void test_values_json(void **state)
+{
+	(void)state;
+	char *out = render_vals(RF_JSON, 0, 0, NULL);
+	assert_string_equal(out,
+		"[\n"
+		"  {\n"
+		"    \"name\": \"say \\\"hi\\\"\\u000a,x\",\n"
+		"    \"n\": 8,\n"
+		"    \"price\": 2.35,\n"
+		"    \"ok\": true,\n"
+		"    \"mode\": \"managed\",\n"
+		"    \"image\": true,\n"
+		"    \"tags\": [\n"
+		"      \"a\",\n"
+		"      \"b\\\"c\"\n"
+		"    ]\n"
+		"  },\n"
+		"  {\n"
+		"    \"name\": null,\n"
+		"    \"n\": null,\n"
+		"    \"price\": null,\n"
+		"    \"ok\": null,\n"
+		"    \"mode\": \"unknown\",\n"
+		"    \"image\": null,\n"
+		"    \"tags\": []\n"
+		"  },\n"
+		"  {\n"
+		"    \"name\": \"c1\\u009b\",\n"
+		"    \"n\": 0.333,\n"
+		"    \"price\": 14.94,\n"
+		"    \"ok\": false,\n"
+		"    \"mode\": null,\n"
+		"    \"image\": false,\n"
+		"    \"tags\": []\n"
+		"  }\n"
+		"]\n");
+	free(out);
+	out = render_vals(RF_NDJSON, 0, 0, NULL);
+	assert_string_equal(out,
+		"{\"name\":\"say \\\"hi\\\"\\u000a,x\",\"n\":8,\"price\":2.35,\"ok\":true,"
+		"\"mode\":\"managed\",\"image\":true,\"tags\":[\"a\",\"b\\\"c\"]}\n"
+		"{\"name\":null,\"n\":null,\"price\":null,\"ok\":null,\"mode\":\"unknown\","
+		"\"image\":null,\"tags\":[]}\n"
+		"{\"name\":\"c1\\u009b\",\"n\":0.333,\"price\":14.94,\"ok\":false,"
+		"\"mode\":null,\"image\":false,\"tags\":[]}\n");
+	free(out);
+}
+
+/* CSV and tables show the ranked fields; null is an empty CSV cell, in a
+ * table the null text for a yes/no or an unknown enum and "-" for the rest. */
+static void test_values_csv_table(void **state)
+{
+	(void)state;
+	char *out = render_vals(RF_CSV, 0, 0, NULL);
+	assert_string_equal(out,
+		"name,n,price,ok,mode,image\n"
+		"\"say \"\"hi\"\"?,x\",8,2.35,true,managed,yes\n"
+		",,,,unknown,unknown\n"
+		"c1?,0.333,14.94,false,,no\n");
+	free(out);
+	out = render_vals(RF_TABLE, 0, 0, "n/a");
+	assert_string_equal(out,
+		"NAME             N  FROM $/H  OK   MODE     IMAGE\n"
+		"say \"hi\"?,x      8     $2.35  yes  managed  yes\n"
+		"-                -         -  n/a  n/a      n/a\n"
+		"c1?          0.333    $14.94  no   -        no\n");
+	free(out);
+	/* narrow: OK (rank 3) goes first, then MODE and IMAGE (rank 2), */
+	out = render_vals(RF_TABLE, 44, 0, NULL);
+	assert_null(strstr(out, "OK"));
+	assert_non_null(strstr(out, "MODE     IMAGE\n"));
+	free(out);
+	/* then the widest text column is shortened */
+	out = render_vals(RF_TABLE, 26, 0, NULL);
+	assert_string_equal(out,
+		"NAME           N  FROM $/H\n"
+		"say \"hi\"\xe2\x80\xa6      8     $2.35\n"
+		"-              -         -\n"
+		"c1?        0.333    $14.94\n");
+	free(out);
+	/* with plain_none a "-" is not dimmed; an unknown is */
+	out = render_vals(RF_TABLE, 0, 1, NULL);
+	assert_non_null(strstr(out, "\033[2m?\033[0m"));
+	assert_null(strstr(out, "\033[2m-"));
+	free(out);
+}
+
+static void copy_row(void *ctx, size_t i, struct render_value *v)
+{
+	(void)i;
+	memcpy(v, ctx, 2 * sizeof *v);
+}
+
+/* Shown text replaces the typed form in tables and CSV, never JSON; a
+ * nested array of objects prints as one line in a table and CSV. */
+static void test_values_shown_nested(void **state)
+{
+	(void)state;
+	static const struct field f[] = {RENDER_COL("age", "AGE", FT_NUM, 1),
+					 RENDER_COL("why", "WHY", FT_TEXT, 1)};
+	static const struct field *const sub[] = {&f[1], &f[0]}; /* {why, age} */
+	struct render_value reasons[2][2] = {{RV_TEXT("+"), RV_NUM(1)},
+					     {RV_TEXT("-"), RV_NUM(2.5)}};
+	struct render_nest why = {2, NULL, sub, 2, &reasons[0][0]};
+	struct render_value row[2] = {{.num = 7200, .shown = "2 h"}, {.nest = &why}};
+	const struct field *cols[] = {&f[0], &f[1]};
+	static const struct {
+		enum render_format fmt;
+		const char *want;
+	} cases[] = {
+		{RF_TABLE, "AGE  WHY\n2 h  + 1; - 2.5\n"},
+		{RF_CSV, "age,why\n2 h,+ 1; - 2.5\n"},
+		{RF_NDJSON, "{\"age\":7200,\"why\":[{\"why\":\"+\",\"age\":1},"
+			    "{\"why\":\"-\",\"age\":2.5}]}\n"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *out = NULL;
+		size_t len = 0;
+		FILE *o = open_memstream(&out, &len);
+		assert_non_null(o);
+		struct render_spec spec = {.format = cases[i].fmt, .cols = cols, .ncols = 2,
+					   .out = o};
+		char *err = NULL;
+		assert_int_equal(render_rows(&spec, 1, copy_row, row, &err), GC_OK);
+		fclose(o);
+		assert_string_equal(out, cases[i].want);
+		free(out);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -228,6 +414,9 @@ int main(void)
 		cmocka_unit_test(test_json_write),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_fit_and_width),
+		cmocka_unit_test(test_values_json),
+		cmocka_unit_test(test_values_csv_table),
+		cmocka_unit_test(test_values_shown_nested),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
