@@ -132,8 +132,9 @@ size_t render_width(const char *s);
  * when cut. */
 enum gc_status render_fit(struct buf *out, const char *s, size_t width);
 
-/* A table of strings for people (gpus, providers, show, compare).  Cells
- * are row-major, ncols per row; `dim` (may be NULL) marks cells to show
+/* A table of strings for people, the layout render_end gives a table;
+ * left for compare (its cells are not field values yet).  Cells are
+ * row-major, ncols per row; `dim` (may be NULL) marks cells to show
  * faint.  Columns with rank > 1 are dropped, highest rank first, when the
  * table is wider than `width` (0: no limit); then the widest text column is
  * shortened with an ellipsis. */
