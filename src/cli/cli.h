@@ -299,20 +299,7 @@ int cli_unknown_provider(const struct cli_env *env, const char *id);
 
 /* --- end of env --- */
 
-/* Profile values for providers, gpus and recommend (src/cli/profile_view.c):
- * sheet_json_number, sheet_value_text and sheet_value_json (gpucmp/sheet.h)
- * under the names those commands use. */
 struct json_t;
-/* A new JSON number (integer when whole), null for NAN; NULL out of memory. */
-struct json_t *cli_json_number(double v);
-/* Display text of a profile value ("yes", "managed", "0.10", "kueue, volcano",
- * "?" when unknown) written into buf. */
-const char *pv_text(const struct pfield_def *f, const struct pvalue *v, char *buf,
-		    size_t n);
-/* JSON of a profile value (a new reference, NULL out of memory): booleans
- * true/false, enums as strings ("unknown" kept), numbers, lists; null when
- * an unknown bool/number/text/list. */
-struct json_t *pv_json(const struct pfield_def *f, const struct pvalue *v);
 /* Print `v` (stolen; NULL: out of memory, exit 71) to stdout: indented
  * JSON, or with `ndjson` one compact line per element of an array.
  * Returns an exit code. */

@@ -1,6 +1,5 @@
-/* profile_view.c - profile values for the tables and JSON of providers
- * (gpucmp/sheet.h says how they look), JSON out, and the capability
- * filters the options select. */
+/* profile_view.c - JSON out, and the capability filters the options
+ * select. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,24 +7,6 @@
 
 #include "cli.h"
 #include "gpucmp/query.h"
-#include "gpucmp/sheet.h"
-
-/* The library's answers under the names providers, gpus and recommend use. */
-json_t *cli_json_number(double v)
-{
-	return sheet_json_number(v);
-}
-
-const char *pv_text(const struct pfield_def *f, const struct pvalue *v, char *buf,
-		    size_t n)
-{
-	return sheet_value_text(f, v, buf, n);
-}
-
-json_t *pv_json(const struct pfield_def *f, const struct pvalue *v)
-{
-	return sheet_value_json(f, v);
-}
 
 void cli_caps(const struct cli_args *a, unsigned *caps)
 {
