@@ -145,14 +145,15 @@ void adapter_set_prices(struct offer *o, const char *currency, double price, dou
 /* Emit a copy of `o` for each region `regions` names (a JSON array of
  * strings; other and empty elements are skipped), with o->available as the
  * caller set it; when it names none, `o` itself in region "unknown", marked
- * unavailable. */
+ * unavailable.  `regions` is borrowed. */
 enum gc_status adapter_emit_regions(struct adapter_run *run, struct offer *o,
 				    const json_t *regions, char **err);
 
 /* Call fn on each element of `list` (an array) or each value (an object),
  * in order, stopping at the first status that is not GC_OK; a NULL or a
  * scalar `list` has no elements.  The loop of every parser: one element,
- * one offer (or one row kept for finish()). */
+ * one offer (or one row kept for finish()).  `list` and each `item` are
+ * borrowed: valid while the document they belong to lives. */
 typedef enum gc_status (*adapter_item_fn)(struct adapter_run *run, json_t *item, char **err);
 enum gc_status adapter_each(struct adapter_run *run, json_t *list, adapter_item_fn fn,
 			    char **err);
@@ -161,7 +162,9 @@ enum gc_status adapter_each(struct adapter_run *run, json_t *list, adapter_item_
  * them with adapter_keep: one per request kind (0 .. ADAPTER_MAX_KEPT - 1),
  * a later one of a kind replacing the earlier, held in run->state (the
  * adapter's free_state is then adapter_kept_free, and it keeps nothing else
- * there).  adapter_kept is the document of a kind, or NULL. */
+ * there).  adapter_keep takes a reference of its own (the caller keeps
+ * and still releases `doc`); adapter_kept is the document of a kind,
+ * borrowed from the run, or NULL. */
 enum gc_status adapter_keep(struct adapter_run *run, int kind, json_t *doc, char **err);
 json_t *adapter_kept(const struct adapter_run *run, int kind);
 /* The usual finish() of such an adapter: fn on each element of the
@@ -206,7 +209,7 @@ enum { ADAPTER_MAX_PAGES = 1000, ADAPTER_MAX_TOKEN = 1362 };
  * one that leads back to req->url is GC_EDATA "<next> repeats: pagination
  * does not end".  A page number out of range (missing, not a number,
  * beyond 2e9) ends the list.  `req` may be NULL (nothing is followed but
- * tokens and numbers, as kind 0). */
+ * tokens and numbers, as kind 0).  `root` is borrowed. */
 enum gc_status adapter_next_page(struct adapter_run *run, const struct adapter_request *req,
 				 json_t *root, const struct adapter_pager *p, int *more,
 				 char **err);
@@ -257,7 +260,10 @@ enum gc_status adapter_parse_list(struct adapter_run *run, const char *body, siz
  * array 4, a string 3, keys included, a number or literal 1: about 27
  * bytes of memory a unit): over the budget is GC_EDATA "too many JSON
  * values", refused before jansson builds the tree (an empty object costs
- * it ~215 bytes, 70 times its 3 bytes of text). */
+ * it ~215 bytes, 70 times its 3 bytes of text).  A parse during which
+ * jansson met a failed allocation of its own is GC_ENOMEM (jansson may
+ * drop a byte silently then).  Returns a new reference: the caller
+ * json_decrefs it. */
 json_t *adapter_json(const char *body, size_t len, char **err);
 
 /* The values adapter_json accepts in one document: process-wide, set once
@@ -278,7 +284,8 @@ double aj_num(const json_t *obj, const char *key);
 const char *aj_str(const json_t *obj, const char *key);
 long aj_int(const json_t *obj, const char *key, long dflt);
 /* Value at a dotted path ("meta.links"; a number indexes an array,
- * "errors.0.reason"), or NULL. */
+ * "errors.0.reason"), or NULL; borrowed from `obj`, like the values
+ * aj_str returns. */
 json_t *aj_path(json_t *obj, const char *path);
 
 /* Pagination: queue the next-page link `next` found in the response to
