@@ -137,8 +137,8 @@ enum gc_status hosted_unzip(const void *zip, size_t len, const char *name, size_
 			size_t nc = cap ? cap * 2 : 262144;
 			char *b = nc > max + 65537 ? NULL : realloc(buf, nc + 1);
 			if (!b && nc > max + 65537) {
-				st = err_set(err, GC_EDATA, "'%s' in the zip is over %zu bytes", name,
-					     max);
+				st = err_set(err, GC_EDATA, "'%s' in the zip is over %zu bytes",
+					     name, max);
 				break;
 			}
 			if (!b) {
@@ -216,8 +216,8 @@ static double sane(double v, double lo, double hi)
 }
 
 static enum gc_status gh_emit(const struct gpuhunt_opts *o, const struct grow *od,
-			      const struct grow *sp, struct gpuhunt_stats *s, offer_cb cb, void *ctx,
-			      char **err)
+			      const struct grow *sp, struct gpuhunt_stats *s, offer_cb cb,
+			      void *ctx, char **err)
 {
 	const struct grow *r = od ? od : sp;
 	struct offer x;
@@ -298,7 +298,8 @@ static enum gc_status gh_read(const char *data, size_t len, struct gpuhunt_stats
 				    : c.mem < 0 ? "memory" : c.cnt < 0 ? "gpu_count"
 				    : c.spot < 0 ? "spot" : NULL;
 		if (missing)
-			st = err_set(err, GC_EDATA, "not a gpuhunt catalog: no '%s' column", missing);
+			st = err_set(err, GC_EDATA, "not a gpuhunt catalog: no '%s' column",
+				     missing);
 	}
 	while (st == GC_OK && rc > 0 && (rc = csv_next(&rd, err)) > 0) {
 		char **f = rd.fields;
@@ -520,7 +521,9 @@ void hosted_adapter(struct adapter *out, const char *id, enum hosted_kind k, con
 	out->key_style = ADAPTER_KEY_BEARER;
 	out->conditional = 1;
 	if (k == HOSTED_GPUHUNT) {
-		out->endpoint = "gpuhunt catalog: GET /<provider>/version, /<provider>/<version>/catalog.zip";
+		out->endpoint =
+			"gpuhunt catalog: GET /<provider>/version, "
+			"/<provider>/<version>/catalog.zip";
 		out->start = gh_start;
 		out->parse = gh_parse;
 		out->free_state = free;

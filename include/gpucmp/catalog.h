@@ -20,11 +20,13 @@ struct catalog {
 	struct profile_set profiles;
 	const char *snapshot; /* borrowed, static */
 	size_t snapshot_len;
-	uint64_t catalog_hash;  /* of the build-time hashes of gpus.yaml, instance-types.yaml, profiles */
+	/* of the build-time hashes of gpus.yaml, instance-types.yaml, profiles */
+	uint64_t catalog_hash;
 	uint64_t snapshot_hash; /* of snapshot.csv */
 	const char *list_prices; /* data/list-prices.yaml, borrowed, static */
 	size_t list_prices_len;
-	uint64_t seed_hash;     /* of snapshot.csv and list-prices.yaml: what the cache is seeded from */
+	/* of snapshot.csv and list-prices.yaml: what the cache is seeded from */
+	uint64_t seed_hash;
 	long today;             /* days since 1970-01-01 (UTC) */
 	unsigned loaded;        /* CATALOG_* parts parsed so far */
 	const struct embedded_file *gpus_file, *types_file;

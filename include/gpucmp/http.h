@@ -42,7 +42,7 @@ struct http_request {
 	const char *headers[HTTP_MAX_HEADERS + 1]; /* "Name: value", NULL-terminated */
 	const char *if_none_match;                 /* ETag of a previous response */
 	const char *if_modified_since;             /* its Last-Modified */
-	const char *label;                         /* prefix of its log lines ("lambda"), may be NULL */
+	const char *label; /* prefix of its log lines ("lambda"), may be NULL */
 	/* Monotonic time (http_now()) after which no attempt runs: each
 	 * attempt's timeout is the smaller of timeout_ms and what is left, and
 	 * a retry that would start after it is not made; 0 = none. */

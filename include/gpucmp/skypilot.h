@@ -27,7 +27,7 @@ struct skypilot_opts {
 	const char *source;                 /* "import" or "snapshot" */
 	const char *origin;                 /* recorded in every offer */
 	const char *fetched_at;             /* RFC 3339 UTC */
-	const char *as_of;                  /* RFC 3339 UTC the catalog describes; NULL: fetched_at */
+	const char *as_of; /* RFC 3339 UTC the catalog describes; NULL: fetched_at */
 };
 
 struct skypilot_stats {

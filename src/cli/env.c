@@ -109,7 +109,8 @@ int cli_open_cache(struct cli_env *env, const struct cli_args *a)
 			       (errno == ENOENT || errno == ENOTDIR || errno == EACCES)))) {
 		/* cannot create the cache (read-only home, say) or the path holds
 		 * a directory, FIFO or link: still answer */
-		msg_warn("%s; answering from the built-in snapshot", err ? err : "cannot create cache");
+		msg_warn("%s; answering from the built-in snapshot",
+			 err ? err : "cannot create cache");
 		free(err);
 		err = NULL;
 		cache_open_info_release(&info);

@@ -43,15 +43,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *csv = fuzz_copy(data + 1, size - 1);
 	memset(&stats, 0, sizeof stats);
 	offer_store_init(&store);
-	enum gc_status st = gpuhunt_parse(csv, size - 1, &opts, check_offer_cb, &store, &stats, &err);
+	enum gc_status st =
+		gpuhunt_parse(csv, size - 1, &opts, check_offer_cb, &store, &stats, &err);
 	fuzz_check_err(st, err);
 	if (st == GC_OK && stats.offers != store.n)
 		fuzz_fail("%zu offers stored, %zu counted", store.n, stats.offers);
 	if (st == GC_OK && memchr(csv, '\0', size - 1))
 		fuzz_fail("a CSV with a NUL byte parsed without an error");
 	if (stats.cleaned > stats.offers || stats.offers + stats.no_price > stats.rows)
-		fuzz_fail("stats do not add up: %zu rows, %zu offers, %zu without a price, %zu cleaned",
-			  stats.rows, stats.offers, stats.no_price, stats.cleaned);
+		fuzz_fail(
+			"stats do not add up: %zu rows, %zu offers, %zu without a price, %zu "
+			"cleaned",
+			stats.rows, stats.offers, stats.no_price, stats.cleaned);
 	free(err);
 	free(csv);
 	offer_store_free(&store);

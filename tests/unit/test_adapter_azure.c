@@ -87,13 +87,15 @@ static void test_replay(void **state)
 static void item_full(char *out, size_t n, const char *meter, const char *product,
 		      const char *price, const char *start, int primary)
 {
-	snprintf(out, n,
-		 "{\"currencyCode\":\"USD\",\"retailPrice\":%s,\"unitPrice\":%s,"
-		 "\"armRegionName\":\"eastus2\",\"location\":\"US East 2\",\"meterName\":\"%s\","
-		 "\"productName\":\"%s\",\"skuName\":\"%s\",\"serviceName\":\"Virtual Machines\","
-		 "\"unitOfMeasure\":\"1 Hour\",\"type\":\"Consumption\",\"effectiveStartDate\":\"%s\","
-		 "\"isPrimaryMeterRegion\":%s,\"armSkuName\":\"Standard_NCC40ads_H100_v5\"}",
-		 price, price, meter, product, meter, start, primary ? "true" : "false");
+	snprintf(
+		out, n,
+		"{\"currencyCode\":\"USD\",\"retailPrice\":%s,\"unitPrice\":%s,"
+		"\"armRegionName\":\"eastus2\",\"location\":\"US East 2\",\"meterName\":\"%s\","
+		"\"productName\":\"%s\",\"skuName\":\"%s\",\"serviceName\":\"Virtual Machines\","
+		"\"unitOfMeasure\":\"1 Hour\",\"type\":\"Consumption\",\"effectiveStartDate\":"
+		"\"%s\","
+		"\"isPrimaryMeterRegion\":%s,\"armSkuName\":\"Standard_NCC40ads_H100_v5\"}",
+		price, price, meter, product, meter, start, primary ? "true" : "false");
 }
 
 /* The on-demand price of the one offer `items` (a JSON list's inside) make. */
@@ -135,8 +137,8 @@ static void test_linux_meter(void **state)
 	assert_float_equal(od_price(two), 6.98, 1e-12);
 	/* only non-Linux rows: no offer */
 	char body[16384];
-	snprintf(body, sizeof body, "{\"Items\":[%s,%s,%s,%s],\"NextPageLink\":null}", win, wins, cs,
-		 dh);
+	snprintf(body, sizeof body, "{\"Items\":[%s,%s,%s,%s],\"NextPageLink\":null}", win, wins,
+		 cs, dh);
 	struct offer_store s;
 	expect_parsed(0, body, &s, 0, 0);
 	offer_store_free(&s);
@@ -199,7 +201,8 @@ static void test_currency_and_spot_only(void **state)
 	item(c, sizeof c, "Standard_NC64as_T4_v3", "NC64as T4 v3 Spot",
 	     "Virtual Machines NCasT4_v3 Series", "1.25", "USD");
 	snprintf(body, sizeof body,
-		 "{\"BillingCurrency\":\"EUR\",\"Items\":[%s,%s,%s],\"NextPageLink\":null}", a, b, c);
+		 "{\"BillingCurrency\":\"EUR\",\"Items\":[%s,%s,%s],\"NextPageLink\":null}", a, b,
+		 c);
 	struct offer_store s;
 	expect_parsed(0, body, &s, 0, 2);
 	const struct offer *o = must_find(&s, "Standard_NC40ads_H100_v5", "eastus");
@@ -224,8 +227,8 @@ static void test_retired_dropped(void **state)
 	char a[1024], b[1024], c[1024], d[1024], body[8192];
 	item(a, sizeof a, "Standard_NC6s_v3", "NC6s v3", "Virtual Machines NCSv3 Series", "3.06",
 	     "USD");
-	item(b, sizeof b, "Standard_NC4as_T4_v3", "NC4as T4 v3", "Virtual Machines NCasT4_v3 Series",
-	     "0.526", "USD");
+	item(b, sizeof b, "Standard_NC4as_T4_v3", "NC4as T4 v3",
+	     "Virtual Machines NCasT4_v3 Series", "0.526", "USD");
 	item(c, sizeof c, "Standard_ND96is_MI300X_v5", "ND96is MI300X v5",
 	     "Virtual Machines NDis MI300X v5 Series", "67.2", "USD");
 	item(d, sizeof d, "Standard_ND96isr_MI300X_v5", "ND96isr MI300X v5",
@@ -297,8 +300,9 @@ static void test_hostile(void **state)
 	expect_refused(0, evil, "another host");
 
 	/* an OData link with raw spaces is re-rooted and percent-encoded */
-	const char *spaced = "{\"Items\":[{}],\"NextPageLink\":\"https://prices.azure.com:443/api/"
-			     "retail/prices?$filter=serviceName eq 'Virtual Machines'&$skip=1000\"}";
+	const char *spaced =
+		"{\"Items\":[{}],\"NextPageLink\":\"https://prices.azure.com:443/api/"
+		"retail/prices?$filter=serviceName eq 'Virtual Machines'&$skip=1000\"}";
 	struct adapter_run run;
 	adapter_run_init(&run, &AD, "http://127.0.0.1:9", NULL);
 	struct adapter_request req = {.kind = 0, .url = "http://127.0.0.1:9/api/retail/prices"};

@@ -99,7 +99,8 @@ static void test_hostile(void **state)
 		"\"gpu_info\":{\"count\":1,\"model\":\"nvidia_h100\"}},"
 		"{\"slug\":\"huge\",\"price_hourly\":1,\"regions\":[\"nyc1\"],"
 		"\"gpu_info\":{\"count\":1e300,\"model\":\"nvidia_h100\"}},"
-		"{\"slug\":\"strnum\",\"price_hourly\":\"2.5\",\"memory\":\"x\",\"regions\":[7,\"\","
+		"{\"slug\":\"strnum\",\"price_hourly\":\"2.5\",\"memory\":\"x\",\"regions\":[7,"
+		"\"\","
 		"null,\"sfo3\"],\"available\":\"yes\",\"gpu_info\":{\"count\":\"2\",\"model\":5,"
 		"\"vram\":{\"amount\":-80,\"unit\":\"parsecs\"}}},"
 		"{\"slug\":\"noarr\",\"price_hourly\":1,\"regions\":\"nyc1\",\"gpu_info\":[]},"
@@ -175,11 +176,13 @@ static void test_numbers_and_text(void **state)
 	region[600] = '\0';
 	char body[4096];
 	snprintf(body, sizeof body,
-		 "{\"sizes\":[" DO_SIZE("hex", "\"0x50\"", "") "," DO_SIZE("hexfloat", "\"0x1p3\"", "")
+		 "{\"sizes\":"
+		 "[" DO_SIZE("hex", "\"0x50\"", "") "," DO_SIZE("hexfloat", "\"0x1p3\"", "")
 		 "," DO_SIZE("tiny", "1e-300", "") "," DO_SIZE("tinystr", "\"1e-300\"", "")
 		 "," DO_SIZE("below", "0.0009", "") "," DO_SIZE("inf", "\"inf\"", "")
 		 "," DO_SIZE("floor", "0.001", "\"memory\":\"0x400\",")
-		 ",{\"slug\":\"c1\\u009b[2J\",\"price_hourly\":2,\"regions\":[\"ams\\u0085\\u001b3\","
+		 ",{\"slug\":\"c1\\u009b[2J\",\"price_hourly\":2,\"regions\":"
+		 "[\"ams\\u0085\\u001b3\","
 		 "\"%s\"],\"gpu_info\":{\"count\":1,\"model\":\"nvidia_h100\\u009f\"}}"
 		 "]}",
 		 region);

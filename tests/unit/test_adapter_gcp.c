@@ -14,14 +14,16 @@ extern const struct adapter adapter_gcp;
 static char *sku_json(char *out, size_t n, const char *desc, const char *group, const char *usage,
 		      const char *regions, const char *unit, const char *price)
 {
-	snprintf(out, n,
-		 "{\"name\":\"services/6F81-5844-456A/skus/X\",\"skuId\":\"X\","
-		 "\"description\":\"%s\",\"category\":{\"serviceDisplayName\":\"Compute Engine\","
-		 "\"resourceFamily\":\"Compute\",\"resourceGroup\":\"%s\",\"usageType\":\"%s\"},"
-		 "\"serviceRegions\":[%s],\"pricingInfo\":[{\"summary\":\"\",\"pricingExpression\":{"
-		 "\"usageUnit\":\"%s\",\"displayQuantity\":1,\"tieredRates\":[{\"startUsageAmount\":0,"
-		 "\"unitPrice\":{%s}}]}}]}",
-		 desc, group, usage, regions, unit, price);
+	snprintf(
+		out, n,
+		"{\"name\":\"services/6F81-5844-456A/skus/X\",\"skuId\":\"X\","
+		"\"description\":\"%s\",\"category\":{\"serviceDisplayName\":\"Compute Engine\","
+		"\"resourceFamily\":\"Compute\",\"resourceGroup\":\"%s\",\"usageType\":\"%s\"},"
+		"\"serviceRegions\":[%s],\"pricingInfo\":[{\"summary\":\"\",\"pricingExpression\":{"
+		"\"usageUnit\":\"%s\",\"displayQuantity\":1,\"tieredRates\":[{\"startUsageAmount\":"
+		"0,"
+		"\"unitPrice\":{%s}}]}}]}",
+		desc, group, usage, regions, unit, price);
 	return out;
 }
 
@@ -45,11 +47,12 @@ static void test_page1(void **state)
 	h_init(&h, NULL, "k");
 	assert_int_equal(h_file(&h, 0, FIX "/skus-page1.json", &err), GC_OK);
 	assert_int_equal(h.run.nqueue, 1);
-	assert_string_equal(h.run.queue[0].url,
-			    "https://cloudbilling.googleapis.com/v1/services/6F81-5844-456A/skus"
-			    "?pageSize=5000&pageToken=APKCS1HVa0YpwgyTFbqbJ1eGwzKZmsPwLqzMZPTSNia5c"
-			    "k1Hc54Tx_Kz3oBxwSnRIdGVxXoSPdf-XlDpyNBf4QuxKcIEgtrQ1LDLWAgZowI0ns7HjrGta"
-			    "2s%3D");
+	assert_string_equal(
+		h.run.queue[0].url,
+		"https://cloudbilling.googleapis.com/v1/services/6F81-5844-456A/skus"
+		"?pageSize=5000&pageToken=APKCS1HVa0YpwgyTFbqbJ1eGwzKZmsPwLqzMZPTSNia5c"
+		"k1Hc54Tx_Kz3oBxwSnRIdGVxXoSPdf-XlDpyNBf4QuxKcIEgtrQ1LDLWAgZowI0ns7HjrGta"
+		"2s%3D");
 	/* the same token again, in the answer to the page it led to, would
 	 * never end */
 	struct adapter_request *r = next_request(&h.run, NULL);
@@ -299,7 +302,8 @@ static void test_spot_and_filters(void **state)
 		 "OnDemand", "\"us-central1\"", "h",
 		 "\"currencyCode\":\"USD\",\"units\":\"4\",\"nanos\":500000000");
 	sku_json(s[k++], sizeof s[0], "Nvidia L4 GPU running in Americas", "GPU", "OnDemand",
-		 "\"us-central1\"", "h", "\"currencyCode\":\"USD\",\"units\":\"0\",\"nanos\":560000000");
+		 "\"us-central1\"", "h",
+		 "\"currencyCode\":\"USD\",\"units\":\"0\",\"nanos\":560000000");
 	/* only a Spot price: kept, on-demand unknown */
 	sku_json(s[k++], sizeof s[0], "Spot Preemptible Nvidia H200 141GB GPU running in Americas",
 		 "GPU", "Preemptible", "\"us-east4\"", "h",
@@ -307,7 +311,8 @@ static void test_spot_and_filters(void **state)
 	char body[32768];
 	size_t used = (size_t)snprintf(body, sizeof body, "{\"skus\":[");
 	for (int i = 0; i < k; i++)
-		used += (size_t)snprintf(body + used, sizeof body - used, "%s%s", i ? "," : "", s[i]);
+		used += (size_t)snprintf(body + used, sizeof body - used, "%s%s", i ? "," : "",
+					 s[i]);
 	snprintf(body + used, sizeof body - used, "],\"nextPageToken\":\"\"}");
 
 	struct offer_store st;
@@ -355,15 +360,16 @@ static void test_currency_and_hostile(void **state)
 		 "\"currencyCode\":\"USD\",\"units\":\"99999999999999999999999\",\"nanos\":0");
 	sku_json(f, sizeof f, "Nvidia Tesla P4 GPU running in Americas", "GPU", "OnDemand",
 		 "\"us-east1\"", "h", "\"currencyCode\":\"USD\",\"units\":1,\"nanos\":\"x\"");
-	snprintf(body, sizeof body,
-		 "{\"skus\":[%s,%s,%s,%s,%s,%s,17,null,{\"description\":5},"
-		 "{\"description\":\"Nvidia GPU running\",\"category\":{\"usageType\":\"OnDemand\","
-		 "\"resourceGroup\":\"GPU\"},\"serviceRegions\":\"us\",\"pricingInfo\":{}},"
-		 "{\"description\":\"Nvidia Tesla T4 GPU\",\"category\":{\"usageType\":\"OnDemand\","
-		 "\"resourceGroup\":\"GPU\"},\"serviceRegions\":[\"x\"],\"pricingInfo\":[{"
-		 "\"pricingExpression\":{\"usageUnit\":\"h\",\"tieredRates\":[{"
-		 "\"startUsageAmount\":10,\"unitPrice\":{\"units\":\"1\"}}]}}]}]}",
-		 a, b, c, d, e, f);
+	snprintf(
+		body, sizeof body,
+		"{\"skus\":[%s,%s,%s,%s,%s,%s,17,null,{\"description\":5},"
+		"{\"description\":\"Nvidia GPU running\",\"category\":{\"usageType\":\"OnDemand\","
+		"\"resourceGroup\":\"GPU\"},\"serviceRegions\":\"us\",\"pricingInfo\":{}},"
+		"{\"description\":\"Nvidia Tesla T4 GPU\",\"category\":{\"usageType\":\"OnDemand\","
+		"\"resourceGroup\":\"GPU\"},\"serviceRegions\":[\"x\"],\"pricingInfo\":[{"
+		"\"pricingExpression\":{\"usageUnit\":\"h\",\"tieredRates\":[{"
+		"\"startUsageAmount\":10,\"unitPrice\":{\"units\":\"1\"}}]}}]}]}",
+		a, b, c, d, e, f);
 	struct offer_store st;
 	/* "abc" units, 5e12 nanos, "x" nanos, a negative price, a tier not at 0
 	 * and a huge price: dropped */
@@ -388,7 +394,8 @@ static void test_bad_bodies(void **state)
 	expect_refused_len(0, body, len - 40, "not valid JSON");
 	free(body);
 	const char *wrong[] = {"[]", "{\"skus\":{}}", "\"skus\"",
-			       "{\"error\":{\"code\":403,\"message\":\"API key not valid.\"}}", NULL};
+			       "{\"error\":{\"code\":403,\"message\":\"API key not valid.\"}}",
+			       NULL};
 	for (size_t i = 0; wrong[i]; i++)
 		expect_refused(0, wrong[i], NULL);
 	/* an empty listing (proto3 leaves the empty list out): no offers, no error */

@@ -174,7 +174,8 @@ static void test_hostile(void **state)
 	const char *pricebook =
 		"[{\"name\":\"H100-80G-PCIe\",\"value\":\"abc\",\"original_value\":1.9},"
 		"{\"name\":\"L40\",\"value\":-5},{\"name\":\"RTX-A4000\",\"value\":\"1e999\"},"
-		"{\"name\":\"A100-80G-PCIe\",\"value\":1.4},{\"name\":\"A100-80G-PCIe\",\"value\":9},"
+		"{\"name\":\"A100-80G-PCIe\",\"value\":1.4},{\"name\":\"A100-80G-PCIe\",\"value\":"
+		"9},"
 		"{\"name\":7},null,\"x\",[]]";
 	const char *flavors =
 		"{\"status\":true,\"message\":\"ok\",\"data\":["
@@ -183,9 +184,11 @@ static void test_hostile(void **state)
 		"\"disk\":-1,\"stock_available\":\"yes\"}]},"
 		"{\"gpu\":\"L40\",\"region_name\":\"US-1\",\"flavors\":[{\"name\":\"n3-L40x1\","
 		"\"gpu\":\"L40\",\"gpu_count\":1}]},"
-		"{\"gpu\":\"RTX-A4000\",\"flavors\":[{\"name\":\"n3-RTX-A4000x1\",\"gpu_count\":1}]},"
+		"{\"gpu\":\"RTX-A4000\",\"flavors\":[{\"name\":\"n3-RTX-A4000x1\",\"gpu_count\":"
+		"1}]},"
 		"{\"gpu\":\"A100-80G-PCIe\",\"flavors\":[{\"name\":\"big\",\"gpu_count\":1e12},"
-		"{\"name\":\"word\",\"gpu_count\":\"two\"},{\"name\":\"n3-A100x2\",\"gpu_count\":2}]},"
+		"{\"name\":\"word\",\"gpu_count\":\"two\"},{\"name\":\"n3-A100x2\",\"gpu_count\":"
+		"2}]},"
 		"{\"gpu\":\"A100-80G-PCIe\",\"flavors\":{\"name\":\"not-an-array\"}},"
 		"{\"flavors\":[{\"gpu_count\":1}]},7,null]}";
 	struct harness h;

@@ -55,13 +55,16 @@ static void test_description_numbers(void **state)
 	(void)state;
 	const char *body =
 		"{\"data\":{"
-		"\"a\":{\"instance_type\":{\"name\":\"gpu_hex_a\",\"description\":\"0x8x ZZ9 (0x50 GB)\","
+		"\"a\":{\"instance_type\":{\"name\":\"gpu_hex_a\",\"description\":\"0x8x ZZ9 (0x50 "
+		"GB)\","
 		"\"price_cents_per_hour\":100,\"specs\":{\"vcpus\":8}},"
 		"\"regions_with_capacity_available\":[]},"
-		"\"b\":{\"instance_type\":{\"name\":\"gpu_hex_b\",\"description\":\"2x ZZ9 (0x50 GB)\","
+		"\"b\":{\"instance_type\":{\"name\":\"gpu_hex_b\",\"description\":\"2x ZZ9 (0x50 "
+		"GB)\","
 		"\"price_cents_per_hour\":100,\"specs\":{\"vcpus\":8}},"
 		"\"regions_with_capacity_available\":[]},"
-		"\"c\":{\"instance_type\":{\"name\":\"gpu_dec_c\",\"description\":\"2x ZZ9 (48 GB)\","
+		"\"c\":{\"instance_type\":{\"name\":\"gpu_dec_c\",\"description\":\"2x ZZ9 (48 "
+		"GB)\","
 		"\"price_cents_per_hour\":100,\"specs\":{\"vcpus\":8}},"
 		"\"regions_with_capacity_available\":[]}}}";
 	struct offer_store s;

@@ -134,7 +134,8 @@ static void test_hostile_values(void **state)
 		"\"gpus\":1e300,\"price\":{\"hourly\":3}},"
 		"{\"id\":\"g1-gpu-rtx6000-3\",\"label\":\"Dedicated 96GB + RTX6000 GPU x3\","
 		"\"gpus\":3,\"price\":{\"hourly\":-4.5}},"
-		"{\"id\":\"g1-gpu-rtx6000-4\",\"label\":42,\"gpus\":4,\"vcpus\":-1,\"memory\":\"x\","
+		"{\"id\":\"g1-gpu-rtx6000-4\",\"label\":42,\"gpus\":4,\"vcpus\":-1,\"memory\":"
+		"\"x\","
 		"\"disk\":1e300,\"price\":[6],\"region_prices\":{\"id\":\"x\"}},"
 		"{\"id\":\"g1-gpu-rtx6000-5\",\"label\":\"+ + x1\",\"gpus\":1,"
 		"\"price\":{\"hourly\":\"2.5\"},\"region_prices\":\"none\"}"
@@ -202,7 +203,8 @@ static void test_availability_and_region_prices(void **state)
 		"{\"id\":\"g1-gpu-rtx6000-1\",\"label\":\"Dedicated 32GB + RTX6000 GPU x1\","
 		"\"gpus\":1,\"price\":{\"hourly\":1.5}}],\"page\":1,\"pages\":1}";
 	const char *avail =
-		"{\"data\":[{\"region\":\"id-cgk\",\"plan\":\"g2-gpu-rtx4000a1-s\",\"available\":true},"
+		"{\"data\":[{\"region\":\"id-cgk\",\"plan\":\"g2-gpu-rtx4000a1-s\",\"available\":"
+		"true},"
 		"{\"region\":\"us-east\",\"plan\":\"g2-gpu-rtx4000a1-s\",\"available\":false},"
 		"{\"region\":\"us-ord\",\"plan\":\"g2-gpu-rtx4000a1-s\",\"available\":\"yes\"},"
 		"{\"region\":\"\",\"plan\":\"g2-gpu-rtx4000a1-s\",\"available\":true},"

@@ -82,11 +82,11 @@ static void test_joined(void **state)
 							"cloudestimator2/data/products.json");
 		const char *shapes = FIX "/shapes.json";
 		const char *products = FIX "/products.json";
-		assert_int_equal(h_file(&h, order ? K_PRODUCTS : K_SHAPES, order ? products : shapes,
-					&err),
+		assert_int_equal(h_file(&h, order ? K_PRODUCTS : K_SHAPES,
+					order ? products : shapes, &err),
 				 GC_OK);
-		assert_int_equal(h_file(&h, order ? K_SHAPES : K_PRODUCTS, order ? shapes : products,
-					&err),
+		assert_int_equal(h_file(&h, order ? K_SHAPES : K_PRODUCTS,
+					order ? shapes : products, &err),
 				 GC_OK);
 		assert_int_equal(h.store.n, 0);
 		assert_int_equal(h.run.nqueue, 2); /* nothing more to fetch */
@@ -134,7 +134,8 @@ static void test_odd_values(void **state)
 		"{\"partNumber\":\"STR\",\"billingModel\":\"UCM\",\"pricetype\":\"HOUR\","
 		"\"currencyCodeLocalizations\":[{\"currencyCode\":\"USD\",\"prices\":[{\"model\":"
 		"\"PAY_AS_YOU_GO\",\"value\":\"cheap\"}]}]},"
-		"7,null,{\"partNumber\":5},{\"partNumber\":\"X\",\"currencyCodeLocalizations\":{}}]}";
+		"7,null,{\"partNumber\":5},{\"partNumber\":\"X\",\"currencyCodeLocalizations\":"
+		"{}}]}";
 #define SHAPE_X(name, hidden, status, gpus, parts)                                         \
 	"{\"name\":\"" name "\",\"hidden\":" hidden ",\"status\":\"" status "\",\"gpuQty\":" \
 	gpus ",\"gpuMemoryQty\":96,\"processorType\":{\"value\":\"amd\"},\"products\":["    \

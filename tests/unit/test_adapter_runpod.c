@@ -21,7 +21,8 @@ static void test_request(void **state)
 	assert_non_null(strstr(r->body, "lowestPrice(input: {gpuCount: 1})"));
 	assert_non_null(strstr(r->body, "uninterruptablePrice"));
 	assert_non_null(strstr(r->body, "securePrice secureSpotPrice"));
-	assert_non_null(strstr(r->body, "dataCenters { id gpuAvailability { gpuTypeId stockStatus } }"));
+	assert_non_null(
+		strstr(r->body, "dataCenters { id gpuAvailability { gpuTypeId stockStatus } }"));
 	assert_null(strstr(r->url, "api_key"));
 	/* the body is JSON */
 	json_t *j = json_loads(r->body, 0, NULL);

@@ -144,9 +144,11 @@ static void test_odd_values(void **state)
 {
 	(void)state;
 	const char *types =
-		"[{\"instance_type\":\"CPU.4V.16G\",\"gpu\":{\"description\":\"\",\"number_of_gpus\":0},"
+		"[{\"instance_type\":\"CPU.4V.16G\",\"gpu\":{\"description\":\"\","
+		"\"number_of_gpus\":0},"
 		"\"price_per_hour\":\"0.03\",\"spot_price\":\"0.01\",\"currency\":\"usd\"},"
-		" {\"instance_type\":\"1A100.40S.22V\",\"currency\":\"eur\",\"price_per_hour\":\"1.00\","
+		" {\"instance_type\":\"1A100.40S.22V\",\"currency\":\"eur\",\"price_per_hour\":"
+		"\"1.00\","
 		"\"spot_price\":\"0.50\",\"gpu\":{\"description\":\"1x A100 SXM4 40GB\","
 		"\"number_of_gpus\":1},\"gpu_memory\":{\"size_in_gigabytes\":40}},"
 		" {\"instance_type\":\"X.NEG\",\"price_per_hour\":\"-5\",\"spot_price\":\"NaN\","
@@ -154,13 +156,15 @@ static void test_odd_values(void **state)
 		" {\"instance_type\":\"X.STR\",\"price_per_hour\":\"lots\",\"spot_price\":\"0.2\","
 		"\"gpu\":{\"description\":7,\"number_of_gpus\":\"many\"},\"cpu\":\"x\"},"
 		" {\"instance_type\":\"X.HUGE\",\"price_per_hour\":1e308,\"spot_price\":\"1e999\","
-		"\"gpu\":{\"description\":\"99999999999999999999x H100\",\"number_of_gpus\":1e300}},"
+		"\"gpu\":{\"description\":\"99999999999999999999x H100\",\"number_of_gpus\":"
+		"1e300}},"
 		" {\"instance_type\":\"1AMD.7900.8V\",\"price_per_hour\":\"0.5\","
 		"\"gpu\":{\"description\":\"1x AMD 7900XTX\",\"number_of_gpus\":1}},"
 		" 17, null, {\"instance_type\":{}}, {}]";
-	const char *avail = "[{\"location_code\":\"FIN-02\",\"availabilities\":[\"1A100.40S.22V\",3]},"
-			    " {\"location_code\":5,\"availabilities\":[\"1A100.40S.22V\"]},"
-			    " {\"availabilities\":\"1A100.40S.22V\"}, 9]";
+	const char *avail =
+		"[{\"location_code\":\"FIN-02\",\"availabilities\":[\"1A100.40S.22V\",3]},"
+		" {\"location_code\":5,\"availabilities\":[\"1A100.40S.22V\"]},"
+		" {\"availabilities\":\"1A100.40S.22V\"}, 9]";
 	struct harness h;
 	char *err = NULL;
 	h_init(&h, NULL, "id:secret");

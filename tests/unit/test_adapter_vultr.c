@@ -105,18 +105,21 @@ static void test_other_shapes(void **state)
 	(void)state;
 	const char *plans =
 		"{\"plans\":["
-		"{\"id\":\"vcg-a40-24c-120g-48vram\",\"vcpu_count\":24,\"ram\":122880,\"disk\":1400,"
+		"{\"id\":\"vcg-a40-24c-120g-48vram\",\"vcpu_count\":24,\"ram\":122880,\"disk\":"
+		"1400,"
 		"\"disk_type\":\"DEDICATEDMETAL\",\"monthly_cost\":1250,\"hourly_cost\":1.712,"
 		"\"type\":\"vdm\",\"locations\":[\"blr\",\"\",\"ord\"],\"deploy_ondemand\":true,"
 		"\"deploy_preemptible\":false,\"gpu_brand\":\"NVIDIA\"},"
-		"{\"id\":\"vcg-a100-24c-240g-160vram\",\"vcpu_count\":24,\"ram\":245760,\"disk\":1400,"
+		"{\"id\":\"vcg-a100-24c-240g-160vram\",\"vcpu_count\":24,\"ram\":245760,\"disk\":"
+		"1400,"
 		"\"hourly_cost\":4.8,\"type\":\"vcg\",\"locations\":[],\"gpu_vram_gb\":160,"
 		"\"gpu_type\":\"NVIDIA_A100\"},"
 		"{\"id\":\"vcg-mi325x-252c-2872g-1536vram\",\"vcpu_count\":252,\"ram\":2940928,"
 		"\"disk\":14336,\"hourly_cost\":36.92,\"type\":\"vdm\",\"locations\":[\"ord\"],"
 		"\"deploy_ondemand\":false,\"deploy_preemptible\":true,\"gpu_brand\":\"AMD\"},"
 		"{\"id\":\"vcg-zz9-8c-32g-24vram\",\"vcpu_count\":8,\"hourly_cost\":0.9,"
-		"\"type\":\"vcg\",\"locations\":[\"fra\"],\"gpu_vram_gb\":24,\"gpu_type\":\"NVIDIA_ZZ9\"},"
+		"\"type\":\"vcg\",\"locations\":[\"fra\"],\"gpu_vram_gb\":24,\"gpu_type\":"
+		"\"NVIDIA_ZZ9\"},"
 		"{\"id\":\"vc2-2c-4gb\",\"type\":\"vc2\",\"vcpu_count\":2,\"ram\":4096,\"disk\":80,"
 		"\"hourly_cost\":0.027,\"locations\":[\"fra\"]}"
 		"],\"meta\":{\"total\":5,\"links\":{\"next\":\"\",\"prev\":\"\"}}}";
@@ -151,7 +154,8 @@ static void test_other_shapes(void **state)
 		"\"locations\":[\"ord\"]},"
 		"{\"id\":\"vbm-64c-2048gb-l40-gpu\",\"cpu_count\":64,\"hourly_cost\":5,"
 		"\"locations\":[\"ewr\"]},"
-		"{\"id\":\"vbm-4c-32gb\",\"cpu_count\":4,\"cpu_threads\":8,\"ram\":32768,\"disk\":240,"
+		"{\"id\":\"vbm-4c-32gb\",\"cpu_count\":4,\"cpu_threads\":8,\"ram\":32768,\"disk\":"
+		"240,"
 		"\"disk_count\":1,\"monthly_cost\":300,\"type\":\"SSD\",\"locations\":[\"dwf\"]}"
 		"],\"meta\":{\"total\":3,\"links\":{\"next\":\"\",\"prev\":\"\"}}}";
 	/* the l40 plan has no count in its id: unknown, so not an offer */
@@ -193,7 +197,8 @@ static void test_hostile_values(void **state)
 	(void)state;
 	const char *plans =
 		"{\"plans\":[1,null,[],{},{\"id\":5},"
-		"{\"id\":\"vcg-a100-1c-6g-4vram\",\"hourly_cost\":\"abc\",\"gpu_type\":\"NVIDIA_A100\","
+		"{\"id\":\"vcg-a100-1c-6g-4vram\",\"hourly_cost\":\"abc\",\"gpu_type\":"
+		"\"NVIDIA_A100\","
 		"\"gpu_vram_gb\":4,\"locations\":[\"ewr\"]},"
 		"{\"id\":\"vcg-a100-1c-6g-4vram\",\"hourly_cost\":-1,\"gpu_type\":\"NVIDIA_A100\","
 		"\"gpu_vram_gb\":4,\"locations\":[\"ewr\"]},"
@@ -209,8 +214,9 @@ static void test_hostile_values(void **state)
 	expect_parsed(K_PLANS, plans, &s, 0, 2); /* a non-string cursor is no cursor */
 	s.n = 0;
 	offer_store_free(&s);
-	const char *huge = "{\"plans\":[{\"id\":\"vcg-l40s-1-2-48vram\",\"hourly_cost\":1e308,"
-			   "\"gpu_type\":\"NVIDIA_L40S\",\"gpu_vram_gb\":48,\"locations\":[\"fra\"]}]}";
+	const char *huge =
+		"{\"plans\":[{\"id\":\"vcg-l40s-1-2-48vram\",\"hourly_cost\":1e308,"
+		"\"gpu_type\":\"NVIDIA_L40S\",\"gpu_vram_gb\":48,\"locations\":[\"fra\"]}]}";
 	expect_parsed(K_PLANS, huge, &s, 0, 0); /* 1e308 $/h is garbage, not a price */
 	offer_store_free(&s);
 	expect_parsed(K_PLANS, plans, &s, 0, 2);
@@ -227,7 +233,8 @@ static void test_hostile_values(void **state)
 	const char *metal =
 		"{\"plans_metal\":[{\"id\":\"vbm-gpu\",\"hourly_cost\":1,\"locations\":[\"x\"]},"
 		"{\"id\":\"gpu\",\"hourly_cost\":1},{\"id\":\"-\",\"hourly_cost\":1},"
-		"{\"id\":\"vbm-1c-1gb-99999999999-h100-gpu\",\"hourly_cost\":1,\"locations\":[\"x\"]},"
+		"{\"id\":\"vbm-1c-1gb-99999999999-h100-gpu\",\"hourly_cost\":1,\"locations\":"
+		"[\"x\"]},"
 		"{\"id\":\"vbm-1c-1gb-8-h100-gpu\",\"hourly_cost\":1,\"gpu_count\":-2,"
 		"\"gpu_vram_gb\":\"x\",\"cpu_threads\":1e300,\"locations\":[\"x\"]}]}";
 	expect_parsed(K_METAL, metal, &s, 0, 1);

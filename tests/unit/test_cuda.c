@@ -41,8 +41,9 @@ static void test_shipped_table(void **state)
 	}
 	cuda_free(&t);
 	/* the loader rejects unsorted rows and bad versions, with file:line */
-	const char *unsorted = "source: https://x\ntoolkits:\n  - cuda: '12.4'\n    min_driver: '550.54.14'\n"
-			       "  - cuda: '12.3'\n    min_driver: '545.23.06'\n";
+	const char *unsorted =
+		"source: https://x\ntoolkits:\n  - cuda: '12.4'\n    min_driver: '550.54.14'\n"
+		"  - cuda: '12.3'\n    min_driver: '545.23.06'\n";
 	assert_int_equal(cuda_load(&t, "t.yaml", unsorted, strlen(unsorted), &err), GC_EDATA);
 	assert_non_null(strstr(err, "t.yaml:5:"));
 	free(err);

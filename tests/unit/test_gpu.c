@@ -45,7 +45,8 @@ static void test_every_alias(void **state)
 			fail_msg("id %s -> %s", m->id, got ? got->id : "NULL");
 		got = gpu_normalize(table, m->name, 0, NULL);
 		if (got != m)
-			fail_msg("name '%s' -> %s, want %s", m->name, got ? got->id : "NULL", m->id);
+			fail_msg("name '%s' -> %s, want %s", m->name, got ? got->id : "NULL",
+				 m->id);
 		for (size_t a = 0; a < m->naliases; a++) {
 			got = gpu_normalize(table, m->aliases[a], 0, NULL);
 			if (got != m)
@@ -101,7 +102,8 @@ static void test_catalog_spellings(void **state)
 			gpu_normalize(table, cases[i].name, cases[i].mem, cases[i].sku);
 		if (!m || strcmp(m->id, cases[i].want) != 0)
 			fail_msg("'%s' (%g GB, %s) -> %s, want %s", cases[i].name, cases[i].mem,
-				 cases[i].sku ? cases[i].sku : "-", m ? m->id : "NULL", cases[i].want);
+				 cases[i].sku ? cases[i].sku : "-", m ? m->id : "NULL",
+				 cases[i].want);
 	}
 }
 
@@ -211,46 +213,65 @@ static void test_bad_tables(void **state)
 	static const char head[] = "gpus:\n";
 	static const char ok_a[] =
 		"  - {id: a, family: a, vendor: nvidia, name: A, architecture: x, memory_gb: 1,"
-		" form_factor: pcie, mig: 0, nvlink: no, bf16_tflops: null, source: https://x.y/a}\n";
+		" form_factor: pcie, mig: 0, nvlink: no, bf16_tflops: null, source: https:"
+		"//x.y/a}\n";
 	static const struct {
 		int with_a; /* prepend the valid model 'a' */
 		const char *body, *want;
 	} cases[] = {
-		{0, "  - {id: a, family: a, vendor: nvidia, name: A, architecture: x, memory_gb: 1,"
-		 " form_factor: pcie, mig: 0, nvlink: no, bf16_tflops: null, source: https://x.y/a, colour: red}\n",
+		{0,
+		 "  - {id: a, family: a, vendor: nvidia, name: A, architecture: x, memory_gb: 1,"
+		 " form_factor: pcie, mig: 0, nvlink: no, bf16_tflops: null, source: https://x.y/a,"
+		 " colour: red}\n",
 		 "t.yaml:2: unknown key 'colour'"},
-		{0, "  - {id: B, family: a, vendor: nvidia, name: A, architecture: x, memory_gb: 1,"
-		 " form_factor: pcie, mig: 0, nvlink: no, bf16_tflops: null, source: https://x.y/a}\n",
+		{0,
+		 "  - {id: B, family: a, vendor: nvidia, name: A, architecture: x, memory_gb: 1,"
+		 " form_factor: pcie, mig: 0, nvlink: no, bf16_tflops: null, source: https:"
+		 "//x.y/a}\n",
 		 "must be lowercase"},
-		{0, "  - {id: a, family: a, vendor: nvidia, name: A, architecture: x, memory_gb: 1,"
-		 " form_factor: pcie, mig: 9, nvlink: no, bf16_tflops: null, source: https://x.y/a}\n",
+		{0,
+		 "  - {id: a, family: a, vendor: nvidia, name: A, architecture: x, memory_gb: 1,"
+		 " form_factor: pcie, mig: 9, nvlink: no, bf16_tflops: null, source: https:"
+		 "//x.y/a}\n",
 		 "'mig' must be a whole number"},
-		{0, "  - {id: a, family: a, vendor: nvidia, name: A, architecture: x, memory_gb: lots,"
-		 " form_factor: pcie, mig: 0, nvlink: no, bf16_tflops: null, source: https://x.y/a}\n",
+		{0,
+		 "  - {id: a, family: a, vendor: nvidia, name: A, architecture: x, memory_gb: lots,"
+		 " form_factor: pcie, mig: 0, nvlink: no, bf16_tflops: null, source: https:"
+		 "//x.y/a}\n",
 		 "'memory_gb' must be a non-negative number"},
-		{0, "  - {id: a, family: a, vendor: nvidia, name: A, architecture: x, memory_gb: 1,"
-		 " form_factor: pcie, mig: 0, nvlink: maybe, bf16_tflops: null, source: https://x.y/a}\n",
+		{0,
+		 "  - {id: a, family: a, vendor: nvidia, name: A, architecture: x, memory_gb: 1,"
+		 " form_factor: pcie, mig: 0, nvlink: maybe, bf16_tflops: null, source: https:"
+		 "//x.y/a}\n",
 		 "bad nvlink 'maybe'"},
-		{0, "  - {id: a, family: a, vendor: nvidia, name: A, architecture: x, memory_gb: 1,"
-		 " form_factor: pcie, mig: 0, nvlink: no, bf16_tflops: null, source: https://x.y/a}\n"
+		{0,
+		 "  - {id: a, family: a, vendor: nvidia, name: A, architecture: x, memory_gb: 1,"
+		 " form_factor: pcie, mig: 0, nvlink: no, bf16_tflops: null, source: https:"
+		 "//x.y/a}\n"
 		 "  - {id: a, family: a, vendor: nvidia, name: A2, architecture: x, memory_gb: 1,"
-		 " form_factor: pcie, mig: 0, nvlink: no, bf16_tflops: null, source: https://x.y/a}\n",
+		 " form_factor: pcie, mig: 0, nvlink: no, bf16_tflops: null, source: https:"
+		 "//x.y/a}\n",
 		 "t.yaml:3: duplicate GPU id 'a'"},
-		{1, "  - {id: b, family: b, vendor: nvidia, name: B, architecture: x, memory_gb: 1,"
+		{1,
+		 "  - {id: b, family: b, vendor: nvidia, name: B, architecture: x, memory_gb: 1,"
 		 " form_factor: pcie, mig: 0, nvlink: no, bf16_tflops: null, source: https://x.y/a,"
 		 " aliases: [\"A_\"]}\n",
 		 "already used by 'a'"},
-		{1, "  - {id: b, family: a, vendor: nvidia, name: B, architecture: x, memory_gb: 1,"
-		 " form_factor: pcie, mig: 0, nvlink: no, bf16_tflops: null, source: https://x.y/a}\n",
+		{1,
+		 "  - {id: b, family: a, vendor: nvidia, name: B, architecture: x, memory_gb: 1,"
+		 " form_factor: pcie, mig: 0, nvlink: no, bf16_tflops: null, source: https:"
+		 "//x.y/a}\n",
 		 "family 'a' needs exactly one 'default: true'"},
-		{1, "  - {id: b, family: b, vendor: nvidia, name: B, architecture: x, memory_gb: 1,"
+		{1,
+		 "  - {id: b, family: b, vendor: nvidia, name: B, architecture: x, memory_gb: 1,"
 		 " form_factor: pcie, mig: 0, nvlink: no, bf16_tflops: null, source: not-a-url}\n",
 		 "source must be a URL"},
 		{1, "  - [not, a, mapping]\n", "expected a mapping"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char doc[1024];
-		snprintf(doc, sizeof doc, "%s%s%s", head, cases[i].with_a ? ok_a : "", cases[i].body);
+		snprintf(doc, sizeof doc, "%s%s%s", head, cases[i].with_a ? ok_a : "",
+			 cases[i].body);
 		struct gpu_table *t = NULL;
 		char *err = NULL;
 		assert_int_equal(gpu_table_load(&t, "t.yaml", doc, strlen(doc), &err), GC_EDATA);

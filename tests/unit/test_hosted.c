@@ -75,7 +75,8 @@ static void test_skypilot_fixtures(void **state)
 	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
 		char rel[128];
 		size_t len;
-		snprintf(rel, sizeof rel, "tests/fixtures/catalogs/skypilot/%s/vms.csv", f[i].folder);
+		snprintf(rel, sizeof rel, "tests/fixtures/catalogs/skypilot/%s/vms.csv",
+			 f[i].folder);
 		char *body = read_source_file(rel, &len);
 		assert_non_null(body);
 		struct adapter ad;
@@ -131,7 +132,12 @@ static void test_gpuhunt_csv(void **state)
 	size_t len;
 	char *csv = read_source_file("tests/fixtures/catalogs/gpuhunt/verda.csv", &len);
 	assert_non_null(csv);
-	struct gpuhunt_opts o = {"verda", cat.gpus, cat.types, "catalog", "t", "2026-12-02T00:00:00Z",
+	struct gpuhunt_opts o = {"verda",
+				 cat.gpus,
+				 cat.types,
+				 "catalog",
+				 "t",
+				 "2026-12-02T00:00:00Z",
 				 "2026-11-30T00:00:00Z"};
 	struct gpuhunt_stats s;
 	struct tally t;
