@@ -591,112 +591,109 @@ static void start_next_jobs(struct refresh *rf)
 		job_start(&rf->jobs[rf->next++]);
 }
 
-/* Decide before any I/O where a provider is taken from (live adapter,
- * hosted catalog) or that it is skipped; 1 when skipped. */
-static int pre_skip(struct refresh *rf, struct job *j, const char *id)
+/* A provider that refreshed from the same tier less than max_age ago
+ * (not since failed): its age in seconds, else -1. */
+static long long recent_age(struct refresh *rf, const char *id, const char *source)
+{
+	struct cache_meta m;
+	if (rf->opts->max_age < 0 || cache_get_meta(rf->cache, id, &m, NULL) != GC_OK)
+		return -1;
+	long long t = m.fetched_at ? str_time_epoch(m.fetched_at) : -1;
+	long long age = catalog_now() - t;
+	int fresh = t >= 0 && !m.stale && m.source && strcmp(m.source, source) == 0 &&
+		    age < rf->opts->max_age;
+	cache_meta_release(&m);
+	return fresh ? age : -1;
+}
+
+/* Set a job up from its plan, or settle a provider skipped before any
+ * I/O (the plan's, or refreshed recently); 1 when skipped. */
+static int pre_skip(struct refresh *rf, struct job *j, const struct refresh_plan *p)
 {
 	struct refresh_result *r = j->res;
-	const struct config *cfg = rf->opts->config;
-	const struct adapter *ad = rf->opts->catalog_only ? NULL : adapter_find(id);
-	int catalog_on = !rf->opts->no_catalog && config_catalog_enabled(cfg);
-	enum hosted_kind k = hosted_kind_for(id);
-	char why[256] = "", msg[512];
-	j->key = ad ? refresh_key(ad, cfg, NULL, 0) : NULL;
-	if (ad && ad->auth == ADAPTER_AUTH_REQUIRED && !j->key) {
-		char name[96];
-		refresh_env_name(ad, "API_KEY", name, sizeof name);
-		snprintf(why, sizeof why, "needs an API key: set %s%s%s", name,
-			 ad->key_envs && ad->key_envs[0] ? " or " : "",
-			 ad->key_envs && ad->key_envs[0] ? ad->key_envs[0] : "");
-	}
-	if (ad && !*why) {
-		j->ad = ad;
+	if (p->live) {
+		j->ad = p->live;
+		j->key = p->key;
 		j->tier = HOSTED_NONE;
 		j->source = "live";
 		r->tier = "live";
-	} else if (catalog_on && k != HOSTED_NONE) {
-		const char *base = config_catalog_url(cfg, k, NULL, 0);
-		hosted_adapter(&j->hosted, r->id, k, base);
+	} else if (p->catalog != HOSTED_NONE) {
+		hosted_adapter(&j->hosted, r->id, p->catalog,
+			       config_catalog_url(rf->opts->config, p->catalog, NULL, 0));
 		j->ad = &j->hosted;
-		j->tier = k;
-		j->key = NULL;
+		j->tier = p->catalog;
 		j->source = "catalog";
-		r->tier = hosted_kind_name(k);
-		snprintf(msg, sizeof msg, "from the %s catalog (%s)", r->tier,
-			 *why ? why : rf->opts->catalog_only ? "--catalog-only"
-						 : "no live price API in gpucmp");
-		job_note(rf, r->id, msg);
+		r->tier = hosted_kind_name(p->catalog);
+		job_note(rf, r->id, p->note);
 	} else {
-		const char *tail = k != HOSTED_NONE ? "the hosted catalog tier is off"
-				 : "no hosted catalog covers it";
-		if (*why)
-			snprintf(msg, sizeof msg, "%s (%s)", why, tail);
-		else
-			snprintf(msg, sizeof msg,
-				 "no live price API in gpucmp and %s; 'gpucmp import' loads a "
-				 "catalog for it",
-				 tail);
-		r->outcome = *why ? REFRESH_NO_KEY : REFRESH_NO_SOURCE;
-		r->message = strdup(msg);
-		job_note(rf, r->id, msg);
+		r->outcome = p->skip;
+		r->message = strdup(p->note);
+		job_note(rf, r->id, p->note);
 		/* kept what it has; cache status says why */
 		char *e = NULL;
 		if (cache_has_provider(rf->cache, r->id))
-			cache_note(rf->cache, r->id, msg, &e);
+			cache_note(rf->cache, r->id, p->note, &e);
 		free(e);
 		return 1;
 	}
-	if (rf->opts->max_age >= 0) {
-		struct cache_meta m;
-		if (cache_get_meta(rf->cache, r->id, &m, NULL) == GC_OK) {
-			long long t = m.fetched_at ? str_time_epoch(m.fetched_at) : -1;
-			long long age = catalog_now() - t;
-			int fresh = t >= 0 && !m.stale && m.source &&
-				    strcmp(m.source, j->source) == 0 && age < rf->opts->max_age;
-			cache_meta_release(&m);
-			if (fresh) {
-				r->outcome = REFRESH_RECENT;
-				r->age = age;
-				return 1;
-			}
-		}
-	}
-	return 0;
+	long long age = recent_age(rf, r->id, j->source);
+	if (age < 0)
+		return 0;
+	r->outcome = REFRESH_RECENT;
+	r->age = age;
+	return 1;
 }
 
-static int id_cmp(const void *a, const void *b)
+static void refresh_init(struct refresh *rf, struct cache *c, const struct catalog *cat,
+			 const struct refresh_opts *opts)
 {
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
+	memset(rf, 0, sizeof *rf);
+	rf->cache = c;
+	rf->cat = cat;
+	rf->opts = opts;
+	str_time_format(catalog_now(), rf->fetched_at, sizeof rf->fetched_at);
+	rf->deadline_s = opts->deadline_s > 0 ? opts->deadline_s : REFRESH_DEFAULT_DEADLINE_S;
+	rf->deadline = http_now() + rf->deadline_s;
+	rf->max_offers = opts->max_offers ? opts->max_offers : REFRESH_DEFAULT_MAX_OFFERS;
+	adapter_json_budget(opts->max_json_values);
 }
 
-/* The providers of a run: the caller's, else every one with a live
- * adapter or (the tier on) a hosted catalog, sorted, once each. */
-static const char **run_ids(const struct refresh_opts *opts, size_t *n)
+/* A job for each provider of the plan; one skipped before any I/O
+ * leaves only its result. */
+static void refresh_jobs(struct refresh *rf, const struct refresh_plan *plan, size_t n,
+			 struct refresh_result *res)
 {
-	size_t cap = opts->ids ? opts->nids : opts->only ? opts->nonly
-		   : adapter_count + hosted_map_count;
-	const char **ids = calloc(cap ? cap : 1, sizeof *ids);
-	*n = 0;
-	if (!ids)
-		return NULL;
-	if (opts->ids) {
-		for (size_t i = 0; i < opts->nids; i++)
-			ids[(*n)++] = opts->ids[i];
-		return ids;
+	for (size_t i = 0; i < n; i++) {
+		struct job *j = &rf->jobs[rf->njobs];
+		memset(j, 0, sizeof *j);
+		j->rf = rf;
+		j->res = &res[i];
+		res[i].id = plan[i].id;
+		if (!pre_skip(rf, j, &plan[i]))
+			rf->njobs++;
 	}
-	if (opts->only) {
-		for (size_t i = 0; i < opts->nonly; i++)
-			ids[(*n)++] = opts->only[i]->id;
-		return ids;
+}
+
+/* Run the jobs to the end; frees what the run holds, not the results. */
+static enum gc_status refresh_crawl(struct refresh *rf, const struct refresh_plan *plan,
+				    size_t n, struct refresh_result *res, char **err)
+{
+	enum gc_status st = rates_load_embedded(&rf->rates, err);
+	if (st == GC_OK)
+		st = http_client_new(&rf->http, &rf->opts->http, err);
+	if (st == GC_OK) {
+		refresh_jobs(rf, plan, n, res);
+		start_next_jobs(rf);
+		st = http_client_run(rf->http, err);
 	}
-	for (size_t i = 0; !opts->catalog_only && i < adapter_count; i++)
-		ids[(*n)++] = adapters[i]->id;
-	int catalog_on = !opts->no_catalog && config_catalog_enabled(opts->config);
-	for (size_t i = 0; catalog_on && i < hosted_map_count; i++)
-		if (opts->catalog_only || !adapter_find(hosted_maps[i].id))
-			ids[(*n)++] = hosted_maps[i].id;
-	qsort(ids, *n, sizeof *ids, id_cmp);
-	return ids;
+	http_client_free(rf->http);
+	for (size_t i = 0; i < rf->njobs; i++)
+		if (rf->jobs[i].started && !rf->jobs[i].finished)
+			/* only after libcurl's multi interface itself failed; the
+			 * flight records of its unfinished transfers are lost with it */
+			job_release(&rf->jobs[i]);
+	rates_free(&rf->rates);
+	return st;
 }
 
 enum gc_status refresh_run(struct cache *c, const struct catalog *cat,
@@ -706,51 +703,20 @@ enum gc_status refresh_run(struct cache *c, const struct catalog *cat,
 	*results = NULL;
 	*nresults = 0;
 	struct refresh rf;
-	memset(&rf, 0, sizeof rf);
-	rf.cache = c;
-	rf.cat = cat;
-	rf.opts = opts;
-	str_time_format(catalog_now(), rf.fetched_at, sizeof rf.fetched_at);
-	rf.deadline_s = opts->deadline_s > 0 ? opts->deadline_s : REFRESH_DEFAULT_DEADLINE_S;
-	rf.deadline = http_now() + rf.deadline_s;
-	rf.max_offers = opts->max_offers ? opts->max_offers : REFRESH_DEFAULT_MAX_OFFERS;
-	adapter_json_budget(opts->max_json_values);
+	refresh_init(&rf, c, cat, opts);
+	struct refresh_plan *plan = NULL;
 	size_t n = 0;
-	const char **list = run_ids(opts, &n);
+	enum gc_status st = refresh_plan(opts, &plan, &n, err);
+	if (st != GC_OK)
+		return st;
 	struct refresh_result *res = calloc(n ? n : 1, sizeof *res);
 	rf.jobs = calloc(n ? n : 1, sizeof *rf.jobs);
-	if (!list || !res || !rf.jobs) {
-		free(list);
-		free(res);
-		free(rf.jobs);
-		return err_set(err, GC_ENOMEM, "out of memory");
-	}
-	enum gc_status st = rates_load_embedded(&rf.rates, err);
-	if (st == GC_OK)
-		st = http_client_new(&rf.http, &opts->http, err);
-	for (size_t i = 0; st == GC_OK && i < n; i++) {
-		/* a provider skipped before any I/O leaves only its result */
-		struct job *j = &rf.jobs[rf.njobs];
-		memset(j, 0, sizeof *j);
-		j->rf = &rf;
-		j->res = &res[i];
-		res[i].id = list[i];
-		if (!pre_skip(&rf, j, list[i]))
-			rf.njobs++;
-	}
-	free(list);
-	if (st == GC_OK) {
-		start_next_jobs(&rf);
-		st = http_client_run(rf.http, err);
-	}
-	http_client_free(rf.http);
-	for (size_t i = 0; i < rf.njobs; i++)
-		if (rf.jobs[i].started && !rf.jobs[i].finished)
-			/* only after libcurl's multi interface itself failed; the
-			 * flight records of its unfinished transfers are lost with it */
-			job_release(&rf.jobs[i]);
+	if (!res || !rf.jobs)
+		st = err_set(err, GC_ENOMEM, "out of memory");
+	else
+		st = refresh_crawl(&rf, plan, n, res, err);
+	free(plan);
 	free(rf.jobs);
-	rates_free(&rf.rates);
 	if (st != GC_OK) {
 		refresh_results_free(res, n);
 		return st;

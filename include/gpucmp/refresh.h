@@ -14,9 +14,12 @@
 #include "gpucmp/adapter.h"
 #include "gpucmp/cache.h"
 #include "gpucmp/catalog.h"
+#include "gpucmp/hosted.h"
 #include "gpucmp/http.h"
+#include "gpucmp/profile.h"
 
 struct config;
+struct json_t;
 
 enum refresh_outcome {
 	REFRESH_UPDATED,   /* new offers stored */
@@ -99,6 +102,89 @@ enum gc_status refresh_run(struct cache *c, const struct catalog *cat,
 			   const struct refresh_opts *opts, struct refresh_result **results,
 			   size_t *nresults, char **err);
 void refresh_results_free(struct refresh_result *r, size_t n);
+
+/* --- before a run: which providers, from which tier (refresh_plan.c) --- */
+
+/* What the IDs of a refresh come to. */
+enum refresh_pick {
+	REFRESH_PICK_OK,
+	REFRESH_PICK_NO_SOURCE, /* args[*bad] has a profile, but no live adapter and no
+				 * hosted catalog covers it ('gpucmp import' can) */
+	REFRESH_PICK_UNKNOWN    /* args[*bad] names no provider; *best: the nearest id
+				 * of an adapter or a hosted catalog, or NULL */
+};
+
+/* The providers a refresh names: args[0..nargs) (any id with a live
+ * adapter or a hosted catalog, each once, in the order given), else the
+ * ids among the first `max` of cfg's `providers` (may be NULL) that have
+ * either; at most `max` into out (borrowed from args, the adapters, the
+ * hosted catalogs or cfg), *nout of them (0: refresh_run's default, every
+ * provider).  `ps` tells a provider without a source from an unknown name. */
+enum refresh_pick refresh_pick(const char *const *args, size_t nargs,
+			       const struct profile_set *ps, const struct config *cfg,
+			       const char **out, size_t max, size_t *nout, size_t *bad,
+			       const char **best);
+
+/* Why --catalog-only cannot run. */
+enum refresh_tiers {
+	REFRESH_TIERS_OK,
+	REFRESH_TIERS_FLAG_OFF,  /* --no-catalog turned the hosted catalog tier off */
+	REFRESH_TIERS_CONFIG_OFF /* the config file did (catalog: false) */
+};
+
+/* The tiers a run may use, into o->no_catalog and o->catalog_only, from
+ * the flags --no-catalog and --catalog-only and cfg's `catalog` (cfg may
+ * be NULL). */
+enum refresh_tiers refresh_tiers(struct refresh_opts *o, int no_catalog, int catalog_only,
+				 const struct config *cfg);
+
+/* The caps GPUCMP_REFRESH_MAX_OFFERS, _MAX_BYTES and _MAX_JSON_VALUES
+ * from the environment into o (each left alone when unset or empty);
+ * GC_EUSAGE with the message when one is not a whole number at least its
+ * floor. */
+enum gc_status refresh_env_caps(struct refresh_opts *o, char **err);
+
+/* Where one provider of a run is taken from, decided before any I/O. */
+struct refresh_plan {
+	const char *id;             /* borrowed from the run's ids */
+	const struct adapter *live; /* its live adapter, when that tier runs, else NULL */
+	enum hosted_kind catalog;   /* not live: the hosted catalog it comes from;
+				     * HOSTED_NONE with live NULL: skipped */
+	const char *key;            /* live: its API key (refresh_key, borrowed), or NULL */
+	enum refresh_outcome skip;  /* skipped: REFRESH_NO_KEY or REFRESH_NO_SOURCE */
+	char note[512];             /* the --verbose line: why a catalog, or why skipped
+				     * (also the skip's message); "" when live */
+};
+
+/* The plan of provider `id` under o's tiers, keys and config. */
+void refresh_plan_one(const struct refresh_opts *o, const char *id, struct refresh_plan *p);
+
+/* The plan of a run: o's ids (or `only`), else every provider with a live
+ * adapter or (the tier on) a hosted catalog, sorted, once each; a new
+ * array in *plan (free it), *n entries. */
+enum gc_status refresh_plan(const struct refresh_opts *o, struct refresh_plan **plan, size_t *n,
+			    char **err);
+
+/* --- after a run: what it came to (refresh_result.c) --- */
+
+/* "updated", "unchanged", "recent", "no-key", "failed", "no-source"
+ * (docs/refresh-result.schema.json; static). */
+const char *refresh_outcome_name(enum refresh_outcome o);
+
+/* The JSON of one result (docs/refresh-result.schema.json): a new
+ * reference, or NULL when memory ran out (never an object missing a key). */
+struct json_t *refresh_result_json(const struct refresh_result *r);
+/* The array of n results: a new reference, or NULL when memory ran out. */
+struct json_t *refresh_results_json(const struct refresh_result *r, size_t n);
+
+/* What a run's exit code is made of: a provider skipped (no key, no
+ * source, refreshed recently) was not tried. */
+enum refresh_verdict {
+	REFRESH_ALL_CURRENT, /* every provider tried is current (or none was tried) */
+	REFRESH_SOME_FAILED,
+	REFRESH_ALL_FAILED   /* at least one was tried, and every one failed */
+};
+enum refresh_verdict refresh_verdict(const struct refresh_result *r, size_t n);
 
 /* Parse one recorded response with an adapter, outside any crawl (tests,
  * fuzzing): offers go to `cb`; follow-up requests are counted, not made. */
