@@ -224,6 +224,65 @@ static int job_fallback(struct job *j, const char *msg)
 	return 1;
 }
 
+/* A catalog's validators are its own: its ETag tagged with its kind
+ * ("skypilot|<etag>"), so that one catalog's are never sent to another;
+ * a new string, or NULL for a live API (or when memory ran out). */
+static char *job_tagged_etag(const struct job *j)
+{
+	if (j->tier == HOSTED_NONE)
+		return NULL;
+	const char *kn = hosted_kind_name(j->tier);
+	size_t n = strlen(kn) + (j->etag ? strlen(j->etag) : 0) + 2;
+	char *tagged = malloc(n);
+	if (tagged)
+		snprintf(tagged, n, "%s|%s", kn, j->etag ? j->etag : "");
+	return tagged;
+}
+
+/* Store a finished crawl's offers in one transaction; fills the result. */
+static enum gc_status job_store(struct job *j, char **err)
+{
+	struct refresh *rf = j->rf;
+	struct refresh_result *r = j->res;
+	/* the same offer twice in one crawl (a list repeating a row,
+	 * overlapping pages) is stored once */
+	size_t dups = offer_store_dedupe(&j->store);
+	j->run.unknown_gpu = 0;
+	for (size_t i = 0; i < j->store.n; i++)
+		j->run.unknown_gpu += !j->store.items[i].gpu;
+	job_log(j, dups);
+	char *tagged = job_tagged_etag(j);
+	struct cache_meta m = {j->source, rf->fetched_at, tagged ? tagged : j->etag,
+			       tagged ? j->last_modified : NULL, NULL, 0};
+	if (j->tier == HOSTED_NONE)
+		m.last_modified = j->last_modified;
+	size_t inserted = 0;
+	cache_expect_rows(rf->cache, j->store.n);
+	enum gc_status st = cache_store(rf->cache, j->ad->id, &m, offer_store_fill, &j->store,
+					&inserted, err);
+	if (st == GC_OK) {
+		r->offers = inserted;
+		r->unknown_gpu = j->run.unknown_gpu;
+		r->skipped = j->run.skipped + dups;
+	}
+	free(tagged);
+	return st;
+}
+
+/* A provider's failure: its message cleaned, and recorded in the cache. */
+static void job_failed(struct job *j, enum gc_status st, const char *msg)
+{
+	struct refresh_result *r = j->res;
+	r->outcome = REFRESH_FAILED;
+	r->status = st;
+	r->message = clean_message(j, msg);
+	char *e2 = NULL;
+	/* the cache being unwritable is reported once, as the failure itself */
+	if (cache_mark_failed(j->rf->cache, j->ad->id, r->message, &e2) != GC_OK && !r->message)
+		r->message = e2, e2 = NULL;
+	free(e2);
+}
+
 /* Settle a job: store its offers (or its failure) and free its run. */
 static void job_end(struct job *j, enum refresh_outcome out, enum gc_status st, const char *msg)
 {
@@ -235,57 +294,12 @@ static void job_end(struct job *j, enum refresh_outcome out, enum gc_status st, 
 	r->outcome = out;
 	r->seconds = mono_s() - j->t0;
 	r->requests = j->run.requests;
-	if (out == REFRESH_UPDATED) {
-		/* the same offer twice in one crawl (a list repeating a row,
-		 * overlapping pages) is stored once */
-		size_t dups = offer_store_dedupe(&j->store);
-		j->run.unknown_gpu = 0;
-		for (size_t i = 0; i < j->store.n; i++)
-			j->run.unknown_gpu += !j->store.items[i].gpu;
-		job_log(j, dups);
-		/* a catalog's validators are its own: tagged with its kind, so
-		 * that one catalog's are never sent to another */
-		char *tagged = NULL;
-		if (j->tier != HOSTED_NONE) {
-			const char *kn = hosted_kind_name(j->tier);
-			size_t n = strlen(kn) + (j->etag ? strlen(j->etag) : 0) + 2;
-			if ((tagged = malloc(n)))
-				snprintf(tagged, n, "%s|%s", kn, j->etag ? j->etag : "");
-		}
-		struct cache_meta m = {j->source, rf->fetched_at, tagged ? tagged : j->etag,
-				       tagged ? j->last_modified : NULL, NULL, 0};
-		if (j->tier == HOSTED_NONE)
-			m.last_modified = j->last_modified;
-		size_t inserted = 0;
-		cache_expect_rows(rf->cache, j->store.n);
-		st = cache_store(rf->cache, j->ad->id, &m, offer_store_fill, &j->store, &inserted,
-				 &err);
-		if (st == GC_OK) {
-			r->offers = inserted;
-			r->unknown_gpu = j->run.unknown_gpu;
-			r->skipped = j->run.skipped + dups;
-		} else {
-			out = r->outcome = REFRESH_FAILED;
-			msg = err;
-		}
-		free(tagged);
-	} else if (out == REFRESH_UNCHANGED) {
+	if (out == REFRESH_UPDATED)
+		st = job_store(j, &err);
+	else if (out == REFRESH_UNCHANGED)
 		st = cache_mark_fresh(rf->cache, j->ad->id, rf->fetched_at, &err);
-		if (st != GC_OK) {
-			out = r->outcome = REFRESH_FAILED;
-			msg = err;
-		}
-	}
-	if (out == REFRESH_FAILED) {
-		r->status = st;
-		r->message = clean_message(j, msg);
-		char *e2 = NULL;
-		/* the cache being unwritable is reported once, as the failure itself */
-		if (cache_mark_failed(rf->cache, j->ad->id, r->message, &e2) != GC_OK &&
-		    !r->message)
-			r->message = e2, e2 = NULL;
-		free(e2);
-	}
+	if (out == REFRESH_FAILED || st != GC_OK)
+		job_failed(j, st, st != GC_OK && out != REFRESH_FAILED ? err : msg);
 	free(err);
 	job_release(j);
 	j->finished = 1;
@@ -308,17 +322,94 @@ static void job_fail(struct job *j, enum gc_status st, const char *msg)
 	j->fail_msg = strdup(msg ? msg : "failed");
 }
 
+/* The key where the adapter wants it: an Authorization or named header
+ * (into auth, n bytes, then hr's headers), or a query parameter (the
+ * returned URL, new; NULL also when memory ran out: *oom). */
+static char *job_auth(const struct job *j, const struct adapter_request *q,
+		      struct http_request *hr, size_t *nh, char *auth, size_t n, int *oom)
+{
+	const struct adapter *ad = j->ad;
+	*oom = 0;
+	if (!j->key || q->no_key || ad->auth == ADAPTER_AUTH_NONE)
+		return NULL;
+	if (ad->key_style == ADAPTER_KEY_BEARER) {
+		snprintf(auth, n, "Authorization: Bearer %s", j->key);
+		hr->headers[(*nh)++] = auth;
+	} else if (ad->key_style == ADAPTER_KEY_HEADER) {
+		snprintf(auth, n, "%s: %s", ad->key_name, j->key);
+		hr->headers[(*nh)++] = auth;
+	} else if (ad->key_style == ADAPTER_KEY_QUERY) {
+		char enc[512];
+		adapter_urlencode(enc, sizeof enc, j->key);
+		size_t len = strlen(q->url) + strlen(ad->key_name) + strlen(enc) + 3;
+		char *url = malloc(len);
+		if (url)
+			snprintf(url, len, "%s%c%s=%s", q->url, strchr(q->url, '?') ? '&' : '?',
+				 ad->key_name, enc);
+		*oom = !url;
+		return url;
+	}
+	return NULL;
+}
+
+/* The adapter's own headers after the first nh, and a JSON body's
+ * Content-Type unless it set one. */
+static void job_headers(const struct adapter_request *q, struct http_request *hr, size_t nh)
+{
+	for (size_t i = 0; i < ADAPTER_MAX_HEADERS && q->headers[i] && nh < HTTP_MAX_HEADERS; i++)
+		hr->headers[nh++] = q->headers[i];
+	if (q->body && nh < HTTP_MAX_HEADERS) {
+		int has_ct = 0;
+		for (size_t i = 0; i < nh; i++)
+			has_ct |= strncasecmp(hr->headers[i], "Content-Type:", 13) == 0;
+		if (!has_ct)
+			hr->headers[nh++] = "Content-Type: application/json";
+	}
+}
+
+/* The first request of a conditional adapter carries the previous
+ * refresh's validators (of the same source and tier); 1 when it does. */
+static int job_validators(const struct job *j, struct http_request *hr)
+{
+	if (!j->first || !j->ad->conditional || !j->prev.source || j->prev.stale ||
+	    strcmp(j->prev.source, j->source) != 0)
+		return 0;
+	/* only validators http_add will send: a 304 counts only as the
+	 * answer to one of them */
+	const char *inm = j->prev.etag, *ims = j->prev.last_modified;
+	if (j->tier != HOSTED_NONE) {
+		const char *kn = hosted_kind_name(j->tier);
+		size_t kl = strlen(kn);
+		if (inm && strncmp(inm, kn, kl) == 0 && inm[kl] == '|')
+			inm = inm[kl + 1] ? inm + kl + 1 : NULL;
+		else
+			inm = ims = NULL; /* another catalog's, or a live API's */
+	}
+	if (http_validator_ok(inm))
+		hr->if_none_match = inm;
+	if (http_validator_ok(ims))
+		hr->if_modified_since = ims;
+	return hr->if_none_match || hr->if_modified_since;
+}
+
+/* A request that could not be sent: freed, and the job failing. */
+static int job_unsent(struct job *j, struct adapter_request *q, struct flight *f,
+		      enum gc_status st, const char *msg)
+{
+	adapter_request_release(q);
+	free(q);
+	free(f);
+	job_fail(j, st, msg);
+	return -1;
+}
+
 /* Send one request; returns 0, or -1 after job_fail. */
 static int job_send(struct job *j, struct adapter_request *q)
 {
-	char *err = NULL;
+	char *err = NULL, auth[1024] = "";
 	struct flight *f = calloc(1, sizeof *f);
-	if (!f) {
-		adapter_request_release(q);
-		free(q);
-		job_fail(j, GC_ENOMEM, "out of memory");
-		return -1;
-	}
+	if (!f)
+		return job_unsent(j, q, NULL, GC_ENOMEM, "out of memory");
 	f->j = j;
 	f->req = q;
 	struct http_request hr;
@@ -326,77 +417,29 @@ static int job_send(struct job *j, struct adapter_request *q)
 	hr.method = q->method ? q->method : (q->body ? "POST" : "GET");
 	hr.body = q->body;
 	size_t nh = 0;
-	char auth[1024] = "";
-	char *url = NULL;
-	int with_key = j->key && !q->no_key && j->ad->auth != ADAPTER_AUTH_NONE;
-	if (with_key && j->ad->key_style == ADAPTER_KEY_BEARER) {
-		snprintf(auth, sizeof auth, "Authorization: Bearer %s", j->key);
-		hr.headers[nh++] = auth;
-	} else if (with_key && j->ad->key_style == ADAPTER_KEY_HEADER) {
-		snprintf(auth, sizeof auth, "%s: %s", j->ad->key_name, j->key);
-		hr.headers[nh++] = auth;
-	} else if (with_key && j->ad->key_style == ADAPTER_KEY_QUERY) {
-		char enc[512];
-		adapter_urlencode(enc, sizeof enc, j->key);
-		size_t n = strlen(q->url) + strlen(j->ad->key_name) + strlen(enc) + 3;
-		url = malloc(n);
-		if (url)
-			snprintf(url, n, "%s%c%s=%s", q->url, strchr(q->url, '?') ? '&' : '?',
-				 j->ad->key_name, enc);
-	}
-	for (size_t i = 0; i < ADAPTER_MAX_HEADERS && q->headers[i] && nh < HTTP_MAX_HEADERS; i++)
-		hr.headers[nh++] = q->headers[i];
-	if (q->body && nh < HTTP_MAX_HEADERS) {
-		int has_ct = 0;
-		for (size_t i = 0; i < nh; i++)
-			has_ct |= strncasecmp(hr.headers[i], "Content-Type:", 13) == 0;
-		if (!has_ct)
-			hr.headers[nh++] = "Content-Type: application/json";
-	}
+	int oom;
+	char *url = job_auth(j, q, &hr, &nh, auth, sizeof auth, &oom);
+	job_headers(q, &hr, nh);
 	hr.url = url ? url : q->url;
 	hr.label = j->ad->id;
 	hr.deadline = j->rf->deadline;
 	hr.budget = &j->budget;
 	f->first = j->first;
-	if (j->first && j->ad->conditional && j->prev.source && !j->prev.stale &&
-	    strcmp(j->prev.source, j->source) == 0) {
-		/* only validators http_add will send: a 304 counts only as the
-		 * answer to one of them */
-		const char *inm = j->prev.etag, *ims = j->prev.last_modified;
-		if (j->tier != HOSTED_NONE) {
-			const char *kn = hosted_kind_name(j->tier);
-			size_t kl = strlen(kn);
-			if (inm && strncmp(inm, kn, kl) == 0 && inm[kl] == '|')
-				inm = inm[kl + 1] ? inm + kl + 1 : NULL;
-			else
-				inm = ims = NULL; /* another catalog's, or a live API's */
-		}
-		if (http_validator_ok(inm))
-			hr.if_none_match = inm;
-		if (http_validator_ok(ims))
-			hr.if_modified_since = ims;
-		f->validated = hr.if_none_match || hr.if_modified_since;
-	}
+	f->validated = job_validators(j, &hr);
 	j->first = 0;
 	/* the adapter's URL, query included (which page broke matters); the key
 	 * is only ever added to the copy sent, never to q->url; userinfo of a
 	 * GPUCMP_<ID>_BASE_URL and credential-like parameters are masked */
 	http_url_redact(f->origin, sizeof f->origin, q->url, j->key);
-	enum gc_status st = GC_OK;
-	if (with_key && j->ad->key_style == ADAPTER_KEY_QUERY && !url)
-		st = err_set(&err, GC_ENOMEM, "out of memory");
-	else
-		st = http_add(j->rf->http, &hr, j->key, on_response, f, &err);
+	enum gc_status st = oom ? err_set(&err, GC_ENOMEM, "out of memory")
+				: http_add(j->rf->http, &hr, j->key, on_response, f, &err);
 	memset(auth, 0, sizeof auth);
 	if (url) {
 		memset(url, 0, strlen(url));
 		free(url);
 	}
 	if (st != GC_OK) {
-		adapter_request_release(q);
-		free(q);
-		free(f);
-		job_fail(j, st, err);
+		job_unsent(j, q, f, st, err);
 		free(err);
 		return -1;
 	}
@@ -443,12 +486,14 @@ static int is_json_type(const char *ct)
 	       strstr(ct, "octet-stream") != NULL;
 }
 
-/* Check and parse one answer; returns 0, or -1 after job_fail. */
-static int job_answer(struct job *j, struct flight *f, const struct http_response *resp)
+/* A transfer that failed: why, in words that say which cap or deadline
+ * to raise.  Returns -1 after job_fail. */
+static int job_transfer_failed(struct job *j, const struct flight *f,
+			       const struct http_response *resp)
 {
-	char msg[1200], *err = NULL;
-	struct refresh *rf = j->rf;
-	if (resp->error != GC_OK && resp->over_budget) {
+	const struct refresh *rf = j->rf;
+	char msg[1200];
+	if (resp->over_budget) {
 		snprintf(
 			msg, sizeof msg,
 			"%s: more than %zu bytes received in one refresh of this provider (the cap "
@@ -456,43 +501,54 @@ static int job_answer(struct job *j, struct flight *f, const struct http_respons
 			f->origin,
 			rf->opts->max_bytes ? rf->opts->max_bytes : REFRESH_DEFAULT_MAX_BYTES);
 		job_fail(j, resp->error, msg);
-		return -1;
-	}
-	if (resp->error != GC_OK && resp->past_deadline) {
+	} else if (resp->past_deadline) {
 		snprintf(msg, sizeof msg,
 			 "%s (the refresh's deadline of %g s; raise it with --deadline)",
 			 resp->message ? resp->message : f->origin, rf->deadline_s);
 		job_fail(j, resp->error, msg);
-		return -1;
-	}
-	if (resp->error != GC_OK) {
+	} else {
 		job_fail(j, resp->error, resp->message);
-		return -1;
 	}
+	return -1;
+}
+
+/* Is this answer one to parse?  0 when it is, 1 for a 304 that says the
+ * stored offers are current, -1 after job_fail. */
+static int job_check(struct job *j, const struct flight *f, const struct http_response *resp)
+{
+	char msg[1200];
+	if (resp->error != GC_OK)
+		return job_transfer_failed(j, f, resp);
 	if (resp->status == 304 && j->ad->conditional) {
-		if (f->validated) {
-			j->unchanged = 1;
-			return 0;
-		}
+		if (f->validated)
+			return 1;
 		/* nothing was asked: a 304 cannot say the stored offers are current */
 		snprintf(msg, sizeof msg,
 			 "%s: HTTP 304 Not Modified to a request without a validator (a broken "
 			 "server or proxy?)",
 			 f->origin);
-		job_fail(j, GC_EDATA, msg);
-		return -1;
-	}
-	if (resp->status < 200 || resp->status > 299) {
+	} else if (resp->status < 200 || resp->status > 299) {
 		snprintf(msg, sizeof msg, "%s: HTTP %ld", f->origin, resp->status);
-		job_fail(j, GC_EDATA, msg);
-		return -1;
-	}
-	if (!is_json_type(resp->content_type) && resp->body.len && resp->body.ptr[0] == '<') {
+	} else if (!is_json_type(resp->content_type) && resp->body.len &&
+		   resp->body.ptr[0] == '<') {
 		snprintf(msg, sizeof msg, "%s: got %s, not JSON (an error page?)", f->origin,
 			 resp->content_type);
-		job_fail(j, GC_EDATA, msg);
-		return -1;
+	} else {
+		return 0;
 	}
+	job_fail(j, GC_EDATA, msg);
+	return -1;
+}
+
+/* Check and parse one answer; returns 0, or -1 after job_fail. */
+static int job_answer(struct job *j, struct flight *f, const struct http_response *resp)
+{
+	char *err = NULL;
+	int c = job_check(j, f, resp);
+	if (c > 0)
+		j->unchanged = 1;
+	if (c)
+		return c > 0 ? 0 : -1;
 	if (j->ad->conditional && f->first) {
 		/* the first answer's validators: the one request of a live
 		 * conditional adapter, a catalog's file or version */
