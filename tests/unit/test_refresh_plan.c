@@ -1,0 +1,266 @@
+/* test_refresh_plan.c - before a refresh: which providers it takes (IDs,
+ * the config's list, every one), from which tier for given keys and flags;
+ * after: the result's JSON and the verdict the exit code is made of. */
+#include <jansson.h>
+
+#include "testutil.h"
+
+#include "gpucmp/config.h"
+#include "gpucmp/refresh.h"
+
+static struct catalog cat;
+
+/* The keys of the adapters below, unset whatever the environment holds. */
+static const char *const key_vars[] = {"GPUCMP_LAMBDA_API_KEY", "LAMBDA_API_KEY",
+				       "GPUCMP_GCP_API_KEY", "GPUCMP_AZURE_API_KEY", NULL};
+
+static int setup(void **state)
+{
+	(void)state;
+	for (size_t i = 0; key_vars[i]; i++)
+		unsetenv(key_vars[i]);
+	return load_embedded_catalog(&cat);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	catalog_release(&cat);
+	return 0;
+}
+
+static void test_pick(void **state)
+{
+	(void)state;
+	const char *out[8], *best = NULL;
+	size_t n = 9, bad = 9;
+	const char *const ids[] = {"vast", "aws", "vast", "lambda"};
+	assert_int_equal(refresh_pick(ids, 4, &cat.profiles, NULL, out, 8, &n, &bad, &best),
+			 REFRESH_PICK_OK);
+	assert_int_equal(n, 3);
+	assert_string_equal(out[0], "vast");
+	assert_string_equal(out[1], "aws"); /* a hosted catalog's alone */
+	assert_string_equal(out[2], "lambda");
+	const char *const typo[] = {"vast", "lamda"};
+	assert_int_equal(refresh_pick(typo, 2, &cat.profiles, NULL, out, 8, &n, &bad, &best),
+			 REFRESH_PICK_UNKNOWN);
+	assert_int_equal(bad, 1);
+	assert_non_null(best);
+	assert_string_equal(best, "lambda");
+	/* a provider gpucmp knows, with neither a live API nor a hosted catalog */
+	const char *const none[] = {"coreweave"};
+	assert_int_equal(refresh_pick(none, 1, &cat.profiles, NULL, out, 8, &n, &bad, &best),
+			 REFRESH_PICK_NO_SOURCE);
+	assert_int_equal(bad, 0);
+}
+
+static void test_pick_config(void **state)
+{
+	(void)state;
+	struct config cfg;
+	config_init(&cfg);
+	char *list[] = {"runpod", "coreweave", "aws"};
+	cfg.providers = list;
+	cfg.nproviders = 3;
+	const char *out[8], *best;
+	size_t n, bad;
+	/* no IDs: the config's providers that have a source */
+	assert_int_equal(refresh_pick(NULL, 0, &cat.profiles, &cfg, out, 8, &n, &bad, &best),
+			 REFRESH_PICK_OK);
+	assert_int_equal(n, 2);
+	assert_string_equal(out[0], "runpod");
+	assert_string_equal(out[1], "aws");
+	/* IDs win over the config */
+	const char *const ids[] = {"vast"};
+	assert_int_equal(refresh_pick(ids, 1, &cat.profiles, &cfg, out, 8, &n, &bad, &best),
+			 REFRESH_PICK_OK);
+	assert_int_equal(n, 1);
+	/* neither: 0, refresh_run's every provider */
+	assert_int_equal(refresh_pick(NULL, 0, &cat.profiles, NULL, out, 8, &n, &bad, &best),
+			 REFRESH_PICK_OK);
+	assert_int_equal(n, 0);
+}
+
+static void test_tiers(void **state)
+{
+	(void)state;
+	struct refresh_opts o;
+	struct config off;
+	config_init(&off);
+	off.catalog = 0;
+	memset(&o, 0, sizeof o);
+	assert_int_equal(refresh_tiers(&o, 0, 0, NULL), REFRESH_TIERS_OK);
+	assert_false(o.no_catalog);
+	assert_int_equal(refresh_tiers(&o, 0, 1, NULL), REFRESH_TIERS_OK);
+	assert_true(o.catalog_only);
+	assert_int_equal(refresh_tiers(&o, 1, 0, NULL), REFRESH_TIERS_OK);
+	assert_true(o.no_catalog);
+	assert_int_equal(refresh_tiers(&o, 1, 1, NULL), REFRESH_TIERS_FLAG_OFF);
+	assert_int_equal(refresh_tiers(&o, 0, 1, &off), REFRESH_TIERS_CONFIG_OFF);
+	assert_int_equal(refresh_tiers(&o, 0, 0, &off), REFRESH_TIERS_OK);
+	assert_true(o.no_catalog);
+}
+
+/* Which tier each provider gets, for the keys set and the flags. */
+static void test_plan_one(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *id;
+		int no_catalog, catalog_only, keyed;
+		const char *tier; /* "live", a catalog's name, or the skip's outcome */
+		const char *note;
+	} cases[] = {
+		{"azure", 0, 0, 0, "live", ""}, /* keyless */
+		{"lambda", 0, 0, 1, "live", ""},
+		{"lambda", 0, 0, 0, "skypilot",
+		 "from the skypilot catalog (needs an API key: set GPUCMP_LAMBDA_API_KEY or "
+		 "LAMBDA_API_KEY)"},
+		{"lambda", 1, 0, 0, "no-key",
+		 "needs an API key: set GPUCMP_LAMBDA_API_KEY or LAMBDA_API_KEY (the hosted "
+		 "catalog tier is off)"},
+		{"azure", 0, 1, 0, "skypilot", "from the skypilot catalog (--catalog-only)"},
+		{"aws", 0, 0, 0, "skypilot",
+		 "from the skypilot catalog (no live price API in gpucmp)"},
+		{"aws", 1, 0, 0, "no-source",
+		 "no live price API in gpucmp and the hosted catalog tier is off; 'gpucmp import' "
+		 "loads a catalog for it"},
+		{"coreweave", 0, 0, 0, "no-source",
+		 "no live price API in gpucmp and no hosted catalog covers it; 'gpucmp import' "
+		 "loads a catalog for it"},
+		{"scaleway", 0, 1, 0, "no-source",
+		 "no live price API in gpucmp and no hosted catalog covers it; 'gpucmp import' "
+		 "loads a catalog for it"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct refresh_opts o;
+		memset(&o, 0, sizeof o);
+		o.no_catalog = cases[i].no_catalog;
+		o.catalog_only = cases[i].catalog_only;
+		if (cases[i].keyed)
+			setenv("GPUCMP_LAMBDA_API_KEY", "k-123", 1);
+		struct refresh_plan p;
+		refresh_plan_one(&o, cases[i].id, &p);
+		unsetenv("GPUCMP_LAMBDA_API_KEY");
+		const char *tier = p.live ? "live"
+				 : p.catalog != HOSTED_NONE ? hosted_kind_name(p.catalog)
+							    : refresh_outcome_name(p.skip);
+		if (strcmp(tier, cases[i].tier) != 0 || strcmp(p.note, cases[i].note) != 0)
+			fail_msg("case %zu (%s): got %s '%s'", i, cases[i].id, tier, p.note);
+		assert_true(!p.key == !cases[i].keyed);
+	}
+}
+
+static int sorted(const struct refresh_plan *p, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (strcmp(p[i - 1].id, p[i].id) >= 0)
+			return 0;
+	return 1;
+}
+
+static void test_plan_all(void **state)
+{
+	(void)state;
+	struct refresh_opts o;
+	memset(&o, 0, sizeof o);
+	struct refresh_plan *p;
+	size_t n;
+	/* every adapter, and the hosted catalogs of providers without one */
+	assert_int_equal(refresh_plan(&o, &p, &n, NULL), GC_OK);
+	size_t hosted_only = 0;
+	for (size_t i = 0; i < hosted_map_count; i++)
+		hosted_only += !adapter_find(hosted_maps[i].id);
+	assert_int_equal(n, adapter_count + hosted_only);
+	assert_true(sorted(p, n));
+	free(p);
+	o.no_catalog = 1;
+	assert_int_equal(refresh_plan(&o, &p, &n, NULL), GC_OK);
+	assert_int_equal(n, adapter_count);
+	free(p);
+	o.no_catalog = 0;
+	o.catalog_only = 1;
+	assert_int_equal(refresh_plan(&o, &p, &n, NULL), GC_OK);
+	assert_int_equal(n, hosted_map_count);
+	for (size_t i = 0; i < n; i++)
+		assert_int_not_equal(p[i].catalog, HOSTED_NONE);
+	free(p);
+	/* the caller's ids, as given */
+	const char *const ids[] = {"vast", "aws"};
+	o.ids = ids;
+	o.nids = 2;
+	assert_int_equal(refresh_plan(&o, &p, &n, NULL), GC_OK);
+	assert_int_equal(n, 2);
+	assert_string_equal(p[0].id, "vast");
+	free(p);
+}
+
+static void test_env_caps(void **state)
+{
+	(void)state;
+	struct refresh_opts o;
+	memset(&o, 0, sizeof o);
+	char *err = NULL;
+	setenv("GPUCMP_REFRESH_MAX_BYTES", "2048", 1);
+	setenv("GPUCMP_REFRESH_MAX_OFFERS", "", 1);
+	assert_int_equal(refresh_env_caps(&o, &err), GC_OK);
+	assert_int_equal(o.max_bytes, 2048);
+	assert_int_equal(o.max_offers, 0);
+	setenv("GPUCMP_REFRESH_MAX_BYTES", "100", 1);
+	assert_int_equal(refresh_env_caps(&o, &err), GC_EUSAGE);
+	assert_string_equal(err, "bad GPUCMP_REFRESH_MAX_BYTES: expected a whole number, at "
+				 "least 1024");
+	free(err);
+	unsetenv("GPUCMP_REFRESH_MAX_BYTES");
+	unsetenv("GPUCMP_REFRESH_MAX_OFFERS");
+}
+
+static void test_verdict(void **state)
+{
+	(void)state;
+	struct refresh_result r[3];
+	memset(r, 0, sizeof r);
+	assert_int_equal(refresh_verdict(r, 0), REFRESH_ALL_CURRENT);
+	r[0].outcome = REFRESH_UPDATED;
+	r[1].outcome = REFRESH_NO_KEY;
+	r[2].outcome = REFRESH_FAILED;
+	assert_int_equal(refresh_verdict(r, 3), REFRESH_SOME_FAILED);
+	r[0].outcome = REFRESH_RECENT; /* not tried: the one tried failed */
+	assert_int_equal(refresh_verdict(r, 3), REFRESH_ALL_FAILED);
+	r[2].outcome = REFRESH_UNCHANGED;
+	assert_int_equal(refresh_verdict(r, 3), REFRESH_ALL_CURRENT);
+	r[2].outcome = REFRESH_NO_SOURCE; /* none tried */
+	assert_int_equal(refresh_verdict(r, 3), REFRESH_ALL_CURRENT);
+}
+
+static void test_result_json(void **state)
+{
+	(void)state;
+	struct refresh_result r[2];
+	memset(r, 0, sizeof r);
+	r[0] = (struct refresh_result){.id = "vast", .outcome = REFRESH_UPDATED, .offers = 12,
+				       .requests = 2, .seconds = 1.2504, .tier = "live"};
+	r[1] = (struct refresh_result){.id = "lambda", .outcome = REFRESH_NO_KEY,
+				       .message = "needs an API key"};
+	json_t *a = refresh_results_json(r, 2);
+	assert_non_null(a);
+	char *s = json_dumps(a, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	assert_string_equal(s, "[{\"provider\":\"vast\",\"result\":\"updated\",\"tier\":\"live\","
+			       "\"offers\":12,\"unknown_gpu\":0,\"requests\":2,\"seconds\":1.25,"
+			       "\"message\":null},{\"provider\":\"lambda\",\"result\":\"no-key\","
+			       "\"tier\":null,\"offers\":null,\"unknown_gpu\":0,\"requests\":0,"
+			       "\"seconds\":0.0,\"message\":\"needs an API key\"}]");
+	free(s);
+	json_decref(a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pick),     cmocka_unit_test(test_pick_config),
+		cmocka_unit_test(test_tiers),    cmocka_unit_test(test_plan_one),
+		cmocka_unit_test(test_plan_all), cmocka_unit_test(test_env_caps),
+		cmocka_unit_test(test_verdict),  cmocka_unit_test(test_result_json),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
