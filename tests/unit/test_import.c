@@ -11,19 +11,6 @@
 
 static struct catalog cat;
 
-static int setup(void **state)
-{
-	(void)state;
-	return load_embedded_catalog(&cat);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	catalog_release(&cat);
-	return 0;
-}
-
 static void test_valid_id(void **state)
 {
 	(void)state;
@@ -126,6 +113,22 @@ static void make_tree(void)
 	free(csv);
 }
 
+/* The group's catalog and the folder tree the walks read. */
+static int setup(void **state)
+{
+	(void)state;
+	make_tree();
+	return load_embedded_catalog(&cat);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	catalog_release(&cat);
+	remove(scratch_path("import.db"));
+	return 0;
+}
+
 struct seen {
 	size_t n;
 	enum import_step step[8];
@@ -147,7 +150,6 @@ static void on_done(void *arg, const struct import_result *r)
 static void test_source_kind(void **state)
 {
 	(void)state;
-	make_tree();
 	assert_int_equal(import_source_kind("https://example.org/vms.csv"), IMPORT_URL);
 	assert_int_equal(import_source_kind("http://127.0.0.1:1/vms.csv"), IMPORT_URL);
 	assert_int_equal(import_source_kind(tree("")), IMPORT_FOLDER);
@@ -180,7 +182,6 @@ static enum gc_status run(struct cache *c, const char *src, const char *provider
 static void test_folder_walk(void **state)
 {
 	(void)state;
-	make_tree();
 	struct cache *c = open_cache();
 	struct seen s;
 	/* <cloud>/vms.csv in name order ("Zed" sorts first); folders without

@@ -29,28 +29,33 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* What refresh_pick makes of ids (and cfg): picked[0..npicked), bad, best. */
+static const char *picked[8], *best;
+static size_t npicked, bad;
+
+static enum refresh_pick pick(const char *const *ids, size_t nids, const struct config *cfg)
+{
+	npicked = bad = 99;
+	return refresh_pick(ids, nids, &cat.profiles, cfg, picked, 8, &npicked, &bad, &best);
+}
+
 static void test_pick(void **state)
 {
 	(void)state;
-	const char *out[8], *best = NULL;
-	size_t n = 9, bad = 9;
 	const char *const ids[] = {"vast", "aws", "vast", "lambda"};
-	assert_int_equal(refresh_pick(ids, 4, &cat.profiles, NULL, out, 8, &n, &bad, &best),
-			 REFRESH_PICK_OK);
-	assert_int_equal(n, 3);
-	assert_string_equal(out[0], "vast");
-	assert_string_equal(out[1], "aws"); /* a hosted catalog's alone */
-	assert_string_equal(out[2], "lambda");
+	assert_int_equal(pick(ids, 4, NULL), REFRESH_PICK_OK);
+	assert_int_equal(npicked, 3);
+	assert_string_equal(picked[0], "vast");
+	assert_string_equal(picked[1], "aws"); /* a hosted catalog's alone */
+	assert_string_equal(picked[2], "lambda");
 	const char *const typo[] = {"vast", "lamda"};
-	assert_int_equal(refresh_pick(typo, 2, &cat.profiles, NULL, out, 8, &n, &bad, &best),
-			 REFRESH_PICK_UNKNOWN);
+	assert_int_equal(pick(typo, 2, NULL), REFRESH_PICK_UNKNOWN);
 	assert_int_equal(bad, 1);
 	assert_non_null(best);
 	assert_string_equal(best, "lambda");
 	/* a provider gpucmp knows, with neither a live API nor a hosted catalog */
 	const char *const none[] = {"coreweave"};
-	assert_int_equal(refresh_pick(none, 1, &cat.profiles, NULL, out, 8, &n, &bad, &best),
-			 REFRESH_PICK_NO_SOURCE);
+	assert_int_equal(pick(none, 1, NULL), REFRESH_PICK_NO_SOURCE);
 	assert_int_equal(bad, 0);
 }
 
@@ -62,23 +67,18 @@ static void test_pick_config(void **state)
 	char *list[] = {"runpod", "coreweave", "aws"};
 	cfg.providers = list;
 	cfg.nproviders = 3;
-	const char *out[8], *best;
-	size_t n, bad;
 	/* no IDs: the config's providers that have a source */
-	assert_int_equal(refresh_pick(NULL, 0, &cat.profiles, &cfg, out, 8, &n, &bad, &best),
-			 REFRESH_PICK_OK);
-	assert_int_equal(n, 2);
-	assert_string_equal(out[0], "runpod");
-	assert_string_equal(out[1], "aws");
+	assert_int_equal(pick(NULL, 0, &cfg), REFRESH_PICK_OK);
+	assert_int_equal(npicked, 2);
+	assert_string_equal(picked[0], "runpod");
+	assert_string_equal(picked[1], "aws");
 	/* IDs win over the config */
 	const char *const ids[] = {"vast"};
-	assert_int_equal(refresh_pick(ids, 1, &cat.profiles, &cfg, out, 8, &n, &bad, &best),
-			 REFRESH_PICK_OK);
-	assert_int_equal(n, 1);
+	assert_int_equal(pick(ids, 1, &cfg), REFRESH_PICK_OK);
+	assert_int_equal(npicked, 1);
 	/* neither: 0, refresh_run's every provider */
-	assert_int_equal(refresh_pick(NULL, 0, &cat.profiles, NULL, out, 8, &n, &bad, &best),
-			 REFRESH_PICK_OK);
-	assert_int_equal(n, 0);
+	assert_int_equal(pick(NULL, 0, NULL), REFRESH_PICK_OK);
+	assert_int_equal(npicked, 0);
 }
 
 static void test_tiers(void **state)
