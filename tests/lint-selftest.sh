@@ -1,0 +1,45 @@
+#!/bin/sh
+# lint-selftest.sh LINT: tests/lint.sh finds what it is for, in a small tree
+# holding one of each fault, and passes the same tree once they are fixed.
+set -u
+lint=$1
+dir=$(mktemp -d "${TMPDIR:-/tmp}/gpucmp-lint.XXXXXX")
+trap 'rm -rf "$dir"' EXIT
+mkdir -p "$dir/src/adapters" "$dir/src/cli" "$dir/include/gpucmp" "$dir/tools" "$dir/tests"
+long=$(printf '%0110d' 0)
+cat >"$dir/src/a.c" <<C
+#include "gpucmp/b.h"
+/* sprintf( in a comment is fine */
+static const char *s = "atoi( in a string is fine";
+void f(char *o) { sprintf(o, "%d", 1); }
+int g(const char *v) { return atoi(v); }
+static const char *w = "$long";
+C
+printf 'int h(void);\t \n' >"$dir/src/b.c"
+printf '#include "gpucmp/a.h"\n' >"$dir/include/gpucmp/b.h"
+printf '#include "gpucmp/b.h"\n' >"$dir/include/gpucmp/a.h"
+printf '#include "gpucmp/cache.h"\n#include "../cli/cli.h"\n' >"$dir/src/adapters/x.c"
+out=$("$lint" "$dir" 2>&1)
+rc=$?
+fail=0
+check() { # PATTERN: one finding that must be reported
+	echo "$out" | grep -q -- "$1" || { echo "FAIL: lint did not report: $1"; fail=1; }
+}
+[ "$rc" -eq 1 ] || { echo "FAIL: lint exited $rc on a bad tree, want 1"; fail=1; }
+check 'src/a.c:4: banned: sprintf()'
+check 'src/a.c:5: banned: atoi()'
+check 'src/a.c:6: width: 1[0-9][0-9] columns'
+check 'src/b.c:1: space: trailing blank'
+check 'src/adapters/x.c:1:.*an adapter includes only'
+check 'src/adapters/x.c:2:.*the library includes a CLI header'
+check 'layers: include cycle'
+n=$(echo "$out" | grep -c 'src/a.c:[23]:')
+[ "$n" -eq 0 ] || { echo "FAIL: a call named in a comment or a string was reported"; fail=1; }
+# fixed, the same tree is clean
+printf '#include <stdio.h>\nvoid f(char *o) { snprintf(o, 4, "%%d", 1); }\n' >"$dir/src/a.c"
+printf 'int h(void);\n' >"$dir/src/b.c"
+printf '\n' >"$dir/include/gpucmp/a.h"
+printf '#include "gpucmp/adapter.h"\n' >"$dir/src/adapters/x.c"
+out=$("$lint" "$dir" 2>&1) || { echo "FAIL: lint on the fixed tree: $out"; fail=1; }
+[ "$fail" -eq 0 ] && echo "lint self-test: ok"
+exit "$fail"
