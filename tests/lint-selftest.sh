@@ -19,6 +19,8 @@ printf 'int h(void);\t \n' >"$dir/src/b.c"
 printf '#include "gpucmp/a.h"\n' >"$dir/include/gpucmp/b.h"
 printf '#include "gpucmp/b.h"\n' >"$dir/include/gpucmp/a.h"
 printf '#include "gpucmp/cache.h"\n#include "../cli/cli.h"\n' >"$dir/src/adapters/x.c"
+printf 'void k(void) { printf("x"); exit(1); }\n' >"$dir/src/c.c"
+printf 'static sqlite3 *db;\n' >"$dir/src/cli/m.c"
 out=$("$lint" "$dir" 2>&1)
 rc=$?
 fail=0
@@ -33,6 +35,8 @@ check 'src/b.c:1: space: trailing blank'
 check 'src/adapters/x.c:1:.*an adapter includes only'
 check 'src/adapters/x.c:2:.*the library includes a CLI header'
 check 'layers: include cycle'
+check 'src/c.c:1:.*the library prints to stdout or exits'
+check 'src/cli/m.c:1:.*the CLI calls SQLite'
 n=$(echo "$out" | grep -c 'src/a.c:[23]:')
 [ "$n" -eq 0 ] || { echo "FAIL: a call named in a comment or a string was reported"; fail=1; }
 # fixed, the same tree is clean
@@ -40,6 +44,8 @@ printf '#include <stdio.h>\nvoid f(char *o) { snprintf(o, 4, "%%d", 1); }\n' >"$
 printf 'int h(void);\n' >"$dir/src/b.c"
 printf '\n' >"$dir/include/gpucmp/a.h"
 printf '#include "gpucmp/adapter.h"\n' >"$dir/src/adapters/x.c"
+printf 'void k(void) { fprintf(stderr, "x"); }\n' >"$dir/src/c.c"
+printf 'static int db;\n' >"$dir/src/cli/m.c"
 out=$("$lint" "$dir" 2>&1) || { echo "FAIL: lint on the fixed tree: $out"; fail=1; }
 [ "$fail" -eq 0 ] && echo "lint self-test: ok"
 exit "$fail"

@@ -9,7 +9,8 @@
 #   width    a line is at most 100 columns, a tab counting 8 (docs: HACKING.md)
 #   space    no trailing blanks, no CR
 #   layers   the library (src/*.c, src/adapters) never includes the CLI's
-#            headers; an adapter includes only gpucmp/adapter.h and
+#            headers, prints to stdout or exits; the CLI (src/cli) makes no
+#            SQLite call; an adapter includes only gpucmp/adapter.h and
 #            gpucmp/strutil.h of the project's headers; the modules'
 #            includes have no cycle (HACKING.md, "The house")
 # Each finding is one line FILE:LINE: RULE: what; exit 1 when there is any.
@@ -60,6 +61,15 @@ done | grep . && rc=1
 for f in src/adapters/*.c; do
 	grep -n '#include "' "$f" | grep -v '"gpucmp/\(adapter\|strutil\)\.h"' |
 		sed "s|^|$f:|; s|\$|: layers: an adapter includes only gpucmp/adapter.h and strutil.h|"
+done | grep . && rc=1
+# the library answers (no stdout, no exit), the CLI asks (no SQLite)
+for f in src/*.c src/adapters/*.c; do
+	grep -nE '(^|[^a-z_])(printf|puts|putchar|exit|abort)[ 	]*\(|[^a-z_]stdout[^a-z_]' "$f" |
+		sed "s|^|$f:|; s|\$|: layers: the library prints to stdout or exits|"
+done | grep . && rc=1
+for f in src/cli/*.c src/cli/*.h; do
+	[ -e "$f" ] || continue
+	grep -n 'sqlite3' "$f" | sed "s|^|$f:|; s|\$|: layers: the CLI calls SQLite (ask the library)|"
 done | grep . && rc=1
 # every "module includes module" pair of src/*.c and include/gpucmp/*.h; tsort finds a loop
 pairs=$(for f in src/*.c include/gpucmp/*.h; do
