@@ -70,6 +70,7 @@ struct opt_use {
 };
 #define OPT_USE(o) {&(o), NULL}
 #define OPT_GROUP(g) {NULL, (g)}
+#define OPT_END {NULL, NULL} /* the end of a list of opt_use */
 
 /* The options several commands share (opts.c). */
 extern const struct opt_def *const opts_common[];  /* --help --version --cache --color --quiet */
@@ -97,6 +98,10 @@ struct arg_hint {
 	const char *after_word;  /* only when the first argument is this word */
 	const char *after_opt;   /* only once this flag (a long name) was given */
 };
+
+/* A hint with no words or condition, and the end of a list of hints. */
+#define ARG_HINT(source, pos, label) {(source), (pos), (label), NULL, NULL, NULL}
+#define ARG_END {ARG_NONE, 0, NULL, NULL, NULL, NULL}
 
 struct cli_args;
 

@@ -144,11 +144,11 @@ static int cmd_cache(struct cli_args *a)
 }
 
 static const struct opt_use cache_opts[] = {
-	OPT_GROUP(opts_common), OPT_USE(opt_json), OPT_USE(opt_wait), {NULL, NULL}};
+	OPT_GROUP(opts_common), OPT_USE(opt_json), OPT_USE(opt_wait), OPT_END};
 static const struct arg_hint cache_args[] = {
 	{ARG_WORDS, 1, "action", "status clear path", NULL, NULL},
 	{ARG_PROVIDERS, 2, "provider id", NULL, "clear", NULL},
-	{ARG_NONE, 0, NULL, NULL, NULL, NULL}};
+	ARG_END};
 
 const struct cmd_entry cmd_cache_entry = {
 	.name = "cache",

@@ -157,10 +157,10 @@ static const struct opt_def opt_diff = {O_DIFF, "diff", 0, OPT_BOOL, NULL, NULL,
 	"only the fields where the providers differ"};
 
 static const struct opt_use compare_opts[] = {
-	OPT_GROUP(opts_common), OPT_USE(opt_json), OPT_USE(opt_diff), {NULL, NULL}};
+	OPT_GROUP(opts_common), OPT_USE(opt_json), OPT_USE(opt_diff), OPT_END};
 static const struct arg_hint compare_args[] = {
-	{ARG_PROVIDERS, 0, "provider id", NULL, NULL, NULL},
-	{ARG_NONE, 0, NULL, NULL, NULL, NULL}};
+	ARG_HINT(ARG_PROVIDERS, 0, "provider id"),
+	ARG_END};
 
 const struct cmd_entry cmd_compare_entry = {
 	.name = "compare",

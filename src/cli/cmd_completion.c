@@ -737,10 +737,10 @@ static int cmd_completion(struct cli_args *a)
 }
 
 static const struct opt_use completion_opts[] = {
-	OPT_GROUP(opts_common), {NULL, NULL}};
+	OPT_GROUP(opts_common), OPT_END};
 static const struct arg_hint completion_args[] = {
 	{ARG_WORDS, 1, "shell", "bash zsh fish", NULL, NULL},
-	{ARG_NONE, 0, NULL, NULL, NULL, NULL}};
+	ARG_END};
 
 const struct cmd_entry cmd_completion_entry = {
 	.name = "completion",

@@ -115,10 +115,10 @@ static int cmd_config(struct cli_args *a)
 }
 
 static const struct opt_use config_opts[] = {
-	OPT_GROUP(opts_common), OPT_USE(opt_json), {NULL, NULL}};
+	OPT_GROUP(opts_common), OPT_USE(opt_json), OPT_END};
 static const struct arg_hint config_args[] = {
 	{ARG_WORDS, 1, "action", "path show", NULL, NULL},
-	{ARG_NONE, 0, NULL, NULL, NULL, NULL}};
+	ARG_END};
 
 const struct cmd_entry cmd_config_entry = {
 	.name = "config",

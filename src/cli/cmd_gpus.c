@@ -81,7 +81,7 @@ static int cmd_gpus(struct cli_args *a)
 }
 
 static const struct opt_use gpus_opts[] = {
-	OPT_GROUP(opts_common), OPT_GROUP(opts_output), {NULL, NULL}};
+	OPT_GROUP(opts_common), OPT_GROUP(opts_output), OPT_END};
 
 const struct cmd_entry cmd_gpus_entry = {
 	.name = "gpus",

@@ -4,6 +4,7 @@
  * this file reads the options, prints each provider's result as it comes
  * and turns the first failure into the exit code.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -27,6 +28,21 @@ static int bad_as_of(const char *v)
 	return EXIT_USAGE;
 }
 
+/* The notes on what a catalog's rows became: "<provider>: <count> <what>". */
+static const struct {
+	size_t at; /* in struct skypilot_stats */
+	const char *what;
+} counted[] = {
+	{offsetof(struct skypilot_stats, spot_dropped),
+	 "spot prices at or above the on-demand price are not spot prices; stored as unknown"},
+	{offsetof(struct skypilot_stats, retired),
+	 "rows skipped: retired sizes or a second name of another size (data/retired.yaml)"},
+	{offsetof(struct skypilot_stats, placeholder),
+	 "rows carry the catalog's fixed 32 vCPUs / 64 GiB; stored as unknown"},
+	{offsetof(struct skypilot_stats, unknown_gpu),
+	 "offers name a GPU gpucmp does not know; kept and flagged (gpu_known false)"},
+};
+
 /* The line of a provider stored, and notes on the rows it left out. */
 static int print_stored(const struct import_result *r, const char *safe)
 {
@@ -34,18 +50,11 @@ static int print_stored(const struct import_result *r, const char *safe)
 	printf("%-14s %zu offers imported (%zu rows; skipped: %zu without a GPU, %zu without a "
 	       "price, %zu other zones)\n",
 	       safe, r->inserted, s->rows, s->cpu_only + s->tpu, s->no_price, s->duplicates);
-	if (s->spot_dropped)
-		msg_note("%s: %zu spot prices at or above the on-demand price are not spot prices; "
-			 "stored as unknown", safe, s->spot_dropped);
-	if (s->retired)
-		msg_note("%s: %zu rows skipped: retired sizes or a second name of another size "
-			 "(data/retired.yaml)", safe, s->retired);
-	if (s->placeholder)
-		msg_note("%s: %zu rows carry the catalog's fixed 32 vCPUs / 64 GiB; stored as "
-			 "unknown", safe, s->placeholder);
-	if (s->unknown_gpu)
-		msg_note("%s: %zu offers name a GPU gpucmp does not know; kept and flagged "
-			 "(gpu_known false)", safe, s->unknown_gpu);
+	for (size_t i = 0; i < sizeof counted / sizeof counted[0]; i++) {
+		size_t n = *(const size_t *)((const char *)s + counted[i].at);
+		if (n)
+			msg_note("%s: %zu %s", safe, n, counted[i].what);
+	}
 	if (s->bad_price)
 		msg_note("%s: %zu rows skipped: their price is not a plain decimal number from %g "
 			 "to %g USD per hour", safe, s->bad_price, OFFER_MIN_PRICE_HR,
@@ -190,10 +199,10 @@ static const struct opt_def opt_import_provider = {O_IMPORT_PROVIDER, "provider"
 static const struct opt_use import_opts[] = {
 	OPT_GROUP(opts_common), OPT_USE(opt_import_format), OPT_USE(opt_as_of),
 	OPT_USE(opt_import_provider), OPT_USE(opt_timeout), OPT_USE(opt_retries),
-	OPT_USE(opt_verbose), OPT_USE(opt_force), OPT_USE(opt_wait), {NULL, NULL}};
+	OPT_USE(opt_verbose), OPT_USE(opt_force), OPT_USE(opt_wait), OPT_END};
 static const struct arg_hint import_args[] = {
-	{ARG_FILES, 1, "catalog folder or vms.csv", NULL, NULL, NULL},
-	{ARG_NONE, 0, NULL, NULL, NULL, NULL}};
+	ARG_HINT(ARG_FILES, 1, "catalog folder or vms.csv"),
+	ARG_END};
 
 const struct cmd_entry cmd_import_entry = {
 	.name = "import",

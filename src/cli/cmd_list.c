@@ -419,7 +419,7 @@ static const struct opt_use list_opts[] = {
 	OPT_GROUP(opts_filters), OPT_USE(opt_cuda), OPT_USE(opt_cuda_strict), OPT_USE(opt_hours),
 	OPT_USE(opt_nodes), OPT_USE(opt_available), OPT_USE(opt_sort), OPT_USE(opt_limit),
 	OPT_USE(opt_columns), OPT_GROUP(opts_output), OPT_USE(opt_max_age), OPT_USE(opt_explain),
-	{NULL, NULL}};
+	OPT_END};
 
 const struct cmd_entry cmd_list_entry = {
 	.name = "list",

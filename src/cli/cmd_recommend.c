@@ -206,7 +206,7 @@ static const struct opt_def opt_budget = {O_BUDGET, "budget", 0, OPT_NUMBER, "US
 static const struct opt_use recommend_opts[] = {
 	OPT_GROUP(opts_common), OPT_USE(opt_gpu), OPT_USE(opt_gpus), OPT_USE(opt_provider),
 	OPT_USE(opt_hours), OPT_USE(opt_nodes), OPT_USE(opt_limit), OPT_USE(opt_json),
-	OPT_USE(opt_workload), OPT_USE(opt_budget), {NULL, NULL}};
+	OPT_USE(opt_workload), OPT_USE(opt_budget), OPT_END};
 
 const struct cmd_entry cmd_recommend_entry = {
 	.name = "recommend",

@@ -92,10 +92,10 @@ static int cmd_show(struct cli_args *a)
 }
 
 static const struct opt_use show_opts[] = {
-	OPT_GROUP(opts_common), OPT_USE(opt_json), {NULL, NULL}};
+	OPT_GROUP(opts_common), OPT_USE(opt_json), OPT_END};
 static const struct arg_hint show_args[] = {
-	{ARG_PROVIDERS, 1, "provider id", NULL, NULL, NULL},
-	{ARG_NONE, 0, NULL, NULL, NULL, NULL}};
+	ARG_HINT(ARG_PROVIDERS, 1, "provider id"),
+	ARG_END};
 
 const struct cmd_entry cmd_show_entry = {
 	.name = "show",

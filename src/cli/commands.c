@@ -40,7 +40,7 @@ const struct cmd_entry *cli_command_at(size_t i)
  * arguments complete like one's. */
 static const struct arg_hint help_args[] = {
 	{ARG_COMMANDS, 1, "topic", "fields where", NULL, NULL},
-	{ARG_NONE, 0, NULL, NULL, NULL, NULL}};
+	ARG_END};
 
 const struct cmd_entry cli_help = {
 	.name = "help",

@@ -85,7 +85,7 @@ const struct opt_def opt_wait = {O_WAIT, "wait", 0, OPT_NUMBER, "SECONDS", NULL,
 	"wait up to SECONDS for another refresh or import to finish (default 5)"};
 
 /* Before the command name: `gpucmp --cache x.db list`. */
-static const struct opt_use global_opts[] = {OPT_GROUP(opts_common), {NULL, NULL}};
+static const struct opt_use global_opts[] = {OPT_GROUP(opts_common), OPT_END};
 const struct cmd_entry cli_global = {
 	.name = "gpucmp", .usage = "", .summary = "", .opts = global_opts};
 
