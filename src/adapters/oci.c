@@ -60,16 +60,9 @@ static enum gc_status start(struct adapter_run *run, char **err)
 static enum gc_status parse(struct adapter_run *run, const struct adapter_request *req,
 			    const char *body, size_t len, char **err)
 {
-	json_t *root = adapter_json(body, len, err);
-	if (!root)
-		return GC_EDATA;
-	/* the "items" arrays are kept for finish() */
-	json_t *items = json_object_get(root, "items");
-	enum gc_status st = json_is_array(items)
-				    ? adapter_keep(run, req->kind, items, err)
-				    : err_set(err, GC_EDATA, "no 'items' list in the response");
-	json_decref(root);
-	return st;
+	/* one page each; the "items" arrays are kept for finish() */
+	static const struct adapter_list items = {.path = "items", .type = JSON_ARRAY};
+	return adapter_parse_page(run, req, body, len, &items, err);
 }
 
 /* USD pay-as-you-go price per hour of one part; NAN if unknown. */

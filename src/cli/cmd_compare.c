@@ -158,9 +158,7 @@ static const struct opt_def opt_diff = {O_DIFF, "diff", 0, OPT_BOOL, NULL, NULL,
 
 static const struct opt_use compare_opts[] = {
 	OPT_GROUP(opts_common), OPT_USE(opt_json), OPT_USE(opt_diff), OPT_END};
-static const struct arg_hint compare_args[] = {
-	ARG_HINT(ARG_PROVIDERS, 0, "provider id"),
-	ARG_END};
+static const struct arg_hint compare_args[] = {ARG_HINT(ARG_PROVIDERS, 0, "provider id"), ARG_END};
 
 const struct cmd_entry cmd_compare_entry = {
 	.name = "compare",

@@ -244,9 +244,7 @@ static const struct opt_use refresh_opts[] = {
 	OPT_USE(opt_timeout), OPT_USE(opt_deadline), OPT_USE(opt_no_catalog),
 	OPT_USE(opt_catalog_only), OPT_USE(opt_retries), OPT_USE(opt_verbose), OPT_USE(opt_force),
 	OPT_USE(opt_wait), OPT_END};
-static const struct arg_hint refresh_args[] = {
-	ARG_HINT(ARG_ADAPTERS, 0, "provider id"),
-	ARG_END};
+static const struct arg_hint refresh_args[] = {ARG_HINT(ARG_ADAPTERS, 0, "provider id"), ARG_END};
 
 const struct cmd_entry cmd_refresh_entry = {
 	.name = "refresh",

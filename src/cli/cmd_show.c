@@ -93,9 +93,7 @@ static int cmd_show(struct cli_args *a)
 
 static const struct opt_use show_opts[] = {
 	OPT_GROUP(opts_common), OPT_USE(opt_json), OPT_END};
-static const struct arg_hint show_args[] = {
-	ARG_HINT(ARG_PROVIDERS, 1, "provider id"),
-	ARG_END};
+static const struct arg_hint show_args[] = {ARG_HINT(ARG_PROVIDERS, 1, "provider id"), ARG_END};
 
 const struct cmd_entry cmd_show_entry = {
 	.name = "show",
