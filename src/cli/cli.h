@@ -204,6 +204,9 @@ struct cli_env {
 int cli_catalog(struct cli_env *env);
 /* ... and parse the CATALOG_* parts a command needs. */
 int cli_catalog_need(struct cli_env *env, unsigned parts);
+/* A command's start: *env emptied, then cli_catalog_need(env, parts).
+ * cli_env_release(env) is safe after it, whatever it returned. */
+int cli_env_start(struct cli_env *env, unsigned parts);
 /* The cache path --cache (or the environment) names: a new string in
  * *path; prints the error; returns an exit code. */
 int cli_cache_path(const struct cli_args *a, char **path);

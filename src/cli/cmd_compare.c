@@ -126,8 +126,7 @@ static int cmd_compare(struct cli_args *a)
 		return EXIT_USAGE;
 	}
 	struct cli_env env;
-	memset(&env, 0, sizeof env);
-	int rc = cli_catalog_need(&env, CATALOG_PROFILES);
+	int rc = cli_env_start(&env, CATALOG_PROFILES);
 	if (rc)
 		return rc;
 	const struct profile *ps[SHEET_COMPARE_MAX];

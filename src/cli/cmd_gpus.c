@@ -70,8 +70,7 @@ static int cmd_gpus(struct cli_args *a)
 		return EXIT_USAGE;
 	}
 	struct cli_env env;
-	memset(&env, 0, sizeof env);
-	int rc = cli_catalog_need(&env, CATALOG_GPUS);
+	int rc = cli_env_start(&env, CATALOG_GPUS);
 	if (!rc) {
 		struct gpus_rows g = {.t = env.cat.gpus};
 		rc = cli_render(a, &env, gpus_fields, G_COUNT, gpu_table_count(g.t), gpu_row, &g);

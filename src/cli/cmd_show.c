@@ -78,8 +78,7 @@ static int cmd_show(struct cli_args *a)
 		return EXIT_USAGE;
 	}
 	struct cli_env env;
-	memset(&env, 0, sizeof env);
-	int rc = cli_catalog_need(&env, CATALOG_PROFILES);
+	int rc = cli_env_start(&env, CATALOG_PROFILES);
 	if (rc)
 		return rc;
 	const struct profile *p = profile_set_find(&env.cat.profiles, a->pos[0]);

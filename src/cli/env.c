@@ -41,6 +41,12 @@ int cli_catalog_need(struct cli_env *env, unsigned parts)
 	return EXIT_OK;
 }
 
+int cli_env_start(struct cli_env *env, unsigned parts)
+{
+	memset(env, 0, sizeof *env);
+	return cli_catalog_need(env, parts);
+}
+
 long cli_days_ago(const struct cli_env *env, const char *date)
 {
 	long d = str_date_days(date);
