@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpucmp/strutil.h"
 #include "ytable.h"
 
 long long cuda_version_num(const char *s)
@@ -99,4 +100,40 @@ const struct cuda_row *cuda_find(const struct cuda_table *t, const char *version
 		if (t->rows[i].num == v)
 			return &t->rows[i];
 	return NULL;
+}
+
+/* "CUDA 99.1 is not in gpucmp's table (11.0 to 13.0; nearest below: 13.0)". */
+static enum gc_status not_in_table(const struct cuda_table *t, const char *v, char **err)
+{
+	char safe[64], known[64] = "";
+	str_sanitize(safe, sizeof safe, v);
+	long long want = cuda_version_num(v);
+	if (want < 0)
+		return err_set(err, GC_EUSAGE, "bad CUDA version '%s' for --cuda (expected e.g. "
+			       "12.4)", safe);
+	size_t best = 0; /* the nearest version below, as a hint */
+	for (size_t i = 0; i < t->n; i++)
+		if (t->rows[i].num <= want)
+			best = i;
+	if (!t->n)
+		return err_set(err, GC_EUSAGE, "CUDA %s is not in gpucmp's table (it is empty)",
+			       safe);
+	snprintf(known, sizeof known, "%s to %s", t->rows[0].version, t->rows[t->n - 1].version);
+	return err_set(err, GC_EUSAGE, "CUDA %s is not in gpucmp's table (%s; nearest below: %s)",
+		       safe, known, t->rows[best].version);
+}
+
+enum gc_status cuda_pick(const char *version, struct cuda_row *out, char **err)
+{
+	struct cuda_table t;
+	enum gc_status st = cuda_load_embedded(&t, err);
+	if (st != GC_OK)
+		return st == GC_ENOMEM ? st : GC_EDATA;
+	const struct cuda_row *r = cuda_find(&t, version);
+	if (r)
+		*out = *r;
+	else
+		st = not_in_table(&t, version, err);
+	cuda_free(&t);
+	return st;
 }

@@ -99,3 +99,53 @@ enum gc_status query_age(struct cache *c, struct query_age *a, char **err)
 			       "cannot read the cache: %s", sqlite3_errstr(rc));
 	return GC_OK;
 }
+
+/* "; 3 providers refreshed 2 h to 5 h ago" into out. */
+static void fresh_text(const struct query_age *age, long long now, char *out, size_t n)
+{
+	char a[32], b[32];
+	int k = age->refreshed;
+	str_age(now - age->newest, a, sizeof a);
+	str_age(now - age->oldest, b, sizeof b);
+	if (strcmp(a, b) == 0)
+		snprintf(out, n, "; %d provider%s refreshed %s ago", k, k == 1 ? "" : "s", a);
+	else
+		snprintf(out, n, "; %d providers refreshed %s to %s ago", k, a, b);
+}
+
+/* "; stale (last refresh failed): a, b" into out (n bytes), as many as fit. */
+static void stale_text(const struct query_age *age, char *out, size_t n)
+{
+	size_t len = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < age->nstale && len + 40 < n; i++)
+		len += (size_t)snprintf(out + len, n - len, "%s%s",
+					len ? ", " : "; stale (last refresh failed): ",
+					age->stale[i]);
+}
+
+void query_age_note(const struct query_age *age, long long now, long today,
+		    long long stale_after, char *out, size_t n)
+{
+	char fresh[160] = "", snap[120] = "", stale[200] = "", hint[120] = "";
+	long long oldest_data = now;
+	if (age->refreshed > 0) {
+		if (age->oldest >= 0 && age->oldest < oldest_data)
+			oldest_data = age->oldest;
+		fresh_text(age, now, fresh, sizeof fresh);
+	}
+	if (age->snapshot_days >= 0) {
+		snprintf(snap, sizeof snap, "; built-in snapshot prices are from %s (%ld days ago)",
+			 age->snapshot_date, today - age->snapshot_days);
+		if (age->snapshot_days * 86400LL < oldest_data)
+			oldest_data = age->snapshot_days * 86400LL;
+	}
+	stale_text(age, stale, sizeof stale);
+	if (now - oldest_data > stale_after) {
+		char a[32];
+		str_age(stale_after, a, sizeof a);
+		snprintf(hint, sizeof hint, "; data older than %s is stale: run 'gpucmp refresh'",
+			 a);
+	}
+	snprintf(out, n, "%s%s%s%s", fresh, snap, stale, hint);
+}

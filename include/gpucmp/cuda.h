@@ -36,4 +36,10 @@ long long cuda_version_num(const char *s);
  * table does not have it. */
 const struct cuda_row *cuda_find(const struct cuda_table *t, const char *version);
 
+/* The row of `version` in the embedded table, for --cuda: GC_EUSAGE with
+ * "bad CUDA version '...'" or "CUDA ... is not in gpucmp's table (FIRST
+ * to LAST; nearest below: V)" when it has none; GC_EDATA (or GC_ENOMEM)
+ * when the table cannot be loaded. */
+enum gc_status cuda_pick(const char *version, struct cuda_row *out, char **err);
+
 #endif

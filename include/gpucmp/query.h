@@ -141,6 +141,13 @@ struct query_age {
 	char stale[QUERY_MAX_STALE][32]; /* their ids, sanitized, in order */
 };
 enum gc_status query_age(struct cache *c, struct query_age *a, char **err);
+/* What the answer rests on, for a footer: "; 3 providers refreshed 2 h to
+ * 5 h ago; built-in snapshot prices are from DATE (N days ago); stale (last
+ * refresh failed): a, b; data older than 24 h is stale: run 'gpucmp
+ * refresh'", each part only when it applies ("" when none does).  `now` in
+ * Unix seconds, `today` in days since 1970, `stale_after` in seconds. */
+void query_age_note(const struct query_age *age, long long now, long today,
+		    long long stale_after, char *out, size_t n);
 
 /* One provider of `providers`: its profile and its offers in the cache. */
 struct query_provider {

@@ -34,28 +34,6 @@ static int where_lookup(void *ctx, const char *name, struct where_field *out)
 	return 0;
 }
 
-/* "CUDA 99.1 is not in gpucmp's table (...; nearest below: ...)": 64. */
-static int unknown_cuda(const struct cuda_table *t, const char *v)
-{
-	char safe[64], known[64] = "";
-	str_sanitize(safe, sizeof safe, v);
-	long long want = cuda_version_num(v);
-	/* the nearest versions the table has, as a hint */
-	size_t best = 0;
-	for (size_t i = 0; want >= 0 && i < t->n; i++)
-		if (t->rows[i].num <= want)
-			best = i;
-	if (t->n)
-		snprintf(known, sizeof known, "%s to %s", t->rows[0].version,
-			 t->rows[t->n - 1].version);
-	if (want < 0)
-		msg_error("bad CUDA version '%s' for --cuda (expected e.g. 12.4)", safe);
-	else
-		msg_error("CUDA %s is not in gpucmp's table (%s; nearest below: %s)", safe, known,
-			  t->rows[best].version);
-	return EXIT_USAGE;
-}
-
 /* --cuda VERSION and --cuda-strict. */
 static int cuda_filter(struct query *q, const struct cli_args *a)
 {
@@ -66,22 +44,18 @@ static int cuda_filter(struct query *q, const struct cli_args *a)
 	}
 	if (!v)
 		return EXIT_OK;
-	struct cuda_table t;
+	struct cuda_row r;
 	char *err = NULL;
-	if (cuda_load_embedded(&t, &err) != GC_OK) {
-		msg_status(GC_EDATA, err, "cannot load the CUDA table");
+	enum gc_status st = cuda_pick(v, &r, &err);
+	if (st != GC_OK) {
+		msg_status(st, err, "cannot load the CUDA table");
 		free(err);
-		return EXIT_DATAERR;
+		return st == GC_EUSAGE ? EXIT_USAGE : exit_code_for(st);
 	}
-	const struct cuda_row *r = cuda_find(&t, v);
-	int rc = r ? EXIT_OK : unknown_cuda(&t, v);
-	if (r) {
-		q->cuda_num = r->num;
-		q->cuda_min_driver_num = r->driver_num;
-		q->cuda_strict = cli_flag(a, O_CUDA_STRICT);
-	}
-	cuda_free(&t);
-	return rc;
+	q->cuda_num = r.num;
+	q->cuda_min_driver_num = r.driver_num;
+	q->cuda_strict = cli_flag(a, O_CUDA_STRICT);
+	return EXIT_OK;
 }
 
 /* --cuda VERSION and --cuda-strict, --hours and --nodes. */
@@ -241,30 +215,6 @@ static int build_query(struct list_state *s, const struct cli_args *a,
 	return columns(s, a, fmt);
 }
 
-/* "; 3 providers refreshed 2 h to 5 h ago" into out. */
-static void fresh_text(const struct query_age *age, long long now, char *out, size_t n)
-{
-	char a[32], b[32];
-	int k = age->refreshed;
-	str_age(now - age->newest, a, sizeof a);
-	str_age(now - age->oldest, b, sizeof b);
-	if (strcmp(a, b) == 0)
-		snprintf(out, n, "; %d provider%s refreshed %s ago", k, k == 1 ? "" : "s", a);
-	else
-		snprintf(out, n, "; %d providers refreshed %s to %s ago", k, a, b);
-}
-
-/* "; stale (last refresh failed): a, b" into out (n bytes), as many as fit. */
-static void stale_text(const struct query_age *age, char *out, size_t n)
-{
-	size_t len = 0;
-	out[0] = '\0';
-	for (size_t i = 0; i < age->nstale && len + 40 < n; i++)
-		len += (size_t)snprintf(out + len, n - len, "%s%s",
-					len ? ", " : "; stale (last refresh failed): ",
-					age->stale[i]);
-}
-
 /* One line on stderr about the age of the data: live or imported prices,
  * the built-in snapshot's date, and providers whose last refresh failed.
  * Returns an exit code: a query that fails (out of memory) would drop the
@@ -283,27 +233,9 @@ static int footer(struct list_state *s, size_t rows)
 		free(err);
 		return exit_code_for(st);
 	}
-	char fresh[160] = "", snap[120] = "", stale[200] = "", hint[120] = "";
-	long long now = catalog_now(), oldest_data = now;
-	if (age.refreshed > 0) {
-		if (age.oldest >= 0 && age.oldest < oldest_data)
-			oldest_data = age.oldest;
-		fresh_text(&age, now, fresh, sizeof fresh);
-	}
-	if (age.snapshot_days >= 0) {
-		snprintf(snap, sizeof snap, "; built-in snapshot prices are from %s (%ld days ago)",
-			 age.snapshot_date, s->env.cat.today - age.snapshot_days);
-		if (age.snapshot_days * 86400LL < oldest_data)
-			oldest_data = age.snapshot_days * 86400LL;
-	}
-	stale_text(&age, stale, sizeof stale);
-	if (now - oldest_data > s->q.stale_after) {
-		char a[32];
-		str_age(s->q.stale_after, a, sizeof a);
-		snprintf(hint, sizeof hint, "; data older than %s is stale: run 'gpucmp refresh'",
-			 a);
-	}
-	msg_note("%zu offer%s%s%s%s%s%s%s", rows, rows == 1 ? "" : "s", fresh, snap, stale, hint,
+	char note[640];
+	query_age_note(&age, catalog_now(), s->env.cat.today, s->q.stale_after, note, sizeof note);
+	msg_note("%zu offer%s%s%s%s", rows, rows == 1 ? "" : "s", note,
 		 s->env.money_note[0] ? "; " : "", s->env.money_note);
 	return EXIT_OK;
 }

@@ -54,11 +54,31 @@ static void test_shipped_table(void **state)
 	free(err);
 }
 
+/* --cuda VERSION: its row, or a one-line error with the table's range and
+ * the nearest version below. */
+static void test_pick(void **state)
+{
+	(void)state;
+	struct cuda_row r;
+	char *err = NULL;
+	assert_int_equal(cuda_pick("12.4", &r, &err), GC_OK);
+	assert_string_equal(r.min_driver, "550.54.14");
+	assert_int_equal(cuda_pick("12.7", &r, &err), GC_EUSAGE);
+	assert_non_null(strstr(err, "CUDA 12.7 is not in gpucmp's table ("));
+	assert_non_null(strstr(err, "; nearest below: 12.6"));
+	free(err);
+	err = NULL;
+	assert_int_equal(cuda_pick("twelve", &r, &err), GC_EUSAGE);
+	assert_string_equal(err, "bad CUDA version 'twelve' for --cuda (expected e.g. 12.4)");
+	free(err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_version_numbers),
 		cmocka_unit_test(test_shipped_table),
+		cmocka_unit_test(test_pick),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -757,6 +757,30 @@ static void test_list_and_age(void **state)
 	assert_int_equal(age.nstale, 0);
 }
 
+/* The footer's note on what an answer rests on: each part only when it
+ * applies, and the stale hint once the oldest data passes stale_after. */
+static void test_age_note(void **state)
+{
+	(void)state;
+	struct query_age age = {.refreshed = 2, .oldest = 1000, .newest = 1000 + 3600,
+				.snapshot_days = -1};
+	char out[640];
+	query_age_note(&age, 1000 + 7200, 0, 86400, out, sizeof out);
+	assert_string_equal(out, "; 2 providers refreshed 60 min to 2 h ago");
+	age.refreshed = 0;
+	age.snapshot_days = 20592; /* 2026-05-20 */
+	snprintf(age.snapshot_date, sizeof age.snapshot_date, "2026-05-20");
+	age.nstale = 1;
+	snprintf(age.stale[0], sizeof age.stale[0], "vast");
+	query_age_note(&age, 20788 * 86400LL, 20788, 86400, out, sizeof out);
+	assert_string_equal(out, "; built-in snapshot prices are from 2026-05-20 (196 days ago)"
+				 "; stale (last refresh failed): vast"
+				 "; data older than 24 h is stale: run 'gpucmp refresh'");
+	age = (struct query_age){.snapshot_days = -1};
+	query_age_note(&age, 5, 0, 86400, out, sizeof out);
+	assert_string_equal(out, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -778,6 +802,7 @@ int main(void)
 		cmocka_unit_test(test_ib_rules),
 		cmocka_unit_test(test_provider_stats_and_where),
 		cmocka_unit_test(test_list_and_age),
+		cmocka_unit_test(test_age_note),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
