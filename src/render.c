@@ -12,6 +12,7 @@
 #include <wchar.h>
 
 #include "gpucmp/csv.h"
+#include "gpucmp/rates.h"
 #include "gpucmp/strutil.h"
 
 #define FLUSH_AT (64 * 1024)
@@ -413,7 +414,7 @@ static enum gc_status csv_row(struct buf *b, const struct row *w)
 
 void render_money(char *out, size_t n, double usd, const struct money *m)
 {
-	const char *sign = m && m->symbol ? m->symbol : "$";
+	const char *sign = m && m->symbol[0] ? m->symbol : "$";
 	double v = m && m->per_usd > 0 ? usd * m->per_usd : usd;
 	snprintf(out, n, v >= 1 || v == 0 ? "%s%.2f" : "%s%.3f", sign, v);
 }
@@ -421,7 +422,7 @@ void render_money(char *out, size_t n, double usd, const struct money *m)
 void render_money_header(char *out, size_t n, const char *header, const struct money *m)
 {
 	const char *dollar = strchr(header, '$');
-	if (dollar && m && m->symbol)
+	if (dollar && m && m->symbol[0])
 		snprintf(out, n, "%.*s%s%s", (int)(dollar - header), header, m->symbol, dollar + 1);
 	else
 		snprintf(out, n, "%s", header);
@@ -831,4 +832,37 @@ size_t render_pick(const struct field *fields, size_t n, enum render_format fmt,
 		if (fmt == RF_JSON || fmt == RF_NDJSON || fields[i].table_rank > 0)
 			cols[k++] = &fields[i];
 	return k;
+}
+
+enum gc_status render_money_for(const char *code, struct money *m, char *note, size_t n,
+				char **err)
+{
+	static const struct {
+		const char *code, *sign;
+	} signs[] = {{"EUR", "\xE2\x82\xAC"}, {"GBP", "\xC2\xA3"}, {"JPY", "\xC2\xA5"}};
+	memset(m, 0, sizeof *m);
+	if (n)
+		note[0] = '\0';
+	if (!code || strcmp(code, "USD") == 0)
+		return GC_OK;
+	struct rate_table t;
+	enum gc_status st = rates_load_embedded(&t, err);
+	if (st != GC_OK)
+		return st;
+	double usd = rates_usd(&t, code);
+	if (!(usd > 0)) {
+		char safe[16];
+		rates_free(&t);
+		str_sanitize(safe, sizeof safe, code);
+		return err_set(err, GC_EUSAGE, "currency '%s' is not in the exchange-rate table; "
+			       "USD or one of data/rates.yaml", safe);
+	}
+	snprintf(m->symbol, sizeof m->symbol, "%.3s ", code);
+	for (size_t i = 0; i < sizeof signs / sizeof signs[0]; i++)
+		if (strcmp(signs[i].code, code) == 0)
+			snprintf(m->symbol, sizeof m->symbol, "%s", signs[i].sign);
+	m->per_usd = 1 / usd;
+	snprintf(note, n, "prices in %.3s at 1 %.3s = %g USD (%s)", code, code, usd, t.date);
+	rates_free(&t);
+	return GC_OK;
 }

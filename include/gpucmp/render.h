@@ -22,9 +22,17 @@ enum render_format { RF_TABLE, RF_JSON, RF_CSV, RF_NDJSON };
 /* How prices read in tables for people: a sign and units per US dollar.
  * Zeroes mean US dollars.  JSON and CSV always carry plain USD numbers. */
 struct money {
-	const char *symbol; /* "$", "\xE2\x82\xAC" (euro) */
+	char symbol[8];     /* "\xE2\x82\xAC" (euro), "CHF "; "" is "$" */
 	double per_usd;
 };
+
+/* The money of currency `code` (ISO 4217) at data/rates.yaml's dated rate:
+ * its sign ("\xE2\x82\xAC", "\xC2\xA3", "\xC2\xA5", else "XYZ "), units per
+ * US dollar, and in `note` (n bytes) the footer's "prices in EUR at 1 EUR
+ * = 1.16 USD (DATE)".  USD or NULL: the zero money and "".  A currency the
+ * table does not have is GC_EUSAGE; an unreadable table GC_EDATA. */
+enum gc_status render_money_for(const char *code, struct money *m, char *note, size_t n,
+				char **err);
 
 struct render_spec {
 	enum render_format format;

@@ -6,44 +6,18 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "gpucmp/rates.h"
 #include "gpucmp/strutil.h"
 
 int cli_money(struct cli_env *env, const char *code)
 {
-	static const struct {
-		const char *code, *sign;
-	} signs[] = {{"EUR", "\xE2\x82\xAC"}, {"GBP", "\xC2\xA3"}, {"JPY", "\xC2\xA5"}};
-	static char sign[8];
-	memset(&env->money, 0, sizeof env->money);
-	env->money_note[0] = '\0';
-	if (!code || strcmp(code, "USD") == 0)
-		return EXIT_OK;
-	struct rate_table t;
 	char *err = NULL;
-	enum gc_status st = rates_load_embedded(&t, &err);
+	enum gc_status st = render_money_for(code, &env->money, env->money_note,
+					     sizeof env->money_note, &err);
 	if (st != GC_OK) {
 		msg_status(st, err, "cannot read the exchange rates");
 		free(err);
-		return exit_code_for(st);
+		return st == GC_EUSAGE ? EXIT_USAGE : exit_code_for(st);
 	}
-	double usd = rates_usd(&t, code);
-	if (!(usd > 0)) {
-		char safe[16];
-		msg_error("currency '%s' is not in the exchange-rate table; USD or one of "
-			  "data/rates.yaml", str_sanitize(safe, sizeof safe, code));
-		rates_free(&t);
-		return EXIT_USAGE;
-	}
-	snprintf(sign, sizeof sign, "%.3s ", code);
-	for (size_t i = 0; i < sizeof signs / sizeof signs[0]; i++)
-		if (strcmp(signs[i].code, code) == 0)
-			snprintf(sign, sizeof sign, "%s", signs[i].sign);
-	env->money.symbol = sign;
-	env->money.per_usd = 1 / usd;
-	snprintf(env->money_note, sizeof env->money_note, "prices in %.3s at 1 %.3s = %g USD (%s)",
-		 code, code, usd, t.date);
-	rates_free(&t);
 	return EXIT_OK;
 }
 

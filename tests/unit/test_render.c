@@ -405,10 +405,33 @@ static void test_values_shown_nested(void **state)
 	}
 }
 
+/* A currency for tables: its sign, units per USD and the footer's note;
+ * USD is the zero money, an unknown code a usage error. */
+static void test_money_for(void **state)
+{
+	(void)state;
+	struct money m;
+	char note[96], *err = NULL;
+	assert_int_equal(render_money_for("EUR", &m, note, sizeof note, &err), GC_OK);
+	assert_string_equal(m.symbol, "\xE2\x82\xAC");
+	assert_true(m.per_usd > 0.5 && m.per_usd < 2);
+	assert_non_null(strstr(note, "prices in EUR at 1 EUR = "));
+	char cell[32];
+	render_money(cell, sizeof cell, 10.0, &m);
+	assert_non_null(strstr(cell, "\xE2\x82\xAC"));
+	assert_int_equal(render_money_for("USD", &m, note, sizeof note, &err), GC_OK);
+	assert_string_equal(m.symbol, "");
+	assert_string_equal(note, "");
+	assert_int_equal(render_money_for("XYZ", &m, note, sizeof note, &err), GC_EUSAGE);
+	assert_non_null(strstr(err, "currency 'XYZ' is not in the exchange-rate table"));
+	free(err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_money_for),
 		cmocka_unit_test(test_ndjson_and_csv),
 		cmocka_unit_test(test_control_escapes),
 		cmocka_unit_test(test_json_write),
