@@ -8,6 +8,7 @@
 #include <string.h>
 #include <zip.h>
 
+#include "gpucmp/buf.h"
 #include "gpucmp/csv.h"
 #include "gpucmp/skypilot.h"
 #include "gpucmp/strutil.h"
@@ -269,6 +270,60 @@ static void rows_free(struct grow *rows, size_t n)
 	free(rows);
 }
 
+/* The header's columns into *c; GC_EDATA naming a required one missing. */
+static enum gc_status gh_columns(struct csv_reader *rd, struct gcols *c, char **err)
+{
+	c->name = csv_column(rd, "instance_name");
+	c->loc = csv_column(rd, "location");
+	c->price = csv_column(rd, "price");
+	c->cpu = csv_column(rd, "cpu");
+	c->mem = csv_column(rd, "memory");
+	c->cnt = csv_column(rd, "gpu_count");
+	c->gpu = csv_column(rd, "gpu_name");
+	c->gmem = csv_column(rd, "gpu_memory");
+	c->spot = csv_column(rd, "spot");
+	c->disk = csv_column(rd, "disk_size");
+	c->vendor = csv_column(rd, "gpu_vendor");
+	const char *missing = c->name < 0 ? "instance_name" : c->loc < 0 ? "location"
+			    : c->price < 0 ? "price" : c->cpu < 0 ? "cpu"
+			    : c->mem < 0 ? "memory" : c->cnt < 0 ? "gpu_count"
+			    : c->spot < 0 ? "spot" : NULL;
+	if (missing)
+		return err_set(err, GC_EDATA, "not a gpuhunt catalog: no '%s' column", missing);
+	return GC_OK;
+}
+
+/* The numbers of one row into *r; 1 for a GPU row to keep, else 0 with the
+ * reason counted in *s. */
+static int gh_row(char **f, size_t n, const struct gcols *c, struct gpuhunt_stats *s,
+		  struct grow *r)
+{
+	memset(r, 0, sizeof *r);
+	s->rows++;
+	const char *spot = fld(f, n, c->spot), *gpu = fld(f, n, c->gpu);
+	const char *vendor = fld(f, n, c->vendor);
+	int bad = num(fld(f, n, c->price), 1, &r->price) | num(fld(f, n, c->cpu), 1, &r->cpu) |
+		  num(fld(f, n, c->mem), 1, &r->mem) | num(fld(f, n, c->cnt), 1, &r->cnt) |
+		  num(fld(f, n, c->gmem), 0, &r->gmem) | num(fld(f, n, c->disk), 0, &r->disk);
+	if (strcmp(spot, "True") == 0)
+		r->spot = 1;
+	else if (strcmp(spot, "False") != 0)
+		bad = -1;
+	if (bad || !*fld(f, n, c->name)) {
+		s->bad_number++;
+		return 0;
+	}
+	if (strcmp(vendor, "google") == 0 || strncmp(gpu, "tpu-", 4) == 0) {
+		s->tpu++;
+		return 0;
+	}
+	if (!(r->cnt > 0 && r->cnt <= 4096) || !*gpu) {
+		s->cpu_only++;
+		return 0;
+	}
+	return 1;
+}
+
 /* Read the GPU rows into *rows; the others are only counted. */
 static enum gc_status gh_read(const char *data, size_t len, struct gpuhunt_stats *s,
 			      struct grow **rows, size_t *nrows, char **err)
@@ -281,66 +336,21 @@ static enum gc_status gh_read(const char *data, size_t len, struct gpuhunt_stats
 	int rc = csv_next(&rd, err);
 	if (rc == 0)
 		st = err_set(err, GC_EDATA, "empty catalog");
-	if (rc > 0) {
-		c.name = csv_column(&rd, "instance_name");
-		c.loc = csv_column(&rd, "location");
-		c.price = csv_column(&rd, "price");
-		c.cpu = csv_column(&rd, "cpu");
-		c.mem = csv_column(&rd, "memory");
-		c.cnt = csv_column(&rd, "gpu_count");
-		c.gpu = csv_column(&rd, "gpu_name");
-		c.gmem = csv_column(&rd, "gpu_memory");
-		c.spot = csv_column(&rd, "spot");
-		c.disk = csv_column(&rd, "disk_size");
-		c.vendor = csv_column(&rd, "gpu_vendor");
-		const char *missing = c.name < 0 ? "instance_name" : c.loc < 0 ? "location"
-				    : c.price < 0 ? "price" : c.cpu < 0 ? "cpu"
-				    : c.mem < 0 ? "memory" : c.cnt < 0 ? "gpu_count"
-				    : c.spot < 0 ? "spot" : NULL;
-		if (missing)
-			st = err_set(err, GC_EDATA, "not a gpuhunt catalog: no '%s' column",
-				     missing);
-	}
+	if (rc > 0)
+		st = gh_columns(&rd, &c, err);
 	while (st == GC_OK && rc > 0 && (rc = csv_next(&rd, err)) > 0) {
 		char **f = rd.fields;
 		size_t n = rd.nfields;
 		struct grow r;
-		memset(&r, 0, sizeof r);
-		s->rows++;
-		const char *spot = fld(f, n, c.spot), *gpu = fld(f, n, c.gpu);
-		const char *vendor = fld(f, n, c.vendor);
-		int bad = num(fld(f, n, c.price), 1, &r.price) | num(fld(f, n, c.cpu), 1, &r.cpu) |
-			  num(fld(f, n, c.mem), 1, &r.mem) | num(fld(f, n, c.cnt), 1, &r.cnt) |
-			  num(fld(f, n, c.gmem), 0, &r.gmem) | num(fld(f, n, c.disk), 0, &r.disk);
-		if (strcmp(spot, "True") == 0)
-			r.spot = 1;
-		else if (strcmp(spot, "False") != 0)
-			bad = -1;
-		if (bad || !*fld(f, n, c.name)) {
-			s->bad_number++;
+		if (!gh_row(f, n, &c, s, &r))
 			continue;
-		}
-		if (strcmp(vendor, "google") == 0 || strncmp(gpu, "tpu-", 4) == 0) {
-			s->tpu++;
-			continue;
-		}
-		if (!(r.cnt > 0 && r.cnt <= 4096) || !*gpu) {
-			s->cpu_only++;
-			continue;
-		}
-		if (*nrows == cap) {
-			size_t nc = cap ? cap * 2 : 256;
-			struct grow *g = realloc(*rows, nc * sizeof *g);
-			if (!g) {
-				st = err_set(err, GC_ENOMEM, "out of memory");
-				break;
-			}
-			*rows = g;
-			cap = nc;
+		if (buf_grow_array(rows, &cap, *nrows, sizeof **rows, 256) != GC_OK) {
+			st = err_set(err, GC_ENOMEM, "out of memory");
+			break;
 		}
 		r.name = strdup(fld(f, n, c.name));
 		r.loc = strdup(fld(f, n, c.loc));
-		r.gpu_name = strdup(gpu);
+		r.gpu_name = strdup(fld(f, n, c.gpu));
 		(*rows)[(*nrows)++] = r;
 		if (!r.name || !r.loc || !r.gpu_name)
 			st = err_set(err, GC_ENOMEM, "out of memory");
