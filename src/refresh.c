@@ -662,6 +662,18 @@ static long long recent_age(struct refresh *rf, const char *id, const char *sour
 	return fresh ? age : -1;
 }
 
+/* A provider skipped before any I/O keeps what it has; its record says
+ * why (cache status), even when it has no offers: "skipped: no key: ..."
+ * for want of a key. */
+static void skip_record(struct refresh *rf, const struct refresh_plan *p)
+{
+	char rec[sizeof p->hint + 32] = "", *e = NULL;
+	if (p->named && p->skip == REFRESH_NO_KEY)
+		snprintf(rec, sizeof rec, "skipped: no key: %s", p->hint);
+	cache_note(rf->cache, p->id, rec[0] ? rec : p->note, &e);
+	free(e);
+}
+
 /* Set a job up from its plan, or settle a provider skipped before any
  * I/O (the plan's, or refreshed recently); 1 when skipped. */
 static int pre_skip(struct refresh *rf, struct job *j, const struct refresh_plan *p)
@@ -683,13 +695,10 @@ static int pre_skip(struct refresh *rf, struct job *j, const struct refresh_plan
 		job_note(rf, r->id, p->note);
 	} else {
 		r->outcome = p->skip;
+		r->named = p->named;
 		r->message = strdup(p->note);
 		job_note(rf, r->id, p->note);
-		/* kept what it has; cache status says why */
-		char *e = NULL;
-		if (cache_has_provider(rf->cache, r->id))
-			cache_note(rf->cache, r->id, p->note, &e);
-		free(e);
+		skip_record(rf, p);
 		return 1;
 	}
 	long long age = recent_age(rf, r->id, j->source);

@@ -108,6 +108,36 @@ static void live_blocked(const struct adapter *ad, const char *key, char *why, s
 		 more ? ad->key_envs[0] : "");
 }
 
+/* "set GPUCMP_<ID>_API_KEY (or <usual variable>, or api_key in the config file)". */
+static void key_hint(const struct adapter *ad, char *out, size_t n)
+{
+	char name[96];
+	refresh_env_name(ad, "API_KEY", name, sizeof name);
+	int more = ad->key_envs && ad->key_envs[0];
+	snprintf(out, n, "set %s (or %s%sapi_key in the config file)", name,
+		 more ? ad->key_envs[0] : "", more ? ", or " : "");
+}
+
+/* Neither live nor from a catalog: why, into p (skip and note). */
+static void plan_skip(const struct adapter *ad, const char *why, enum hosted_kind k,
+		      struct refresh_plan *p)
+{
+	const char *tail = k != HOSTED_NONE ? "the hosted catalog tier is off"
+			 : "no hosted catalog covers it";
+	p->skip = *why ? REFRESH_NO_KEY : REFRESH_NO_SOURCE;
+	if (*why)
+		key_hint(ad, p->hint, sizeof p->hint);
+	if (*why && p->named)
+		snprintf(p->note, sizeof p->note, "needs an API key: %s", p->hint);
+	else if (*why)
+		snprintf(p->note, sizeof p->note, "skipped: no key: %s; %s", p->hint, tail);
+	else
+		snprintf(p->note, sizeof p->note,
+			 "no live price API in gpucmp and %s; 'gpucmp import' loads a "
+			 "catalog for it",
+			 tail);
+}
+
 void refresh_plan_one(const struct refresh_opts *o, const char *id, struct refresh_plan *p)
 {
 	const struct config *cfg = o->config;
@@ -117,6 +147,7 @@ void refresh_plan_one(const struct refresh_opts *o, const char *id, struct refre
 	char why[256] = "";
 	memset(p, 0, sizeof *p);
 	p->id = id;
+	p->named = o->ids != NULL;
 	p->key = ad ? refresh_key(ad, cfg, NULL, 0) : NULL;
 	if (ad)
 		live_blocked(ad, p->key, why, sizeof why);
@@ -132,16 +163,7 @@ void refresh_plan_one(const struct refresh_opts *o, const char *id, struct refre
 						 : "no live price API in gpucmp");
 		return;
 	}
-	const char *tail = k != HOSTED_NONE ? "the hosted catalog tier is off"
-			 : "no hosted catalog covers it";
-	p->skip = *why ? REFRESH_NO_KEY : REFRESH_NO_SOURCE;
-	if (*why)
-		snprintf(p->note, sizeof p->note, "%s (%s)", why, tail);
-	else
-		snprintf(p->note, sizeof p->note,
-			 "no live price API in gpucmp and %s; 'gpucmp import' loads a "
-			 "catalog for it",
-			 tail);
+	plan_skip(ad, why, k, p);
 }
 
 static int id_cmp(const void *a, const void *b)

@@ -62,9 +62,11 @@ enum refresh_verdict refresh_verdict(const struct refresh_result *r, size_t n)
 {
 	size_t tried = 0, failed = 0;
 	for (size_t i = 0; i < n; i++) {
-		tried += r[i].outcome != REFRESH_NO_KEY && r[i].outcome != REFRESH_RECENT &&
-			 r[i].outcome != REFRESH_NO_SOURCE;
-		failed += r[i].outcome == REFRESH_FAILED;
+		int lost_key = r[i].outcome == REFRESH_NO_KEY && r[i].named;
+		tried += lost_key || (r[i].outcome != REFRESH_NO_KEY &&
+				      r[i].outcome != REFRESH_RECENT &&
+				      r[i].outcome != REFRESH_NO_SOURCE);
+		failed += lost_key || r[i].outcome == REFRESH_FAILED;
 	}
 	if (failed && failed == tried)
 		return REFRESH_ALL_FAILED;

@@ -41,6 +41,8 @@ struct refresh_result {
 	long long age;           /* REFRESH_RECENT: seconds since the last refresh */
 	const char *tier;        /* where the offers came from: "live", "skypilot",
 				    "gpuhunt"; NULL when skipped before choosing */
+	int named;               /* named by the run (its IDs, or the config's providers):
+				    REFRESH_NO_KEY is then a failure (refresh_verdict) */
 };
 
 struct refresh_opts {
@@ -152,11 +154,19 @@ struct refresh_plan {
 				     * HOSTED_NONE with live NULL: skipped */
 	const char *key;            /* live: its API key (refresh_key, borrowed), or NULL */
 	enum refresh_outcome skip;  /* skipped: REFRESH_NO_KEY or REFRESH_NO_SOURCE */
+	int named;                  /* o->ids named it (the command line or the config's
+				     * providers), not "every provider" */
 	char note[512];             /* the --verbose line: why a catalog, or why skipped
-				     * (also the skip's message); "" when live */
+				     * (also the skip's message); "" when live.  No key:
+				     * named, "needs an API key: set GPUCMP_<ID>_API_KEY (or
+				     * <usual variable>, or api_key in the config file)";
+				     * else "skipped: no key: set ...; <why no catalog>" */
+	char hint[256];             /* REFRESH_NO_KEY: "set GPUCMP_<ID>_API_KEY (or ...)";
+				     * the cache records "skipped: no key: <hint>" when named */
 };
 
-/* The plan of provider `id` under o's tiers, keys and config. */
+/* The plan of provider `id` under o's tiers, keys and config; named when
+ * o->ids is set. */
 void refresh_plan_one(const struct refresh_opts *o, const char *id, struct refresh_plan *p);
 
 /* The plan of a run: o's ids (or `only`), else every provider with a live
@@ -177,8 +187,11 @@ struct json_t *refresh_result_json(const struct refresh_result *r);
 /* The array of n results: a new reference, or NULL when memory ran out. */
 struct json_t *refresh_results_json(const struct refresh_result *r, size_t n);
 
-/* What a run's exit code is made of: a provider skipped (no key, no
- * source, refreshed recently) was not tried. */
+/* What a run's exit code is made of: a provider skipped (no source,
+ * refreshed recently, no key when not named) was not tried; a named
+ * provider skipped for want of a key failed (a cron job that lost its key
+ * must not pass in silence).  One taken from a hosted catalog instead is
+ * judged by that catalog's outcome. */
 enum refresh_verdict {
 	REFRESH_ALL_CURRENT, /* every provider tried is current (or none was tried) */
 	REFRESH_SOME_FAILED,

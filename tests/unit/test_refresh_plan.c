@@ -117,8 +117,11 @@ static void test_plan_one(void **state)
 		 "from the skypilot catalog (needs an API key: set GPUCMP_LAMBDA_API_KEY or "
 		 "LAMBDA_API_KEY)"},
 		{"lambda", 1, 0, 0, "no-key",
-		 "needs an API key: set GPUCMP_LAMBDA_API_KEY or LAMBDA_API_KEY (the hosted "
-		 "catalog tier is off)"},
+		 "skipped: no key: set GPUCMP_LAMBDA_API_KEY (or LAMBDA_API_KEY, or api_key in the "
+		 "config file); the hosted catalog tier is off"},
+		{"gcp", 1, 0, 0, "no-key",
+		 "skipped: no key: set GPUCMP_GCP_API_KEY (or api_key in the config file); the "
+		 "hosted catalog tier is off"},
 		{"azure", 0, 1, 0, "skypilot", "from the skypilot catalog (--catalog-only)"},
 		{"aws", 0, 0, 0, "skypilot",
 		 "from the skypilot catalog (no live price API in gpucmp)"},
@@ -149,6 +152,41 @@ static void test_plan_one(void **state)
 			fail_msg("case %zu (%s): got %s '%s'", i, cases[i].id, tier, p.note);
 		assert_true(!p.key == !cases[i].keyed);
 	}
+}
+
+/* A provider the run names (its IDs, or the config's providers) whose key
+ * is missing: the line that tells cron what to set. */
+static void test_plan_named(void **state)
+{
+	(void)state;
+	const char *const ids[] = {"lambda", "gcp", "azure"};
+	struct refresh_opts o;
+	memset(&o, 0, sizeof o);
+	o.ids = ids;
+	o.nids = 3;
+	o.no_catalog = 1;
+	struct refresh_plan p;
+	refresh_plan_one(&o, "lambda", &p);
+	assert_true(p.named);
+	assert_int_equal(p.skip, REFRESH_NO_KEY);
+	assert_string_equal(p.note, "needs an API key: set GPUCMP_LAMBDA_API_KEY (or "
+				    "LAMBDA_API_KEY, or api_key in the config file)");
+	refresh_plan_one(&o, "gcp", &p);
+	assert_string_equal(p.note, "needs an API key: set GPUCMP_GCP_API_KEY (or api_key in "
+				    "the config file)");
+	refresh_plan_one(&o, "azure", &p); /* keyless: live */
+	assert_non_null(p.live);
+	/* the catalog tier on: taken from the catalog, not a skip */
+	o.no_catalog = 0;
+	refresh_plan_one(&o, "lambda", &p);
+	assert_int_equal(p.catalog, HOSTED_SKYPILOT);
+	assert_true(p.named);
+	/* its key set: live */
+	o.no_catalog = 1;
+	setenv("GPUCMP_LAMBDA_API_KEY", "k-123", 1);
+	refresh_plan_one(&o, "lambda", &p);
+	unsetenv("GPUCMP_LAMBDA_API_KEY");
+	assert_non_null(p.live);
 }
 
 static int sorted(const struct refresh_plan *p, size_t n)
@@ -231,6 +269,14 @@ static void test_verdict(void **state)
 	assert_int_equal(refresh_verdict(r, 3), REFRESH_ALL_CURRENT);
 	r[2].outcome = REFRESH_NO_SOURCE; /* none tried */
 	assert_int_equal(refresh_verdict(r, 3), REFRESH_ALL_CURRENT);
+	/* a named provider without its key failed: alone, or beside one updated */
+	r[1].named = 1;
+	assert_int_equal(refresh_verdict(r, 3), REFRESH_ALL_FAILED);
+	r[0].outcome = REFRESH_UPDATED;
+	assert_int_equal(refresh_verdict(r, 3), REFRESH_SOME_FAILED);
+	/* named, taken from a catalog that came through: current */
+	r[1].outcome = REFRESH_UPDATED;
+	assert_int_equal(refresh_verdict(r, 3), REFRESH_ALL_CURRENT);
 }
 
 static void test_result_json(void **state)
@@ -261,6 +307,7 @@ int main(void)
 		cmocka_unit_test(test_tiers),    cmocka_unit_test(test_plan_one),
 		cmocka_unit_test(test_plan_all), cmocka_unit_test(test_env_caps),
 		cmocka_unit_test(test_verdict),  cmocka_unit_test(test_result_json),
+		cmocka_unit_test(test_plan_named),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
