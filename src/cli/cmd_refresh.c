@@ -2,7 +2,8 @@
  *
  * Output: one line per provider on stdout (nothing with --quiet unless
  * something failed), a progress line on stderr when it is a terminal,
- * failures and skips as messages on stderr.  Exit: 0 when every provider
+ * failures and skips as messages on stderr (a named provider without its
+ * key: one line even with --quiet).  Exit: 0 when every provider
  * that was tried is current, 75 when some failed, 69 when all failed.
  */
 #include <stdio.h>
@@ -171,13 +172,33 @@ static int print_results(const struct cli_args *a, const struct refresh_result *
 		for (size_t i = 0; i < n && !cli_flag(a, O_QUIET); i++)
 			print_line(&res[i]);
 	for (size_t i = 0; i < n; i++) {
+		const char *m = res[i].message ? res[i].message : "failed";
 		if (res[i].outcome == REFRESH_FAILED)
-			msg_error("%s: %s; kept its previous offers, marked stale", res[i].id,
-				  res[i].message ? res[i].message : "failed");
+			msg_error("%s: %s; kept its previous offers, marked stale", res[i].id, m);
+		else if (res[i].outcome == REFRESH_NO_KEY && res[i].named)
+			msg_error("%s %s", res[i].id, m); /* a failure: even with --quiet */
 		else if (res[i].outcome == REFRESH_NO_KEY || res[i].outcome == REFRESH_NO_SOURCE)
-			msg_note("%s: %s", res[i].id, res[i].message);
+			msg_note("%s: %s", res[i].id, m);
 	}
 	return rc;
+}
+
+/* --verbose: the providers of an every-provider run skipped for want of a key. */
+static void verbose_skipped(const struct cli_args *a, const struct refresh_result *res, size_t n)
+{
+	char line[1024] = "";
+	size_t len = 0;
+	for (size_t i = 0; i < n && cli_flag(a, O_VERBOSE); i++) {
+		if (res[i].outcome != REFRESH_NO_KEY || res[i].named)
+			continue;
+		int w = snprintf(line + len, sizeof line - len, "%s%s",
+				 len ? ", " : "skipped, no key: ", res[i].id);
+		if (w < 0 || (size_t)w >= sizeof line - len)
+			break;
+		len += (size_t)w;
+	}
+	if (len)
+		msg_verbose(line);
 }
 
 /* Run the refresh o describes on env's cache and print what came of it. */
@@ -201,6 +222,7 @@ static int run(const struct cli_args *a, struct cli_env *env, struct refresh_opt
 		return rc;
 	}
 	int rc = print_results(a, res, n);
+	verbose_skipped(a, res, n);
 	enum refresh_verdict v = refresh_verdict(res, n);
 	refresh_results_free(res, n);
 	if (rc)
@@ -253,15 +275,17 @@ const struct cmd_entry cmd_refresh_entry = {
 	.summary = "Fetch live prices and availability from the providers' APIs into the cache.",
 	.detail =
 		"Without IDs every provider with a live adapter is fetched, several at once.\n"
-		"A provider whose API needs a key is skipped (with a note) unless\n"
-		"GPUCMP_<ID>_API_KEY or the provider's usual variable is set (or its api_key\n"
-		"in the config file; 'providers' there sets the default IDs). Each provider's\n"
+		"A provider whose API needs a key uses it when GPUCMP_<ID>_API_KEY or the\n"
+		"provider's usual variable is set (or its api_key in the config file;\n"
+		"'providers' there sets the default IDs), else its hosted catalog; with\n"
+		"neither it is skipped with a note, or, when named (an ID or the config's\n"
+		"'providers'), it fails with a line naming the variable to set. Each provider's\n"
 		"offers are replaced in one transaction; one that fails keeps its previous\n"
 		"offers, marked stale, with the error recorded ('gpucmp cache status').\n"
 		"GPUCMP_<ID>_BASE_URL (or base_url in the config) points an adapter at\n"
 		"another server.\n\n"
-		"exit: 0 every provider tried is current, 75 some failed (or another refresh\n"
-		"holds the cache), 69 all failed.\n\n"
+		"exit: 0 every provider tried is current, 75 some failed (a named one without\n"
+		"its key too; or another refresh holds the cache), 69 all failed.\n\n"
 		"examples:\n"
 		"  gpucmp refresh\n"
 		"  gpucmp refresh vast runpod --timeout 20\n"
