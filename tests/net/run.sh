@@ -129,18 +129,69 @@ scenario_refresh_ok() {
 	no_secret
 }
 
-# No key: skipped with one note on stderr, the snapshot rows stay, exit 0.
+# No key, provider named (the crontab that lost its variable): a failure,
+# one line on stderr naming the variable even with --quiet, the snapshot
+# rows stay, nothing is fetched; exit 69 alone, 75 beside one refreshed.
 scenario_no_key() {
 	server "$LAMBDA_OK" || return 1
 	export GPUCMP_LAMBDA_BASE_URL="$BASE"
-	unset GPUCMP_LAMBDA_API_KEY LAMBDA_API_KEY
+	unset GPUCMP_LAMBDA_API_KEY LAMBDA_API_KEY GPUCMP_GCP_API_KEY
 	before=$(sql "SELECT count(*) FROM offer WHERE provider='lambda'")
 	# (the catalog tier off: with it, lambda's catalog would stand in)
-	last="refresh --no-catalog lambda"; g refresh --no-catalog lambda
-	expect_rc 0 && has err "lambda: needs an API key: set GPUCMP_LAMBDA_API_KEY" || return 1
-	[ "$(grep -c . "$dir/err")" = 1 ] || fail "more than one line on stderr" || return 1
+	last="refresh --no-catalog --quiet lambda"; g refresh --no-catalog --quiet lambda
+	expect_rc 69 || return 1
+	has err "gpucmp: lambda needs an API key: set GPUCMP_LAMBDA_API_KEY (or LAMBDA_API_KEY, or api_key in the config file)" || return 1
+	[ "$(grep -c . "$dir/err")" = 1 ] || fail "not one line on stderr" || return 1
+	[ ! -s "$dir/out" ] || fail "something on stdout" || return 1
 	sql_is "SELECT count(*) FROM offer WHERE provider='lambda'" "$before" || return 1
-	[ ! -s "$dir/requests.log" ] || fail "a request was made without a key"
+	sql_is "SELECT stale, last_error FROM provider_state WHERE provider='lambda'" \
+		"0|skipped: no key: set GPUCMP_LAMBDA_API_KEY (or LAMBDA_API_KEY, or api_key in the config file)" || return 1
+	[ ! -s "$dir/requests.log" ] || fail "a request was made without a key" || return 1
+	# lambda refreshed with its key, gcp named without one: 75
+	export GPUCMP_LAMBDA_API_KEY="$SECRET"
+	last="refresh --no-catalog --quiet lambda gcp"; g refresh --no-catalog --quiet lambda gcp
+	expect_rc 75 && has err "gpucmp: gcp needs an API key: set GPUCMP_GCP_API_KEY (or api_key in the config file)" || return 1
+	[ "$(grep -c . "$dir/err")" = 1 ] || fail "not one line on stderr" || return 1
+	sql_is "SELECT min(source) FROM offer WHERE provider='lambda'" "live" || return 1
+	# the config's providers are named too
+	mkdir -p "$XDG_CONFIG_HOME/gpucmp"
+	printf 'catalog: false\nproviders: [lambda, gcp]\n' >"$XDG_CONFIG_HOME/gpucmp/config.yaml"
+	chmod 600 "$XDG_CONFIG_HOME/gpucmp/config.yaml"
+	last="refresh --quiet (config providers)"; g refresh --quiet --force
+	expect_rc 75 && has err "gcp needs an API key: set GPUCMP_GCP_API_KEY" || return 1
+	no_secret
+}
+
+# Every provider (no IDs, no config list), no keys at all: the keyless ones
+# refresh, the others are skipped as before (exit 0, a note each, nothing
+# with --quiet), listed by --verbose and in cache status.
+scenario_all_no_keys() {
+	start_adapter_servers || return 1
+	for id in digitalocean gcp hyperstack lambda verda; do
+		up=$(echo "$id" | tr 'a-z-' 'A-Z_')
+		unset "GPUCMP_${up}_API_KEY"
+	done
+	unset LAMBDA_API_KEY DIGITALOCEAN_TOKEN DIGITALOCEAN_ACCESS_TOKEN HYPERSTACK_API_KEY
+	last="refresh --no-catalog --quiet"; g refresh --no-catalog --quiet
+	expect_rc 0 || return 1
+	[ ! -s "$dir/out" ] && [ ! -s "$dir/err" ] || fail "--quiet printed something" || return 1
+	last="refresh --no-catalog -v --force"; g refresh --no-catalog -v --force
+	stop_adapter_servers
+	expect_rc 0 || return 1
+	has err "gpucmp: skipped, no key: digitalocean, gcp, hyperstack, lambda, verda" || return 1
+	has err "gpucmp: lambda: skipped: no key: set GPUCMP_LAMBDA_API_KEY (or LAMBDA_API_KEY, or api_key in the config file); the hosted catalog tier is off" || return 1
+	for id in digitalocean hyperstack; do
+		[ -s "$dir/$id.log" ] && fail "$id was fetched without a key" && return 1
+	done
+	last="cache status --json"; g cache status --json
+	expect_rc 0 || return 1
+	for id in digitalocean gcp hyperstack lambda verda; do
+		grep -A8 "\"provider\": \"$id\"" "$dir/out" | grep -q '"last_error": "skipped: no key: set ' ||
+			fail "cache status does not say $id was skipped for want of a key" || return 1
+	done
+	last="cache status"; g cache status
+	expect_rc 0 && has out "skipped: no key: set GPUCMP_HYPERSTACK_API_KEY" || return 1
+	no_secret
 }
 
 # 500 on every attempt: retried, then the provider fails (exit 69: all
@@ -409,17 +460,20 @@ scenario_import_large() {
 # Every adapter at once, each against its own server with its recorded
 # responses (tests/fixtures/http/<id>.routes): all updated, offers stored,
 # no key anywhere in the output or the cache.
-scenario_all_adapters() {
-	pids=""
+# One fixture server per adapter, its base URL and a key exported;
+# stop_adapter_servers ends them.
+start_adapter_servers() {
+	adapter_pids=""
 	for routes in "$fixtures"/*.routes; do
 		id=$(basename "$routes" .routes)
 		[ "$id" = selftest ] && continue
 		rm -f "$dir/$id.port"
 		"$fixtured" --routes "$routes" --root "$fixtures/$id" --port-file "$dir/$id.port" \
 			--log "$dir/$id.log" 2>"$dir/$id.server.err" &
-		pids="$pids $!"
+		adapter_pids="$adapter_pids $!"
 		i=0
 		while [ ! -s "$dir/$id.port" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+		[ -s "$dir/$id.port" ] || { fail "fixture server of $id did not start"; return 1; }
 		up=$(echo "$id" | tr 'a-z-' 'A-Z_')
 		export "GPUCMP_${up}_BASE_URL=http://127.0.0.1:$(cat "$dir/$id.port")"
 		case $id in
@@ -428,9 +482,18 @@ scenario_all_adapters() {
 		*) export "GPUCMP_${up}_API_KEY=$SECRET" ;;
 		esac
 	done
-	last="refresh --no-catalog --json"; g refresh --no-catalog --json
+}
+
+stop_adapter_servers() {
 	# shellcheck disable=SC2086
-	kill $pids 2>/dev/null; wait $pids 2>/dev/null
+	kill $adapter_pids 2>/dev/null; wait $adapter_pids 2>/dev/null
+	adapter_pids=""
+}
+
+scenario_all_adapters() {
+	start_adapter_servers || return 1
+	last="refresh --no-catalog --json"; g refresh --no-catalog --json
+	stop_adapter_servers
 	expect_rc 0 || return 1
 	n=$(grep -c '"result": "updated"' "$dir/out")
 	want=$(ls "$fixtures"/*.routes | grep -vc selftest)
@@ -1047,10 +1110,10 @@ scenario_catalog_off() {
 	catalog_env
 	before=$(sql "SELECT count(*) FROM offer WHERE provider='nebius'")
 	last="refresh --no-catalog aws nebius lambda"; g refresh --no-catalog -v aws nebius lambda
-	expect_rc 0 || return 1
+	expect_rc 69 || return 1  # lambda, named, has no key and no catalog: a failure
 	has err "aws: no live price API in gpucmp and the hosted catalog tier is off" || return 1
 	has err "nebius: no live price API in gpucmp and the hosted catalog tier is off" || return 1
-	has err "lambda: needs an API key: set GPUCMP_LAMBDA_API_KEY or LAMBDA_API_KEY (the hosted catalog tier is off)" || return 1
+	has err "gpucmp: lambda needs an API key: set GPUCMP_LAMBDA_API_KEY (or LAMBDA_API_KEY, or api_key in the config file)" || return 1
 	[ ! -s "$dir/requests.log" ] || fail "something was fetched" || return 1
 	sql_is "SELECT count(*), max(stale) FROM offer WHERE provider='nebius'" "$before|0" || return 1
 	last="cache status"; g cache status --json
