@@ -411,6 +411,19 @@ static void test_foreign_database_is_left_alone(void **state)
 	sqlite3_close(db);
 }
 
+/* A cache rebuilt from the snapshot after its file was moved aside: the
+ * seeded rows are all there; the file aside is removed, the handle closed. */
+static void rebuilt(struct cache *c, struct cache_open_info *info)
+{
+	assert_true(info->seeded);
+	long long n;
+	assert_int_equal(cache_count(c, &n, NULL), GC_OK);
+	assert_int_equal(n, (long long)snapshot_rows);
+	remove(info->moved_aside);
+	cache_open_info_release(info);
+	cache_close(c);
+}
+
 static void test_corrupt_file_is_moved_aside(void **state)
 {
 	(void)state;
@@ -427,13 +440,7 @@ static void test_corrupt_file_is_moved_aside(void **state)
 	struct stat sb;
 	assert_int_equal(stat(info.moved_aside, &sb), 0);
 	assert_int_equal(sb.st_size, 8192); /* kept, not deleted */
-	assert_true(info.seeded);
-	long long n;
-	assert_int_equal(cache_count(c, &n, NULL), GC_OK);
-	assert_int_equal(n, (long long)snapshot_rows);
-	remove(info.moved_aside);
-	cache_open_info_release(&info);
-	cache_close(c);
+	rebuilt(c, &info);
 }
 
 /* Damage that shows only inside a transaction (here: the snapshot re-seed a
@@ -468,13 +475,7 @@ static void test_damage_met_while_seeding_is_moved_aside(void **state)
 	fclose(f);
 	struct cache *c = open_ok(path, &info);
 	assert_non_null(info.moved_aside);
-	assert_true(info.seeded);
-	long long n;
-	assert_int_equal(cache_count(c, &n, NULL), GC_OK);
-	assert_int_equal(n, (long long)snapshot_rows);
-	remove(info.moved_aside);
-	cache_open_info_release(&info);
-	cache_close(c);
+	rebuilt(c, &info);
 }
 
 static void test_memory_and_paths(void **state)
