@@ -15,34 +15,36 @@
 
 /* docs/CATALOGS.md section 4: only providers some catalog covers; sorted
  * by id.  gpuhunt's "online" providers (queried live by its client, not in
- * its catalog) are left out. */
+ * its catalog) are left out of its column; such a name that is not the id,
+ * and a former name, go in the last (an alias import maps, never fetched). */
 const struct hosted_map hosted_maps[] = {
-	{"aws", "aws", "aws"},
-	{"azure", "azure", "azure"},
-	{"digitalocean", "do", NULL},
-	{"fluidstack", "fluidstack", NULL},
-	{"gcp", "gcp", "gcp"},
-	{"hyperbolic", "hyperbolic", NULL},
-	{"hyperstack", "hyperstack", NULL},
-	{"ibm", "ibm", NULL},
-	{"jarvislabs", "jarvislabs", NULL},
-	{"lambda", "lambda", "lambdalabs"},
-	{"mithril", "mithril", NULL},
-	{"nebius", "nebius", "nebius"},
-	{"oci", "oci", "oci"},
-	{"runpod", "runpod", "runpod"},
-	{"vast", "vast", NULL},
-	{"verda", "verda", "verda"},
+	{"aws", "aws", "aws", NULL},
+	{"azure", "azure", "azure", NULL},
+	{"digitalocean", "do", NULL, NULL},
+	{"fluidstack", "fluidstack", NULL, NULL},
+	{"gcp", "gcp", "gcp", NULL},
+	{"hyperbolic", "hyperbolic", NULL, NULL},
+	{"hyperstack", "hyperstack", NULL, NULL},
+	{"ibm", "ibm", NULL, NULL},
+	{"jarvislabs", "jarvislabs", NULL, NULL},
+	{"lambda", "lambda", "lambdalabs", NULL},
+	{"mithril", "mithril", NULL, NULL},
+	{"nebius", "nebius", "nebius", NULL},
+	{"oci", "oci", "oci", NULL},
+	{"runpod", "runpod", "runpod", NULL},
+	{"vast", "vast", NULL, "vastai"},          /* gpuhunt's online name */
+	{"verda", "verda", "verda", "datacrunch"}, /* its former name (gpuhunt v2) */
 };
 const size_t hosted_map_count = sizeof hosted_maps / sizeof hosted_maps[0];
 
+/* field: 0 id, 1 SkyPilot folder, 2 gpuhunt name, 3 other name. */
 static const struct hosted_map *find_by(size_t field, const char *name)
 {
 	for (size_t i = 0; name && i < hosted_map_count; i++) {
-		const char *v = field == 0 ? hosted_maps[i].id
-			      : field == 1 ? hosted_maps[i].skypilot : hosted_maps[i].gpuhunt;
-		if (v && strcmp(v, name) == 0)
-			return &hosted_maps[i];
+		const struct hosted_map *m = &hosted_maps[i];
+		const char *v[] = {m->id, m->skypilot, m->gpuhunt, m->other};
+		if (v[field] && strcmp(v[field], name) == 0)
+			return m;
 	}
 	return NULL;
 }
@@ -60,6 +62,16 @@ const struct hosted_map *hosted_find_skypilot(const char *folder)
 const struct hosted_map *hosted_find_gpuhunt(const char *name)
 {
 	return find_by(2, name);
+}
+
+const char *hosted_alias(const char *name)
+{
+	for (size_t field = 0; field < 4; field++) {
+		const struct hosted_map *m = find_by(field, name);
+		if (m)
+			return m->id;
+	}
+	return NULL;
 }
 
 enum hosted_kind hosted_kind_for(const char *id)

@@ -36,9 +36,11 @@
 enum hosted_kind { HOSTED_NONE, HOSTED_SKYPILOT, HOSTED_GPUHUNT };
 
 /* One provider's names, both ways: gpucmp id <-> SkyPilot v8 folder <->
- * gpuhunt provider name (NULL: that catalog does not cover it). */
+ * gpuhunt provider name (NULL: that catalog does not cover it); `other`:
+ * another name catalogs use for it (gpuhunt's online name, a former one),
+ * never fetched (NULL: none). */
 struct hosted_map {
-	const char *id, *skypilot, *gpuhunt;
+	const char *id, *skypilot, *gpuhunt, *other;
 };
 extern const struct hosted_map hosted_maps[];
 extern const size_t hosted_map_count;
@@ -47,6 +49,10 @@ extern const size_t hosted_map_count;
 const struct hosted_map *hosted_find(const char *id);
 const struct hosted_map *hosted_find_skypilot(const char *folder);
 const struct hosted_map *hosted_find_gpuhunt(const char *name);
+/* The gpucmp id `name` stands for: an id of the table, a SkyPilot folder,
+ * a gpuhunt name or an other name ("do" -> "digitalocean", "lambdalabs" ->
+ * "lambda", "datacrunch" -> "verda"); NULL if none.  Static. */
+const char *hosted_alias(const char *name);
 
 /* The catalog a provider is taken from when the live tier cannot run:
  * SkyPilot first, else gpuhunt, else HOSTED_NONE. */

@@ -36,12 +36,35 @@ static void test_mapping_both_ways(void **state)
 	assert_null(hosted_find("coreweave"));
 	assert_int_equal(hosted_kind_for("aws"), HOSTED_SKYPILOT);
 	assert_int_equal(hosted_kind_for("civo"), HOSTED_NONE);
-	/* every mapped id is a provider profile, listed once, sorted */
+	/* every mapped id is a provider profile, listed once, sorted; each of
+	 * its names is an alias of it and of no other */
 	for (size_t i = 0; i < hosted_map_count; i++) {
-		assert_non_null(profile_set_find(&cat.profiles, hosted_maps[i].id));
+		const struct hosted_map *m = &hosted_maps[i];
+		assert_non_null(profile_set_find(&cat.profiles, m->id));
 		if (i)
-			assert_true(strcmp(hosted_maps[i - 1].id, hosted_maps[i].id) < 0);
+			assert_true(strcmp(hosted_maps[i - 1].id, m->id) < 0);
+		const char *names[] = {m->id, m->skypilot, m->gpuhunt, m->other};
+		for (size_t k = 0; k < 4; k++)
+			if (names[k])
+				assert_string_equal(hosted_alias(names[k]), m->id);
 	}
+}
+
+/* import's aliases: SkyPilot's folders, gpuhunt's names, former names. */
+static void test_alias(void **state)
+{
+	(void)state;
+	assert_string_equal(hosted_alias("do"), "digitalocean");
+	assert_string_equal(hosted_alias("lambdalabs"), "lambda");
+	assert_string_equal(hosted_alias("datacrunch"), "verda");
+	assert_string_equal(hosted_alias("vastai"), "vast");
+	assert_string_equal(hosted_alias("aws"), "aws");
+	assert_null(hosted_alias("aws2"));
+	assert_null(hosted_alias("civo")); /* a profile no catalog covers: no alias either */
+	assert_null(hosted_alias(NULL));
+	/* an alias is never fetched: the refresh tier reads only the catalog columns */
+	assert_null(hosted_find_gpuhunt("vastai"));
+	assert_null(hosted_find_skypilot("datacrunch"));
 }
 
 static void test_dates(void **state)
@@ -193,7 +216,7 @@ static void test_unzip_refuses(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_mapping_both_ways),
+		cmocka_unit_test(test_mapping_both_ways), cmocka_unit_test(test_alias),
 		cmocka_unit_test(test_dates),
 		cmocka_unit_test(test_skypilot_fixtures),
 		cmocka_unit_test(test_gpuhunt_csv),
