@@ -33,9 +33,9 @@ for _ in $(seq "$runs"); do
 	rm -f "$dir"/import.db*
 	GPUCMP_CACHE="$dir/import.db" "$gpucmp" --quiet list --limit 0 >/dev/null
 	t0=$(date +%s.%N)
-	GPUCMP_CACHE="$dir/import.db" "$gpucmp" --quiet import "$csv" --provider benchcloud >/dev/null 2>&1
+	GPUCMP_CACHE="$dir/import.db" "$gpucmp" --quiet import "$csv" --provider benchcloud --new-provider >/dev/null 2>&1
 	t1=$(date +%s.%N)
-	GPUCMP_CACHE="$dir/import.db" "$gpucmp" --quiet import "$csv" --provider benchcloud >/dev/null 2>&1
+	GPUCMP_CACHE="$dir/import.db" "$gpucmp" --quiet import "$csv" --provider benchcloud --new-provider >/dev/null 2>&1
 	t2=$(date +%s.%N)
 	fresh+=("$(echo "$t1 - $t0" | bc -l)")
 	again+=("$(echo "$t2 - $t1" | bc -l)")

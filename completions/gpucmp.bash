@@ -22,7 +22,7 @@ _gpucmp_options()
 	compare) echo '--help --version --cache --color --quiet --json --diff' ;;
 	recommend) echo '--help --version --cache --color --quiet --gpu --gpus --provider --hours --nodes --limit --json --workload --budget' ;;
 	refresh) echo '--help --version --cache --color --quiet --json --jobs --max-age --timeout --deadline --no-catalog --catalog-only --retries --verbose --force --wait' ;;
-	import) echo '--help --version --cache --color --quiet --format --as-of --provider --timeout --retries --verbose --force --wait' ;;
+	import) echo '--help --version --cache --color --quiet --format --as-of --provider --new-provider --timeout --retries --verbose --force --wait' ;;
 	cache) echo '--help --version --cache --color --quiet --json --wait' ;;
 	config) echo '--help --version --cache --color --quiet --json' ;;
 	completion) echo '--help --version --cache --color --quiet' ;;

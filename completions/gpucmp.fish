@@ -179,6 +179,7 @@ complete -c gpucmp -n '__gpucmp_using refresh import cache' -l wait -x -d 'wait 
 complete -c gpucmp -n '__gpucmp_using import' -l format -x -a 'skypilot' -d 'catalog format: skypilot (the default and only one)'
 complete -c gpucmp -n '__gpucmp_using import' -l as-of -x -d 'the date the catalog describes (YYYY-MM-DD or RFC 3339; default: its Last-Modified, else the file\'s time)'
 complete -c gpucmp -n '__gpucmp_using import' -l provider -x -a 'aws azure civo coreweave crusoe digitalocean fluidstack gcore gcp genesis-cloud hyperbolic hyperstack ibm jarvislabs lambda linode mithril nebius oci ovhcloud runpod scaleway tensordock together vast verda voltage-park vultr' -d 'provider id of a single vms.csv (default: its folder\'s name)'
+complete -c gpucmp -n '__gpucmp_using import' -l new-provider -d 'import a provider id that has no profile (providers/ID.yaml), else refused'
 
 # arguments
 complete -c gpucmp -n '__gpucmp_using providers; and __fish_contains_opt check' -F

@@ -9,6 +9,7 @@
 
 #include "gpucmp/buf.h"
 #include "gpucmp/fileio.h"
+#include "gpucmp/hosted.h"
 #include "gpucmp/pipe.h"
 #include "gpucmp/strutil.h"
 
@@ -72,6 +73,31 @@ void import_provider_of(const char *src, int is_url, char *out, size_t n)
 	snprintf(out, n, "%s", slash ? slash + 1 : tmp);
 }
 
+const char *import_provider_id(const char *name)
+{
+	const char *id = hosted_alias(name);
+	return id ? id : name;
+}
+
+/* r->provider and r->alias for `named`, and whether it may be stored:
+ * 0, else 1 with r's step and status set (nothing read or fetched yet). */
+static int refuse_id(const struct import_opts *o, struct import_result *r, const char *named)
+{
+	r->provider = import_provider_id(named);
+	r->alias = strcmp(r->provider, named) != 0 ? named : NULL;
+	r->status = GC_EUSAGE;
+	r->step = IMPORT_BAD_ID;
+	if (!import_valid_id(r->provider))
+		return 1;
+	int known = profile_set_find(&o->cat->profiles, r->provider) != NULL;
+	r->step = IMPORT_NEW_ID;
+	if (!known && !o->new_provider)
+		return 1;
+	r->no_profile = !known;
+	r->status = GC_OK;
+	return 0;
+}
+
 int import_as_of(const char *given, long long known, char *out, size_t n)
 {
 	long long now = catalog_now(), t = given ? str_user_date(given) : known;
@@ -103,18 +129,15 @@ static size_t count_lines(const char *data, size_t len)
 	return lines;
 }
 
-/* Store one catalog's bytes as r->provider, from r->origin; fills r and
+/* Store one catalog's bytes as r->provider (refuse_id passed), from
+ * r->origin; fills r and
  * returns the message of a failure (new, or NULL). */
 static char *import_bytes(const struct import_opts *o, struct import_result *r,
 			  const char *data, size_t len, long long known_as_of)
 {
-	r->status = GC_EUSAGE;
-	r->step = IMPORT_BAD_ID;
-	if (!import_valid_id(r->provider))
-		return NULL;
-	r->no_profile = !profile_set_find(&o->cat->profiles, r->provider);
 	char now[32], as_of[32];
 	str_time_format(catalog_now(), now, sizeof now);
+	r->status = GC_EUSAGE;
 	r->step = IMPORT_BAD_DATE;
 	if (import_as_of(o->as_of, known_as_of, as_of, sizeof as_of) != 0)
 		return NULL;
@@ -145,8 +168,9 @@ static enum gc_status import_file(const struct import_opts *o, const char *path,
 		import_provider_of(path, 0, name, sizeof name);
 		provider = name;
 	}
-	r.provider = provider;
 	r.origin = path;
+	if (refuse_id(o, &r, provider))
+		return report(o, &r, NULL, damaged);
 	size_t len;
 	r.status = file_read_all(path, IMPORT_MAX_BYTES, &data, &len, &err);
 	if (r.status != GC_OK) {
@@ -211,11 +235,12 @@ static enum gc_status import_url(const struct import_opts *o, const char *url)
 	memset(&r, 0, sizeof r);
 	char name[256], shown[4096], *err = NULL;
 	import_provider_of(url, 1, name, sizeof name);
-	r.provider = o->provider ? o->provider : name;
 	/* the URL as shown and stored as the offers' origin: userinfo and
 	 * credential-like query parameters masked */
 	http_url_redact(shown, sizeof shown, url, NULL);
 	r.origin = shown;
+	if (refuse_id(o, &r, o->provider ? o->provider : name))
+		return report(o, &r, NULL, NULL);
 	struct fetched f;
 	memset(&f, 0, sizeof f);
 	r.status = fetch(o, url, &f, &err);

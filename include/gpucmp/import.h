@@ -32,10 +32,17 @@ enum import_source import_source_kind(const char *src);
 /* Is `id` a provider id: 1 to 40 lowercase letters, digits and '-'? */
 int import_valid_id(const char *id);
 
-/* The provider id a source names by its layout: the last folder before
+/* The provider name a source gives by its layout: the last folder before
  * the file ("/a/lambda/vms.csv" -> "lambda", "vms.csv" -> "."); of a URL,
- * its path without the query and fragment.  Into out (n bytes, cut). */
+ * its path without the query and fragment.  Into out (n bytes, cut).
+ * import_provider_id turns it into gpucmp's id. */
 void import_provider_of(const char *src, int is_url, char *out, size_t n);
+
+/* The gpucmp id for a catalog's name of a provider: SkyPilot's folder or
+ * gpuhunt's name as hosted.h maps them ("do" -> "digitalocean",
+ * "lambdalabs" -> "lambda", "datacrunch" -> "verda", "vastai" -> "vast"),
+ * else `name` itself (returned: static, or `name`). */
+const char *import_provider_id(const char *name);
 
 /* The date a catalog describes, as RFC 3339 UTC into out: `given` (the
  * user's YYYY-MM-DD or RFC 3339, NULL: none), else `known` (its
@@ -48,6 +55,7 @@ int import_as_of(const char *given, long long known, char *out, size_t n);
 enum import_step {
 	IMPORT_STORED,          /* offers replaced: inserted, stats */
 	IMPORT_BAD_ID,          /* provider is not a provider id (import_valid_id) */
+	IMPORT_NEW_ID,          /* provider has no profile and opts.new_provider is 0 */
 	IMPORT_BAD_DATE,        /* opts.as_of is malformed or in the future */
 	IMPORT_READ,            /* the file could not be read: status, message */
 	IMPORT_CLIENT,          /* the HTTP client could not run: status, message */
@@ -67,11 +75,14 @@ struct import_result {
 	enum import_step step;
 	enum gc_status status;       /* GC_OK when stored */
 	const char *message;         /* the library's words, or NULL */
-	const char *provider;        /* the id, as given or found (maybe not valid) */
+	const char *provider;        /* the id, as given or found and mapped by
+				      * import_provider_id (maybe not valid) */
+	const char *alias;           /* the name given or found, when mapping changed
+				      * it ("do" for "digitalocean"); else NULL */
 	const char *origin;          /* the path, or the URL with its credentials masked
 				      * (as recorded in the offers; not sanitized) */
 	long http_status;            /* IMPORT_HTTP */
-	int no_profile;              /* the catalog has no profile for the provider */
+	int no_profile;              /* stored with no profile (opts.new_provider) */
 	size_t inserted;             /* IMPORT_STORED: offers stored */
 	struct skypilot_stats stats; /* IMPORT_STORED: what the rows came to */
 };
@@ -82,6 +93,7 @@ struct import_opts {
 	struct cache *cache;           /* open for writing, its guard set (cache_set_guard) */
 	const struct catalog *cat;     /* CATALOG_GPUS, CATALOG_TYPES, CATALOG_PROFILES loaded */
 	const char *provider;          /* the provider of one vms.csv; NULL: its folder's name */
+	int new_provider;              /* store an id without a profile; 0: refuse it */
 	const char *as_of;             /* the user's date (import_as_of); NULL: none */
 	const struct http_opts *http;  /* a URL's fetch (timeouts, retries, --verbose log) */
 	import_done_fn done;           /* each result as it is settled; required */
@@ -89,8 +101,11 @@ struct import_opts {
 };
 
 /* Import `src` (import_source_kind: not IMPORT_NONE) as o says: a file,
- * each provider of a folder in name order, or a URL.  Every provider's
- * result, and a folder's own failure, goes to o->done as it is settled.
+ * each provider of a folder in name order, or a URL.  Each provider's id
+ * (import_provider_id) is checked before its catalog is read or fetched:
+ * one that is not an id, or has no profile while o->new_provider is 0, is
+ * refused (a folder goes on).  Every provider's result, and a folder's own
+ * failure, goes to o->done as it is settled.
  * A folder's walk stops after a provider met a damaged page of the cache
  * (o->done may set the cache aside).  Returns the first failure's status,
  * GC_OK when every provider was stored. */

@@ -50,6 +50,11 @@ static int print_stored(const struct import_result *r, const char *safe)
 	printf("%-14s %zu offers imported (%zu rows; skipped: %zu without a GPU, %zu without a "
 	       "price, %zu other zones)\n",
 	       safe, r->inserted, s->rows, s->cpu_only + s->tpu, s->no_price, s->duplicates);
+	if (r->alias) {
+		char alias[64];
+		msg_note("%s: imported from '%s', the catalog's name for it", safe,
+			 str_sanitize(alias, sizeof alias, r->alias));
+	}
 	for (size_t i = 0; i < sizeof counted / sizeof counted[0]; i++) {
 		size_t n = *(const size_t *)((const char *)s + counted[i].at);
 		if (n)
@@ -94,6 +99,19 @@ static int print_unread(const struct import_result *r, const char *where)
 	}
 }
 
+/* A valid id without a profile, not confirmed by --new-provider. */
+static int print_new_id(const struct shown *sh, const char *safe, const char *where)
+{
+	const char *best = profile_set_suggest(&sh->env->cat.profiles, safe);
+	char hint[96] = "";
+	if (best)
+		snprintf(hint, sizeof hint, "did you mean '%s'? ", best);
+	msg_error("unknown provider '%s' (no providers/%s.yaml) for %s; %sname a known id with "
+		  "--provider ID, or confirm a new one with --new-provider",
+		  safe, safe, where, hint);
+	return EXIT_USAGE;
+}
+
 /* One result, printed; returns its exit code. */
 static int print_result(const struct shown *sh, const struct import_result *r)
 {
@@ -111,6 +129,8 @@ static int print_result(const struct shown *sh, const struct import_result *r)
 		msg_error("'%s' is not a provider id (lowercase letters, digits and '-'); "
 			  "name it with --provider", safe);
 		return EXIT_USAGE;
+	case IMPORT_NEW_ID:
+		return print_new_id(sh, safe, where);
 	case IMPORT_BAD_DATE:
 		return bad_as_of(sh->as_of);
 	case IMPORT_FAILED:
@@ -141,6 +161,7 @@ static int run(struct cli_env *env, const struct cli_args *a, const char *src,
 		.cache = env->cache,
 		.cat = &env->cat,
 		.provider = cli_opt(a, O_IMPORT_PROVIDER),
+		.new_provider = cli_flag(a, O_NEW_PROVIDER),
 		.as_of = sh.as_of,
 		.http = ho,
 		.done = on_result,
@@ -195,11 +216,14 @@ static const struct opt_def opt_as_of = {O_AS_OF, "as-of", 0, OPT_STRING, "DATE"
 	"else the file's time)"};
 static const struct opt_def opt_import_provider = {O_IMPORT_PROVIDER, "provider", 0, OPT_STRING,
 	"ID", NULL, HINT_PROVIDER, "provider id of a single vms.csv (default: its folder's name)"};
+static const struct opt_def opt_new_provider = {O_NEW_PROVIDER, "new-provider", 0, OPT_BOOL, NULL,
+	NULL, HINT_NONE, "import a provider id that has no profile (providers/ID.yaml), "
+	"else refused"};
 
 static const struct opt_use import_opts[] = {
 	OPT_GROUP(opts_common), OPT_USE(opt_import_format), OPT_USE(opt_as_of),
-	OPT_USE(opt_import_provider), OPT_USE(opt_timeout), OPT_USE(opt_retries),
-	OPT_USE(opt_verbose), OPT_USE(opt_force), OPT_USE(opt_wait), OPT_END};
+	OPT_USE(opt_import_provider), OPT_USE(opt_new_provider), OPT_USE(opt_timeout),
+	OPT_USE(opt_retries), OPT_USE(opt_verbose), OPT_USE(opt_force), OPT_USE(opt_wait), OPT_END};
 static const struct arg_hint import_args[] = {
 	ARG_HINT(ARG_FILES, 1, "catalog folder or vms.csv"),
 	ARG_END};
@@ -207,13 +231,17 @@ static const struct arg_hint import_args[] = {
 const struct cmd_entry cmd_import_entry = {
 	.name = "import",
 	.run = cmd_import,
-	.usage = "import PATH|URL [--format skypilot] [--provider ID]",
+	.usage = "import PATH|URL [--format skypilot] [--provider ID] [--new-provider]",
 	.summary = "Load a price catalog (SkyPilot vms.csv format) into the cache.",
 	.detail =
 		"PATH is a folder laid out as <cloud>/vms.csv (each folder name becomes the\n"
 		"provider id) or one vms.csv (--provider names it, else its folder's name).\n"
 		"URL is one vms.csv over http(s). Imported offers have source 'import' and\n"
 		"replace that provider's offers in one transaction.\n\n"
+		"SkyPilot's and gpuhunt's names become gpucmp's ids (do: digitalocean,\n"
+		"lambdalabs: lambda, datacrunch: verda, vastai: vast). An id with no profile\n"
+		"(providers/ID.yaml) is refused unless --new-provider confirms it; in a\n"
+		"folder the other providers are still imported.\n\n"
 		"examples:\n"
 		"  gpucmp import ~/skypilot-catalog/catalogs/v7\n"
 		"  gpucmp import https://example.org/catalogs/v7/lambda/vms.csv --provider lambda",

@@ -298,18 +298,18 @@ big_csv() {
 }
 
 part_kill_import() {
-	g import "$root/a.csv" --provider bigcloud
+	g import "$root/a.csv" --provider bigcloud --new-provider
 	expect_rc 0 "import (A)" || return 1
 	dump "$db" >"$dir/dumpA"
 	cp "$db" "$dir/cacheA.db"
 	t0=$(now_ms)
-	g import "$root/b.csv" --provider bigcloud
+	g import "$root/b.csv" --provider bigcloud --new-provider
 	span=$(($(now_ms) - t0))
 	expect_rc 0 "import (B)" || return 1
 	dump "$db" >"$dir/dumpB"
 	[ "$(classify "$db" bigcloud)" = n ] || fail "import data A and B do not differ" || return 1
 	# the commit and index rebuild come last: let some kills land after it
-	kill_loop $((KILLS / 3)) $((span + span / 3)) $((SEED + 1)) bigcloud import "$root/b.csv" --provider bigcloud || return 1
+	kill_loop $((KILLS / 3)) $((span + span / 3)) $((SEED + 1)) bigcloud import "$root/b.csv" --provider bigcloud --new-provider || return 1
 	kill_report "kill_import (22000 rows, indexes dropped and rebuilt in the transaction)" bigcloud
 }
 
@@ -549,7 +549,7 @@ broken_readonly() {
 	expect_rc 0 "list (read-only file)" || return 1
 	gro cache status
 	expect_rc 0 "cache status (read-only file)" || return 1
-	gro import "$root/a.csv" --provider bigcloud
+	gro import "$root/a.csv" --provider bigcloud --new-provider
 	expect_rc 74 "import (read-only file)" && has err "cache $db: " && has err "readonly database" || return 1
 	gro cache clear
 	expect_rc 74 "cache clear (read-only file)" && has err "cache $db: " || return 1
@@ -562,7 +562,7 @@ broken_readonly() {
 	gro list --limit 1 --format csv --columns provider
 	expect_rc 0 "list (read-only dir)" && has err "gpucmp: warning: cannot open cache $db: " &&
 		has err "answering from the built-in snapshot" || return 1
-	gro import "$root/a.csv" --provider bigcloud
+	gro import "$root/a.csv" --provider bigcloud --new-provider
 	expect_rc 74 "import (read-only dir)" && has err "cannot open cache $db: " || return 1
 	[ ! -e "$db" ] || fail "a cache appeared in a read-only directory" || return 1
 	# a read-only directory holding a seeded cache: list still reads it
@@ -571,7 +571,7 @@ broken_readonly() {
 	chmod 555 "$dir/b"
 	gro list --limit 1 --format csv --columns provider
 	expect_rc 0 "list (cache in a read-only dir)" && has out "provider" || return 1
-	gro import "$root/a.csv" --provider bigcloud
+	gro import "$root/a.csv" --provider bigcloud --new-provider
 	expect_rc 74 "import (cache in a read-only dir)" && has err "$db" || return 1
 	cmp -s "$db" "$dir/good.db" || fail "the cache in a read-only directory changed" || return 1
 	nb=$((nb))
@@ -589,7 +589,7 @@ broken_full() {
 	b_case fsize-import
 	cp "$dir/good.db" "$db"
 	dump "$db" >"$dir/before"
-	(ulimit -f 1500 && exec "$bin" --cache "$db" import "$root/b.csv" --provider bigcloud) \
+	(ulimit -f 1500 && exec "$bin" --cache "$db" import "$root/b.csv" --provider bigcloud --new-provider) \
 		>"$dir/out" 2>"$dir/err"
 	rc=$?
 	expect_rc 74 "import (1500 KiB file limit)" && has err "$db" && has_full err || return 1
@@ -607,7 +607,7 @@ broken_full() {
 	cp "$dir/good.db" "$dir/tmpfs/cache.db"
 	db="$dir/tmpfs/cache.db"
 	dump "$db" >"$dir/before"
-	g import "$root/b.csv" --provider bigcloud
+	g import "$root/b.csv" --provider bigcloud --new-provider
 	r=$rc
 	dump "$db" >"$dir/after"
 	ok=1

@@ -447,11 +447,11 @@ scenario_import_large() {
 	awk 'BEGIN { print "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice"
 		for (i = 0; i < 22000; i++)
 			printf "gpu_%dx_H100_%d,H100,%d,8.0,64.0,%.2f,region-%d,,%.2f\n", 2 ^ (i % 4), i % 50, 2 ^ (i % 4), 2 + (i % 1000) / 100.0, int(i / 50), 1 + (i % 700) / 100.0 }' >"$dir/vms.csv"
-	last="import large"; g import "$dir/vms.csv" --provider bigcloud
+	last="import large"; g import "$dir/vms.csv" --provider bigcloud --new-provider
 	expect_rc 0 && has out "22000 offers imported" || return 1
 	sql_is "SELECT count(*), min(source) FROM offer WHERE provider='bigcloud'" "22000|import" || return 1
 	sql_is "SELECT count(*) FROM sqlite_master WHERE type='index' AND tbl_name='offer' AND name LIKE 'offer_%'" "4" || return 1
-	last="import large again"; g import "$dir/vms.csv" --provider bigcloud
+	last="import large again"; g import "$dir/vms.csv" --provider bigcloud --new-provider
 	expect_rc 0 || return 1
 	sql_is "SELECT count(*) FROM offer WHERE provider='bigcloud'" "22000" || return 1
 	sql_is "PRAGMA integrity_check" "ok"
@@ -673,7 +673,7 @@ EOF
 	last="import URL with credentials"; g import -v "http://me:$SECRET@127.0.0.1:$port/catalogs/v7/vast/vms.csv?token=$SECRET&v=7"
 	expect_rc 0 && has out "vast " && has err "import: GET http://***@127.0.0.1:$port/catalogs/v7/vast/vms.csv?token=***&v=7: HTTP 200" || return 1
 	sql_is "SELECT DISTINCT origin FROM offer WHERE provider='vast'" "http://***@127.0.0.1:$port/catalogs/v7/vast/vms.csv?token=***&v=7" || return 1
-	last="import URL (404)"; g import "http://me:$SECRET@127.0.0.1:$port/nothing/vms.csv?api_key=$SECRET"
+	last="import URL (404)"; g import --provider vast "http://me:$SECRET@127.0.0.1:$port/nothing/vms.csv?api_key=$SECRET"
 	[ "$rc" != 0 ] && has err "http://***@127.0.0.1:$port/nothing/vms.csv: HTTP 404"
 }
 
