@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 char *str_concat(const char *a, const char *b)
 {
@@ -137,6 +138,41 @@ int str_to_double(const char *s, double *out)
 	if (!s || str_decimal_prefix(skip_blanks(s), &v, &end) != 0 || *skip_blanks(end))
 		return -1;
 	*out = v;
+	return 0;
+}
+
+int str_to_quantity(const char *s, double *out, enum str_unit *unit)
+{
+	static const struct {
+		const char *unit;
+		double mult;
+		enum str_unit kind;
+	} units[] = {{"gbps", 1, SU_RATE},   {"gib", 1, SU_MEMORY}, {"tib", 1024, SU_MEMORY},
+		     {"gb", 1, SU_MEMORY},     {"tb", 1000, SU_MEMORY}, {"g", 1, SU_MEMORY},
+		     {"/h", 1, SU_MONEY},      {"/hr", 1, SU_MONEY},    {"usd", 1, SU_MONEY}};
+	char buf[256];
+	if (!s)
+		return -1;
+	int dollar = *s == '$';
+	snprintf(buf, sizeof buf, "%s", s + dollar);
+	size_t n = strlen(buf);
+	double mult = 1;
+	enum str_unit kind = dollar ? SU_MONEY : SU_NONE;
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+		size_t u = strlen(units[i].unit);
+		if (n > u && strcasecmp(buf + n - u, units[i].unit) == 0) {
+			buf[n - u] = '\0';
+			mult = units[i].mult;
+			kind = units[i].kind;
+			break;
+		}
+	}
+	double v;
+	if (str_to_double(buf, &v) != 0 || (dollar && kind != SU_MONEY))
+		return -1;
+	*out = v * mult;
+	if (unit)
+		*unit = kind;
 	return 0;
 }
 

@@ -20,6 +20,17 @@ int str_decimal_prefix(const char *s, double *out, const char **end);
 int str_to_double(const char *s, double *out);
 int str_to_long(const char *s, long *out);
 
+/* What a quantity's unit says it measures. */
+enum str_unit { SU_NONE, SU_MEMORY, SU_MONEY, SU_RATE };
+
+/* A number as people write one with its unit: "$" before a price, or a
+ * unit after, any case: gb, gib, g (1), tb (1000), tib (1024); gbps; /h,
+ * /hr, usd ("80GB", "1.5tb", "$2.5", "2.5/h").  Returns 0 and sets *out
+ * (in GB, Gbit/s or USD) and *unit (SU_NONE for a bare number; unit may
+ * be NULL), or -1.  --where and the number options (--vram, --max-price)
+ * read numbers with it. */
+int str_to_quantity(const char *s, double *out, enum str_unit *unit);
+
 /* `a` followed by `b` in a new string; NULL when out of memory. */
 char *str_concat(const char *a, const char *b);
 

@@ -256,7 +256,8 @@ int cli_split(const struct cli_args *a, enum opt_id id, char **store, const char
 
 /* A number option (`whole`: an integer) from min to max into *out, left
  * alone when the option is absent; otherwise "bad value ... (expected a
- * number >= MIN)" and 64. */
+ * number >= MIN)" and 64.  An option whose metavar is GB or USD takes its
+ * unit as --where does (80GB, 1.5TB; $2.5): str_to_quantity. */
 int cli_number(const struct cli_args *a, enum opt_id id, int whole, double min, double max,
 	       double *out);
 

@@ -149,21 +149,38 @@ int cli_provider_filter(const struct cli_env *env, const struct cli_args *a, cha
 	return 0;
 }
 
+/* The unit an option's value may carry, from its metavar: GB takes 80GB or
+ * 1.5TB, USD takes $2.5 (str_to_quantity, as --where reads them); a count
+ * (N), hours or seconds take a plain number. */
+static enum str_unit option_unit(const struct opt_def *o)
+{
+	if (o && o->arg && strcmp(o->arg, "GB") == 0)
+		return SU_MEMORY;
+	if (o && o->arg && strcmp(o->arg, "USD") == 0)
+		return SU_MONEY;
+	return SU_NONE;
+}
+
 int cli_number(const struct cli_args *a, enum opt_id id, int whole, double min, double max,
 	       double *out)
 {
 	const char *v = cli_opt(a, id);
-	double d;
 	if (!v)
 		return EXIT_OK;
-	if (str_to_double(v, &d) == 0 && d >= min && d <= max && (!whole || d == floor(d))) {
+	const struct opt_def *o = cli_option(id);
+	enum str_unit want = option_unit(o), got = SU_NONE;
+	double d;
+	int ok = want == SU_NONE ? str_to_double(v, &d) == 0
+				 : str_to_quantity(v, &d, &got) == 0;
+	ok = ok && (got == SU_NONE || got == want);
+	if (ok && d >= min && d <= max && (!whole || d == floor(d))) {
 		*out = d;
 		return EXIT_OK;
 	}
-	const struct opt_def *o = cli_option(id);
-	const char *name = o ? o->name : "?";
 	char safe[64];
-	msg_error("bad value '%s' for --%s (expected %s >= %g)", str_sanitize(safe, sizeof safe, v),
-		  name, whole ? "a whole number" : "a number", min);
+	static const char *const examples[] = {"", ", such as 80 or 80GB", ", such as 2.5 or $2.5"};
+	msg_error("bad value '%s' for --%s (expected %s >= %g%s)",
+		  str_sanitize(safe, sizeof safe, v), o ? o->name : "?",
+		  whole ? "a whole number" : "a number", min, examples[want]);
 	return EXIT_USAGE;
 }

@@ -256,10 +256,40 @@ static void test_buf_failure_is_sticky(void **state)
 	buf_free(&b);
 }
 
+/* Numbers with their unit, as --where and --vram / --max-price read them. */
+static void test_quantity(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *in;
+		double want;
+		enum str_unit unit;
+	} ok[] = {
+		{"80", 80, SU_NONE},	     {"80GB", 80, SU_MEMORY}, {"80gib", 80, SU_MEMORY},
+		{"1.5tb", 1500, SU_MEMORY}, {"1TiB", 1024, SU_MEMORY}, {"24g", 24, SU_MEMORY},
+		{"$2.5", 2.5, SU_MONEY},    {"2.5/h", 2.5, SU_MONEY},  {"$2/hr", 2, SU_MONEY},
+		{"3usd", 3, SU_MONEY},	     {"400gbps", 400, SU_RATE}, {"80 GB", 80, SU_MEMORY},
+	};
+	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+		double v = -1;
+		enum str_unit u = SU_RATE;
+		if (str_to_quantity(ok[i].in, &v, &u) != 0 || v != ok[i].want || u != ok[i].unit)
+			fail_msg("'%s': %g unit %d", ok[i].in, v, (int)u);
+	}
+	static const char *const bad[] = {"", "gb", "$", "80 XB", "80xb", "$80gb", "0x50", "1e999",
+					  NULL};
+	double v;
+	for (size_t i = 0; bad[i]; i++)
+		if (str_to_quantity(bad[i], &v, NULL) == 0)
+			fail_msg("'%s' read as %g", bad[i], v);
+	assert_int_equal(str_to_quantity(NULL, &v, NULL), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_quantity),
 		cmocka_unit_test(test_buf_failure_is_sticky),
 		cmocka_unit_test(test_decimal_prefix),
 		cmocka_unit_test(test_fast_decimals),
