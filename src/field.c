@@ -1,73 +1,83 @@
 /* field.c - the offer field registry. */
 #include "gpucmp/field.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "gpucmp/strutil.h"
 
+/* The domains of the enum fields: what --where accepts, what help shows. */
+static const char *const k8s_modes[] = {"managed", "join", "both", "none", "unknown", NULL};
+static const char *const daemons[] = {"root", "rootless", "no", "unknown", NULL};
+static const char *const share_modes[] = {"managed", "self", "no", "unknown", NULL};
+static const char *const rdma_modes[] = {"ib", "roce", "efa", "no", "unknown", NULL};
+static const char *const sources[] = {"live", "catalog", "list", "import", "snapshot", NULL};
+static const char *const price_kinds[] = {"fixed", "auction_floor", "marketplace", NULL};
+
 /* Order is the JSON key order of an offer; append new fields at the end of
  * their group so scripts that read CSV by position keep working. */
 const struct field offer_fields[] = {
-	{"provider", "PROVIDER", FT_TEXT, "provider", 1, "provider id"},
-	{"sku", "SKU", FT_TEXT, "sku", 5, "provider's instance type or plan"},
-	{"gpu", "GPU", FT_TEXT, "gpu", 1, "canonical GPU id (the source's name when unknown)"},
-	{"gpu_name", "GPU NAME", FT_TEXT, "gpu_name", 0, "GPU name as the source wrote it"},
-	{"gpu_known", "KNOWN", FT_BOOL, "gpu_known", 0, "the GPU model table knows this GPU"},
+	{"provider", "PROVIDER", FT_TEXT, "provider", 1, "provider id", NULL},
+	{"sku", "SKU", FT_TEXT, "sku", 5, "provider's instance type or plan", NULL},
+	{"gpu", "GPU", FT_TEXT, "gpu", 1, "canonical GPU id (the source's name when unknown)",
+	 NULL},
+	{"gpu_name", "GPU NAME", FT_TEXT, "gpu_name", 0, "GPU name as the source wrote it", NULL},
+	{"gpu_known", "KNOWN", FT_BOOL, "gpu_known", 0, "the GPU model table knows this GPU", NULL},
 	{"gpu_count", "GPUS", FT_NUM, "gpu_count", 1,
-	 "GPUs in the offer; a slice of one counts as its fraction (0.5)"},
-	{"gpu_mem_gb", "VRAM", FT_NUM, "gpu_mem_gb", 2, "memory per GPU, GB"},
+	 "GPUs in the offer; a slice of one counts as its fraction (0.5)", NULL},
+	{"gpu_mem_gb", "VRAM", FT_NUM, "gpu_mem_gb", 2, "memory per GPU, GB", NULL},
 	{"total_gpu_mem_gb", "TOTAL VRAM", FT_NUM, "total_gpu_mem_gb", 0,
-	 "GPU memory of the whole offer, GB"},
-	{"vcpus", "VCPUS", FT_NUM, "vcpus", 6, "virtual CPUs"},
-	{"ram_gb", "RAM", FT_NUM, "ram_gb", 6, "system memory, GB"},
-	{"disk_gb", "DISK", FT_NUM, "disk_gb", 0, "local disk, GB"},
-	{"region", "REGION", FT_TEXT, "region", 3, "provider region"},
-	{"price_hr", "$/H", FT_PRICE, "price_hr", 1, "on-demand USD per hour, whole offer"},
+	 "GPU memory of the whole offer, GB", NULL},
+	{"vcpus", "VCPUS", FT_NUM, "vcpus", 6, "virtual CPUs", NULL},
+	{"ram_gb", "RAM", FT_NUM, "ram_gb", 6, "system memory, GB", NULL},
+	{"disk_gb", "DISK", FT_NUM, "disk_gb", 0, "local disk, GB", NULL},
+	{"region", "REGION", FT_TEXT, "region", 3, "provider region", NULL},
+	{"price_hr", "$/H", FT_PRICE, "price_hr", 1, "on-demand USD per hour, whole offer", NULL},
 	{"spot_price_hr", "SPOT $/H", FT_PRICE, "spot_price_hr", 4,
-	 "spot/interruptible USD per hour"},
+	 "spot/interruptible USD per hour", NULL},
 	{"price_per_gpu_hr", "$/GPU/H", FT_PRICE, "price_per_gpu_hr", 0,
-	 "on-demand USD per GPU-hour"},
-	{"currency", "CUR", FT_TEXT, "currency", 0, "currency the source priced in"},
-	{"available", "AVAIL", FT_BOOL, "available", 7, "in stock now (null: unknown)"},
-	{"k8s", "K8S", FT_ENUM, "k8s", 3, "managed | join | both | none | unknown"},
+	 "on-demand USD per GPU-hour", NULL},
+	{"currency", "CUR", FT_TEXT, "currency", 0, "currency the source priced in", NULL},
+	{"available", "AVAIL", FT_BOOL, "available", 7, "in stock now (null: unknown)", NULL},
+	{"k8s", "K8S", FT_ENUM, "k8s", 3, NULL, k8s_modes},
 	{"docker_custom_image", "IMAGE", FT_BOOL, "docker_custom_image", 0,
-	 "boots any registry image"},
-	{"docker_daemon", "DOCKERD", FT_ENUM, "docker_daemon", 0, "root | rootless | no | unknown"},
-	{"mig", "MIG", FT_ENUM, "mig", 4, "managed | self | no | unknown"},
-	{"mps", "MPS", FT_ENUM, "mps", 0, "managed | self | no | unknown"},
-	{"time_slicing", "TSLICE", FT_ENUM, "time_slicing", 0, "managed | self | no | unknown"},
-	{"infiniband", "IB", FT_BOOL, "infiniband", 5, "InfiniBand between nodes"},
-	{"rdma", "RDMA", FT_ENUM, "rdma", 0, "ib | roce | efa | no | unknown"},
-	{"nvlink", "NVLINK", FT_BOOL, "nvlink", 0, "NVLink between the offer's GPUs"},
-	{"source", "SOURCE", FT_ENUM, "source", 0, "live | catalog | list | import | snapshot"},
+	 "boots any registry image", NULL},
+	{"docker_daemon", "DOCKERD", FT_ENUM, "docker_daemon", 0, NULL, daemons},
+	{"mig", "MIG", FT_ENUM, "mig", 4, NULL, share_modes},
+	{"mps", "MPS", FT_ENUM, "mps", 0, NULL, share_modes},
+	{"time_slicing", "TSLICE", FT_ENUM, "time_slicing", 0, NULL, share_modes},
+	{"infiniband", "IB", FT_BOOL, "infiniband", 5, "InfiniBand between nodes", NULL},
+	{"rdma", "RDMA", FT_ENUM, "rdma", 0, NULL, rdma_modes},
+	{"nvlink", "NVLINK", FT_BOOL, "nvlink", 0, "NVLink between the offer's GPUs", NULL},
+	{"source", "SOURCE", FT_ENUM, "source", 0, NULL, sources},
 	{"fetched_at", "FETCHED", FT_TEXT, "fetched_at", 0,
-	 "when the price was fetched (RFC 3339 UTC)"},
+	 "when the price was fetched (RFC 3339 UTC)", NULL},
 	{"stale", "STALE", FT_BOOL, "stale", 0,
-	 "data older than 24 h (list --max-age), or the provider's last refresh failed"},
+	 "data older than 24 h (list --max-age), or the provider's last refresh failed", NULL},
 	/* added after the first release: appended, so CSV columns keep their places */
 	{"price_per_gb_hr", "$/GB/H", FT_PRICE, "price_per_gb_hr", 0,
-	 "on-demand USD per GB of GPU memory per hour"},
+	 "on-demand USD per GB of GPU memory per hour", NULL},
 	{"bf16_tflops", "BF16 TF", FT_NUM, "bf16_tflops", 0,
-	 "dense BF16 TFLOP/s per GPU (from the GPU model table)"},
+	 "dense BF16 TFLOP/s per GPU (from the GPU model table)", NULL},
 	{"usd_per_pflop_hr", "$/PFLOP-H", FT_PRICE, "usd_per_pflop_hr", 0,
-	 "on-demand USD per dense BF16 PFLOP/s-hour (--sort value)"},
+	 "on-demand USD per dense BF16 PFLOP/s-hour (--sort value)", NULL},
 	{"driver_version", "DRIVER", FT_TEXT, "driver_version", 0,
-	 "host NVIDIA driver the source reports (null: unknown)"},
+	 "host NVIDIA driver the source reports (null: unknown)", NULL},
 	{"max_cuda", "MAX CUDA", FT_TEXT, "max_cuda", 0,
-	 "highest CUDA version the host driver runs, as the source reports"},
+	 "highest CUDA version the host driver runs, as the source reports", NULL},
 	/* these three depend on the query (--cuda, --hours): query_field_sql() */
 	{"cuda_ok", "CUDA OK", FT_BOOL, "NULL", 0,
-	 "with --cuda: the host driver runs that CUDA (null: driver unknown)"},
+	 "with --cuda: the host driver runs that CUDA (null: driver unknown)", NULL},
 	{"est_cost_usd", "EST $", FT_PRICE, "NULL", 0,
-	 "with --hours: on-demand price x hours x nodes (+ control plane)"},
+	 "with --hours: on-demand price x hours x nodes (+ control plane)", NULL},
 	{"est_spot_cost_usd", "EST SPOT $", FT_PRICE, "NULL", 0,
-	 "with --hours: the same at the spot price"},
+	 "with --hours: the same at the spot price", NULL},
 	/* added with the source tiers (issue 13): appended */
 	{"as_of", "AS OF", FT_TEXT, "as_of", 0,
-	 "when the data describes (a catalog's date; RFC 3339 UTC)"},
-	{"price_kind", "KIND", FT_ENUM, "price_kind", 0, "fixed | auction_floor | marketplace"},
+	 "when the data describes (a catalog's date; RFC 3339 UTC)", NULL},
+	{"price_kind", "KIND", FT_ENUM, "price_kind", 0, NULL, price_kinds},
 	{"gpu_fraction", "FRACTION", FT_NUM, "gpu_fraction", 0,
-	 "share of one GPU each GPU is (1; 0.5 for a half slice)"},
+	 "share of one GPU each GPU is (1; 0.5 for a half slice)", NULL},
 };
 const size_t offer_field_count = sizeof offer_fields / sizeof offer_fields[0];
 
@@ -100,4 +110,15 @@ const char *field_suggest(const char *key)
 	for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
 		suggest_try(&s, aliases[i].alias);
 	return suggest_best(&s);
+}
+
+const char *field_help(const struct field *f, char *buf, size_t n)
+{
+	size_t at = 0;
+	buf[0] = '\0';
+	if (f->help)
+		snprintf(buf, n, "%s", f->help);
+	for (size_t i = 0; !f->help && f->values && f->values[i] && at < n; i++)
+		at += (size_t)snprintf(buf + at, n - at, "%s%s", i ? " | " : "", f->values[i]);
+	return buf;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpucmp/cache.h"
 #include "gpucmp/catalog.h"
 #include "gpucmp/strutil.h"
 
@@ -64,6 +65,93 @@ const char *query_field_sql(const struct query *q, const struct field *f)
 	if (strcmp(f->key, "est_spot_cost_usd") == 0)
 		return q->sql_spot_cost;
 	return f->sql;
+}
+
+/* Add id (a copy) to w's n provider ids, unless it is there. */
+static enum gc_status add_id(struct query_where *w, size_t *n, const char *id, char **err)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp(w->provider_ids[i], id) == 0)
+			return GC_OK;
+	char **o = realloc(w->owned, (w->nowned + 1) * sizeof *o);
+	if (o)
+		w->owned = o;
+	const char **ids = o ? realloc(w->provider_ids, (*n + 2) * sizeof *ids) : NULL;
+	if (ids)
+		w->provider_ids = ids;
+	if (!ids || !(o[w->nowned] = strdup(id)))
+		return err_set(err, GC_ENOMEM, "out of memory");
+	ids[(*n)++] = o[w->nowned++];
+	ids[*n] = NULL;
+	return GC_OK;
+}
+
+/* Add the providers cache c holds data of (imports without a profile). */
+static enum gc_status cache_ids(struct query_where *w, size_t n, struct cache *c, char **err)
+{
+	sqlite3_stmt *s;
+	int rc = sqlite3_prepare_v2(cache_db(c), "SELECT provider FROM provider_state", -1, &s,
+				    NULL);
+	enum gc_status st = GC_OK;
+	while (rc == SQLITE_OK && st == GC_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *id = (const char *)sqlite3_column_text(s, 0);
+		rc = SQLITE_OK;
+		st = id ? add_id(w, &n, id, err) : GC_OK;
+	}
+	sqlite3_finalize(s);
+	if (st == GC_OK && rc != SQLITE_OK && rc != SQLITE_DONE)
+		st = err_set(err, rc == SQLITE_NOMEM ? GC_ENOMEM : GC_EIO,
+			     "cannot read the cache: %s", sqlite3_errstr(rc));
+	return st;
+}
+
+enum gc_status query_where_init(struct query_where *w, const struct query *q,
+				const struct profile_set *ps, struct cache *c, char **err)
+{
+	memset(w, 0, sizeof *w);
+	w->q = q;
+	if (!ps)
+		return GC_OK;
+	w->provider_ids = calloc(ps->n + 1, sizeof *w->provider_ids);
+	if (!w->provider_ids)
+		return err_set(err, GC_ENOMEM, "out of memory");
+	for (size_t i = 0; i < ps->n; i++)
+		w->provider_ids[i] = ps->items[i]->id;
+	return c ? cache_ids(w, ps->n, c, err) : GC_OK;
+}
+
+void query_where_release(struct query_where *w)
+{
+	for (size_t i = 0; i < w->nowned; i++)
+		free(w->owned[i]);
+	free(w->owned);
+	free(w->provider_ids);
+	memset(w, 0, sizeof *w);
+}
+
+int query_offer_field(void *ctx, const char *name, struct where_field *out)
+{
+	const struct query_where *w = ctx;
+	const struct field *f = field_find(name);
+	if (!f)
+		return -1;
+	out->sql = query_field_sql(w->q, f);
+	out->type = f->type;
+	out->key = f->key;
+	out->values = f->values;
+	if (f->type == FT_ENUM)
+		out->means = query_cap_means;
+	if (strcmp(f->key, "provider") == 0 && w->provider_ids) {
+		out->values = w->provider_ids;
+		out->values_hint = "'gpucmp providers' lists them";
+	}
+	return 0;
+}
+
+const char *query_offer_suggest(void *ctx, const char *name)
+{
+	(void)ctx;
+	return field_suggest(name);
 }
 
 struct builder {

@@ -57,6 +57,16 @@ int query_cap_find(const char *option, const char *value)
 	return -1;
 }
 
+const char *const *query_cap_means(const char *field, const char *value)
+{
+	for (int i = 0; i < QC_COUNT; i++) {
+		const struct query_cap_def *d = &query_caps[i];
+		if (d->value && strcmp(d->option, field) == 0 && strcmp(d->value, value) == 0)
+			return d->accept;
+	}
+	return NULL;
+}
+
 static int accepted(const struct query_cap_def *d, const char *v)
 {
 	for (size_t i = 0; i < sizeof d->accept / sizeof d->accept[0] && d->accept[i]; i++)

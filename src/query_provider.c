@@ -85,6 +85,18 @@ static int field_index(const char *name)
 	return idx;
 }
 
+/* The summary key of profile field f ("k8s" for kubernetes.mode), the
+ * name the capability filters know it by; NULL if it has none. */
+static const char *summary_key(const struct pfield_def *f)
+{
+	char path[96];
+	snprintf(path, sizeof path, "%s.%s", f->group, f->key);
+	for (size_t i = 0; query_provider_paths[i]; i++)
+		if (strcmp(path, query_provider_paths[i]) == 0)
+			return query_provider_fields[QP_CAPS + i].key;
+	return NULL;
+}
+
 static char where_sql[64][160]; /* per profile field: its SQL over the provider table */
 
 int query_provider_field(void *ctx, const char *name, struct where_field *out)
@@ -111,6 +123,9 @@ int query_provider_field(void *ctx, const char *name, struct where_field *out)
 		  : f->kind == PF_ENUM	 ? FT_ENUM
 					 : FT_TEXT;
 	out->sql = where_sql[idx];
+	out->values = f->choices;
+	out->key = summary_key(f);
+	out->means = out->key ? query_cap_means : NULL;
 	return 0;
 }
 

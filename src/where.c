@@ -153,33 +153,6 @@ static enum gc_status emit(struct parser *p, const char *s)
 						    : err_set(p->err, GC_ENOMEM, "out of memory");
 }
 
-/* A number, maybe with "$" before or a unit after ("80gb", "1.5tb", "$2.5"). */
-static int parse_number(const char *w, double *out)
-{
-	char buf[256];
-	snprintf(buf, sizeof buf, "%s", *w == '$' ? w + 1 : w);
-	size_t n = strlen(buf);
-	static const struct {
-		const char *unit;
-		double mult;
-	} units[] = {{"gbps", 1}, {"gib", 1}, {"tib", 1024}, {"gb", 1}, {"tb", 1000}, {"g", 1},
-		     {"/h", 1}, {"/hr", 1}, {"usd", 1}};
-	double mult = 1;
-	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
-		size_t u = strlen(units[i].unit);
-		if (n > u && strcasecmp(buf + n - u, units[i].unit) == 0) {
-			buf[n - u] = '\0';
-			mult = units[i].mult;
-			break;
-		}
-	}
-	double v;
-	if (str_to_double(buf, &v) != 0)
-		return -1;
-	*out = v * mult;
-	return 0;
-}
-
 /* 1, 0, or -1 for null/unknown; -2 when the word is not a truth value. */
 static int parse_bool(const char *w)
 {
@@ -209,39 +182,96 @@ static const char *type_name(enum field_type t)
 	}
 }
 
-/* One value of field f (the current token), bound; sets *is_null for a
- * null literal (which the caller turns into IS [NOT] NULL). */
+/* The value v of field f is outside its domain: name the nearest value,
+ * else the values (when few), else where they are listed. */
+static enum gc_status not_in_domain(struct parser *p, const char *fname,
+				    const struct where_field *f, const char *v)
+{
+	const struct token *t = &p->tok;
+	struct suggest s;
+	suggest_init(&s, v);
+	size_t n = 0;
+	for (; f->values[n]; n++)
+		suggest_try(&s, f->values[n]);
+	const char *best = suggest_best(&s);
+	if (best)
+		return fail_at(p, t->pos, t->len, "unknown %s value '%s'; did you mean '%s'?",
+			       fname, v, best);
+	if (n > 8)
+		return fail_at(p, t->pos, t->len, "unknown %s value '%s'; %s", fname, v,
+			       f->values_hint ? f->values_hint : "'gpucmp help fields' lists them");
+	char list[256] = "";
+	size_t at = 0;
+	for (size_t i = 0; i < n && at < sizeof list; i++)
+		at += (size_t)snprintf(list + at, sizeof list - at, "%s%s",
+				       i == 0 ? "" : i + 1 == n ? " or " : ", ", f->values[i]);
+	return fail_at(p, t->pos, t->len, "unknown %s value '%s'; expected %s", fname, v, list);
+}
+
+/* A text value, bound: with `check` (=, != and in) it must be in f's
+ * domain, and binds each stored value it stands for; *nb counts binds. */
+static enum gc_status text_value(struct parser *p, const char *fname,
+				 const struct where_field *f, int check, int *nb)
+{
+	const char *v = p->tok.text;
+	*nb = 1;
+	if (!check || !f->values)
+		return add_bind(p, 1, v, 0);
+	size_t i = 0;
+	while (f->values[i] && strcasecmp(f->values[i], v) != 0)
+		i++;
+	if (!f->values[i])
+		return not_in_domain(p, fname, f, v);
+	const char *const *m = f->means ? f->means(f->key, f->values[i]) : NULL;
+	if (!m)
+		return add_bind(p, 1, f->values[i], 0);
+	enum gc_status st = GC_OK;
+	for (*nb = 0; m[*nb] && st == GC_OK; (*nb)++)
+		st = add_bind(p, 1, m[*nb], 0);
+	return st;
+}
+
+/* 1 when the current token is null for field f: the word null, or for an
+ * enum the value unknown (quoted or not). */
+static int is_null_value(const struct token *t, const struct where_field *f)
+{
+	if (t->kind == T_WORD && strcasecmp(t->text, "null") == 0)
+		return 1;
+	return f->type == FT_ENUM && strcasecmp(t->text, "unknown") == 0;
+}
+
+/* One value of field f (the current token), bound; *nb counts its binds,
+ * 0 for null (which the caller turns into IS [NOT] NULL).  `check`: the
+ * value must be in f's domain (=, != and in; not ordering or globs). */
 static enum gc_status value(struct parser *p, const char *fname, const struct where_field *f,
-			    int *is_null)
+			    int check, int *nb)
 {
 	struct token *t = &p->tok;
-	*is_null = 0;
+	*nb = 0;
 	if (t->kind != T_WORD && t->kind != T_STRING)
 		return fail_at(p, t->pos, t->len, "expected a value for '%s'", fname);
-	if (t->kind == T_WORD && strcasecmp(t->text, "null") == 0) {
-		*is_null = 1;
+	if (is_null_value(t, f))
 		return next(p);
-	}
 	enum gc_status st;
 	if (f->type == FT_NUM || f->type == FT_PRICE) {
 		double v;
-		if (parse_number(t->text, &v) != 0)
+		if (str_to_quantity(t->text, &v, NULL) != 0)
 			return fail_at(p, t->pos, t->len,
 				       "'%s' is a number field; '%s' is not a number", fname,
 				       t->text);
 		st = add_bind(p, 0, NULL, v);
+		*nb = 1;
 	} else if (f->type == FT_BOOL) {
 		int b = parse_bool(t->text);
 		if (b == -2)
 			return fail_at(p, t->pos, t->len, "'%s' is true or false; '%s' is neither",
 				       fname, t->text);
-		if (b == -1) {
-			*is_null = 1;
+		if (b == -1)
 			return next(p);
-		}
 		st = add_bind(p, 0, NULL, b);
+		*nb = 1;
 	} else {
-		st = add_bind(p, 1, t->text, 0);
+		st = text_value(p, fname, f, check, nb);
 	}
 	return st == GC_OK ? next(p) : st;
 }
@@ -255,6 +285,7 @@ static enum gc_status field_at(struct parser *p, const struct token *ft, struct 
 		return fail_at(p, ft->pos, ft->len,
 			       ft->kind == T_END ? "expected a field name at the end"
 						 : "expected a field name");
+	memset(f, 0, sizeof *f);
 	if (p->lookup(p->ctx, ft->text, f) == 0)
 		return GC_OK;
 	const char *best = p->suggest ? p->suggest(p->ctx, ft->text) : NULL;
@@ -270,11 +301,26 @@ static int is_text(const struct where_field *f)
 	return f->type == FT_TEXT || f->type == FT_ENUM;
 }
 
-/* "(" SQL, the opening every test emits. */
+/* "(" SQL, the opening every test emits.  An enum's "unknown" is null, so
+ * that it matches no comparison, negated or not. */
 static enum gc_status open_test(struct parser *p, const char *before, const struct where_field *f)
 {
+	int unknown_null = f->type == FT_ENUM;
 	enum gc_status st = emit(p, before);
-	return st == GC_OK ? emit(p, f->sql) : st;
+	if (st == GC_OK && unknown_null)
+		st = emit(p, "NULLIF(");
+	if (st == GC_OK)
+		st = emit(p, f->sql);
+	return st == GC_OK && unknown_null ? emit(p, ", 'unknown')") : st;
+}
+
+/* n placeholders "?, ?", after others when `more`. */
+static enum gc_status emit_marks(struct parser *p, int n, int more)
+{
+	enum gc_status st = GC_OK;
+	for (int i = 0; i < n && st == GC_OK; i++)
+		st = emit(p, more || i ? ", ?" : "?");
+	return st;
 }
 
 /* FIELD [not] in (V, ...): the current token is 'in'. */
@@ -293,14 +339,14 @@ static enum gc_status parse_in(struct parser *p, const struct token *ft,
 	for (int n = 0;; n++) {
 		if ((st = next(p)) != GC_OK)
 			return st;
-		int is_null;
-		size_t vpos = p->tok.pos, vlen = p->tok.len;
-		if ((st = value(p, ft->text, f, &is_null)) != GC_OK)
+		int nb;
+		struct token v = p->tok;
+		if ((st = value(p, ft->text, f, 1, &nb)) != GC_OK)
 			return st;
-		if (is_null)
-			return fail_at(p, vpos, vlen, "null cannot be in a list; use %s = null",
-				       ft->text);
-		if ((st = emit(p, n ? ", ?" : "?")) != GC_OK)
+		if (!nb)
+			return fail_at(p, v.pos, v.len, "%s cannot be in a list; use %s = %s",
+				       v.text, ft->text, v.text);
+		if ((st = emit_marks(p, nb, n > 0)) != GC_OK)
 			return st;
 		if (p->tok.kind == T_RPAREN)
 			break;
@@ -325,6 +371,29 @@ static enum gc_status parse_bare(struct parser *p, const struct token *ft,
 	return st == GC_OK ? emit(p, " = 1)") : st;
 }
 
+/* After "(FIELD": operator o and its nb placeholders (0: null; more than
+ * one: the stored values one value stands for, as a list). */
+static enum gc_status compare_tail(struct parser *p, const struct where_field *f,
+				   const char *o, int nb)
+{
+	int eq = strcmp(o, "=") == 0;
+	if (!nb)
+		return emit(p, eq ? " IS NULL)" : " IS NOT NULL)");
+	if (strcmp(o, "~") == 0 || strcmp(o, "!~") == 0)
+		return emit(p, o[0] == '~' ? ") GLOB lower(?))" : ") NOT GLOB lower(?))");
+	const char *nocase = is_text(f) ? " COLLATE NOCASE" : "";
+	char tail[300];
+	enum gc_status st;
+	if (nb == 1) {
+		snprintf(tail, sizeof tail, " %s ?%s)", o, nocase);
+		return emit(p, tail);
+	}
+	snprintf(tail, sizeof tail, "%s %s (", nocase, eq ? "IN" : "NOT IN");
+	if ((st = emit(p, tail)) != GC_OK || (st = emit_marks(p, nb, 0)) != GC_OK)
+		return st;
+	return emit(p, "))");
+}
+
 /* FIELD OP VALUE: the current token is the operator. */
 static enum gc_status parse_compare(struct parser *p, const struct token *ft,
 				    const struct where_field *f)
@@ -346,23 +415,14 @@ static enum gc_status parse_compare(struct parser *p, const struct token *ft,
 	if (st != GC_OK)
 		return st;
 	size_t vpos = p->tok.pos, vlen = p->tok.len;
-	int is_null;
-	if ((st = value(p, ft->text, f, &is_null)) != GC_OK)
+	int nb;
+	if ((st = value(p, ft->text, f, !glob && !order, &nb)) != GC_OK)
 		return st;
-	if (is_null) {
-		if (strcmp(o, "=") != 0 && strcmp(o, "!=") != 0)
-			return fail_at(p, vpos, vlen, "null can only be compared with = or !=");
-		if ((st = open_test(p, "(", f)) != GC_OK)
-			return st;
-		return emit(p, strcmp(o, "=") == 0 ? " IS NULL)" : " IS NOT NULL)");
-	}
+	if (!nb && strcmp(o, "=") != 0 && strcmp(o, "!=") != 0)
+		return fail_at(p, vpos, vlen, "null can only be compared with = or !=");
 	if ((st = open_test(p, glob ? "(lower(" : "(", f)) != GC_OK)
 		return st;
-	if (glob)
-		return emit(p, strcmp(o, "~") == 0 ? ") GLOB lower(?))" : ") NOT GLOB lower(?))");
-	char tail[300];
-	snprintf(tail, sizeof tail, " %s ?%s)", o, is_text(f) ? " COLLATE NOCASE" : "");
-	return emit(p, tail);
+	return compare_tail(p, f, o, nb);
 }
 
 /* FIELD op VALUE | FIELD [not] in (...) | FIELD */

@@ -26,7 +26,10 @@ struct field {
 	enum field_type type;
 	const char *sql;    /* expression over offer_v */
 	int table_rank;     /* default table column: 1 (keep longest) .. 9; 0 = not shown */
-	const char *help;
+	const char *help;   /* NULL for an enum: its values say it (field_help) */
+	/* FT_ENUM: the values it holds, NULL-terminated ("unknown" last where a
+	 * row can be unknown); --where refuses another.  NULL otherwise. */
+	const char *const *values;
 };
 
 extern const struct field offer_fields[];
@@ -37,5 +40,10 @@ const struct field *field_find(const char *key);
 
 /* Closest key for "did you mean"; NULL if none is close. */
 const char *field_suggest(const char *key);
+
+/* What f means, for `gpucmp help fields`: its help, or for an enum its
+ * values ("managed | join | both | none | unknown"), written to buf;
+ * returns buf. */
+const char *field_help(const struct field *f, char *buf, size_t n);
 
 #endif

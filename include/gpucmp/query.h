@@ -36,7 +36,8 @@ struct query_cap_def {
 	const char *value;     /* "managed" for an option with a value; NULL for a flag */
 	const char *offer_sql; /* the clause over offer_v: the offer row qualifies */
 	const char *path[2];   /* profile fields (either may qualify); NULL: offers only */
-	const char *accept[4]; /* the values of those fields that qualify */
+	const char *accept[4]; /* the values of those fields that qualify (at most 3:
+				* NULL-terminated) */
 };
 
 /* Indexed by enum query_cap; the SQL clauses join in this order. */
@@ -44,6 +45,11 @@ extern const struct query_cap_def query_caps[QC_COUNT];
 
 /* The filter `option` (with `value`, NULL for a flag) names; -1 if none. */
 int query_cap_find(const char *option, const char *value);
+/* What `field = value` means in --where, for list and providers alike:
+ * the values the filter --field value accepts (k8s managed: managed,
+ * both), NULL-terminated; NULL when no filter with a value has that name
+ * (the value then stands for itself).  A where_field.means. */
+const char *const *query_cap_means(const char *field, const char *value);
 /* Does provider p qualify for filter c?  A filter with no profile test
  * (available) does not narrow providers.  Unknown never qualifies. */
 int query_cap_profile(enum query_cap c, const struct profile *p);
@@ -89,6 +95,28 @@ struct query {
  * query_prepare_fields() after setting those options. */
 const char *query_field_sql(const struct query *q, const struct field *f);
 void query_prepare_fields(struct query *q);
+
+/* where_compile's lookup and suggestion for list --where (ctx: a struct
+ * query_where): the offer field registry, aliases too; each field's SQL
+ * in this query (query_field_sql); its domain (an enum's values, and for
+ * provider the ids of the profile set) and what a value means there
+ * (query_cap_means: k8s = managed is managed or both, as --k8s managed). */
+struct cache;
+struct query_where {
+	const struct query *q;
+	const char **provider_ids; /* NULL-terminated, new; NULL: any provider */
+	char **owned;              /* the ids read from the cache */
+	size_t nowned;
+};
+/* Fill w for q: provider values are the ids of ps (borrowed), and of the
+ * providers cache c holds offers of (imported without a profile too; c
+ * may be NULL); ps NULL: any provider.  Release w with
+ * query_where_release, also after a failure. */
+enum gc_status query_where_init(struct query_where *w, const struct query *q,
+				const struct profile_set *ps, struct cache *c, char **err);
+void query_where_release(struct query_where *w);
+int query_offer_field(void *ctx, const char *name, struct where_field *out);
+const char *query_offer_suggest(void *ctx, const char *name);
 
 void query_init(struct query *q);
 

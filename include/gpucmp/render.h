@@ -58,7 +58,7 @@ struct render_spec {
 };
 
 /* A column of a table command that is not offers: a field entry without SQL. */
-#define RENDER_COL(key, header, type, rank) {key, header, type, NULL, rank, NULL}
+#define RENDER_COL(key, header, type, rank) {key, header, type, NULL, rank, NULL, NULL}
 
 struct render_nest;
 

@@ -13,7 +13,11 @@
  * `list`, the profile schema for `providers`); every value becomes a bound
  * parameter, so no user text reaches the SQL.  A bare yes/no field means
  * "field = true".  Unknown (NULL) values match no comparison, negated or
- * not; `field = null` asks for them.  Text compares case-insensitively.
+ * not; `field = null` asks for them.  An enum's "unknown" is such a null
+ * (`mig != no` leaves it out; `mig = unknown` asks for it).  Text compares
+ * case-insensitively.  A field with a domain (where_field.values) refuses
+ * any other value after =, != and in, with "did you mean"; a value may
+ * stand for several (where_field.means: k8s = managed is managed or both).
  */
 #ifndef GPUCMP_WHERE_H
 #define GPUCMP_WHERE_H
@@ -27,9 +31,21 @@
 struct where_field {
 	const char *sql;      /* expression over the queried table or view */
 	enum field_type type;
+	/* The values it holds, NULL-terminated (compared without case), or NULL
+	 * for any value.  For FT_ENUM the word unknown is always allowed. */
+	const char *const *values;
+	/* Where a list too long for a message is found ("'gpucmp providers'
+	 * lists them"); NULL: 'gpucmp help fields'. */
+	const char *values_hint;
+	/* The stored values `value` (one of values) stands for, NULL-terminated
+	 * and borrowed, or NULL for itself alone; called with `key`.  NULL: every
+	 * value stands for itself. */
+	const char *const *(*means)(const char *key, const char *value);
+	const char *key;
 };
 
-/* Look a name up; fills *out and returns 0, or -1 if unknown. */
+/* Look a name up; fills *out (zeroed before the call) and returns 0, or -1
+ * if unknown. */
 typedef int (*where_lookup_fn)(void *ctx, const char *name, struct where_field *out);
 /* Closest known name for "did you mean", or NULL. */
 typedef const char *(*where_suggest_fn)(void *ctx, const char *name);

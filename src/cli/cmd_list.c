@@ -22,18 +22,6 @@ struct list_state {
 	int have_where;
 };
 
-/* --where names fields of the offer registry (aliases too); ctx is the
- * query, whose --cuda and --hours decide some fields' SQL. */
-static int where_lookup(void *ctx, const char *name, struct where_field *out)
-{
-	const struct field *f = field_find(name);
-	if (!f)
-		return -1;
-	out->sql = query_field_sql(ctx, f);
-	out->type = f->type;
-	return 0;
-}
-
 /* --cuda VERSION and --cuda-strict. */
 static int cuda_filter(struct query *q, const struct cli_args *a)
 {
@@ -94,12 +82,6 @@ static int stale_age(struct list_state *s, const struct cli_args *a)
 	}
 	s->q.stale_after = secs > 0 ? secs : QUERY_STALE_AFTER;
 	return EXIT_OK;
-}
-
-static const char *where_suggest(void *ctx, const char *name)
-{
-	(void)ctx;
-	return field_suggest(name);
 }
 
 static int unknown_field(const char *opt, const char *key)
@@ -173,6 +155,28 @@ static int columns(struct list_state *s, const struct cli_args *a, enum render_f
 	return 0;
 }
 
+/* --where over the offer fields, provider values checked against the
+ * profiles and the cache's providers (query_offer_field): after the cache
+ * opens (--explain opens none). */
+static int where(struct list_state *s, const struct cli_args *a)
+{
+	struct query_where w;
+	char *err = NULL;
+	int rc = EXIT_OK;
+	enum gc_status st =
+		query_where_init(&w, &s->q, &s->env.cat.profiles, s->env.cache, &err);
+	if (st != GC_OK) {
+		rc = cli_cache_failed(&s->env, NULL, st, err, "cannot read the cache");
+		free(err);
+	}
+	if (!rc)
+		rc = cli_where(a, query_offer_field, query_offer_suggest, &w, &s->where,
+			       &s->have_where);
+	query_where_release(&w);
+	s->q.where = s->have_where ? &s->where : NULL;
+	return rc;
+}
+
 static int build_query(struct list_state *s, const struct cli_args *a,
 		       enum render_format fmt)
 {
@@ -203,15 +207,14 @@ static int build_query(struct list_state *s, const struct cli_args *a,
 	}
 	q->spot = cli_flag(a, O_SPOT);
 	cli_caps(a, &q->caps);
+	/* --where checks provider values against the profiles */
 	unsigned parts = (cli_flag(a, O_GPU) ? CATALOG_GPUS : 0) |
-			 (cli_flag(a, O_PROVIDER) ? CATALOG_PROFILES : 0);
+			 (cli_flag(a, O_PROVIDER) || cli_flag(a, O_WHERE) ? CATALOG_PROFILES : 0);
 	if ((rc = cli_catalog_need(&s->env, parts)) ||
 	    (rc = cli_gpu_filter(&s->env, a, &s->gpu_store, q)) ||
 	    (rc = cli_provider_filter(&s->env, a, &s->prov_store, q)) || (rc = sort_keys(s, a)) ||
-	    (rc = stale_age(s, a)) || (rc = cuda_and_cost(q, a)) ||
-	    (rc = cli_where(a, where_lookup, where_suggest, q, &s->where, &s->have_where)))
+	    (rc = stale_age(s, a)) || (rc = cuda_and_cost(q, a)))
 		return rc;
-	q->where = s->have_where ? &s->where : NULL;
 	return columns(s, a, fmt);
 }
 
@@ -309,6 +312,8 @@ int cmd_list(struct cli_args *a)
 		rc = build_query(&s, a, fmt);
 	if (!rc && !cli_flag(a, O_EXPLAIN))
 		rc = cli_open_cache(&s.env, a);
+	if (!rc)
+		rc = where(&s, a);
 	if (!rc)
 		rc = run_query(&s, a, fmt);
 	free(s.gpu_store);

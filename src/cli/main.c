@@ -109,9 +109,10 @@ static void print_fields(void)
 	static const char *const types[] = {"text", "number", "price", "bool", "enum"};
 	printf("Fields of an offer: JSON keys, --columns and --sort names.\n"
 	       "Aliases: price, spot, vram, gpus, ram, cpus, ib, disk.\n\n");
+	char help[160];
 	for (size_t i = 0; i < offer_field_count; i++)
 		printf("  %-20s %-7s %s\n", offer_fields[i].key, types[offer_fields[i].type],
-		       offer_fields[i].help);
+		       field_help(&offer_fields[i], help, sizeof help));
 }
 
 static int run_help(int argc, char **argv, int i)

@@ -4,7 +4,8 @@
  * The input is the expression (up to its first NUL: it comes from argv).
  * Names resolve as in `list` (the offer field registry, aliases included)
  * and, failing that, as in `providers` (profile field paths), each to a
- * column of an in-memory SQLite table holding one row.  Besides the
+ * column of an in-memory SQLite table holding one row (an enum checks its
+ * values and expands k8s managed, as in `list`).  Besides the
  * sanitizers, a compiled expression must be SQL that SQLite prepares, with
  * exactly as many parameters as binds, and that runs; a failed one must
  * point inside the expression.
@@ -14,6 +15,7 @@
 #include "fuzz_common.h"
 #include "gpucmp/field.h"
 #include "gpucmp/profile.h"
+#include "gpucmp/query.h"
 #include "gpucmp/where.h"
 
 enum { MAX_COLS = 256, MAX_EXPR = 64 * 1024 };
@@ -42,6 +44,9 @@ static int lookup(void *ctx, const char *name, struct where_field *out)
 	if (f) {
 		out->sql = cols[f - offer_fields];
 		out->type = f->type;
+		out->values = f->values;
+		out->key = f->key;
+		out->means = f->type == FT_ENUM ? query_cap_means : NULL;
 		return 0;
 	}
 	int i = profile_field_index(name);

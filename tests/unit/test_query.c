@@ -722,12 +722,119 @@ static void test_provider_stats_and_where(void **state)
 	assert_int_equal(query_providers(cache, &cat.profiles, &q, &rows, &n, NULL), GC_OK);
 	assert_true(n > 0);
 	for (size_t i = 0; i < n; i++) {
-		assert_string_equal(profile_text(rows[i].p, "kubernetes.mode"), "managed");
+		/* k8s = managed means what --k8s managed means: managed or both */
+		assert_true(query_cap_profile(QC_K8S_MANAGED, rows[i].p));
 		assert_string_not_equal(rows[i].p->id, "aws");
 	}
 	free(rows);
 	where_result_release(&w);
 	assert_string_equal(query_provider_suggest(NULL, "k8"), "k8s");
+}
+
+/* Rows of list --where `expr` (query_offer_field; provider ids from the
+ * catalog's profiles). */
+static size_t run_where(const char *expr)
+{
+	struct query q;
+	query_init(&q);
+	struct query_where w;
+	assert_int_equal(query_where_init(&w, &q, &cat.profiles, cache, NULL), GC_OK);
+	struct where_result r;
+	char *err = NULL;
+	if (where_compile(expr, query_offer_field, query_offer_suggest, &w, &r, &err) != GC_OK)
+		fail_msg("'%s': %s", expr, err);
+	query_where_release(&w);
+	q.where = &r;
+	static const char *const keys[] = {"provider"};
+	size_t n = run(&q, keys, 1, NULL, NULL);
+	where_result_release(&r);
+	return n;
+}
+
+static size_t run_caps(unsigned caps)
+{
+	struct query q;
+	query_init(&q);
+	q.caps = caps;
+	static const char *const keys[] = {"provider"};
+	return run(&q, keys, 1, NULL, NULL);
+}
+
+/* k8s = MODE in --where is the filter --k8s MODE: one definition
+ * (query_caps), read by both. */
+static void test_where_k8s_is_the_filter(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *expr;
+		unsigned caps;
+	} same[] = {
+		{"k8s = managed", 1u << QC_K8S_MANAGED},
+		{"k8s = join", 1u << QC_K8S_JOIN},
+		{"k8s = none", 1u << QC_K8S_NONE},
+		{"k8s in (managed, join)", 1u << QC_K8S_ANY},
+		{"k8s = 'Managed'", 1u << QC_K8S_MANAGED},
+	};
+	for (size_t i = 0; i < sizeof same / sizeof same[0]; i++)
+		if (run_where(same[i].expr) != run_caps(same[i].caps))
+			fail_msg("'%s' differs from its filter", same[i].expr);
+	size_t both = run_where("k8s = both");
+	assert_true(both > 0);
+	assert_int_equal(run_where("k8s = managed") + run_where("k8s != managed"),
+			 run_caps(0) - run_where("k8s = unknown"));
+	assert_int_equal(run_where("k8s = managed and k8s = join"), both);
+}
+
+/* An unknown enum value is null: no comparison matches it, negated or not. */
+static void test_where_unknown_is_null(void **state)
+{
+	(void)state;
+	size_t no = run_where("mig = no"), other = run_where("mig != no");
+	size_t unknown = run_where("mig = unknown");
+	assert_true(no > 0 && other > 0 && unknown > 0);
+	assert_int_equal(no + other + unknown, run_caps(0));
+	assert_int_equal(run_where("not mig = no"), other);
+	assert_int_equal(run_where("not (mig = no)"), other);
+	assert_int_equal(run_where("mig not in (no)"), other);
+	assert_int_equal(run_where("mig = null"), unknown);
+	assert_int_equal(run_where("mig != unknown"), no + other);
+}
+
+static void where_refused(const char *expr, const char *want)
+{
+	struct query q;
+	query_init(&q);
+	struct query_where w;
+	assert_int_equal(query_where_init(&w, &q, &cat.profiles, cache, NULL), GC_OK);
+	struct where_result r;
+	char *err = NULL;
+	assert_int_equal(where_compile(expr, query_offer_field, query_offer_suggest, &w, &r, &err),
+			 GC_EUSAGE);
+	if (!strstr(err, want))
+		fail_msg("'%s': '%s', want '%s'", expr, err, want);
+	free(err);
+	query_where_release(&w);
+}
+
+/* A value outside the field's domain is refused, never an empty answer. */
+static void test_where_domains(void **state)
+{
+	(void)state;
+	where_refused("k8s = manged", "unknown k8s value 'manged'; did you mean 'managed'?");
+	where_refused("rdma = infiniband", "expected ib, roce, efa, no or unknown");
+	where_refused("mig = yes", "expected managed, self, no or unknown");
+	where_refused("provider = lamda", "did you mean 'lambda'?");
+	where_refused("provider in (lambda, xxxxxxxx)", "'gpucmp providers' lists them");
+	where_refused("k8s in (managed, unknown)", "unknown cannot be in a list");
+	struct query q;
+	query_init(&q);
+	q.providers[0] = "lambda";
+	q.nproviders = 1;
+	static const char *const keys[] = {"provider"};
+	assert_int_equal(run_where("provider = LAMBDA"), run(&q, keys, 1, NULL, NULL));
+	/* globs and order are not values of the domain */
+	assert_int_equal(run_where("provider ~ 'LAMB*'"), run(&q, keys, 1, NULL, NULL));
+	assert_true(run_where("provider < 'b'") > 0);
 }
 
 /* list through the library: every row rendered, the same count as the SQL. */
@@ -801,6 +908,9 @@ int main(void)
 		cmocka_unit_test(test_k8s_values),
 		cmocka_unit_test(test_ib_rules),
 		cmocka_unit_test(test_provider_stats_and_where),
+		cmocka_unit_test(test_where_k8s_is_the_filter),
+		cmocka_unit_test(test_where_unknown_is_null),
+		cmocka_unit_test(test_where_domains),
 		cmocka_unit_test(test_list_and_age),
 		cmocka_unit_test(test_age_note),
 	};

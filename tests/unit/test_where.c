@@ -15,6 +15,16 @@ static const struct {
 	{"infiniband", "infiniband", FT_BOOL}, {"region", "region", FT_TEXT},
 };
 
+/* k8s has a domain, and managed stands for managed or both */
+static const char *const k8s_modes[] = {"managed", "join", "both", "none", "unknown", NULL};
+static const char *const k8s_managed[] = {"managed", "both", NULL};
+
+static const char *const *k8s_means(const char *key, const char *value)
+{
+	assert_string_equal(key, "k8s");
+	return strcmp(value, "managed") == 0 ? k8s_managed : NULL;
+}
+
 static int lookup(void *ctx, const char *name, struct where_field *out)
 {
 	(void)ctx;
@@ -22,6 +32,11 @@ static int lookup(void *ctx, const char *name, struct where_field *out)
 		if (strcmp(fields[i].name, name) == 0) {
 			out->sql = fields[i].sql;
 			out->type = fields[i].type;
+			if (fields[i].type == FT_ENUM) {
+				out->values = k8s_modes;
+				out->means = k8s_means;
+				out->key = "k8s";
+			}
 			return 0;
 		}
 	return -1;
@@ -89,8 +104,20 @@ static void test_valid(void **state)
 	compile_ok("infiniband = yes", "((infiniband = ?))", "n:1");
 	compile_ok("infiniband = null", "((infiniband IS NULL))", "");
 	compile_ok("price != null", "((price_hr IS NOT NULL))", "");
-	/* text compares without case */
-	compile_ok("k8s = managed", "((k8s = ? COLLATE NOCASE))", "t:managed");
+	/* text compares without case; an enum's unknown is null */
+	compile_ok("k8s = join", "((NULLIF(k8s, 'unknown') = ? COLLATE NOCASE))", "t:join");
+	compile_ok("k8s = JOIN", "((NULLIF(k8s, 'unknown') = ? COLLATE NOCASE))", "t:join");
+	compile_ok("k8s = unknown", "((NULLIF(k8s, 'unknown') IS NULL))", "");
+	compile_ok("k8s != 'unknown'", "((NULLIF(k8s, 'unknown') IS NOT NULL))", "");
+	/* a value that stands for several */
+	compile_ok("k8s = managed", "((NULLIF(k8s, 'unknown') COLLATE NOCASE IN (?, ?)))",
+		   "t:managed t:both");
+	compile_ok("k8s != managed", "((NULLIF(k8s, 'unknown') COLLATE NOCASE NOT IN (?, ?)))",
+		   "t:managed t:both");
+	compile_ok("k8s not in (none, managed)",
+		   "((NULLIF(k8s, 'unknown') COLLATE NOCASE NOT IN (?, ?, ?)))",
+		   "t:none t:managed t:both");
+	compile_ok("k8s ~ 'man*'", "((lower(NULLIF(k8s, 'unknown')) GLOB lower(?)))", "t:man*");
 	compile_ok("provider = 'it''s'", "((provider = ? COLLATE NOCASE))", "t:it's");
 	/* precedence: not > and > or; parentheses */
 	compile_ok("vram>=80 or price<2 and infiniband",
@@ -100,8 +127,9 @@ static void test_valid(void **state)
 		   "n:80 n:2");
 	compile_ok("not not infiniband", "((NOT (NOT (infiniband = 1))))", "");
 	compile_ok(
-		"NOT vram > 1 AND k8s = 'both' OR k8s = join",
-		"((NOT (gpu_mem_gb > ?)) AND (k8s = ? COLLATE NOCASE) OR (k8s = ? COLLATE NOCASE))",
+		"NOT vram > 1 AND k8s = 'both' OR provider = join",
+		"((NOT (gpu_mem_gb > ?)) AND (NULLIF(k8s, 'unknown') = ? COLLATE NOCASE) OR "
+		"(provider = ? COLLATE NOCASE))",
 		"n:1 t:both t:join");
 }
 
@@ -141,6 +169,12 @@ static void test_invalid(void **state)
 	compile_bad("provider in lambda", "expected '(' after 'in'", 12);
 	compile_bad("provider in (a b)", "expected ',' or ')'", 15);
 	compile_bad("provider in (null)", "null cannot be in a list", 13);
+	/* values outside the domain: the nearest one, else the list */
+	compile_bad("k8s = manged", "unknown k8s value 'manged'; did you mean 'managed'?", 6);
+	compile_bad("k8s in (join, yes)",
+		    "unknown k8s value 'yes'; expected managed, join, both, none or unknown", 14);
+	compile_bad("k8s != 'x'", "unknown k8s value 'x'", 7);
+	compile_bad("k8s in (unknown)", "unknown cannot be in a list; use k8s = unknown", 8);
 	compile_bad("vram > null", "null can only be compared", 7);
 	compile_bad("provider not like x", "expected 'in'", 13);
 	compile_bad("vram > 1 & price < 2", "unexpected character '&'", 9);
