@@ -24,11 +24,15 @@ static const char where_help[] =
 	"             or bare; true/false/yes/no; null (only with = and !=)\n"
 	"yes/no field alone means = true: 'infiniband and nvlink'\n\n"
 	"Fields: 'gpucmp help fields' (list) or a profile field such as\n"
-	"kubernetes.autoscaling, k8s, mig (providers). An unknown value (null) matches\n"
-	"no comparison, negated or not: 'not infiniband' keeps only offers known to\n"
-	"have none; 'infiniband = null' asks for the unknown ones. Several --where\n"
-	"options, and the other filter flags, combine with 'and'. Values are bound\n"
-	"as SQL parameters, never pasted into the query (see --explain).\n";
+	"kubernetes.autoscaling, k8s, mig (providers). After =, != and in, an enum\n"
+	"takes only its values and provider only a provider id: a typo exits 64 with\n"
+	"the nearest one. A value means what the flag means: 'k8s = managed' is\n"
+	"--k8s managed (managed or both), 'k8s = join' is join or both. An unknown\n"
+	"value (null, or an enum's unknown) matches no comparison, negated or not:\n"
+	"'not infiniband' and 'mig != no' keep only rows known to qualify;\n"
+	"'infiniband = null' and 'mig = unknown' ask for the unknown ones. Several\n"
+	"--where options, and the other filter flags, combine with 'and'. Values are\n"
+	"bound as SQL parameters, never pasted into the query (see --explain).\n";
 
 static void print_usage(FILE *out)
 {
