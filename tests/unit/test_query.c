@@ -731,19 +731,27 @@ static void test_provider_stats_and_where(void **state)
 	assert_string_equal(query_provider_suggest(NULL, "k8"), "k8s");
 }
 
-/* Rows of list --where `expr` (query_offer_field; provider ids from the
- * catalog's profiles). */
+/* Compile list --where `expr` for q (query_offer_field; provider ids from
+ * the catalog's profiles and the cache). */
+static enum gc_status compile_where(const struct query *q, const char *expr,
+				    struct where_result *r, char **err)
+{
+	struct query_where w;
+	assert_int_equal(query_where_init(&w, q, &cat.profiles, cache, NULL), GC_OK);
+	enum gc_status st = where_compile(expr, query_offer_field, query_offer_suggest, &w, r, err);
+	query_where_release(&w);
+	return st;
+}
+
+/* Rows of list --where `expr`. */
 static size_t run_where(const char *expr)
 {
 	struct query q;
 	query_init(&q);
-	struct query_where w;
-	assert_int_equal(query_where_init(&w, &q, &cat.profiles, cache, NULL), GC_OK);
 	struct where_result r;
 	char *err = NULL;
-	if (where_compile(expr, query_offer_field, query_offer_suggest, &w, &r, &err) != GC_OK)
+	if (compile_where(&q, expr, &r, &err) != GC_OK)
 		fail_msg("'%s': %s", expr, err);
-	query_where_release(&w);
 	q.where = &r;
 	static const char *const keys[] = {"provider"};
 	size_t n = run(&q, keys, 1, NULL, NULL);
@@ -804,16 +812,12 @@ static void where_refused(const char *expr, const char *want)
 {
 	struct query q;
 	query_init(&q);
-	struct query_where w;
-	assert_int_equal(query_where_init(&w, &q, &cat.profiles, cache, NULL), GC_OK);
 	struct where_result r;
 	char *err = NULL;
-	assert_int_equal(where_compile(expr, query_offer_field, query_offer_suggest, &w, &r, &err),
-			 GC_EUSAGE);
+	assert_int_equal(compile_where(&q, expr, &r, &err), GC_EUSAGE);
 	if (!strstr(err, want))
 		fail_msg("'%s': '%s', want '%s'", expr, err, want);
 	free(err);
-	query_where_release(&w);
 }
 
 /* A value outside the field's domain is refused, never an empty answer. */
