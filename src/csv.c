@@ -170,6 +170,17 @@ int csv_column(const struct csv_reader *r, const char *name)
 	return -1;
 }
 
+const char *csv_columns(const struct csv_reader *r, const struct csv_col *cols, size_t n)
+{
+	const char *missing = NULL;
+	for (size_t i = 0; i < n; i++) {
+		*cols[i].index = csv_column(r, cols[i].name);
+		if (*cols[i].index < 0 && cols[i].required && !missing)
+			missing = cols[i].name;
+	}
+	return missing;
+}
+
 enum gc_status csv_quote(struct buf *out, const char *s)
 {
 	size_t n = strlen(s);

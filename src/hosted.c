@@ -285,21 +285,13 @@ static void rows_free(struct grow *rows, size_t n)
 /* The header's columns into *c; GC_EDATA naming a required one missing. */
 static enum gc_status gh_columns(struct csv_reader *rd, struct gcols *c, char **err)
 {
-	c->name = csv_column(rd, "instance_name");
-	c->loc = csv_column(rd, "location");
-	c->price = csv_column(rd, "price");
-	c->cpu = csv_column(rd, "cpu");
-	c->mem = csv_column(rd, "memory");
-	c->cnt = csv_column(rd, "gpu_count");
-	c->gpu = csv_column(rd, "gpu_name");
-	c->gmem = csv_column(rd, "gpu_memory");
-	c->spot = csv_column(rd, "spot");
-	c->disk = csv_column(rd, "disk_size");
-	c->vendor = csv_column(rd, "gpu_vendor");
-	const char *missing = c->name < 0 ? "instance_name" : c->loc < 0 ? "location"
-			    : c->price < 0 ? "price" : c->cpu < 0 ? "cpu"
-			    : c->mem < 0 ? "memory" : c->cnt < 0 ? "gpu_count"
-			    : c->spot < 0 ? "spot" : NULL;
+	const struct csv_col want[] = {
+		{"instance_name", &c->name, 1}, {"location", &c->loc, 1},
+		{"price", &c->price, 1}, {"cpu", &c->cpu, 1}, {"memory", &c->mem, 1},
+		{"gpu_count", &c->cnt, 1}, {"gpu_name", &c->gpu, 0},
+		{"gpu_memory", &c->gmem, 0}, {"spot", &c->spot, 1},
+		{"disk_size", &c->disk, 0}, {"gpu_vendor", &c->vendor, 0}};
+	const char *missing = csv_columns(rd, want, sizeof want / sizeof want[0]);
 	if (missing)
 		return err_set(err, GC_EDATA, "not a gpuhunt catalog: no '%s' column", missing);
 	return GC_OK;

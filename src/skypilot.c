@@ -84,27 +84,16 @@ struct gpu_memo {
 	const struct gpu_model *m;
 };
 
-static int col(const struct csv_reader *r, const char *name)
-{
-	return csv_column(r, name);
-}
-
 static enum gc_status find_cols(const struct csv_reader *r, struct cols *c, char **err)
 {
-	c->type = col(r, "InstanceType");
-	c->acc = col(r, "AcceleratorName");
-	c->cnt = col(r, "AcceleratorCount");
-	c->vcpus = col(r, "vCPUs");
-	c->mem = col(r, "MemoryGiB");
-	c->info = col(r, "GpuInfo");
-	c->price = col(r, "Price");
-	c->spot = col(r, "SpotPrice");
-	c->region = col(r, "Region");
-	c->zone = col(r, "AvailabilityZone");
-	c->storage = col(r, "StorageGiB");
-	const char *missing = c->type < 0 ? "InstanceType" : c->acc < 0 ? "AcceleratorName"
-			    : c->cnt < 0 ? "AcceleratorCount" : c->price < 0 ? "Price"
-			    : c->region < 0 ? "Region" : NULL;
+	const struct csv_col want[] = {
+		{"InstanceType", &c->type, 1}, {"AcceleratorName", &c->acc, 1},
+		{"AcceleratorCount", &c->cnt, 1}, {"vCPUs", &c->vcpus, 0},
+		{"MemoryGiB", &c->mem, 0}, {"GpuInfo", &c->info, 0},
+		{"Price", &c->price, 1}, {"SpotPrice", &c->spot, 0},
+		{"Region", &c->region, 1}, {"AvailabilityZone", &c->zone, 0},
+		{"StorageGiB", &c->storage, 0}};
+	const char *missing = csv_columns(r, want, sizeof want / sizeof want[0]);
 	if (missing)
 		return err_set(err, GC_EDATA, "not a SkyPilot catalog: no '%s' column", missing);
 	return GC_OK;

@@ -47,6 +47,17 @@ int csv_next(struct csv_reader *r, char **err);
 /* Index of column `name` in a header record, or -1. */
 int csv_column(const struct csv_reader *r, const char *name);
 
+/* A column a reader looks for: its name, where its index goes (-1 when the
+ * header lacks it) and whether the file is not one of its kind without it. */
+struct csv_col {
+	const char *name;
+	int *index;
+	int required;
+};
+/* Find each of cols[0..n) in a header record; the name of the first
+ * required one missing, or NULL. */
+const char *csv_columns(const struct csv_reader *r, const struct csv_col *cols, size_t n);
+
 /* Append `s` to `out` as one CSV field, quoted when it holds a comma, quote,
  * CR or LF (or leading/trailing space). */
 enum gc_status csv_quote(struct buf *out, const char *s);

@@ -155,10 +155,31 @@ static void test_buf_cap(void **state)
 	buf_free(&b);
 }
 
+/* Columns found by name, the first required one missing named. */
+static void test_columns(void **state)
+{
+	(void)state;
+	const char data[] = "name,price,zone\n";
+	struct csv_reader r;
+	csv_init(&r, data, sizeof data - 1);
+	expect_record(&r, 3, (const char *const[]){"name", "price", "zone"});
+	int name = 9, price = 9, spot = 9, region = 9;
+	const struct csv_col ok[] = {{"price", &price, 1}, {"name", &name, 1}, {"spot", &spot, 0}};
+	assert_null(csv_columns(&r, ok, 3));
+	assert_int_equal(name, 0);
+	assert_int_equal(price, 1);
+	assert_int_equal(spot, -1);
+	const struct csv_col bad[] = {{"spot", &spot, 0}, {"region", &region, 1}, {"x", &spot, 1}};
+	assert_string_equal(csv_columns(&r, bad, 3), "region");
+	assert_int_equal(region, -1);
+	csv_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nul_byte),
+		cmocka_unit_test(test_columns),
 		cmocka_unit_test(test_record_limit),
 		cmocka_unit_test(test_quoting_and_line_endings),
 		cmocka_unit_test(test_unterminated_quote),
