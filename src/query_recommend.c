@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpucmp/buf.h"
 #include "gpucmp/cache.h"
 #include "gpucmp/strutil.h"
 
@@ -112,14 +113,9 @@ static enum gc_status collect(sqlite3 *db, const struct profile_set *ps, const s
 		str_sanitize(prov, sizeof prov, col_text(s, C_PROVIDER));
 		if (seen(out->picks, out->n, prov))
 			continue; /* rows come cheapest first: keep each provider's first */
-		if (out->n == cap) {
-			cap = cap ? cap * 2 : 16;
-			struct rec_pick *g = realloc(out->picks, cap * sizeof *g);
-			if (!g) {
-				st = err_set(err, GC_ENOMEM, "out of memory");
-				break;
-			}
-			out->picks = g;
+		if (buf_grow_array(&out->picks, &cap, out->n, sizeof *out->picks, 16) != GC_OK) {
+			st = err_set(err, GC_ENOMEM, "out of memory");
+			break;
 		}
 		judge(s, ps, r, &out->picks[out->n++]);
 	}
