@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpucmp/field.h"
 #include "gpucmp/strutil.h"
 #include "gpucmp/yamldoc.h"
 
@@ -32,7 +33,6 @@ void insttype_free(struct insttype_table *t)
 }
 
 static const char *const rdma_values[] = {"ib", "roce", "efa", "no", NULL};
-static const char *const k8s_values[] = {"managed", "join", "both", "none", "unknown", NULL};
 
 static int is_url(const char *s)
 {
@@ -112,7 +112,8 @@ static enum gc_status load_entry(struct ydoc *d, yaml_node_t *m, struct insttype
 				"'rdma' must be ib, roce, efa or no");
 	if (st == GC_OK)
 		st = ydoc_dup_str(d, m, "k8s", 0, &e->k8s, err);
-	if (st == GC_OK && e->k8s && !one_of(e->k8s, k8s_values))
+	/* an override is an offer's k8s value: the registry's list */
+	if (st == GC_OK && e->k8s && !one_of(e->k8s, field_find("k8s")->values))
 		st = ydoc_error(d, ydoc_get(d, m, "k8s"), err,
 				"'k8s' must be managed, join, both, none or unknown");
 	if (st == GC_OK)
