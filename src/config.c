@@ -27,6 +27,7 @@ void config_init(struct config *c)
 	memset(c, 0, sizeof *c);
 	c->min_keep_percent = -1;
 	c->catalog = -1;
+	c->legend = -1;
 }
 
 /* Free a string that may hold a secret, wiping it first. */
@@ -498,16 +499,17 @@ static enum gc_status parse_catalog_url(char **out, struct ydoc *d, yaml_node_t 
 	return GC_OK;
 }
 
-/* catalog: true or false (the hosted catalog tier of refresh). */
-static enum gc_status parse_catalog(struct config *c, struct ydoc *d, yaml_node_t *n,
-				    char **err)
+/* catalog (the hosted catalog tier of refresh), legend (the line under a
+ * table): true or false into *out. */
+static enum gc_status parse_bool(int *out, struct ydoc *d, yaml_node_t *n, const char *key,
+				 char **err)
 {
 	const char *s = ydoc_str(n);
 	if (s && (strcmp(s, "true") == 0 || strcmp(s, "false") == 0)) {
-		c->catalog = s[0] == 't';
+		*out = s[0] == 't';
 		return GC_OK;
 	}
-	return ydoc_error(d, n, err, "catalog must be true or false");
+	return ydoc_error(d, n, err, "%s must be true or false", key);
 }
 
 static enum gc_status parse_root(struct config *c, struct ydoc *d, yaml_node_t *root,
@@ -516,7 +518,7 @@ static enum gc_status parse_root(struct config *c, struct ydoc *d, yaml_node_t *
 	static const char *const keys[] = {"columns", "sort", "currency", "providers",
 					   "provider", "min_keep_percent", "stale_after",
 					   "catalog", "skypilot_catalog_url",
-					   "gpuhunt_catalog_url", NULL};
+					   "gpuhunt_catalog_url", "legend", NULL};
 	if (root->type != YAML_MAPPING_NODE)
 		return ydoc_error(d, root, err, "expected settings as 'key: value' lines (columns, "
 				  "sort, currency, providers, provider)");
@@ -537,7 +539,9 @@ static enum gc_status parse_root(struct config *c, struct ydoc *d, yaml_node_t *
 	if (st == GC_OK && (n = ydoc_get(d, root, "stale_after")) && !ydoc_is_null(n))
 		st = parse_stale_after(c, d, n, err);
 	if (st == GC_OK && (n = ydoc_get(d, root, "catalog")) && !ydoc_is_null(n))
-		st = parse_catalog(c, d, n, err);
+		st = parse_bool(&c->catalog, d, n, "catalog", err);
+	if (st == GC_OK && (n = ydoc_get(d, root, "legend")) && !ydoc_is_null(n))
+		st = parse_bool(&c->legend, d, n, "legend", err);
 	if (st == GC_OK && (n = ydoc_get(d, root, "skypilot_catalog_url")) && !ydoc_is_null(n))
 		st = parse_catalog_url(&c->skypilot_catalog_url, d, n, "skypilot_catalog_url", err);
 	if (st == GC_OK && (n = ydoc_get(d, root, "gpuhunt_catalog_url")) && !ydoc_is_null(n))

@@ -81,6 +81,90 @@ const struct field offer_fields[] = {
 };
 const size_t offer_field_count = sizeof offer_fields / sizeof offer_fields[0];
 
+/* JSON key order of a group object past its offer's fields (docs/OUTPUT.md,
+ * docs/group.schema.json). */
+const struct field group_fields[] = {
+	{"offers", "OFFERS", FT_NUM, "g_offers", 1, "offers in the group", NULL},
+	{"region_count", "REGIONS", FT_NUM, "g_nregions", 1,
+	 "regions the group's offers are in", NULL},
+	{"regions", "IN REGIONS", FT_LIST, "g_regions", 0,
+	 "the group's regions, cheapest first", NULL},
+	{"min_price_hr", "MIN $/H", FT_PRICE, "g_min", 0,
+	 "the group's lowest on-demand USD per hour", NULL},
+	{"max_price_hr", "MAX $/H", FT_PRICE, "g_max", 0,
+	 "the group's highest on-demand USD per hour", NULL},
+	{"min_spot_price_hr", "MIN SPOT $/H", FT_PRICE, "g_smin", 0,
+	 "the group's lowest spot USD per hour", NULL},
+};
+const size_t group_field_count = sizeof group_fields / sizeof group_fields[0];
+
+/* The words of the tables, for `gpucmp help values` and the legend under a
+ * table (docs/PROFILES.md "Meaning of the values" says the same at length). */
+const struct field_value field_values[] = {
+	{"k8s", "managed", "provider-run cluster",
+	 "the provider runs the control plane and GPU node pools (EKS, GKE, AKS, ...)"},
+	{"k8s", "join", "join your cluster",
+	 "no managed cluster: machines you can add to your own cluster (root, Linux)"},
+	{"k8s", "both", "managed or join", "managed Kubernetes, and machines you can join yourself"},
+	{"k8s", "none", "no Kubernetes", "no Kubernetes path"},
+	{"mig mps time_slicing", "managed", "set up for you",
+	 "offered as a product option or setting (a node-pool flag)"},
+	{"mig mps time_slicing", "self", "you set it up",
+	 "allowed: you own driver and cluster and turn it on (MIG also needs a MIG GPU)"},
+	{"mig mps time_slicing", "no", "not possible", "not possible on this offer"},
+	{"docker_daemon", "root", "root dockerd", "a real Docker daemon you control, as root"},
+	{"docker_daemon", "rootless", "rootless dockerd", "a real Docker daemon, rootless"},
+	{"docker_daemon", "no", "no dockerd", "no Docker daemon of your own (a pod or a VM image)"},
+	{"rdma", "ib", "InfiniBand", "InfiniBand between nodes"},
+	{"rdma", "roce", "RoCE", "RDMA over Converged Ethernet"},
+	{"rdma", "efa", "AWS EFA", "AWS Elastic Fabric Adapter: OS-bypass RDMA on AWS's transport"},
+	{"infiniband nvlink", "some", "some types",
+	 "(providers) some of its instance types have it: 'list' says which"},
+	{"source", "live", "live API", "read from the provider's API by 'gpucmp refresh'"},
+	{"source", "catalog", "hosted catalog", "from a published catalog (SkyPilot, gpuhunt)"},
+	{"source", "list", "list price", "the provider's published price list (docs/LIST-PRICES.md)"},
+	{"source", "import", "imported", "from 'gpucmp import'"},
+	{"source", "snapshot", "built-in", "the built-in snapshot, as old as its date"},
+	{NULL, "?", "unknown",
+	 "unknown: no source says; unknown never matches a filter, = or !="},
+	{NULL, "-", "none", "no value: no spot price, no estimate asked, not applicable"},
+	{NULL, "\xE2\x89\xA5", "auction floor",
+	 "before a price (\xE2\x89\xA5$1.00): an auction floor, the lowest bid, not a price "
+	 "you are sure to get"},
+	{NULL, "~", "marketplace ask",
+	 "before a price (~$0.35): a marketplace host's asking price; it may change"},
+};
+const size_t field_value_count = sizeof field_values / sizeof field_values[0];
+
+/* Is `key` one of the space-separated words of `list`? */
+static int word_in(const char *list, const char *key)
+{
+	size_t n = strlen(key);
+	for (const char *p = list; (p = strstr(p, key)) != NULL; p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return 1;
+	return 0;
+}
+
+const struct field_value *field_value_find(const char *key, const char *value)
+{
+	for (size_t i = 0; i < field_value_count; i++) {
+		const struct field_value *v = &field_values[i];
+		if ((key ? v->fields && word_in(v->fields, key) : !v->fields) &&
+		    strcmp(v->value, value) == 0)
+			return v;
+	}
+	return NULL;
+}
+
+const struct field *group_field_find(const char *key)
+{
+	for (size_t i = 0; i < group_field_count; i++)
+		if (strcmp(group_fields[i].key, key) == 0)
+			return &group_fields[i];
+	return NULL;
+}
+
 static const struct {
 	const char *alias, *key;
 } aliases[] = {

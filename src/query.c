@@ -131,12 +131,17 @@ void query_where_release(struct query_where *w)
 
 int query_offer_field(void *ctx, const char *name, struct where_field *out)
 {
-	const struct query_where *w = ctx;
+	struct query_where *w = ctx;
 	const struct field *f = field_find(name);
 	if (!f)
 		return -1;
 	out->sql = query_field_sql(w->q, f);
 	out->type = f->type;
+	size_t i = 0;
+	while (i < w->nused && w->used[i] != f)
+		i++;
+	if (i == w->nused && w->nused < sizeof w->used / sizeof w->used[0])
+		w->used[w->nused++] = f;
 	out->key = f->key;
 	out->values = f->values;
 	if (f->type == FT_ENUM)
@@ -264,49 +269,201 @@ static void filters(struct builder *b, const struct query *q)
 	}
 }
 
+/* The order of sort key i: its SQL (NULL: the effective price) and
+ * direction. */
+static const char *sort_col(const struct query *q, size_t i, int *desc)
+{
+	const struct sort_key *k = q->nsort ? &q->sort[i] : NULL;
+	*desc = k ? k->desc : 0;
+	return k && k->field ? query_field_sql(q, k->field) : price_col(q);
+}
+
 /* NULLs last in either direction, then a fixed tie-break so the same data
- * always lists in the same order. */
-static void order_by(struct builder *b, const struct query *q)
+ * always lists in the same order.  `alias` (grouped: the inner query's
+ * "s"): key i is the column alias<i>, the tie-break t0..t4. */
+static void order_by(struct builder *b, const struct query *q, const char *alias)
 {
 	add(b, " ORDER BY ");
 	size_t n = q->nsort ? q->nsort : 1;
 	for (size_t i = 0; i < n; i++) {
-		const struct sort_key *k = q->nsort ? &q->sort[i] : NULL;
-		const char *col = k && k->field ? query_field_sql(q, k->field) : price_col(q);
-		int desc = k ? k->desc : 0;
+		int desc;
+		const char *col = sort_col(q, i, &desc);
+		char name[32];
+		const struct field *f = q->nsort ? q->sort[i].field : NULL;
+		if (alias && !(f && group_field_find(f->key) == f)) {
+			snprintf(name, sizeof name, "%s%zu", alias, i);
+			col = name;
+		}
 		add(b, i ? ", " : "");
 		add(b, col);
 		add(b, " IS NULL, ");
 		add(b, col);
 		add(b, desc ? " DESC" : "");
 	}
-	add(b, ", provider, sku, region, gpu_count, id");
+	add(b, alias ? ", t0, t1, t2, t3, t4" : ", provider, sku, region, gpu_count, id");
+}
+
+static void limit(struct builder *b, const struct query *q)
+{
+	if (q->limit >= 0) {
+		add(b, " LIMIT ");
+		bind_num(b, (double)q->limit);
+	}
+}
+
+static enum gc_status built(const struct builder *b, char **err)
+{
+	if (b->st == GC_EUSAGE)
+		return err_set(err, GC_EUSAGE, "too many filter values");
+	if (b->st != GC_OK)
+		return err_set(err, b->st, "out of memory");
+	return GC_OK;
+}
+
+const char *const query_group_names[QG_COUNT + 1] = {"none", "sku", "provider", "gpu",
+						     "region", NULL};
+
+/* Each grouping's key columns of offer_v, NULL-terminated. */
+static const char *const group_keys[QG_COUNT][3] = {
+	[QG_SKU] = {"provider", "sku", NULL},
+	[QG_PROVIDER] = {"provider", NULL},
+	[QG_GPU] = {"gpu", "gpu_count", NULL},
+	[QG_REGION] = {"provider", "region", NULL},
+};
+
+int query_group_find(const char *name)
+{
+	for (int i = 0; i < QG_COUNT; i++)
+		if (strcmp(query_group_names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+const char *query_group_what(enum query_group g)
+{
+	static const char *const what[QG_COUNT] = {"offer", "provider and SKU", "provider",
+						    "GPU model and count", "provider and region"};
+	return g < QG_COUNT ? what[g] : "offer";
+}
+
+/* The group key as a list of columns: "provider, sku". */
+static void group_key(struct builder *b, enum query_group g, const char *prefix)
+{
+	for (size_t i = 0; group_keys[g][i]; i++) {
+		add(b, i ? ", " : "");
+		add(b, prefix);
+		add(b, group_keys[g][i]);
+	}
+}
+
+/* The innermost query of a grouping: the shown columns c0.., the sort
+ * keys s0.., the key, the tie-break t0..t4, the prices and g_rf, which
+ * is 1 on a region's cheapest offer in its group (so regions count once). */
+static void grouped_offers(struct builder *b, const struct query *q,
+			   const struct field *const *cols, size_t ncols)
+{
+	char name[40];
+	add(b, "SELECT ");
+	for (size_t i = 0; i < ncols; i++) {
+		if (group_field_find(cols[i]->key) == cols[i])
+			continue;
+		snprintf(name, sizeof name, " AS c%zu, ", i);
+		add(b, query_field_sql(q, cols[i]));
+		add(b, name);
+	}
+	for (size_t i = 0; i < (q->nsort ? q->nsort : 1); i++) {
+		int desc;
+		const struct field *f = q->nsort ? q->sort[i].field : NULL;
+		if (f && group_field_find(f->key) == f)
+			continue; /* a group's own column, known only outside */
+		snprintf(name, sizeof name, " AS s%zu, ", i);
+		add(b, sort_col(q, i, &desc));
+		add(b, name);
+	}
+	group_key(b, q->group, "");
+	add(b, ", provider AS t0, sku AS t1, region AS t2, gpu_count AS t3, id AS t4, "
+	       "price_hr AS g_od, spot_price_hr AS g_sp, ");
+	add(b, price_col(q));
+	add(b, " AS g_p, row_number() OVER (PARTITION BY ");
+	group_key(b, q->group, "");
+	add(b, ", region ORDER BY ");
+	add(b, price_col(q));
+	add(b, " IS NULL, ");
+	add(b, price_col(q));
+	add(b, ", id) = 1 AS g_rf FROM offer_v");
+	filters(b, q);
+}
+
+/* Each group's offers ranked by price (g_rn 1 is the cheapest), with the
+ * group's count, regions and price range over the whole group. */
+static void grouped(struct builder *b, const struct query *q, const struct field *const *cols,
+		    size_t ncols)
+{
+	add(b, " FROM (SELECT *, row_number() OVER w AS g_rn, count(*) OVER p AS g_offers, "
+	       "sum(g_rf) OVER p AS g_nregions, min(g_od) OVER p AS g_min, "
+	       "max(g_od) OVER p AS g_max, min(g_sp) OVER p AS g_smin, "
+	       "group_concat(CASE WHEN g_rf THEN t2 END, char(31)) OVER "
+	       "(w ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS g_regions"
+	       " FROM (");
+	grouped_offers(b, q, cols, ncols);
+	add(b, ") WINDOW p AS (PARTITION BY ");
+	group_key(b, q->group, "");
+	add(b, "), w AS (PARTITION BY ");
+	group_key(b, q->group, "");
+	add(b, " ORDER BY g_p IS NULL, g_p, t0, t1, t2, t3, t4)) WHERE g_rn = 1");
+	order_by(b, q, "s");
 }
 
 enum gc_status query_build(const struct query *q, const struct field *const *cols,
 			   size_t ncols, struct query_sql *out, char **err)
 {
 	struct builder b = {out, 0, GC_OK};
+	int group = q->group > QG_NONE && q->group < QG_COUNT;
 	buf_init(&out->sql, 0);
 	out->nbinds = 0;
 	add(&b, "SELECT ");
 	for (size_t i = 0; i < ncols; i++) {
-		if (i)
-			add(&b, ", ");
-		add(&b, query_field_sql(q, cols[i]));
+		char name[32];
+		const char *col = query_field_sql(q, cols[i]);
+		if (group && group_field_find(cols[i]->key) != cols[i]) {
+			snprintf(name, sizeof name, "c%zu", i);
+			col = name;
+		}
+		add(&b, i ? ", " : "");
+		add(&b, col);
+	}
+	if (group) {
+		grouped(&b, q, cols, ncols);
+	} else {
+		add(&b, " FROM offer_v");
+		filters(&b, q);
+		order_by(&b, q, NULL);
+	}
+	limit(&b, q);
+	return built(&b, err);
+}
+
+enum gc_status query_build_count(const struct query *q, struct query_sql *out, char **err)
+{
+	struct builder b = {out, 0, GC_OK};
+	buf_init(&out->sql, 0);
+	out->nbinds = 0;
+	add(&b, "SELECT count(*), count(DISTINCT provider), ");
+	if (q->group > QG_NONE && q->group < QG_COUNT) {
+		add(&b, "count(DISTINCT ");
+		for (size_t i = 0; group_keys[q->group][i]; i++) {
+			/* quote(): a NULL key is a group of its own, as in PARTITION BY */
+			add(&b, i ? " || ',' || quote(" : "quote(");
+			add(&b, group_keys[q->group][i]);
+			add(&b, ")");
+		}
+		add(&b, ")");
+	} else {
+		add(&b, "count(*)");
 	}
 	add(&b, " FROM offer_v");
 	filters(&b, q);
-	order_by(&b, q);
-	if (q->limit >= 0) {
-		add(&b, " LIMIT ");
-		bind_num(&b, (double)q->limit);
-	}
-	if (b.st == GC_EUSAGE)
-		return err_set(err, GC_EUSAGE, "too many filter values");
-	if (b.st != GC_OK)
-		return err_set(err, b.st, "out of memory");
-	return GC_OK;
+	return built(&b, err);
 }
 
 void query_sql_release(struct query_sql *qs)

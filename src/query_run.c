@@ -32,6 +32,31 @@ enum gc_status query_list(struct cache *c, const struct query_sql *qs,
 	return st;
 }
 
+enum gc_status query_count(struct cache *c, const struct query *q, struct query_counts *out,
+			   char **err)
+{
+	struct query_sql qs;
+	sqlite3_stmt *stmt = NULL;
+	memset(out, 0, sizeof *out);
+	enum gc_status st = query_build_count(q, &qs, err);
+	if (st == GC_OK)
+		st = query_prepare(cache_db(c), &qs, &stmt, err);
+	query_sql_release(&qs);
+	if (st != GC_OK)
+		return st;
+	int rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW) {
+		out->offers = sqlite3_column_int64(stmt, 0);
+		out->providers = sqlite3_column_int64(stmt, 1);
+		out->groups = sqlite3_column_int64(stmt, 2);
+	} else {
+		st = err_set(err, rc == SQLITE_NOMEM ? GC_ENOMEM : GC_EIO,
+			     "cannot read the cache: %s", sqlite3_errmsg(cache_db(c)));
+	}
+	sqlite3_finalize(stmt);
+	return st;
+}
+
 /* Providers refreshed without a failure: how many, oldest and newest. */
 static int age_fresh(sqlite3 *db, struct query_age *a)
 {

@@ -296,6 +296,38 @@ static enum gc_status json_nest(struct buf *b, const struct render_nest *n, int 
 	return st == GC_OK ? buf_addc(b, ']') : st;
 }
 
+/* An FT_LIST value: its items as a JSON array of strings. */
+static enum gc_status json_list(struct buf *b, const char *s)
+{
+	enum gc_status st = buf_addc(b, '[');
+	while (st == GC_OK && *s) {
+		const char *end = strchr(s, FIELD_LIST_SEP);
+		size_t len = end ? (size_t)(end - s) : strlen(s);
+		char *item = strndup(s, len);
+		st = item ? render_json_string(b, item) : GC_ENOMEM;
+		free(item);
+		s += len + (end != NULL);
+		if (st == GC_OK && end)
+			st = buf_addc(b, ',');
+	}
+	return st == GC_OK ? buf_addc(b, ']') : st;
+}
+
+/* An FT_LIST value as one line, "a, b", into out (n bytes). */
+static void list_text(const char *s, char *out, size_t n)
+{
+	size_t o = 0;
+	for (; *s && o + 3 < n; s++) {
+		if (*s != FIELD_LIST_SEP) {
+			out[o++] = *s;
+			continue;
+		}
+		out[o++] = ',';
+		out[o++] = ' ';
+	}
+	out[o] = '\0';
+}
+
 static enum gc_status json_value(struct buf *b, const struct field *f,
 				 const struct render_value *v, int indent, int depth)
 {
@@ -313,6 +345,8 @@ static enum gc_status json_value(struct buf *b, const struct field *f,
 		return buf_addstr(b, strcmp(v->text, "yes") == 0  ? "true"
 				     : strcmp(v->text, "no") == 0 ? "false"
 								  : "null");
+	case FT_LIST:
+		return json_list(b, v->text);
 	default:
 		return render_json_string(b, v->text);
 	}
@@ -395,6 +429,10 @@ static enum gc_status csv_value(struct buf *b, const struct field *f,
 		format_number(tmp, sizeof tmp, v->num);
 		return buf_addstr(b, tmp);
 	}
+	if (f->type == FT_LIST) {
+		list_text(v->text, tmp, sizeof tmp);
+		return csv_text(b, tmp);
+	}
 	return csv_text(b, v->text);
 }
 
@@ -455,6 +493,10 @@ static void table_cell_text(const struct render_spec *spec, const struct field *
 	} else if (f->type == FT_ENUM || f->type == FT_YESNO) {
 		*dim = strcmp(v->text, "unknown") == 0;
 		snprintf(out, n, "%s", *dim ? unknown : v->text);
+	} else if (f->type == FT_LIST) {
+		char tmp[512];
+		list_text(v->text, tmp, sizeof tmp);
+		str_sanitize(out, n, tmp);
 	} else {
 		str_sanitize(out, n, v->text);
 	}
@@ -497,6 +539,43 @@ static int is_offer_price(const struct field *f)
 				       strcmp(f->key, "price_per_gpu_hr") == 0);
 }
 
+/* Keep `value` of column i for the legend, once. */
+static void seen_add(struct render_seen *s, const struct field *f, size_t i, const char *value)
+{
+	for (size_t k = 0; k < s->n; k++)
+		if (s->item[k].index == i && strcmp(s->item[k].value, value) == 0)
+			return;
+	if (s->n == RENDER_SEEN_MAX || strlen(value) >= sizeof s->item[0].value)
+		return;
+	s->item[s->n].col = f;
+	s->item[s->n].index = i;
+	snprintf(s->item[s->n++].value, sizeof s->item[0].value, "%s", value);
+}
+
+static void seen_cell(struct render_seen *s, const struct field *f, size_t i, const char *text,
+		      int dim, const char *mark)
+{
+	if (!s)
+		return;
+	if (dim)
+		seen_add(s, f, i, text);
+	else if (f->type == FT_ENUM || f->type == FT_YESNO)
+		seen_add(s, f, i, text);
+	else if (*mark && is_offer_price(f))
+		seen_add(s, f, i, mark);
+}
+
+/* Forget what the columns a narrow terminal dropped showed (width 0). */
+static void seen_drop(struct render_seen *s, const size_t *w)
+{
+	size_t k = 0;
+	for (size_t i = 0; s && i < s->n; i++)
+		if (w[s->item[i].index])
+			s->item[k++] = s->item[i];
+	if (s)
+		s->n = k;
+}
+
 static enum gc_status table_row(struct renderer *r, const struct row *w)
 {
 	char text[512], marked[520];
@@ -505,6 +584,7 @@ static enum gc_status table_row(struct renderer *r, const struct row *w)
 	for (size_t i = 0; i < w->ncols && st == GC_OK; i++) {
 		int dim;
 		table_cell_text(&r->spec, w->cols[i], row_value(w, i), text, sizeof text, &dim);
+		seen_cell(r->spec.seen, w->cols[i], i, text, dim, mark);
 		if (*mark && !dim && is_offer_price(w->cols[i])) {
 			snprintf(marked, sizeof marked, "%s%s", mark, text);
 			st = table_add_cell(r, marked, dim);
@@ -525,6 +605,7 @@ struct grid {
 	const unsigned char *dim;
 	size_t nrows;
 	int width, color;
+	struct render_seen *seen; /* what the kept columns showed */
 };
 
 static size_t total_width(const struct grid *g, const size_t *w)
@@ -642,6 +723,7 @@ static enum gc_status grid_print(const struct grid *g)
 		}
 	}
 	fit_columns(g, w);
+	seen_drop(g->seen, w);
 	int bad = grid_line(g, w, 0, 1);
 	for (size_t row = 0; row < g->nrows && !bad; row++)
 		bad = grid_line(g, w, row, 0);
@@ -655,7 +737,7 @@ enum gc_status render_grid(FILE *out, const struct grid_col *cols, size_t ncols,
 {
 	struct buf b;
 	buf_init(&b, 0);
-	struct grid g = {out, &b, cols, ncols, cells, dim, nrows, width, color};
+	struct grid g = {out, &b, cols, ncols, cells, dim, nrows, width, color, NULL};
 	enum gc_status st = grid_print(&g);
 	if (st == GC_OK && b.len && fwrite(b.ptr, 1, b.len, out) != b.len)
 		st = GC_EIO;
@@ -682,13 +764,15 @@ static enum gc_status table_print(struct renderer *r)
 					    &r->spec.money);
 			cols[c].header = hdr[c];
 			cols[c].right = numeric(r->spec.cols[c]);
-			cols[c].rank = r->spec.keep_cols ? 1 : r->spec.cols[c]->table_rank;
+			cols[c].rank = r->spec.keep_cols ? 1
+				       : r->spec.ranks	 ? r->spec.ranks[c]
+							 : r->spec.cols[c]->table_rank;
 		}
 		for (size_t i = 0; i < r->noffsets; i++)
 			cells[i] = r->cells.ptr + r->offsets[i];
 		flush(r, 1);
 		struct grid g = {r->spec.out, &r->out, cols, n, cells, r->dim, r->rows,
-				 r->spec.width, r->spec.color};
+				 r->spec.width, r->spec.color, r->spec.seen};
 		st = grid_print(&g);
 		if (st == GC_EIO) {
 			r->io_error = 1;
@@ -724,6 +808,8 @@ enum gc_status render_begin(struct renderer **out, const struct render_spec *spe
 	if (!r)
 		return err_set(err, GC_ENOMEM, "out of memory");
 	r->spec = *spec;
+	if (spec->seen)
+		spec->seen->n = 0;
 	buf_init(&r->out, 0);
 	buf_init(&r->cells, 0);
 	/* a statement's row: the columns, then the price kind past them */

@@ -46,6 +46,7 @@ struct config {
 	 * 1 on, -1 unset (on) */
 	char *skypilot_catalog_url, *gpuhunt_catalog_url;
 	int catalog;
+	int legend; /* the legend under a table on a terminal: 0 off, 1 on, -1 unset (on) */
 };
 
 /* An empty config (every setting unset). */

@@ -16,9 +16,15 @@ enum field_type {
 	FT_PRICE, /* number or null; shown as money in tables */
 	FT_BOOL,  /* true, false or null */
 	FT_ENUM,  /* string from a fixed set ("unknown" allowed) */
-	FT_YESNO  /* "yes", "no" or "unknown" as a profile writes it: true, false
+	FT_YESNO, /* "yes", "no" or "unknown" as a profile writes it: true, false
 		   * or null in JSON, the word in tables and CSV (providers) */
+	FT_LIST   /* strings joined by FIELD_LIST_SEP: an array in JSON, "a, b"
+		   * in tables and CSV */
 };
+
+/* What joins the items of an FT_LIST value (SQL char(31)). */
+#define FIELD_LIST_SEP '\x1f'
+
 
 struct field {
 	const char *key;    /* JSON key, --columns / --sort name */
@@ -34,6 +40,26 @@ struct field {
 
 extern const struct field offer_fields[];
 extern const size_t offer_field_count;
+
+/* The members a group adds to its cheapest offer (list --group-by): the
+ * group's size, regions and price range.  Their SQL names the columns of
+ * the grouped query (query_build); they are not offer fields, so --where
+ * never sees them. */
+extern const struct field group_fields[];
+extern const size_t group_field_count;
+const struct field *group_field_find(const char *key);
+
+/* What a word in a table means: `value` of the fields (keys separated by
+ * spaces; NULL: a mark of any column, "?" or "-"), in a few words for the
+ * legend under a table and at length for `gpucmp help values`. */
+struct field_value {
+	const char *fields, *value, *brief, *meaning;
+};
+extern const struct field_value field_values[];
+extern const size_t field_value_count;
+/* The meaning of `value` in field `key` (NULL: a mark); NULL if none is
+ * written. */
+const struct field_value *field_value_find(const char *key, const char *value);
 
 /* Field by key or alias ("price" -> price_hr); NULL if unknown. */
 const struct field *field_find(const char *key);

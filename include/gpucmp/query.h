@@ -57,9 +57,28 @@ int query_cap_profile(enum query_cap c, const struct profile *p);
 int query_caps_profile(unsigned caps, const struct profile *p);
 
 struct sort_key {
-	const struct field *field; /* NULL: the effective price (spot with --spot) */
+	const struct field *field; /* NULL: the effective price (spot with --spot);
+				    * with a grouping, a group field too */
 	int desc;
 };
+
+/* list --group-by: one row per group, its cheapest offer (by the price the
+ * query ranks by: spot with --spot) with the group fields (field.h).
+ * docs/OUTPUT.md documents the keys. */
+enum query_group {
+	QG_NONE,     /* every offer */
+	QG_SKU,      /* provider and sku: the default table */
+	QG_PROVIDER, /* provider */
+	QG_GPU,      /* gpu and gpu_count */
+	QG_REGION,   /* provider and region */
+	QG_COUNT
+};
+/* "none", "sku", "provider", "gpu", "region"; NULL-terminated, in enum order. */
+extern const char *const query_group_names[QG_COUNT + 1];
+/* The grouping `name` names; -1 if none. */
+int query_group_find(const char *name);
+/* "provider and sku": what one row stands for, for a footer. */
+const char *query_group_what(enum query_group g);
 
 struct query {
 	const char *gpus[QUERY_MAX_LIST];      /* canonical ids (borrowed) */
@@ -74,15 +93,37 @@ struct query {
 	size_t nsort;                          /* 0: effective price ascending */
 	long limit;                            /* < 0: none */
 	const struct where_result *where;      /* a compiled --where, or NULL */
+	const struct field *where_fields[QUERY_MAX_SORT]; /* the fields it names */
+	size_t nwhere_fields;
 	/* --cuda: versions as numbers (cuda_version_num); 0 = not asked */
 	long long cuda_num, cuda_min_driver_num;
 	int cuda_strict;                       /* drop offers whose driver is unknown */
+	enum query_group group;                /* QG_NONE: one row per offer */
 	double hours, nodes;                   /* --hours, --nodes; NAN = no estimate */
 	int k8s_fee;                           /* the estimate includes the control plane */
 	long long stale_after;                 /* seconds: older data is stale
 						* (QUERY_STALE_AFTER) */
 	char sql_cuda_ok[320], sql_cost[200], sql_spot_cost[200], sql_stale[96];
 };
+
+/* The columns a list table shows for q unless --columns says: the ranked
+ * offer fields, the group's count (regions for a SKU, offers otherwise)
+ * after the region, and the columns of the filters q uses (--mps shows MPS,
+ * --cuda the driver, its CUDA and the verdict, --hours the estimate).
+ * Fills cols (at most max) and returns how many. */
+size_t query_table_columns(const struct query *q, const struct field **cols, size_t max);
+/* How late a narrow table drops column f (render_spec.ranks): 1, kept
+ * longest, for provider, sku, gpu, gpu_count, the price and the columns of
+ * the filters q uses; 2 for the group's count; else f's table rank (9:
+ * none). */
+int query_column_rank(const struct query *q, const struct field *f);
+
+/* The one line under a table on a terminal: what the words its `ncols`
+ * columns showed mean ("K8S managed: provider-run cluster, join: join your
+ * cluster; ?: unknown; more: gpucmp help values"), column by column as far
+ * as `width` cells allow; "" when nothing needs saying. */
+void query_legend(const struct render_seen *seen, size_t ncols, size_t width, char *out,
+		  size_t size);
 
 /* Data older than this is stale whatever its source (24 h). */
 #define QUERY_STALE_AFTER (24 * 3600LL)
@@ -104,6 +145,8 @@ void query_prepare_fields(struct query *q);
 struct cache;
 struct query_where {
 	const struct query *q;
+	const struct field *used[QUERY_MAX_SORT]; /* the fields looked up */
+	size_t nused;
 	const char **provider_ids; /* NULL-terminated, new; NULL: any provider */
 	char **owned;              /* the ids read from the cache */
 	size_t nowned;
@@ -132,9 +175,15 @@ struct query_sql {
 	int nbinds;
 };
 
-/* Build "SELECT <cols> FROM offer_v WHERE ... ORDER BY ... LIMIT ?". */
+/* Build "SELECT <cols> FROM offer_v WHERE ... ORDER BY ... LIMIT ?"; with
+ * q->group, the same offers ranked within their group by price, the
+ * cheapest of each kept, and cols may name group fields. */
 enum gc_status query_build(const struct query *q, const struct field *const *cols,
 			   size_t ncols, struct query_sql *out, char **err);
+/* Build "SELECT count(*), count(DISTINCT provider), <groups> FROM offer_v
+ * WHERE ...": the offers q matches, their providers and groups (the
+ * offers again without a grouping), for query_count. */
+enum gc_status query_build_count(const struct query *q, struct query_sql *out, char **err);
 void query_sql_release(struct query_sql *qs);
 
 /* Prepare and bind; the caller steps and finalizes the statement. */
@@ -154,6 +203,14 @@ struct cache;
  * page the query met shows in cache_corrupt(c) (cache_recover.h). */
 enum gc_status query_list(struct cache *c, const struct query_sql *qs,
 			  const struct render_spec *spec, size_t *rows, char **err);
+
+/* How many offers, providers and rows (groups) a query matches, whatever
+ * its limit: list's footer says "N of M". */
+struct query_counts {
+	long long offers, providers, groups;
+};
+enum gc_status query_count(struct cache *c, const struct query *q, struct query_counts *out,
+			   char **err);
 
 #define QUERY_MAX_STALE 64
 

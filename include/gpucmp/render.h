@@ -34,6 +34,20 @@ struct money {
 enum gc_status render_money_for(const char *code, struct money *m, char *note, size_t n,
 				char **err);
 
+/* Tables: the words a table showed, for the legend under it
+ * (query_legend): each enum or yes/no column's values, and the marks of any
+ * column ("?", "-", "\xE2\x89\xA5" for an auction floor, "~" for an ask), of
+ * the columns the terminal did not drop.  At most RENDER_SEEN_MAX. */
+#define RENDER_SEEN_MAX 48
+struct render_seen {
+	size_t n;
+	struct {
+		const struct field *col;
+		size_t index;    /* the column's place in the spec */
+		char value[16];
+	} item[RENDER_SEEN_MAX];
+};
+
 struct render_spec {
 	enum render_format format;
 	const struct field *const *cols; /* borrowed */
@@ -42,6 +56,9 @@ struct render_spec {
 	int color;      /* ANSI styling in tables */
 	int width;      /* terminal width for tables; 0 = do not fit */
 	int keep_cols;  /* the user chose the columns: shrink, never drop */
+	/* tables: how late a too-narrow terminal drops column i (1: last);
+	 * NULL: each field's table rank */
+	const int *ranks;
 	struct money money; /* table prices; zero = USD */
 	/* tables: 1 + the statement column (past ncols) holding price_kind;
 	 * prices then show "≥$1.00" for an auction floor and "~$0.35" for a
@@ -55,6 +72,7 @@ struct render_spec {
 	int json_indent;
 	int plain_none;        /* tables: a null shown as "-" is not dimmed */
 	const char *null_text; /* tables: an unknown yes/no or enum; NULL: "?" */
+	struct render_seen *seen; /* tables: filled at render_end; NULL: not kept */
 };
 
 /* A column of a table command that is not offers: a field entry without SQL. */

@@ -1,5 +1,7 @@
 /* cmd_list.c - gpucmp list: filter, sort and print offers. */
 #include <math.h>
+#include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +18,7 @@ struct list_state {
 	struct cli_env env;
 	struct query q;
 	const struct field *cols[65]; /* 64 shown, and price_kind for tables */
+	int ranks[64];                /* tables: when a narrow terminal drops each */
 	size_t ncols;
 	char *gpu_store, *prov_store, *col_store, *sort_store;
 	struct where_result where;
@@ -96,6 +99,28 @@ static int unknown_field(const char *opt, const char *key)
 	return EXIT_USAGE;
 }
 
+/* A field of --columns or --sort: an offer field, or a group field (offers,
+ * regions, ...) when the rows are groups.  NULL after an error message;
+ * *rc is then the exit code. */
+static const struct field *list_field(const struct list_state *s, const char *opt,
+				      const char *key, int *rc)
+{
+	const struct field *f = field_find(key);
+	const struct field *g = f ? NULL : group_field_find(key);
+	*rc = EXIT_USAGE;
+	if (g && s->q.group != QG_NONE)
+		return g;
+	if (g) {
+		char safe[64];
+		msg_error("'%s' in --%s is a field of groups: add --group-by (sku, provider, gpu or "
+			  "region)", str_sanitize(safe, sizeof safe, key), opt);
+		return NULL;
+	}
+	if (!f)
+		unknown_field(opt, key);
+	return f;
+}
+
 static int sort_keys(struct list_state *s, const struct cli_args *a)
 {
 	const char *keys[QUERY_MAX_SORT];
@@ -111,9 +136,10 @@ static int sort_keys(struct list_state *s, const struct cli_args *a)
 		int desc = 0;
 		if (*k == '-' || *k == '+')
 			desc = *k++ == '-';
-		const struct field *f = field_find(k);
+		int rc;
+		const struct field *f = list_field(s, "sort", k, &rc);
 		if (!f)
-			return unknown_field("sort", k);
+			return rc;
 		/* "price" means the price the user is shopping for: spot with --spot */
 		if (strcmp(k, "price") == 0)
 			f = NULL;
@@ -134,24 +160,21 @@ static int columns(struct list_state *s, const struct cli_args *a, enum render_f
 		return EXIT_USAGE;
 	}
 	for (int i = 0; i < n; i++) {
-		const struct field *f = field_find(keys[i]);
+		int rc;
+		const struct field *f = list_field(s, "columns", keys[i], &rc);
 		if (!f)
-			return unknown_field("columns", keys[i]);
+			return rc;
 		s->cols[s->ncols++] = f;
 	}
-	for (size_t i = 0; n == 0 && i < offer_field_count; i++)
-		if (fmt != RF_TABLE || offer_fields[i].table_rank > 0)
-			s->cols[s->ncols++] = &offer_fields[i];
-	if (n == 0 && fmt == RF_TABLE) {
-		/* what the user asked about is shown: the CUDA verdict and its reason
-		 * (the driver), and the cost estimate */
-		static const char *const cuda_cols[] = {"driver_version", "max_cuda", "cuda_ok"};
-		for (size_t i = 0; s->q.cuda_num > 0 && i < 3; i++)
-			s->cols[s->ncols++] = field_find(cuda_cols[i]);
-		if (!isnan(s->q.hours))
-			s->cols[s->ncols++] =
-				field_find(s->q.spot ? "est_spot_cost_usd" : "est_cost_usd");
-	}
+	if (n == 0 && fmt == RF_TABLE)
+		s->ncols = query_table_columns(&s->q, s->cols, 64);
+	for (size_t i = 0; n == 0 && fmt != RF_TABLE && i < offer_field_count; i++)
+		s->cols[s->ncols++] = &offer_fields[i];
+	/* a group object: its offer, then the group's members */
+	for (size_t i = 0; n == 0 && fmt != RF_TABLE && s->q.group != QG_NONE &&
+			   i < group_field_count;
+	     i++)
+		s->cols[s->ncols++] = &group_fields[i];
 	return 0;
 }
 
@@ -172,9 +195,29 @@ static int where(struct list_state *s, const struct cli_args *a)
 	if (!rc)
 		rc = cli_where(a, query_offer_field, query_offer_suggest, &w, &s->where,
 			       &s->have_where);
+	/* a narrow table keeps the columns --where asked about */
+	for (size_t i = 0; i < w.nused; i++)
+		s->q.where_fields[s->q.nwhere_fields++] = w.used[i];
 	query_where_release(&w);
 	s->q.where = s->have_where ? &s->where : NULL;
 	return rc;
+}
+
+/* --group-by, --all-regions: a table shows one row per provider and SKU
+ * unless asked; JSON, CSV and NDJSON one object per offer unless asked. */
+static int grouping(struct query *q, const struct cli_args *a, enum render_format fmt)
+{
+	const char *g = cli_opt(a, O_GROUP_BY);
+	int all = cli_flag(a, O_ALL_REGIONS);
+	if (g && all && strcmp(g, "none") != 0) {
+		msg_error("--all-regions lists every offer; it cannot go with --group-by %s",
+			  g);
+		return EXIT_USAGE;
+	}
+	q->group = g ? (enum query_group)query_group_find(g)
+	       : all || fmt != RF_TABLE ? QG_NONE
+					: QG_SKU;
+	return EXIT_OK;
 }
 
 static int build_query(struct list_state *s, const struct cli_args *a,
@@ -190,6 +233,8 @@ static int build_query(struct list_state *s, const struct cli_args *a,
 		rc = cli_number(a, O_MAX_PRICE, 0, 0, 1e12, &q->max_price);
 	if (!rc)
 		rc = cli_number(a, O_LIMIT, 1, 0, 1e12, &limit);
+	if (!rc)
+		rc = grouping(q, a, fmt);
 	if (rc)
 		return rc;
 	q->limit = (long)limit;
@@ -213,15 +258,37 @@ static int build_query(struct list_state *s, const struct cli_args *a,
 	if ((rc = cli_catalog_need(&s->env, parts)) ||
 	    (rc = cli_gpu_filter(&s->env, a, &s->gpu_store, q)) ||
 	    (rc = cli_provider_filter(&s->env, a, &s->prov_store, q)) || (rc = sort_keys(s, a)) ||
-	    (rc = stale_age(s, a)) || (rc = cuda_and_cost(q, a)))
+	    (rc = stale_age(s, a)))
 		return rc;
-	return columns(s, a, fmt);
+	return cuda_and_cost(q, a);
 }
 
-/* One line on stderr about the age of the data: live or imported prices,
- * the built-in snapshot's date, and providers whose last refresh failed.
- * Returns an exit code: a query that fails (out of memory) would drop the
- * warning that prices are old, so it is an error, not a shorter note. */
+/* "3 of 29 rows (one per provider and SKU) for 418 offers from 2
+ * providers": what the table shows of what matched. */
+static void shown_note(const struct list_state *s, size_t rows, const struct query_counts *n,
+		       char *out, size_t size)
+{
+	long long total = s->q.group != QG_NONE ? n->groups : n->offers;
+	int o = 0;
+	if ((long long)rows < total)
+		o = snprintf(out, size, "%zu of ", rows);
+	if (o < 0 || (size_t)o >= size)
+		return;
+	if (s->q.group == QG_NONE)
+		snprintf(out + o, size - (size_t)o, "%lld offer%s from %lld provider%s", total,
+			 total == 1 ? "" : "s", n->providers, n->providers == 1 ? "" : "s");
+	else
+		snprintf(out + o, size - (size_t)o,
+			 "%lld row%s (one per %s) for %lld offer%s from %lld provider%s", total,
+			 total == 1 ? "" : "s", query_group_what(s->q.group), n->offers,
+			 n->offers == 1 ? "" : "s", n->providers, n->providers == 1 ? "" : "s");
+}
+
+/* One line on stderr: what was shown of what matched, the age of the data
+ * (live or imported prices, the built-in snapshot's date, providers whose
+ * last refresh failed).  Returns an exit code: a query that fails (out of
+ * memory) would drop the warning that prices are old, so it is an error,
+ * not a shorter note. */
 static int footer(struct list_state *s, size_t rows)
 {
 	if (rows == 0) {
@@ -229,17 +296,20 @@ static int footer(struct list_state *s, size_t rows)
 		return EXIT_OK;
 	}
 	struct query_age age;
+	struct query_counts counts;
 	char *err = NULL;
 	enum gc_status st = query_age(s->env.cache, &age, &err);
+	if (st == GC_OK)
+		st = query_count(s->env.cache, &s->q, &counts, &err);
 	if (st != GC_OK) {
 		msg_status(st, err, "cannot read the cache");
 		free(err);
 		return exit_code_for(st);
 	}
-	char note[640];
+	char note[640], shown[160];
 	query_age_note(&age, catalog_now(), s->env.cat.today, s->q.stale_after, note, sizeof note);
-	msg_note("%zu offer%s%s%s%s", rows, rows == 1 ? "" : "s", note,
-		 s->env.money_note[0] ? "; " : "", s->env.money_note);
+	shown_note(s, rows, &counts, shown, sizeof shown);
+	msg_note("%s%s%s%s", shown, note, s->env.money_note[0] ? "; " : "", s->env.money_note);
 	return EXIT_OK;
 }
 
@@ -252,6 +322,8 @@ static int run_query(struct list_state *s, const struct cli_args *a, enum render
 	size_t nq = s->ncols;
 	if (fmt == RF_TABLE)
 		s->cols[nq++] = field_find("price_kind");
+	for (size_t i = 0; i < s->ncols; i++)
+		s->ranks[i] = query_column_rank(&s->q, s->cols[i]);
 	enum gc_status st = query_build(&s->q, s->cols, nq, &qs, &err);
 	if (st == GC_OK && cli_flag(a, O_EXPLAIN)) {
 		char *sql = query_inline(&qs);
@@ -264,10 +336,22 @@ static int run_query(struct list_state *s, const struct cli_args *a, enum render
 				   .out = stdout, .color = cli_use_color(a, stdout),
 				   .width = render_term_width(stdout),
 				   .keep_cols = cli_flag(a, O_COLUMNS), .money = s->env.money,
+				   .ranks = s->ranks,
 				   .kind_col = nq > s->ncols ? (int)nq : 0};
+	/* the legend: on a terminal, unless --no-legend or the config's legend: false */
+	struct render_seen seen;
+	if (fmt == RF_TABLE && spec.width > 0 && isatty(fileno(stdout)) &&
+	    !cli_flag(a, O_NO_LEGEND) && s->env.config.legend != 0)
+		spec.seen = &seen;
 	size_t rows = 0;
 	if (st == GC_OK)
 		st = query_list(s->env.cache, &qs, &spec, &rows, &err);
+	if (st == GC_OK && spec.seen && rows) {
+		char legend[1024];
+		query_legend(&seen, s->ncols, (size_t)spec.width, legend, sizeof legend);
+		if (legend[0])
+			printf("%s\n", legend);
+	}
 	query_sql_release(&qs);
 	if (st != GC_OK) {
 		int rc = cli_cache_failed(&s->env, NULL, st, err, "cannot list offers");
@@ -315,6 +399,8 @@ int cmd_list(struct cli_args *a)
 	if (!rc)
 		rc = where(&s, a);
 	if (!rc)
+		rc = columns(&s, a, fmt);
+	if (!rc)
 		rc = run_query(&s, a, fmt);
 	free(s.gpu_store);
 	free(s.prov_store);
@@ -347,6 +433,13 @@ static const struct opt_def opt_columns = {O_COLUMNS, "columns", 0, OPT_STRING, 
 static const struct opt_def opt_max_age = {O_LIST_MAX_AGE, "max-age", 0, OPT_STRING, "DURATION",
 	NULL, HINT_NONE,
 	"data older than DURATION is stale (default 24h, or the config's stale_after)"};
+static const struct opt_def opt_group_by = {O_GROUP_BY, "group-by", 0, OPT_ENUM, "KEY",
+	query_group_names, HINT_NONE,
+	"one row per sku (provider and SKU: a table's default), provider, gpu, region, or none"};
+static const struct opt_def opt_all_regions = {O_ALL_REGIONS, "all-regions", 0, OPT_BOOL, NULL,
+	NULL, HINT_NONE, "every offer, one row per region: --group-by none"};
+static const struct opt_def opt_no_legend = {O_NO_LEGEND, "no-legend", 0, OPT_BOOL, NULL, NULL,
+	HINT_NONE, "no line of what the table's words mean under it (a terminal shows one)"};
 static const struct opt_def opt_explain = {O_EXPLAIN, "explain", 0, OPT_BOOL, NULL, NULL, HINT_NONE,
 	"print the SQL the query runs (parameters inlined) and exit"};
 
@@ -355,7 +448,8 @@ static const struct opt_use list_opts[] = {
 	OPT_USE(opt_max_price), OPT_USE(opt_spot), OPT_USE(opt_region), OPT_USE(opt_provider),
 	OPT_GROUP(opts_filters), OPT_USE(opt_cuda), OPT_USE(opt_cuda_strict), OPT_USE(opt_hours),
 	OPT_USE(opt_nodes), OPT_USE(opt_available), OPT_USE(opt_sort), OPT_USE(opt_limit),
-	OPT_USE(opt_columns), OPT_GROUP(opts_output), OPT_USE(opt_max_age), OPT_USE(opt_explain),
+	OPT_USE(opt_columns), OPT_USE(opt_group_by), OPT_USE(opt_all_regions), OPT_USE(opt_no_legend),
+	OPT_GROUP(opts_output), OPT_USE(opt_max_age), OPT_USE(opt_explain),
 	OPT_END};
 
 const struct cmd_entry cmd_list_entry = {

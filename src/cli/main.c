@@ -110,13 +110,69 @@ static int unknown_command(const char *name, int ambiguous)
 /* gpucmp help fields: the field registry, for --columns and --sort. */
 static void print_fields(void)
 {
-	static const char *const types[] = {"text", "number", "price", "bool", "enum"};
+	static const char *const types[] = {"text", "number", "price", "bool", "enum", "yes/no",
+					    "list"};
 	printf("Fields of an offer: JSON keys, --columns and --sort names.\n"
 	       "Aliases: price, spot, vram, gpus, ram, cpus, ib, disk.\n\n");
 	char help[160];
 	for (size_t i = 0; i < offer_field_count; i++)
 		printf("  %-20s %-7s %s\n", offer_fields[i].key, types[offer_fields[i].type],
 		       field_help(&offer_fields[i], help, sizeof help));
+	printf("\nFields a group adds to its cheapest offer (list --group-by):\n\n");
+	for (size_t i = 0; i < group_field_count; i++)
+		printf("  %-20s %-7s %s\n", group_fields[i].key, types[group_fields[i].type],
+		       field_help(&group_fields[i], help, sizeof help));
+}
+
+/* The headers of the fields `keys` (space-separated) names: "MIG MPS TSLICE". */
+static void value_headers(const char *keys, char *out, size_t n)
+{
+	char word[32];
+	size_t o = 0;
+	out[0] = '\0';
+	for (const char *p = keys; *p && o < n;) {
+		size_t len = strcspn(p, " ");
+		snprintf(word, sizeof word, "%.*s", (int)len, p);
+		const struct field *f = field_find(word);
+		o += (size_t)snprintf(out + o, n - o, "%s%s", o ? " " : "", f ? f->header : word);
+		p += len + (p[len] == ' ');
+	}
+}
+
+/* gpucmp help values: what the words and marks of the tables mean, and
+ * every column header. */
+static void print_values(void)
+{
+	char head[64], help[160];
+	const char *last = "";
+	printf("What the words in gpucmp's tables mean. JSON has the same words; unknown is "
+	       "null there.\n\nValues\n");
+	for (size_t i = 0; i < field_value_count; i++) {
+		const struct field_value *v = &field_values[i];
+		if (!v->fields)
+			continue;
+		if (strcmp(last, v->fields) != 0)
+			value_headers(v->fields, head, sizeof head);
+		printf("  %-18s %-9s %s\n", strcmp(last, v->fields) ? head : "", v->value,
+		       v->meaning);
+		last = v->fields;
+	}
+	printf("\nMarks, in any column\n");
+	for (size_t i = 0; i < field_value_count; i++)
+		if (!field_values[i].fields)
+			printf("  %s%*s %s\n", field_values[i].value,
+			       4 - (int)render_width(field_values[i].value), "",
+			       field_values[i].meaning);
+	printf("\nColumns of list (and their --columns names)\n");
+	for (size_t i = 0; i < offer_field_count; i++)
+		printf("  %-12s %-20s %s\n", offer_fields[i].header, offer_fields[i].key,
+		       field_help(&offer_fields[i], help, sizeof help));
+	for (size_t i = 0; i < group_field_count; i++)
+		printf("  %-12s %-20s %s (--group-by)\n", group_fields[i].header,
+		       group_fields[i].key, field_help(&group_fields[i], help, sizeof help));
+	printf("\nThe providers table: ID, NAME, KIND (its profile), the capability columns as\n"
+	       "above for the provider as a whole, OFFERS, FROM $/H (its cheapest on-demand\n"
+	       "price) and VERIFIED (the date its profile was checked).\n");
 }
 
 static int run_help(int argc, char **argv, int i)
@@ -131,6 +187,10 @@ static int run_help(int argc, char **argv, int i)
 	}
 	if (strcmp(argv[i], "where") == 0) {
 		fputs(where_help, stdout);
+		return EXIT_OK;
+	}
+	if (strcmp(argv[i], "values") == 0) {
+		print_values();
 		return EXIT_OK;
 	}
 	int amb;

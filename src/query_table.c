@@ -1,0 +1,149 @@
+/* query_table.c - what list's table shows for a query: its columns, and
+ * which a narrow terminal keeps longest. */
+#include "gpucmp/query.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The offer field each capability filter is about: a table filtered on it
+ * shows it. */
+static const char *const cap_field[QC_COUNT] = {
+	[QC_AVAILABLE] = "available",
+	[QC_K8S_MANAGED] = "k8s",
+	[QC_K8S_JOIN] = "k8s",
+	[QC_K8S_ANY] = "k8s",
+	[QC_K8S_NONE] = "k8s",
+	[QC_DOCKER_CUSTOM] = "docker_custom_image",
+	[QC_DOCKER_DAEMON] = "docker_daemon",
+	[QC_DOCKER_BASE] = "docker_custom_image",
+	[QC_MIG] = "mig",
+	[QC_MPS] = "mps",
+	[QC_TIME_SLICING] = "time_slicing",
+	[QC_IB] = "infiniband",
+	[QC_RDMA] = "rdma",
+	[QC_NVLINK] = "nvlink",
+};
+
+/* The group's count column: regions for one SKU, offers otherwise. */
+static const struct field *group_count(const struct query *q)
+{
+	if (q->group <= QG_NONE || q->group >= QG_COUNT)
+		return NULL;
+	return group_field_find(q->group == QG_SKU ? "region_count" : "offers");
+}
+
+/* Is f a column of a filter q uses? */
+static int filtered(const struct query *q, const struct field *f)
+{
+	const char *k = f->key;
+	for (int i = 0; i < QC_COUNT; i++)
+		if ((q->caps >> i & 1) && strcmp(cap_field[i], k) == 0)
+			return 1;
+	for (size_t i = 0; i < q->nwhere_fields; i++)
+		if (q->where_fields[i] == f)
+			return 1;
+	return (strcmp(k, "region") == 0 && q->region_glob) ||
+	       (strcmp(k, "gpu_mem_gb") == 0 && !isnan(q->min_vram)) ||
+	       (strcmp(k, "spot_price_hr") == 0 && q->spot) ||
+	       (q->cuda_num > 0 && (strcmp(k, "cuda_ok") == 0 || strcmp(k, "max_cuda") == 0 ||
+				    strcmp(k, "driver_version") == 0)) ||
+	       (!isnan(q->hours) && strncmp(k, "est_", 4) == 0);
+}
+
+int query_column_rank(const struct query *q, const struct field *f)
+{
+	static const char *const always[] = {"provider", "sku", "gpu", "gpu_count", "price_hr"};
+	for (size_t i = 0; i < sizeof always / sizeof always[0]; i++)
+		if (strcmp(f->key, always[i]) == 0)
+			return 1;
+	if (filtered(q, f))
+		return 1;
+	if (f == group_count(q))
+		return 2; /* "N regions" goes before what tells the rows apart */
+	return f->table_rank > 0 ? f->table_rank : 9;
+}
+
+static size_t add_col(const struct field **cols, size_t n, size_t max, const struct field *f)
+{
+	if (!f || n >= max)
+		return n;
+	for (size_t i = 0; i < n; i++)
+		if (cols[i] == f)
+			return n;
+	cols[n] = f;
+	return n + 1;
+}
+
+size_t query_table_columns(const struct query *q, const struct field **cols, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < offer_field_count; i++) {
+		if (offer_fields[i].table_rank > 0)
+			n = add_col(cols, n, max, &offer_fields[i]);
+		if (strcmp(offer_fields[i].key, "region") == 0)
+			n = add_col(cols, n, max, group_count(q));
+	}
+	for (size_t i = 0; i < offer_field_count; i++)
+		if (filtered(q, &offer_fields[i]))
+			n = add_col(cols, n, max, &offer_fields[i]);
+	if (!isnan(q->hours))
+		n = add_col(cols, n, max,
+			    field_find(q->spot ? "est_spot_cost_usd" : "est_cost_usd"));
+	return n;
+}
+
+/* Did an item before i show the same mark? */
+static int mark_seen(const struct render_seen *seen, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (strcmp(seen->item[j].value, seen->item[i].value) == 0)
+			return 1;
+	return 0;
+}
+
+/* Column `index`'s part of the legend, "K8S managed: provider-run cluster,
+ * join: join your cluster", or with `marks` the marks of every column,
+ * "?: unknown, -: none". */
+static void legend_part(const struct render_seen *seen, size_t index, int marks, struct buf *b)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < seen->n; i++) {
+		const char *v = seen->item[i].value;
+		const struct field *f = seen->item[i].col;
+		const struct field_value *m =
+			marks			       ? field_value_find(NULL, v)
+			: seen->item[i].index == index ? field_value_find(f->key, v)
+						       : NULL;
+		if (!m || (marks && mark_seen(seen, i)))
+			continue;
+		buf_printf(b, "%s%s%s%s: %s", k ? ", " : "", marks || k ? "" : f->header,
+			   marks || k ? "" : " ", v, m->brief);
+		k++;
+	}
+}
+
+void query_legend(const struct render_seen *seen, size_t ncols, size_t width, char *out,
+		  size_t size)
+{
+	static const char tail[] = "; more: gpucmp help values";
+	struct buf line, part;
+	buf_init(&line, 0);
+	buf_init(&part, 0);
+	for (size_t c = 0; c <= ncols; c++) {
+		buf_reset(&part);
+		legend_part(seen, c, c == ncols, &part);
+		if (!part.len || part.failed)
+			continue;
+		size_t w = (line.len ? render_width(line.ptr) + 2 : 0) + render_width(part.ptr);
+		if (w + sizeof tail - 1 > width)
+			continue;
+		buf_printf(&line, "%s%s", line.len ? "; " : "", part.ptr);
+	}
+	if (line.len && !line.failed)
+		snprintf(out, size, "%s%s", line.ptr, tail);
+	else if (size)
+		out[0] = '\0';
+	buf_free(&line);
+	buf_free(&part);
+}
