@@ -15,7 +15,7 @@ _gpucmp_options()
 {
 	case $1 in
 	'') echo '--help --version --cache --color --quiet' ;;
-	list) echo '--help --version --cache --color --quiet --gpu --gpus --vram --max-price --spot --region --provider --k8s --docker --mig --mps --time-slicing --ib --rdma --nvlink --where --cuda --cuda-strict --hours --nodes --available --sort --limit --columns --format --json --max-age --explain' ;;
+	list) echo '--help --version --cache --color --quiet --gpu --gpus --vram --max-price --spot --region --provider --k8s --docker --mig --mps --time-slicing --ib --rdma --nvlink --where --cuda --cuda-strict --hours --nodes --available --sort --limit --columns --group-by --all-regions --no-legend --format --json --max-age --explain' ;;
 	gpus) echo '--help --version --cache --color --quiet --format --json' ;;
 	providers) echo '--help --version --cache --color --quiet --k8s --docker --mig --mps --time-slicing --ib --rdma --nvlink --where --format --json --check' ;;
 	show) echo '--help --version --cache --color --quiet --json' ;;
@@ -60,6 +60,7 @@ _gpucmp_value()
 		--sort) echo @sort ;;
 		--limit) echo '' ;;
 		--columns) echo @fields ;;
+		--group-by) echo 'none sku provider gpu region' ;;
 		--format) echo 'table json csv ndjson' ;;
 		--max-age) echo '' ;;
 		*) return 1 ;;
@@ -173,7 +174,7 @@ _gpucmp_positional()
 		;;
 	config) [[ $2 == 0 ]] && _gpucmp_words 'path show' '' "$3" ;;
 	completion) [[ $2 == 0 ]] && _gpucmp_words 'bash zsh fish' '' "$3" ;;
-	help) [[ $2 == 0 ]] && _gpucmp_words "$_gpucmp_commands fields where" '' "$3" ;;
+	help) [[ $2 == 0 ]] && _gpucmp_words "$_gpucmp_commands fields where values" '' "$3" ;;
 	esac
 	return 0
 }

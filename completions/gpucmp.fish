@@ -34,7 +34,7 @@ function __gpucmp_valued
         case ''
             contains -- $argv[2] --cache --color
         case list
-            contains -- $argv[2] --cache --color --gpu --gpus --vram --max-price --region --provider --k8s --docker -w --where --cuda --hours --nodes --sort --limit --columns --format --max-age
+            contains -- $argv[2] --cache --color --gpu --gpus --vram --max-price --region --provider --k8s --docker -w --where --cuda --hours --nodes --sort --limit --columns --group-by --format --max-age
         case gpus
             contains -- $argv[2] --cache --color --format
         case providers
@@ -126,7 +126,7 @@ complete -c gpucmp -n '__gpucmp_using ""' -a import -d 'Load a price catalog (Sk
 complete -c gpucmp -n '__gpucmp_using ""' -a cache -d 'Show what the cache holds per provider, clear it, or print its path.'
 complete -c gpucmp -n '__gpucmp_using ""' -a config -d 'Print the config file\'s path, or the effective settings (keys redacted).'
 complete -c gpucmp -n '__gpucmp_using ""' -a completion -d 'Print the shell completion script for bash, zsh or fish.'
-complete -c gpucmp -n '__gpucmp_using ""' -a help -d 'A command\'s options, the offer fields or the --where language.'
+complete -c gpucmp -n '__gpucmp_using ""' -a help -d 'A command\'s options, the offer fields, the --where language or what the tables\' words mean.'
 
 # options, in the order of the option table
 complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend refresh import cache config completion' -s h -l help -d 'show help for the command and exit'
@@ -158,6 +158,9 @@ complete -c gpucmp -n '__gpucmp_using list' -l available -d 'only offers known t
 complete -c gpucmp -n '__gpucmp_using list' -l sort -x -a '(__gpucmp_list - $__gpucmp_fields)' -d 'sort keys, \'-\' for descending (default: price)'
 complete -c gpucmp -n '__gpucmp_using list recommend' -l limit -x -d 'at most N offers'
 complete -c gpucmp -n '__gpucmp_using list' -l columns -x -a '(__gpucmp_list $__gpucmp_fields)' -d 'fields to print (see \'gpucmp help fields\')'
+complete -c gpucmp -n '__gpucmp_using list' -l group-by -x -a 'none sku provider gpu region' -d 'one row per sku (provider and SKU: a table\'s default), provider, gpu, region, or none'
+complete -c gpucmp -n '__gpucmp_using list' -l all-regions -d 'every offer, one row per region: --group-by none'
+complete -c gpucmp -n '__gpucmp_using list' -l no-legend -d 'no line of what the table\'s words mean under it (a terminal shows one)'
 complete -c gpucmp -n '__gpucmp_using list gpus providers' -l format -x -a 'table json csv ndjson' -d 'output: table, json, csv, ndjson'
 complete -c gpucmp -n '__gpucmp_using list gpus providers show compare recommend refresh cache config' -l json -d 'same as --format json'
 complete -c gpucmp -n '__gpucmp_using list' -l max-age -x -d 'data older than DURATION is stale (default 24h, or the config\'s stale_after)'
@@ -191,4 +194,4 @@ complete -c gpucmp -n '__gpucmp_using cache; and __gpucmp_nargs 0' -a 'status cl
 complete -c gpucmp -n '__gpucmp_using cache; and __gpucmp_nargs 1 clear' -a 'aws azure civo coreweave crusoe digitalocean fluidstack gcore gcp genesis-cloud hyperbolic hyperstack ibm jarvislabs lambda linode mithril nebius oci ovhcloud runpod scaleway tensordock together vast verda voltage-park vultr'
 complete -c gpucmp -n '__gpucmp_using config; and __gpucmp_nargs 0' -a 'path show'
 complete -c gpucmp -n '__gpucmp_using completion; and __gpucmp_nargs 0' -a 'bash zsh fish'
-complete -c gpucmp -n '__gpucmp_using help; and __gpucmp_nargs 0' -a 'list gpus providers show compare recommend refresh import cache config completion fields where'
+complete -c gpucmp -n '__gpucmp_using help; and __gpucmp_nargs 0' -a 'list gpus providers show compare recommend refresh import cache config completion fields where values'

@@ -56,7 +56,7 @@ int query_column_rank(const struct query *q, const struct field *f)
 	static const char *const always[] = {"provider", "sku", "gpu", "gpu_count", "price_hr"};
 	for (size_t i = 0; i < sizeof always / sizeof always[0]; i++)
 		if (strcmp(f->key, always[i]) == 0)
-			return 1;
+			return 0;
 	if (filtered(q, f))
 		return 1;
 	if (f == group_count(q))

@@ -619,25 +619,33 @@ static size_t total_width(const struct grid *g, const size_t *w)
 	return t + (shown ? 2 * (shown - 1) : 0);
 }
 
+/* Drop the shown column of the worst rank above `floor` (the last of
+ * equals); 0 if there is none. */
+static int drop_worst(const struct grid *g, size_t *w, int floor)
+{
+	size_t drop = (size_t)-1;
+	int worst = floor;
+	for (size_t c = 0; c < g->ncols; c++)
+		if (w[c] && g->cols[c].rank >= worst && g->cols[c].rank > floor) {
+			worst = g->cols[c].rank;
+			drop = c;
+		}
+	if (drop == (size_t)-1)
+		return 0;
+	w[drop] = 0;
+	return 1;
+}
+
 /* Fit the table into the terminal: drop the least important columns
- * first, then shorten the widest text column, never below 6 cells. */
+ * (rank 2 and up) first, then shorten the widest text column, never below
+ * 6 cells, and only then drop rank-1 columns; rank 0 stays. */
 static void fit_columns(const struct grid *g, size_t *w)
 {
 	size_t limit = (size_t)g->width;
 	if (!limit)
 		return;
-	while (total_width(g, w) > limit) {
-		size_t drop = (size_t)-1;
-		int worst = 1;
-		for (size_t c = 0; c < g->ncols; c++)
-			if (w[c] && g->cols[c].rank > worst) {
-				worst = g->cols[c].rank;
-				drop = c;
-			}
-		if (drop == (size_t)-1)
-			break;
-		w[drop] = 0;
-	}
+	while (total_width(g, w) > limit && drop_worst(g, w, 1))
+		;
 	while (total_width(g, w) > limit) {
 		size_t widest = (size_t)-1;
 		for (size_t c = 0; c < g->ncols; c++)
@@ -648,6 +656,8 @@ static void fit_columns(const struct grid *g, size_t *w)
 			break;
 		w[widest]--;
 	}
+	while (total_width(g, w) > limit && drop_worst(g, w, 0))
+		;
 }
 
 static void put_cell(const struct grid *g, const char *text, size_t w, int right,
@@ -764,7 +774,7 @@ static enum gc_status table_print(struct renderer *r)
 					    &r->spec.money);
 			cols[c].header = hdr[c];
 			cols[c].right = numeric(r->spec.cols[c]);
-			cols[c].rank = r->spec.keep_cols ? 1
+			cols[c].rank = r->spec.keep_cols ? 0
 				       : r->spec.ranks	 ? r->spec.ranks[c]
 							 : r->spec.cols[c]->table_rank;
 		}

@@ -15,10 +15,23 @@ export XDG_CONFIG_HOME="$tmp/config"
 export GPUCMP_SKYPILOT_CATALOG_URL=http://127.0.0.1:9/v8 GPUCMP_GPUHUNT_CATALOG_URL=http://127.0.0.1:9/v3
 fail=0
 # 1. the registry and docs/OUTPUT.md and the schema agree
-for key in $("$bin" help fields | awk 'NR > 3 && NF { print $1 }'); do
+#    (help fields: the offer fields, a blank line, then a group's members)
+for key in $("$bin" help fields | awk 'NR > 3 && !NF { exit } NR > 3 { print $1 }'); do
 	grep -q "^| \`$key\` |" "$src/docs/OUTPUT.md" || { echo "docs/OUTPUT.md lacks field '$key'"; fail=1; }
 	grep -q "\"$key\":" "$src/docs/offer.schema.json" || { echo "offer.schema.json lacks '$key'"; fail=1; }
+	grep -q "\"$key\":" "$src/docs/group.schema.json" || { echo "group.schema.json lacks '$key'"; fail=1; }
 done
+for key in $("$bin" help fields | awk '/^Fields a group adds/ { g = 1; next } g && NF { print $1 }'); do
+	grep -q "^| \`$key\` |" "$src/docs/OUTPUT.md" || { echo "docs/OUTPUT.md lacks group member '$key'"; fail=1; }
+	grep -q "\"$key\":" "$src/docs/group.schema.json" || { echo "group.schema.json lacks '$key'"; fail=1; }
+done
+# 1b. every grouping, as JSON and NDJSON, matches the group schema
+for by in sku provider gpu region; do
+	"$bin" --quiet list --group-by $by --json >"$tmp/group.json"
+	"$check" --array "$src/docs/group.schema.json" <"$tmp/group.json" >/dev/null || { echo "group-by $by"; fail=1; }
+done
+"$bin" --quiet list --group-by gpu --spot --format ndjson >"$tmp/group.ndjson"
+"$check" --lines "$src/docs/group.schema.json" <"$tmp/group.ndjson" || fail=1
 # 2. every snapshot offer, as JSON and NDJSON, matches the offer schema
 "$bin" --quiet list --json >"$tmp/all.json"
 "$check" --array "$src/docs/offer.schema.json" <"$tmp/all.json" || fail=1

@@ -35,11 +35,11 @@ on_tty() {
 # 1. a terminal: colour on, every line fits 60 cells, the footer is there
 on_tty 60 "'$bin' list --limit 5"
 if grep -q "$esc\[1m" "$root/tty"; then ok; else bad "no colour on a terminal"; fi
-long=$(sed "s/$esc\[[0-9;]*m//g" "$root/tty" | grep -v '^gpucmp: ' | awk '{ if (length($0) > 60) print }' | head -1)
+long=$(sed "s/$esc\[[0-9;]*m//g; s/…/./g; s/≥/./g" "$root/tty" | grep -v '^gpucmp: ' | awk '{ if (length($0) > 60) print }' | head -1)
 [ -z "$long" ] && ok || bad "a table line wider than the 60-column terminal: $long"
-if grep -q '^gpucmp: 5 offers; built-in snapshot prices are from 2026-05-20' "$root/tty"; then ok
+if grep -q '^gpucmp: 5 of [0-9]* rows (one per provider and SKU) for [0-9]* offers from [0-9]* providers; built-in snapshot prices are from 2026-05-20' "$root/tty"; then ok
 else bad "no footer with the data's age on a terminal"; fi
-if grep -q '\$/H' "$root/tty" && grep -Eq ' \$[0-9]+\.[0-9]+ ' "$root/tty"; then ok
+if grep -q '\$/H' "$root/tty" && grep -Eq ' \$[0-9]+\.[0-9]+( |$)' "$root/tty"; then ok
 else bad "prices in a table carry no currency sign"; fi
 
 # 2. the same terminal, wider: more columns appear
@@ -66,7 +66,7 @@ grep -q "$esc\[1m" "$root/tty" && ok || bad "--color always ignored when NO_COLO
 "$bin" list --limit 50 >"$root/out" 2>"$root/err"
 if grep -q "$esc" "$root/out"; then bad "escape sequence in piped output"; else ok; fi
 if grep -q "$(printf '\342\200\246')" "$root/out"; then bad "piped output was cut with an ellipsis"; else ok; fi
-[ "$(wc -l <"$root/err")" -eq 1 ] && grep -q '^gpucmp: 50 offers;' "$root/err" && ok ||
+[ "$(wc -l <"$root/err")" -eq 1 ] && grep -q '^gpucmp: 50 of [0-9]* rows' "$root/err" && ok ||
 	bad "piped: expected one footer line on stderr, got: $(cat "$root/err")"
 grep -q '^gpucmp:' "$root/out" && bad "footer on stdout" || ok
 
@@ -90,6 +90,28 @@ else ok; fi
 on_tty 120 "'$bin' list --limit 2 --quiet"
 grep -q '^gpucmp:' "$root/tty" && bad "--quiet still printed a note" || ok
 [ "$(wc -l <"$root/tty")" -eq 3 ] && ok || bad "--quiet: expected a header and two rows"
+
+# 9. a legend under a table on a terminal, saying what its words mean; not
+# with --no-legend, --quiet, the config's legend: false, or through a pipe
+on_tty 200 "'$bin' list --k8s managed --mig --limit 3"
+last=$(grep -v '^gpucmp: ' "$root/tty" | tail -1)
+case $last in
+"K8S managed: provider-run cluster"*"MIG managed: set up for you"*"gpucmp help values") ok ;;
+*) bad "no legend of K8S and MIG under the table: $last" ;;
+esac
+on_tty 200 "'$bin' list --k8s managed --mig --limit 3 --no-legend"
+grep -q 'gpucmp help values' "$root/tty" && bad "--no-legend still printed a legend" || ok
+on_tty 200 "'$bin' --quiet list --k8s managed --mig --limit 3"
+grep -q 'gpucmp help values' "$root/tty" && bad "--quiet still printed a legend" || ok
+mkdir -p "$root/config/gpucmp"
+echo 'legend: false' >"$root/config/gpucmp/config.yaml"
+on_tty 200 "'$bin' list --k8s managed --mig --limit 3"
+grep -q 'gpucmp help values' "$root/tty" && bad "legend: false still printed a legend" || ok
+rm "$root/config/gpucmp/config.yaml"
+grep -q 'gpucmp help values' "$root/out" && bad "a legend in piped output" || ok
+on_tty 40 "'$bin' list --k8s managed --mig --limit 3"
+long=$(grep -v '^gpucmp: ' "$root/tty" | sed "s/$esc\[[0-9;]*m//g; s/…/./g" | awk 'length($0) > 40' | head -1)
+[ -z "$long" ] && ok || bad "a line wider than the 40-column terminal: $long"
 
 echo "term: $checks checks, $fails failed"
 [ "$fails" -eq 0 ]

@@ -112,10 +112,10 @@ struct query {
  * --cuda the driver, its CUDA and the verdict, --hours the estimate).
  * Fills cols (at most max) and returns how many. */
 size_t query_table_columns(const struct query *q, const struct field **cols, size_t max);
-/* How late a narrow table drops column f (render_spec.ranks): 1, kept
- * longest, for provider, sku, gpu, gpu_count, the price and the columns of
- * the filters q uses; 2 for the group's count; else f's table rank (9:
- * none). */
+/* How late a narrow table drops column f (render_spec.ranks, grid_col):
+ * 0, never, for provider, sku, gpu, gpu_count and the price; 1, only when
+ * shortening text is not enough, for the columns of the filters q uses; 2
+ * for the group's count; else f's table rank (9: none). */
 int query_column_rank(const struct query *q, const struct field *f);
 
 /* The one line under a table on a terminal: what the words its `ncols`

@@ -56,8 +56,8 @@ struct render_spec {
 	int color;      /* ANSI styling in tables */
 	int width;      /* terminal width for tables; 0 = do not fit */
 	int keep_cols;  /* the user chose the columns: shrink, never drop */
-	/* tables: how late a too-narrow terminal drops column i (1: last);
-	 * NULL: each field's table rank */
+	/* tables: how late a too-narrow terminal drops column i (grid_col.rank:
+	 * 0 never); NULL: each field's table rank */
 	const int *ranks;
 	struct money money; /* table prices; zero = USD */
 	/* tables: 1 + the statement column (past ncols) holding price_kind;
@@ -167,7 +167,8 @@ enum gc_status render_fit(struct buf *out, const char *s, size_t width);
 struct grid_col {
 	const char *header;
 	int right; /* right-align (numbers) */
-	int rank;  /* 1 = never drop */
+	int rank;  /* 0 = never drop; 1 only if shortening text is not enough;
+		    * 2.. dropped first, the highest first */
 };
 enum gc_status render_grid(FILE *out, const struct grid_col *cols, size_t ncols,
 			   const char *const *cells, const unsigned char *dim,

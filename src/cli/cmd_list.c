@@ -112,8 +112,8 @@ static const struct field *list_field(const struct list_state *s, const char *op
 		return g;
 	if (g) {
 		char safe[64];
-		msg_error("'%s' in --%s is a field of groups: add --group-by (sku, provider, gpu or "
-			  "region)", str_sanitize(safe, sizeof safe, key), opt);
+		msg_error("'%s' in --%s is a field of groups: add --group-by (sku, provider, "
+			  "gpu or region)", str_sanitize(safe, sizeof safe, key), opt);
 		return NULL;
 	}
 	if (!f)
@@ -338,10 +338,11 @@ static int run_query(struct list_state *s, const struct cli_args *a, enum render
 				   .keep_cols = cli_flag(a, O_COLUMNS), .money = s->env.money,
 				   .ranks = s->ranks,
 				   .kind_col = nq > s->ncols ? (int)nq : 0};
-	/* the legend: on a terminal, unless --no-legend or the config's legend: false */
+	/* the legend: on a terminal, unless --no-legend, --quiet or the config's
+	 * legend: false */
 	struct render_seen seen;
 	if (fmt == RF_TABLE && spec.width > 0 && isatty(fileno(stdout)) &&
-	    !cli_flag(a, O_NO_LEGEND) && s->env.config.legend != 0)
+	    !cli_flag(a, O_NO_LEGEND) && !cli_flag(a, O_QUIET) && s->env.config.legend != 0)
 		spec.seen = &seen;
 	size_t rows = 0;
 	if (st == GC_OK)
@@ -448,8 +449,8 @@ static const struct opt_use list_opts[] = {
 	OPT_USE(opt_max_price), OPT_USE(opt_spot), OPT_USE(opt_region), OPT_USE(opt_provider),
 	OPT_GROUP(opts_filters), OPT_USE(opt_cuda), OPT_USE(opt_cuda_strict), OPT_USE(opt_hours),
 	OPT_USE(opt_nodes), OPT_USE(opt_available), OPT_USE(opt_sort), OPT_USE(opt_limit),
-	OPT_USE(opt_columns), OPT_USE(opt_group_by), OPT_USE(opt_all_regions), OPT_USE(opt_no_legend),
-	OPT_GROUP(opts_output), OPT_USE(opt_max_age), OPT_USE(opt_explain),
+	OPT_USE(opt_columns), OPT_USE(opt_group_by), OPT_USE(opt_all_regions),
+	OPT_USE(opt_no_legend), OPT_GROUP(opts_output), OPT_USE(opt_max_age), OPT_USE(opt_explain),
 	OPT_END};
 
 const struct cmd_entry cmd_list_entry = {

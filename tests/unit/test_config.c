@@ -64,6 +64,7 @@ static void test_catalog_keys(void **state)
 	struct config c;
 	char *err = NULL;
 	const char *text = "catalog: false\n"
+			   "legend: false\n"
 			   "providers: [aws, nebius]\n"
 			   "skypilot_catalog_url: http://127.0.0.1:8080/v8/\n"
 			   "gpuhunt_catalog_url: https://mirror.example/v3\n";
@@ -71,6 +72,7 @@ static void test_catalog_keys(void **state)
 	unsetenv("GPUCMP_GPUHUNT_CATALOG_URL");
 	assert_int_equal(parse(&c, text, &err), GC_OK);
 	assert_int_equal(c.catalog, 0);
+	assert_int_equal(c.legend, 0);
 	assert_false(config_catalog_enabled(&c));
 	assert_int_equal(c.nproviders, 2); /* catalog-only providers are refreshable */
 	char from[32];
@@ -87,6 +89,7 @@ static void test_catalog_keys(void **state)
 	unsetenv("GPUCMP_GPUHUNT_CATALOG_URL");
 	config_release(&c);
 	assert_int_equal(c.catalog, -1);
+	assert_int_equal(c.legend, -1);
 	assert_true(config_catalog_enabled(&c));
 	assert_string_equal(config_catalog_url(&c, HOSTED_SKYPILOT, from, sizeof from),
 			    HOSTED_SKYPILOT_URL);
@@ -139,6 +142,7 @@ static void test_errors(void **state)
 		  "cfg.yaml:1: provider 'civo' has no live price adapter "
 		  "(these do: azure, " },
 		{ "catalog: maybe\n", "cfg.yaml:1: catalog must be true or false" },
+		{ "legend: 1\n", "cfg.yaml:1: legend must be true or false" },
 		{ "skypilot_catalog_url: ftp://x\n",
 		  "cfg.yaml:1: bad skypilot_catalog_url 'ftp://x'" },
 		{ "providers: {lambda: {}}\n",

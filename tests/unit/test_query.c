@@ -892,6 +892,194 @@ static void test_age_note(void **state)
 	assert_string_equal(out, "");
 }
 
+/* A field of the offer or of a group. */
+static const struct field *fg(const char *key)
+{
+	const struct field *x = field_find(key);
+	if (!x)
+		x = group_field_find(key);
+	assert_non_null(x);
+	return x;
+}
+
+struct group_check {
+	int spot;
+	size_t rows;
+	double offers, prev_sort;
+	int by_offers_desc;
+};
+
+/* Each group row is its cheapest offer: its price is the group's minimum,
+ * its region the first of the group's regions, and regions count once. */
+static void check_group(sqlite3_stmt *s, void *arg)
+{
+	struct group_check *g = arg;
+	const char *region = (const char *)sqlite3_column_text(s, 2);
+	double price = sqlite3_column_double(s, 3), spot = sqlite3_column_double(s, 4);
+	double offers = sqlite3_column_double(s, 5), nregions = sqlite3_column_double(s, 6);
+	const char *regions = (const char *)sqlite3_column_text(s, 7);
+	double min = sqlite3_column_double(s, 8), max = sqlite3_column_double(s, 9);
+	double smin = sqlite3_column_double(s, 10);
+	assert_non_null(region);
+	assert_non_null(regions);
+	assert_true(g->spot ? spot == smin : price == min);
+	assert_true(max >= min);
+	assert_true(offers >= nregions && nregions >= 1);
+	assert_int_equal(strncmp(regions, region, strlen(region)), 0);
+	size_t items = 1;
+	for (const char *p = regions; *p; p++)
+		items += *p == FIELD_LIST_SEP;
+	assert_int_equal((double)items, nregions);
+	if (g->by_offers_desc && g->rows)
+		assert_true(offers <= g->prev_sort);
+	g->prev_sort = offers;
+	g->offers += offers;
+	g->rows++;
+}
+
+static size_t run_group(const struct query *q, struct group_check *g)
+{
+	static const char *const keys[] = {"provider", "sku", "region", "price_hr",
+					   "spot_price_hr", "offers", "region_count", "regions",
+					   "min_price_hr", "max_price_hr", "min_spot_price_hr"};
+	const struct field *cols[11];
+	for (size_t i = 0; i < 11; i++)
+		cols[i] = fg(keys[i]);
+	struct query_sql qs;
+	sqlite3_stmt *s = NULL;
+	char *err = NULL;
+	assert_int_equal(query_build(q, cols, 11, &qs, &err), GC_OK);
+	if (query_prepare(cache_db(cache), &qs, &s, &err) != GC_OK)
+		fail_msg("%s\n%s", err, qs.sql.ptr);
+	while (sqlite3_step(s) == SQLITE_ROW)
+		check_group(s, g);
+	sqlite3_finalize(s);
+	query_sql_release(&qs);
+	return g->rows;
+}
+
+/* One row per provider and SKU: as many rows as distinct pairs among the
+ * offers the filters keep, their offers adding up to every offer, and
+ * query_count saying the same. */
+static void test_group_by_sku(void **state)
+{
+	(void)state;
+	struct query q;
+	query_init(&q);
+	q.caps = (1u << QC_K8S_MANAGED) | (1u << QC_MIG);
+	size_t offers = run(&q, (const char *const[]){"provider"}, 1, NULL, NULL);
+	q.group = QG_SKU;
+	struct group_check g = {0};
+	size_t rows = run_group(&q, &g);
+	struct query_counts n;
+	assert_int_equal(query_count(cache, &q, &n, NULL), GC_OK);
+	assert_int_equal(n.offers, (long long)offers);
+	assert_int_equal(n.groups, (long long)rows);
+	assert_int_equal(n.providers, 2);
+	assert_true(rows > 10 && rows < offers / 4);
+	assert_int_equal((size_t)g.offers, offers);
+	q.limit = 3;
+	struct group_check h = {0};
+	assert_int_equal(run_group(&q, &h), 3);
+	assert_int_equal(query_count(cache, &q, &n, NULL), GC_OK);
+	assert_int_equal(n.groups, (long long)rows); /* the limit cuts rows, not the count */
+}
+
+/* With --spot a group's row is its cheapest spot offer; --sort takes a
+ * group's member; every grouping runs. */
+static void test_group_spot_sort_and_keys(void **state)
+{
+	(void)state;
+	struct query q;
+	query_init(&q);
+	q.spot = 1;
+	q.group = QG_SKU;
+	struct group_check g = {.spot = 1};
+	assert_true(run_group(&q, &g) > 0);
+	q.spot = 0;
+	q.sort[0] = (struct sort_key){group_field_find("offers"), 1};
+	q.nsort = 1;
+	for (int by = QG_SKU; by < QG_COUNT; by++) {
+		q.group = (enum query_group)by;
+		struct group_check h = {.by_offers_desc = 1};
+		assert_true(run_group(&q, &h) > 0);
+		struct query_counts n;
+		assert_int_equal(query_count(cache, &q, &n, NULL), GC_OK);
+		assert_int_equal((long long)h.offers, n.offers);
+		assert_int_equal((long long)h.rows, n.groups);
+	}
+	assert_int_equal(query_group_find("gpu"), QG_GPU);
+	assert_int_equal(query_group_find("country"), -1);
+}
+
+/* A table shows the columns of the filters used and keeps them on a narrow
+ * terminal after the five that tell offers apart; the group's count goes
+ * before them. */
+static void test_table_columns_and_ranks(void **state)
+{
+	(void)state;
+	struct query q;
+	query_init(&q);
+	q.caps = 1u << QC_MPS;
+	q.group = QG_SKU;
+	const struct field *cols[64];
+	size_t n = query_table_columns(&q, cols, 64);
+	int mps = 0, count = 0;
+	for (size_t i = 0; i < n; i++) {
+		mps += cols[i] == f("mps");
+		count += cols[i] == group_field_find("region_count");
+	}
+	assert_int_equal(mps, 1);
+	assert_int_equal(count, 1);
+	assert_int_equal(query_column_rank(&q, f("sku")), 0);
+	assert_int_equal(query_column_rank(&q, f("price")), 0);
+	assert_int_equal(query_column_rank(&q, f("mps")), 1);
+	assert_int_equal(query_column_rank(&q, group_field_find("region_count")), 2);
+	assert_true(query_column_rank(&q, f("vcpus")) > 2);
+	assert_true(query_column_rank(&q, f("region")) > 1);
+	q.region_glob = "us-*";
+	assert_int_equal(query_column_rank(&q, f("region")), 1);
+	q.group = QG_NONE;
+	n = query_table_columns(&q, cols, 64);
+	for (size_t i = 0; i < n; i++)
+		assert_null(group_field_find(cols[i]->key));
+}
+
+/* The legend says what the words a table showed mean, column by column
+ * while the width allows, and the marks once. */
+static void test_legend(void **state)
+{
+	(void)state;
+	struct render_seen seen = {0};
+	const char *items[][2] = {{"k8s", "managed"}, {"k8s", "join"}, {"mig", "self"},
+				  {"mig", "?"}, {"k8s", "?"}, {"price_hr", "~"}};
+	size_t idx[] = {0, 0, 1, 1, 0, 2};
+	for (size_t i = 0; i < 6; i++) {
+		seen.item[i].col = f(items[i][0]);
+		seen.item[i].index = idx[i];
+		snprintf(seen.item[i].value, sizeof seen.item[i].value, "%s", items[i][1]);
+	}
+	seen.n = 6;
+	char out[512];
+	query_legend(&seen, 3, 200, out, sizeof out);
+	assert_string_equal(out, "K8S managed: provider-run cluster, join: join your cluster; "
+				 "MIG self: you set it up; ?: unknown, ~: marketplace ask; "
+				 "more: gpucmp help values");
+	query_legend(&seen, 3, 82, out, sizeof out);
+	assert_string_equal(out, "MIG self: you set it up; ?: unknown, ~: marketplace ask; more: "
+				 "gpucmp help values");
+	query_legend(&seen, 3, 60, out, sizeof out);
+	assert_string_equal(out, "MIG self: you set it up; more: gpucmp help values");
+	query_legend(&seen, 3, 20, out, sizeof out);
+	assert_string_equal(out, "");
+	seen.n = 0;
+	query_legend(&seen, 3, 200, out, sizeof out);
+	assert_string_equal(out, "");
+	assert_null(field_value_find("k8s", "self"));
+	assert_non_null(field_value_find("time_slicing", "self"));
+	assert_non_null(field_value_find(NULL, "?"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -917,6 +1105,10 @@ int main(void)
 		cmocka_unit_test(test_where_domains),
 		cmocka_unit_test(test_list_and_age),
 		cmocka_unit_test(test_age_note),
+		cmocka_unit_test(test_group_by_sku),
+		cmocka_unit_test(test_group_spot_sort_and_keys),
+		cmocka_unit_test(test_table_columns_and_ranks),
+		cmocka_unit_test(test_legend),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
