@@ -1,7 +1,8 @@
-/* query_recommend.c - recommend's candidates: the cheapest matching offer
- * of each provider (one per provider, so the list compares providers, not
- * regions), judged with the workload's checklist (src/recommend.c) and
- * ranked. */
+/* query_recommend.c - recommend's candidates: the cheapest region of each
+ * matching SKU, judged with the workload's checklist (src/recommend.c),
+ * and each provider's best one ranked (one per provider, so the list
+ * compares providers, not regions); the providers without a candidate are
+ * named with their reason. */
 #include "gpucmp/query.h"
 
 #include <math.h>
@@ -14,7 +15,7 @@
 #include "gpucmp/strutil.h"
 
 enum { C_PROVIDER, C_SKU, C_GPU, C_COUNT, C_REGION, C_PRICE, C_SPOT, C_AVAIL, C_IB, C_RDMA,
-       C_NVLINK, C_MIG, C_N };
+       C_NVLINK, C_MIG, C_MEM, C_VALUE, C_N };
 
 static const char *col_text(sqlite3_stmt *s, int i)
 {
@@ -37,7 +38,8 @@ static enum gc_status prepare(sqlite3 *db, const struct query *q, sqlite3_stmt *
 {
 	static const char *const keys[C_N] = {"provider", "sku", "gpu", "gpu_count", "region",
 					      "price_hr", "spot_price_hr", "available",
-					      "infiniband", "rdma", "nvlink", "mig"};
+					      "infiniband", "rdma", "nvlink", "mig", "gpu_mem_gb",
+					      "usd_per_pflop_hr"};
 	const struct field *cols[C_N];
 	for (size_t i = 0; i < C_N; i++)
 		cols[i] = field_find(keys[i]);
@@ -69,60 +71,129 @@ static void cost(enum workload w, double nodes, double hours, struct rec_pick *k
 	}
 }
 
-/* Judge the current row as pick k. */
-static void judge(sqlite3_stmt *s, const struct profile_set *ps, const struct query_rec *r,
-		  struct rec_pick *k)
+/* The current row as candidate k (judged later, when the best value of
+ * all candidates is known). */
+static void read_row(sqlite3_stmt *s, const struct profile_set *ps, const struct query_rec *r,
+		     struct rec_pick *k)
 {
-	char rdma[16], mig[16];
 	memset(k, 0, sizeof *k);
 	str_sanitize(k->provider, sizeof k->provider, col_text(s, C_PROVIDER));
 	str_sanitize(k->sku, sizeof k->sku, col_text(s, C_SKU));
 	str_sanitize(k->gpu, sizeof k->gpu, col_text(s, C_GPU));
 	str_sanitize(k->region, sizeof k->region, col_text(s, C_REGION));
-	snprintf(rdma, sizeof rdma, "%s", col_text(s, C_RDMA));
-	snprintf(mig, sizeof mig, "%s", col_text(s, C_MIG));
+	snprintf(k->rdma, sizeof k->rdma, "%s", col_text(s, C_RDMA));
+	snprintf(k->mig, sizeof k->mig, "%s", col_text(s, C_MIG));
 	k->o = (struct rec_offer){col_num(s, C_COUNT), col_num(s, C_PRICE), col_num(s, C_SPOT),
-				  col_tri(s, C_AVAIL), col_tri(s, C_IB), rdma,
-				  col_tri(s, C_NVLINK), mig};
+				  col_tri(s, C_AVAIL), col_tri(s, C_IB), NULL,
+				  col_tri(s, C_NVLINK), NULL, col_num(s, C_MEM),
+				  col_num(s, C_VALUE)};
 	k->p = profile_set_find(ps, col_text(s, C_PROVIDER));
 	cost(r->w, r->nodes, r->hours, k);
-	recommend_judge(r->w, (int)r->nodes, &k->o, k->p, &k->v);
-	/* the verdict has what was needed of these, which live on this stack */
-	k->o.rdma = k->o.mig = NULL;
+	/* the value of what is paid for the GPUs asked for: batch pays the spot
+	 * price, and GPUs beyond --gpus are paid for but not used */
+	if (r->w == WL_BATCH && !isnan(k->o.spot_price_hr))
+		k->o.usd_per_pflop_hr *= k->o.spot_price_hr / k->o.price_hr;
+	if (k->o.gpu_count > r->gpus)
+		k->o.usd_per_pflop_hr *= k->o.gpu_count / r->gpus;
 }
 
-static int seen(const struct rec_pick *picks, size_t n, const char *provider)
+/* Judge every candidate against the best value among them. */
+static void judge_all(const struct query_rec *r, struct rec_pick *picks, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(picks[i].provider, provider) == 0)
+	double best = recommend_best_value(picks, n);
+	for (size_t i = 0; i < n; i++) {
+		struct rec_pick *k = &picks[i];
+		k->o.rdma = k->rdma;
+		k->o.mig = k->mig;
+		recommend_judge(r->w, (int)r->nodes, &k->o, k->p, &k->v);
+		recommend_value(r->w, &k->o, best, &k->v);
+		/* the picks move when ranked: o must not point into them */
+		k->o.rdma = k->o.mig = NULL;
+	}
+}
+
+static int seen(const struct rec_pick *picks, size_t n, const char *provider, const char *sku)
+{
+	for (size_t i = n; i-- > 0;)
+		if (strcmp(picks[i].provider, provider) == 0 && strcmp(picks[i].sku, sku) == 0)
 			return 1;
 	return 0;
 }
 
-/* The cheapest matching offer of each provider, judged. */
+/* The cheapest region of each matching SKU of each provider. */
 static enum gc_status collect(sqlite3 *db, const struct profile_set *ps, const struct query *q,
 			      const struct query_rec *r, struct query_rec_result *out,
-			      char **err)
+			      size_t *cap, char **err)
 {
 	sqlite3_stmt *s = NULL;
 	enum gc_status st = prepare(db, q, &s, err);
-	size_t cap = 0;
 	int rc = SQLITE_DONE;
 	while (st == GC_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		char prov[64];
+		char prov[64], sku[128];
 		str_sanitize(prov, sizeof prov, col_text(s, C_PROVIDER));
-		if (seen(out->picks, out->n, prov))
-			continue; /* rows come cheapest first: keep each provider's first */
-		if (buf_grow_array(&out->picks, &cap, out->n, sizeof *out->picks, 16) != GC_OK) {
+		str_sanitize(sku, sizeof sku, col_text(s, C_SKU));
+		if (seen(out->picks, out->n, prov, sku))
+			continue; /* rows come cheapest first: keep each SKU's first */
+		if (buf_grow_array(&out->picks, cap, out->n, sizeof *out->picks, 16) != GC_OK) {
 			st = err_set(err, GC_ENOMEM, "out of memory");
 			break;
 		}
-		judge(s, ps, r, &out->picks[out->n++]);
+		read_row(s, ps, r, &out->picks[out->n++]);
 	}
 	if (st == GC_OK && rc != SQLITE_DONE)
 		st = err_set(err, rc == SQLITE_NOMEM ? GC_ENOMEM : GC_EIO,
 			     "cannot query the cache: %s", sqlite3_errmsg(db));
 	sqlite3_finalize(s);
+	return st;
+}
+
+static int asked_for(const struct query *q, const char *id)
+{
+	if (!q->nproviders)
+		return 1;
+	for (size_t i = 0; i < q->nproviders; i++)
+		if (strcmp(q->providers[i], id) == 0)
+			return 1;
+	return 0;
+}
+
+static int has_pick(const struct query_rec_result *out, const char *id)
+{
+	for (size_t i = 0; i < out->n; i++)
+		if (strcmp(out->picks[i].provider, id) == 0)
+			return 1;
+	return 0;
+}
+
+/* Name the providers asked for (every profile without --provider) that
+ * have no candidate: no offer fits, or no offers in the cache at all. */
+static enum gc_status add_absent(struct cache *c, const struct profile_set *ps,
+				 const struct query *q, struct query_rec_result *out,
+				 size_t *cap, char **err)
+{
+	struct query all;
+	query_init(&all);
+	struct query_provider *pv = NULL;
+	size_t npv = 0;
+	enum gc_status st = query_providers(c, ps, &all, &pv, &npv, err);
+	for (size_t i = 0; st == GC_OK && i < npv; i++) {
+		const char *id = pv[i].p->id;
+		if (!asked_for(q, id) || has_pick(out, id))
+			continue;
+		if (buf_grow_array(&out->picks, cap, out->n, sizeof *out->picks, 16) != GC_OK) {
+			st = err_set(err, GC_ENOMEM, "out of memory");
+			break;
+		}
+		struct rec_pick *k = &out->picks[out->n++];
+		memset(k, 0, sizeof *k);
+		str_sanitize(k->provider, sizeof k->provider, id);
+		k->p = pv[i].p;
+		k->cost = k->hourly = NAN;
+		k->o.price_hr = k->o.spot_price_hr = k->o.gpu_mem_gb = NAN;
+		k->o.gpu_count = k->o.usd_per_pflop_hr = NAN;
+		k->status = pv[i].offers ? REC_NO_FIT : REC_NO_DATA;
+	}
+	free(pv);
 	return st;
 }
 
@@ -138,13 +209,19 @@ enum gc_status query_recommend(struct cache *c, const struct profile_set *ps, st
 		q->sort[1] = (struct sort_key){field_find("price_hr"), 0};
 		q->nsort = 2;
 	}
-	enum gc_status st = collect(cache_db(c), ps, q, r, out, err);
+	size_t cap = 0;
+	enum gc_status st = collect(cache_db(c), ps, q, r, out, &cap, err);
+	if (st == GC_OK) {
+		judge_all(r, out->picks, out->n);
+		out->n = recommend_rank(out->picks, out->n, r->budget, r->limit);
+		st = add_absent(c, ps, q, out, &cap, err);
+	}
 	if (st != GC_OK) {
 		free(out->picks);
 		memset(out, 0, sizeof *out);
 		return st;
 	}
-	out->n = recommend_rank(out->picks, out->n, r->budget, r->limit, &out->excluded,
-				&out->over);
+	for (size_t i = 0; i < out->n; i++)
+		out->count[out->picks[i].status]++;
 	return GC_OK;
 }

@@ -9,6 +9,19 @@
 
 static const char *const names[] = {"inference", "training", "batch", "notebook"};
 
+/* The score's parts besides the checklist, per workload (docs/RECOMMEND.md
+ * gives each figure's reason). */
+static const struct {
+	double value_weight; /* points for the best price-performance */
+	double mem_want_gb;  /* memory per GPU the workload wants; 0: no item */
+	double mem_weight;
+} tune[] = {
+	[WL_INFERENCE] = {1, 24, 1},
+	[WL_TRAINING] = {4, 80, 2},
+	[WL_BATCH] = {2, 0, 0},
+	[WL_NOTEBOOK] = {0, 0, 0},
+};
+
 int workload_parse(const char *s)
 {
 	for (int i = 0; i < 4; i++)
@@ -22,9 +35,9 @@ const char *workload_name(enum workload w)
 	return names[w];
 }
 
-static void reason(struct rec_verdict *v, char sign, int weight, const char *fmt, ...)
+static void reason(struct rec_verdict *v, char sign, double weight, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-static void reason(struct rec_verdict *v, char sign, int weight, const char *fmt, ...)
+static void reason(struct rec_verdict *v, char sign, double weight, const char *fmt, ...)
 {
 	if (sign == '+')
 		v->score += weight;
@@ -117,6 +130,7 @@ static void interconnect_items(struct rec_verdict *v, const struct rec_offer *o,
 			v->excluded = 1; /* multi-node training needs it */
 	} else {
 		reason(v, '?', 0, "RDMA between nodes unknown");
+		v->unverified = nodes > 1; /* not ranked for multi-node training */
 	}
 	if (o->gpu_count >= 2) {
 		if (o->nvlink == 1)
@@ -173,6 +187,24 @@ static void billing_item(struct rec_verdict *v, const struct profile *p)
 		reason(v, '?', 0, "billing granularity unknown");
 }
 
+/* Memory per GPU against what the workload wants (none for batch and
+ * notebooks, whose jobs vary too much to assume a size). */
+static void memory_item(struct rec_verdict *v, enum workload w, const struct rec_offer *o)
+{
+	double want = tune[w].mem_want_gb, weight = tune[w].mem_weight;
+	if (want <= 0)
+		return;
+	v->parts |= REC_PART_MEMORY;
+	if (isnan(o->gpu_mem_gb)) {
+		reason(v, '?', 0, "GPU memory unknown");
+		return;
+	}
+	int fits = o->gpu_mem_gb >= want;
+	reason(v, fits ? '+' : '-', weight, "%g GB per GPU (%s wants %g GB)", o->gpu_mem_gb,
+	       names[w], want);
+	v->memory = fits ? weight : -weight;
+}
+
 void recommend_judge(enum workload w, int nodes, const struct rec_offer *o,
 		     const struct profile *p, struct rec_verdict *v)
 {
@@ -211,33 +243,108 @@ void recommend_judge(enum workload w, int nodes, const struct rec_offer *o,
 		yes_no(v, p, "docker.persistent_volumes", 1, "persistent volumes for your work");
 		break;
 	}
+	memory_item(v, w, o);
+	v->score = round(v->score * 10) / 10;
+}
+
+
+void recommend_value(enum workload w, const struct rec_offer *o, double best,
+		     struct rec_verdict *v)
+{
+	double weight = tune[w].value_weight, usd = o->usd_per_pflop_hr;
+	if (weight <= 0)
+		return;
+	v->parts |= REC_PART_VALUE;
+	if (isnan(usd) || usd <= 0 || isnan(best)) {
+		reason(v, '?', 0, "price-performance unknown (no BF16 figure for this GPU)");
+		return;
+	}
+	v->value = round(weight * best / usd * 10) / 10;
+	reason(v, '+', v->value, "value %.1f of %g: $%.2f per BF16 PFLOP-hour (best $%.2f)",
+	       v->value, weight, usd, best);
+	v->score = round(v->score * 10) / 10;
+}
+
+double recommend_best_value(const struct rec_pick *picks, size_t n)
+{
+	double best = NAN;
+	for (size_t i = 0; i < n; i++) {
+		double u = picks[i].o.usd_per_pflop_hr;
+		if (!isnan(u) && u > 0 && !isnan(picks[i].cost) && (isnan(best) || u < best))
+			best = u;
+	}
+	return best;
+}
+
+static const char *const status_names[REC_NSTATUS] = {
+	"ranked", "unverified", "below_limit", "over_budget", "no_fabric", "no_price",
+	"no_offer_fits", "no_data"};
+
+const char *rec_status_name(enum rec_status s)
+{
+	return status_names[s];
+}
+
+static enum rec_status pick_status(const struct rec_pick *k, double budget)
+{
+	if (isnan(k->cost))
+		return REC_NO_PRICE;
+	if (k->v.excluded)
+		return REC_NO_FABRIC;
+	if (!isnan(budget) && k->cost > budget)
+		return REC_OVER_BUDGET;
+	return k->v.unverified ? REC_UNVERIFIED : REC_RANKED;
+}
+
+/* Ascending, NAN last. */
+static int cmp_num(double a, double b)
+{
+	if (isnan(a) || isnan(b))
+		return isnan(a) - isnan(b);
+	return (a > b) - (a < b);
+}
+
+/* Status, then score (highest first), then cost. */
+static int cmp_merit(const struct rec_pick *x, const struct rec_pick *y)
+{
+	if (x->status != y->status)
+		return x->status < y->status ? -1 : 1;
+	int c = cmp_num(y->v.score, x->v.score);
+	return c ? c : cmp_num(x->cost, y->cost);
+}
+
+static int cmp_within_provider(const void *a, const void *b)
+{
+	const struct rec_pick *x = a, *y = b;
+	int c = strcmp(x->provider, y->provider);
+	if (!c)
+		c = cmp_merit(x, y);
+	return c ? c : strcmp(x->sku, y->sku);
 }
 
 static int cmp_pick(const void *a, const void *b)
 {
 	const struct rec_pick *x = a, *y = b;
-	if (x->v.score != y->v.score)
-		return y->v.score - x->v.score;
-	if (x->cost != y->cost)
-		return x->cost < y->cost ? -1 : 1;
-	return strcmp(x->provider, y->provider);
+	int c = cmp_merit(x, y);
+	return c ? c : strcmp(x->provider, y->provider);
 }
 
-size_t recommend_rank(struct rec_pick *picks, size_t n, double budget, size_t limit,
-		      size_t *excluded, size_t *over)
+size_t recommend_rank(struct rec_pick *picks, size_t n, double budget, size_t limit)
 {
+	for (size_t i = 0; i < n; i++)
+		picks[i].status = pick_status(&picks[i], budget);
+	qsort(picks, n, sizeof *picks, cmp_within_provider);
 	size_t kept = 0;
-	*excluded = *over = 0;
-	for (size_t i = 0; i < n; i++) {
-		int drop = picks[i].v.excluded || isnan(picks[i].cost);
-		*excluded += (size_t)picks[i].v.excluded;
-		if (!drop && !isnan(budget) && picks[i].cost > budget) {
-			(*over)++;
-			drop = 1;
-		}
-		if (!drop)
-			picks[kept++] = picks[i];
+	for (size_t i = 0; i < n; i++)
+		if (!kept || strcmp(picks[kept - 1].provider, picks[i].provider) != 0)
+			picks[kept++] = picks[i]; /* each provider's first is its best */
+	qsort(picks, kept, sizeof *picks, cmp_pick);
+	size_t listed[2] = {0, 0}; /* ranked, unverified */
+	for (size_t i = 0; i < kept; i++) {
+		enum rec_status s = picks[i].status;
+		if ((s == REC_RANKED || s == REC_UNVERIFIED) && listed[s]++ >= limit)
+			picks[i].status = REC_BELOW_LIMIT;
 	}
 	qsort(picks, kept, sizeof *picks, cmp_pick);
-	return kept < limit ? kept : limit;
+	return kept;
 }

@@ -273,18 +273,27 @@ struct query_rec {
 };
 
 struct query_rec_result {
-	struct rec_pick *picks; /* ranked, at most limit (free it) */
+	/* one per provider, by status (REC_RANKED first, then REC_UNVERIFIED
+	 * ...; REC_NO_FIT and REC_NO_DATA last, with only provider and p set),
+	 * within a status by rank (free it) */
+	struct rec_pick *picks;
 	size_t n;
-	size_t excluded;        /* failed a required item */
-	size_t over;            /* over the budget */
+	size_t count[REC_NSTATUS]; /* picks of each status */
 };
 
-/* Candidates for r: the cheapest offer of each provider that passes q
- * (its --gpu and --provider; recommend sets the GPU count and, for
- * batch, the sort), judged with the workload's checklist and ranked
- * (recommend_rank). */
+/* Candidates for r: the cheapest region of each SKU that passes q (its
+ * --gpu and --provider; recommend sets the GPU count and, for batch, the
+ * sort), judged with the workload's checklist and price-performance,
+ * each provider's best ranked (recommend_rank); then every provider of ps
+ * that q names (all without --provider) but has no candidate, as
+ * REC_NO_FIT or REC_NO_DATA. */
 enum gc_status query_recommend(struct cache *c, const struct profile_set *ps, struct query *q,
 			       const struct query_rec *r, struct query_rec_result *out,
 			       char **err);
+
+/* The JSON of recommend (docs/recommend.schema.json): a new reference,
+ * NULL when out of memory. */
+struct json_t *query_recommend_json(const struct query_rec *r,
+				    const struct query_rec_result *res);
 
 #endif

@@ -3,8 +3,10 @@
  * Each workload has a checklist; every item scores an offer (with its
  * provider's profile) as a plus, a minus or unknown, with a reason a person
  * can read ("+ InfiniBand", "- no gang scheduling", "? scale-to-zero
- * unknown").  Some items are required (multi-node training without RDMA
- * between nodes): an offer failing one is not recommended at all.
+ * unknown").  Some items are required (multi-node training needs RDMA
+ * between nodes): an offer failing one is not recommended at all, and one
+ * where it is unknown is listed apart as unverified.  The score adds
+ * price-performance and memory fit to the checklist (docs/RECOMMEND.md).
  */
 #ifndef GPUCMP_RECOMMEND_H
 #define GPUCMP_RECOMMEND_H
@@ -28,9 +30,14 @@ struct rec_offer {
 	const char *rdma;               /* "ib" | "roce" | "efa" | "no" | "unknown" */
 	int nvlink;                     /* 1, 0, -1 */
 	const char *mig;                /* this offer's MIG mode (GPU-aware) */
+	double gpu_mem_gb;              /* per GPU; NAN when unknown */
+	double usd_per_pflop_hr;        /* what this workload pays per dense BF16
+					 * PFLOP/s-hour (batch: at the spot price);
+					 * NAN when the GPU has no BF16 figure */
 };
 
 enum { REC_MAX_REASONS = 12 };
+enum { REC_PART_VALUE = 1, REC_PART_MEMORY = 2 };
 
 struct rec_reason {
 	char sign;       /* '+', '-' or '?' */
@@ -39,32 +46,68 @@ struct rec_reason {
 
 struct rec_verdict {
 	int excluded;    /* a required item failed */
-	int score;       /* pluses minus minuses (weighted) */
+	int unverified;  /* a required item is unknown (multi-node training,
+			  * fabric unknown): listed apart, never ranked */
+	double score;    /* checklist + value + memory */
+	double value, memory; /* the score's price-performance and memory parts */
+	unsigned parts;  /* REC_PART_*: which of those the workload weighs */
 	int unknowns;
 	struct rec_reason reasons[REC_MAX_REASONS];
 	size_t nreasons;
 };
 
-/* Apply workload w's checklist for `nodes` nodes.  p may be NULL (a
- * provider without a profile: every profile item unknown). */
+/* Apply workload w's checklist for `nodes` nodes, and its memory-fit item
+ * (docs/RECOMMEND.md).  p may be NULL (a provider without a profile: every
+ * profile item unknown). */
 void recommend_judge(enum workload w, int nodes, const struct rec_offer *o,
 		     const struct profile *p, struct rec_verdict *v);
 
-/* One candidate: a provider's cheapest matching offer, judged. */
+/* Add workload w's price-performance item to v: its weight times
+ * best / o->usd_per_pflop_hr (1 for the best value among the candidates,
+ * 0.5 at twice its price), to one decimal; '?' without a BF16 figure. */
+void recommend_value(enum workload w, const struct rec_offer *o, double best,
+		     struct rec_verdict *v);
+
+/* Where a provider ended up, in the order a provider's candidates are
+ * preferred (its best offer is the first one in the lowest status). */
+enum rec_status {
+	REC_RANKED,      /* in the ranked list */
+	REC_UNVERIFIED,  /* listed apart: a required item unknown */
+	REC_BELOW_LIMIT, /* ranked or unverified, but after --limit */
+	REC_OVER_BUDGET, /* every fitting offer costs more than --budget */
+	REC_NO_FABRIC,   /* no fitting offer has RDMA between nodes */
+	REC_NO_PRICE,    /* no fitting offer has a price */
+	REC_NO_FIT,      /* offers in the cache, none of the GPUs asked for */
+	REC_NO_DATA,     /* no offers in the cache */
+	REC_NSTATUS
+};
+/* "ranked", "unverified", "below_limit", "over_budget", "no_fabric",
+ * "no_price", "no_offer_fits", "no_data" (the JSON `reason` values). */
+const char *rec_status_name(enum rec_status s);
+
+/* One candidate: an offer (its provider's cheapest region of the SKU), or
+ * after recommend_rank one provider's best candidate, judged. */
 struct rec_pick {
 	char provider[64], sku[128], gpu[64], region[96]; /* sanitized */
-	struct rec_offer o; /* its rdma and mig are NULL once judged */
+	char rdma[16], mig[16];  /* the offer's, which o points at while judged */
+	struct rec_offer o;      /* its rdma and mig are NULL outside the judging */
 	const struct profile *p; /* borrowed; NULL without a profile */
 	double cost;   /* est. cost with hours, else the hourly price used */
 	double hourly; /* the price this workload pays per hour, whole cluster */
 	struct rec_verdict v;
+	enum rec_status status;  /* set by recommend_rank */
 };
 
-/* Rank picks in place: drop the excluded, those without a price and
- * (budget not NAN) those costing more; sort the rest by score, then
- * cost, then provider; keep at most `limit`.  Returns how many are kept;
- * *excluded and *over count the drops for a required item and the budget. */
-size_t recommend_rank(struct rec_pick *picks, size_t n, double budget, size_t limit,
-		      size_t *excluded, size_t *over);
+/* The lowest usd_per_pflop_hr of n picks; NAN when none has one. */
+double recommend_best_value(const struct rec_pick *picks, size_t n);
+
+/* Keep each provider's best candidate (by status, then score, cost and
+ * SKU) and give it its status: over the budget (not NAN), without a price,
+ * excluded or unverified by a required item; ranked or unverified ones
+ * after the first `limit` of their list are below the limit.  The kept
+ * picks are moved to the front, sorted by status, then score (highest
+ * first), cost and provider.  Returns how many are kept (one per
+ * provider). */
+size_t recommend_rank(struct rec_pick *picks, size_t n, double budget, size_t limit);
 
 #endif

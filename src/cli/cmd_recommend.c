@@ -14,106 +14,119 @@
 #include "gpucmp/recommend.h"
 #include "gpucmp/strutil.h"
 
-enum { R_RANK, R_PROVIDER, R_SKU, R_GPU, R_GPUS, R_REGION, R_PRICE, R_SPOT, R_COST, R_SCORE,
-       R_REASONS, R_COUNT };
-
-/* A pick in JSON (docs/RECOMMEND.md); people get print_pick's lines. */
-static const struct field pick_fields[R_COUNT] = {
-	[R_RANK] = RENDER_COL("rank", "#", FT_NUM, 1),
-	[R_PROVIDER] = RENDER_COL("provider", "PROVIDER", FT_TEXT, 1),
-	[R_SKU] = RENDER_COL("sku", "SKU", FT_TEXT, 2),
-	[R_GPU] = RENDER_COL("gpu", "GPU", FT_TEXT, 1),
-	[R_GPUS] = RENDER_COL("gpu_count", "GPUS", FT_NUM, 1),
-	[R_REGION] = RENDER_COL("region", "REGION", FT_TEXT, 3),
-	[R_PRICE] = RENDER_COL("price_hr", "$/H", FT_PRICE, 1),
-	[R_SPOT] = RENDER_COL("spot_price_hr", "SPOT $/H", FT_PRICE, 4),
-	[R_COST] = RENDER_COL("est_cost_usd", "EST $", FT_PRICE, 2),
-	[R_SCORE] = RENDER_COL("score", "SCORE", FT_NUM, 1),
-	[R_REASONS] = RENDER_COL("reasons", "REASONS", FT_TEXT, 5),
-};
-static const struct field reason_fields[] = {
-	RENDER_COL("sign", "", FT_TEXT, 1), RENDER_COL("reason", "", FT_TEXT, 1)};
-static const struct field *const reason_cols[] = {&reason_fields[0], &reason_fields[1]};
-
-struct pick_rows {
-	const struct rec_pick *picks;
-	double hours;
-	/* the reasons of the pick being rendered */
-	struct render_nest reasons;
-	struct render_value why[REC_MAX_REASONS][2];
-	char sign[REC_MAX_REASONS][2];
-};
-
-static void pick_row(void *ctx, size_t i, struct render_value *v)
-{
-	struct pick_rows *x = ctx;
-	const struct rec_pick *k = &x->picks[i];
-	v[R_RANK] = RV_NUM((double)(i + 1));
-	v[R_PROVIDER] = RV_TEXT(k->provider);
-	v[R_SKU] = RV_TEXT(k->sku);
-	v[R_GPU] = RV_TEXT(k->gpu);
-	v[R_GPUS] = RV_NUM(k->o.gpu_count);
-	v[R_REGION] = RV_TEXT(k->region);
-	v[R_PRICE] = RV_NUM(k->o.price_hr);
-	v[R_SPOT] = RV_NUM(k->o.spot_price_hr);
-	v[R_COST] = RV_NUM(isnan(x->hours) ? NAN : round(k->cost * 100) / 100);
-	v[R_SCORE] = RV_NUM(k->v.score);
-	for (size_t j = 0; j < k->v.nreasons; j++) {
-		x->sign[j][0] = k->v.reasons[j].sign;
-		x->why[j][0] = RV_TEXT(x->sign[j]);
-		x->why[j][1] = RV_TEXT(k->v.reasons[j].text);
-	}
-	x->reasons = (struct render_nest){.n = k->v.nreasons, .cols = reason_cols, .ncols = 2,
-					  .vals = &x->why[0][0]};
-	v[R_REASONS].nest = &x->reasons;
-}
-
-static void print_pick(const struct rec_pick *k, size_t rank, double hours, const struct money *m)
+static void print_pick(const struct rec_pick *k, const char *mark, double hours,
+		       const struct money *m)
 {
 	char price[32], cost[32];
+	const struct rec_verdict *v = &k->v;
 	render_money(price, sizeof price, k->hourly, m);
-	printf("%zu. %s  %s  %gx %s  %s  %s/h", rank, k->provider, k->sku, k->o.gpu_count,
-	       k->gpu, k->region, price);
+	printf("%s %s  %s  %gx %s  %s  %s/h", mark, k->provider, k->sku, k->o.gpu_count, k->gpu,
+	       k->region, price);
 	if (!isnan(hours)) {
 		render_money(cost, sizeof cost, k->cost, m);
 		printf("  est. %s", cost);
 	}
-	printf("  (score %d)\n   ", k->v.score);
-	for (size_t i = 0; i < k->v.nreasons; i++)
-		printf("%s%c %s", i ? "; " : "", k->v.reasons[i].sign, k->v.reasons[i].text);
+	printf("  (score %g", v->score);
+	if (v->parts)
+		printf(" = checklist %g", round((v->score - v->value - v->memory) * 10) / 10);
+	if (v->parts & REC_PART_VALUE)
+		printf(" + value %g", v->value);
+	if (v->parts & REC_PART_MEMORY)
+		printf(" %c memory %g", v->memory < 0 ? '-' : '+', fabs(v->memory));
+	printf(")\n   ");
+	for (size_t i = 0; i < v->nreasons; i++)
+		printf("%s%c %s", i ? "; " : "", v->reasons[i].sign, v->reasons[i].text);
 	printf("\n");
 }
 
-/* The notes on stderr, then the picks on stdout. */
+/* What a left-out status says, for a line "  WHY: a, b". */
+static void left_reason(enum rec_status s, const struct query_rec *r, int gpu, char *out,
+			size_t n)
+{
+	switch (s) {
+	case REC_BELOW_LIMIT:
+		snprintf(out, n, "ranked after --limit %zu", r->limit);
+		break;
+	case REC_OVER_BUDGET:
+		snprintf(out, n, "every fitting offer over the budget of $%.2f", r->budget);
+		break;
+	case REC_NO_FABRIC:
+		snprintf(out, n, "no RDMA between nodes, which %g-node training needs", r->nodes);
+		break;
+	case REC_NO_PRICE:
+		snprintf(out, n, "no price for a fitting offer");
+		break;
+	case REC_NO_FIT:
+		snprintf(out, n, "no offer %swith %g or more GPUs",
+			 gpu ? "of the --gpu models " : "", r->gpus);
+		break;
+	default:
+		snprintf(out, n, "no offers in the cache ('gpucmp refresh ID'; some need a key)");
+		break;
+	}
+}
+
+/* "left out:" and a line per reason naming its providers. */
+static void print_left(const struct query_rec *r, int gpu, const struct query_rec_result *res)
+{
+	int header = 0;
+	for (int s = REC_BELOW_LIMIT; s < REC_NSTATUS; s++) {
+		if (!res->count[s])
+			continue;
+		char why[128];
+		left_reason((enum rec_status)s, r, gpu, why, sizeof why);
+		printf("%s  %s: ", header++ ? "" : "\nleft out:\n", why);
+		size_t k = 0;
+		for (size_t i = 0; i < res->n; i++)
+			if (res->picks[i].status == (enum rec_status)s)
+				printf("%s%s", k++ ? ", " : "", res->picks[i].provider);
+		printf("\n");
+	}
+}
+
+/* The ranked picks, the unverified ones and who was left out. */
+static void print_text(const struct cli_env *env, const struct query_rec *r, int gpu,
+		       const struct query_rec_result *res)
+{
+	printf("%s: %g node%s x %g GPU%s%s\n\n", workload_name(r->w), r->nodes,
+	       r->nodes == 1 ? "" : "s", r->gpus, r->gpus == 1 ? "" : "s",
+	       isnan(r->hours) ? "" : ", estimated for the hours given");
+	size_t i = 0;
+	for (; i < res->count[REC_RANKED]; i++) {
+		char mark[24];
+		snprintf(mark, sizeof mark, "%zu.", i + 1);
+		print_pick(&res->picks[i], mark, r->hours, &env->money);
+	}
+	if (!res->count[REC_RANKED])
+		printf("no pick: nothing fits with every required item confirmed\n");
+	if (res->count[REC_UNVERIFIED])
+		printf("\nunverified (RDMA between nodes unknown: ask the provider before a "
+		       "%g-node run):\n", r->nodes);
+	for (size_t k = 0; k < res->count[REC_UNVERIFIED]; k++)
+		print_pick(&res->picks[i + k], "?", r->hours, &env->money);
+	print_left(r, gpu, res);
+	printf("\n+ meets the checklist, - misses it, ? unknown (not in the provider's "
+	       "documentation); 'gpucmp show ID' gives sources\n");
+}
+
+/* The notes on stderr, then the answer on stdout. */
 static int print_result(const struct cli_args *a, const struct cli_env *env,
-			const struct query_rec *r, const struct query_rec_result *res)
+			const struct query_rec *r, int gpu, const struct query_rec_result *res)
 {
 	if (r->w == WL_NOTEBOOK)
 		msg_note("one GPU for a notebook: a plain instance is enough; Kubernetes "
 			 "would be overkill");
-	if (r->w == WL_TRAINING && r->nodes > 1 && res->excluded)
-		msg_note("%zu provider%s left out: no RDMA between nodes, which %g-node "
-			 "training needs", res->excluded, res->excluded == 1 ? "" : "s", r->nodes);
-	if (res->over)
-		msg_note("%zu provider%s left out: over the budget of $%.2f", res->over,
-			 res->over == 1 ? "" : "s", r->budget);
-	if (cli_flag(a, O_JSON)) {
-		struct pick_rows x = {.picks = res->picks, .hours = r->hours};
-		return cli_render(a, env, pick_fields, R_COUNT, res->n, pick_row, &x);
-	}
-	if (!res->n) {
+	if (cli_flag(a, O_JSON))
+		return cli_print_json(query_recommend_json(r, res), 0);
+	if (!res->count[REC_RANKED] && !res->count[REC_UNVERIFIED])
 		msg_note("no offer fits; try fewer --gpus, another --gpu or a larger --budget");
-		return EXIT_OK;
-	}
-	printf("%s: %g node%s x %g GPU%s%s\n\n", workload_name(r->w), r->nodes,
-	       r->nodes == 1 ? "" : "s", r->gpus, r->gpus == 1 ? "" : "s",
-	       isnan(r->hours) ? "" : ", estimated for the hours given");
-	for (size_t i = 0; i < res->n; i++)
-		print_pick(&res->picks[i], i + 1, r->hours, &env->money);
-	printf("\n+ meets the checklist, - misses it, ? unknown (not in the provider's "
-	       "documentation); 'gpucmp show ID' gives sources\n");
+	print_text(env, r, gpu, res);
 	if (env->money_note[0])
 		msg_note("%s", env->money_note);
+	if (fflush(stdout) != 0) {
+		msg_error("cannot write output");
+		return EXIT_IOERR;
+	}
 	return EXIT_OK;
 }
 
@@ -160,7 +173,7 @@ static int recommend(struct cli_env *env, const struct cli_args *a, struct query
 		free(err);
 		return rc;
 	}
-	int rc = print_result(a, env, r, &res);
+	int rc = print_result(a, env, r, q->ngpus > 0, &res);
 	free(res.picks);
 	return rc;
 }

@@ -1,6 +1,8 @@
 /* test_recommend.c - the training checklist's fabric item (EFA counts as an
- * RDMA fabric between nodes, like InfiniBand and RoCE), ranking and the
- * library's candidate search. */
+ * RDMA fabric between nodes, like InfiniBand and RoCE; unknown is
+ * unverified), value and memory fit, ranking (one per provider, each
+ * provider's status) and the library's candidate search. */
+#include <jansson.h>
 #include <math.h>
 
 #include "testutil.h"
@@ -19,7 +21,7 @@ static int has_reason(const struct rec_verdict *v, char sign, const char *text)
 
 static struct rec_verdict judge(int infiniband, const char *rdma, int nodes)
 {
-	struct rec_offer o = {8, 50.0, NAN, -1, infiniband, rdma, 1, "unknown"};
+	struct rec_offer o = {8, 50.0, NAN, -1, infiniband, rdma, 1, "unknown", 80, 5.0};
 	struct rec_verdict v;
 	recommend_judge(WL_TRAINING, nodes, &o, NULL, &v);
 	return v;
@@ -40,6 +42,13 @@ static void test_efa_is_rdma(void **state)
 	/* no InfiniBand and RDMA unknown: still a minus */
 	v = judge(0, "unknown", 2);
 	assert_true(v.excluded);
+	/* both unknown: not ranked for two nodes, but listed as unverified */
+	v = judge(-1, "unknown", 2);
+	assert_false(v.excluded);
+	assert_true(v.unverified);
+	assert_true(has_reason(&v, '?', "RDMA between nodes unknown"));
+	v = judge(-1, "unknown", 1);
+	assert_false(v.unverified); /* one node needs no fabric */
 	/* InfiniBand and RoCE unchanged */
 	v = judge(1, "ib", 2);
 	assert_false(v.excluded);
@@ -49,36 +58,82 @@ static void test_efa_is_rdma(void **state)
 	assert_true(has_reason(&v, '+', "RoCE"));
 }
 
-static struct rec_pick pick(const char *provider, int score, double cost, int excluded)
+/* Memory fit and price-performance add to the checklist: an 8x V100 16 GB
+ * (no BF16 figure) scores below an 8x H100 with the same checklist. */
+static void test_value_memory(void **state)
+{
+	(void)state;
+	struct rec_offer h100 = {8, 32, NAN, -1, 1, "ib", 1, "unknown", 80, 4.0};
+	struct rec_offer v100 = {8, 6.3, NAN, -1, 1, "ib", 1, "unknown", 16, NAN};
+	struct rec_verdict vh, vv;
+	recommend_judge(WL_TRAINING, 4, &h100, NULL, &vh);
+	recommend_value(WL_TRAINING, &h100, 2.0, &vh);
+	recommend_judge(WL_TRAINING, 4, &v100, NULL, &vv);
+	recommend_value(WL_TRAINING, &v100, 2.0, &vv);
+	assert_float_equal(vh.value, 2.0, 1e-9); /* weight 4 x best 2 / 4 */
+	assert_float_equal(vh.memory, 2, 1e-9);  /* 80 GB: what training wants */
+	assert_true(has_reason(&vh, '+', "80 GB per GPU"));
+	assert_float_equal(vv.value, 0, 1e-9);
+	assert_true(has_reason(&vv, '?', "price-performance unknown"));
+	assert_float_equal(vv.memory, -2, 1e-9);
+	assert_true(has_reason(&vv, '-', "16 GB per GPU"));
+	assert_float_equal(vh.score - vv.score, 6, 1e-9);
+	/* a notebook has neither item */
+	recommend_judge(WL_NOTEBOOK, 1, &v100, NULL, &vv);
+	recommend_value(WL_NOTEBOOK, &v100, 2.0, &vv);
+	assert_float_equal(vv.value + vv.memory, 0, 1e-9);
+}
+
+static struct rec_pick pick(const char *provider, double score, double cost, int excluded)
 {
 	struct rec_pick k;
 	memset(&k, 0, sizeof k);
 	snprintf(k.provider, sizeof k.provider, "%s", provider);
+	snprintf(k.sku, sizeof k.sku, "%s-%g", provider, score);
 	k.v.score = score;
 	k.v.excluded = excluded;
 	k.cost = cost;
 	return k;
 }
 
-/* Ranking: drop the excluded, the unpriced and those over budget; then
- * score, cost, provider; then the limit. */
+static const struct rec_pick *find(const struct rec_pick *p, size_t n, const char *provider)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(p[i].provider, provider) == 0)
+			return &p[i];
+	return NULL;
+}
+
+/* Ranking: each provider's best candidate with its status; ranked by
+ * score, cost, provider; the limit moves the rest below it. */
 static void test_rank(void **state)
 {
 	(void)state;
 	struct rec_pick p[] = {pick("a", 1, 5, 0), pick("b", 3, 9, 0), pick("c", 3, 2, 0),
 			       pick("d", 9, 1, 1), pick("e", 2, NAN, 0), pick("f", 3, 2, 0),
-			       pick("g", 5, 50, 0)};
-	size_t excluded, over;
-	size_t n = recommend_rank(p, 7, 10, 3, &excluded, &over);
-	assert_int_equal(n, 3);
-	assert_int_equal(excluded, 1);
-	assert_int_equal(over, 1);
-	assert_string_equal(p[0].provider, "c"); /* score 3, cost 2, then by name */
-	assert_string_equal(p[1].provider, "f");
-	assert_string_equal(p[2].provider, "b");
-	n = recommend_rank(p, 4, NAN, 10, &excluded, &over);
-	assert_int_equal(n, 4);
-	assert_int_equal(over, 0);
+			       pick("g", 5, 50, 0), pick("h", 8, 3, 0), pick("b", 4, 1, 0),
+			       pick("g", 1, 5, 0)};
+	p[7].v.unverified = 1;
+	size_t n = recommend_rank(p, 10, 10, 3);
+	assert_int_equal(n, 8); /* one per provider */
+	assert_string_equal(p[0].provider, "b"); /* its score-4 SKU */
+	assert_string_equal(p[0].sku, "b-4");
+	assert_string_equal(p[1].provider, "c"); /* score 3, cost 2, then by name */
+	assert_string_equal(p[2].provider, "f");
+	for (size_t i = 0; i < 3; i++)
+		assert_int_equal(p[i].status, REC_RANKED);
+	assert_int_equal(p[3].status, REC_UNVERIFIED);
+	assert_string_equal(p[3].provider, "h");
+	assert_int_equal(find(p, n, "g")->status, REC_BELOW_LIMIT); /* its cheap SKU */
+	assert_string_equal(find(p, n, "g")->sku, "g-1");
+	assert_int_equal(find(p, n, "a")->status, REC_BELOW_LIMIT);
+	assert_int_equal(find(p, n, "d")->status, REC_NO_FABRIC);
+	assert_int_equal(find(p, n, "e")->status, REC_NO_PRICE);
+	/* g's score-5 SKU alone: over the budget */
+	struct rec_pick q[] = {pick("g", 5, 50, 0)};
+	assert_int_equal(recommend_rank(q, 1, 10, 3), 1);
+	assert_int_equal(q[0].status, REC_OVER_BUDGET);
+	assert_string_equal(rec_status_name(REC_NO_DATA), "no_data");
 }
 
 /* The library's search: one pick per provider, ranked, within the limit. */
@@ -96,11 +151,13 @@ static void test_query_recommend(void **state)
 	struct query_rec r = {WL_INFERENCE, 1, 1, 10, NAN, 6};
 	struct query_rec_result res;
 	assert_int_equal(query_recommend(cache, &cat.profiles, &q, &r, &res, NULL), GC_OK);
-	assert_int_equal(res.n, 6);
-	for (size_t i = 0; i < res.n; i++) {
+	assert_int_equal(res.count[REC_RANKED], 6);
+	assert_true(res.count[REC_NO_DATA] > 0); /* named: providers without offers */
+	for (size_t i = 0; i < res.count[REC_RANKED]; i++) {
 		for (size_t j = 0; j < i; j++) {
 			assert_string_not_equal(res.picks[i].provider, res.picks[j].provider);
 			assert_true(res.picks[j].v.score >= res.picks[i].v.score);
+			assert_int_equal(res.picks[i].status, REC_RANKED);
 		}
 		assert_true(res.picks[i].o.gpu_count >= 1);
 		assert_null(res.picks[i].o.rdma);
@@ -108,13 +165,24 @@ static void test_query_recommend(void **state)
 		assert_float_equal(res.picks[i].hourly, res.picks[i].o.price_hr, 1e-9);
 		assert_true(res.picks[i].cost >= res.picks[i].hourly * 10 - 1e-9);
 	}
+	/* the JSON: picks, unverified and every provider left out, with its reason */
+	json_t *j = query_recommend_json(&r, &res);
+	assert_non_null(j);
+	assert_int_equal(json_array_size(json_object_get(j, "picks")), 6);
+	assert_int_equal(json_array_size(json_object_get(j, "unverified")), 0);
+	json_t *left = json_object_get(j, "left_out");
+	assert_int_equal(json_array_size(left), res.n - 6);
+	assert_string_equal(json_string_value(json_object_get(
+				    json_array_get(left, json_array_size(left) - 1), "reason")),
+			    "no_data");
+	json_decref(j);
 	free(res.picks);
 	/* batch: spot where there is one, for every node */
 	struct query_rec batch = {WL_BATCH, 1, 2, NAN, NAN, 50};
 	query_init(&q);
 	assert_int_equal(query_recommend(cache, &cat.profiles, &q, &batch, &res, NULL), GC_OK);
-	assert_true(res.n > 0);
-	for (size_t i = 0; i < res.n; i++) {
+	assert_true(res.count[REC_RANKED] > 0);
+	for (size_t i = 0; i < res.count[REC_RANKED]; i++) {
 		const struct rec_offer *o = &res.picks[i].o;
 		double unit = isnan(o->spot_price_hr) ? o->price_hr : o->spot_price_hr;
 		assert_float_equal(res.picks[i].hourly, unit * 2, 1e-9);
@@ -125,8 +193,9 @@ static void test_query_recommend(void **state)
 	/* a budget below every run leaves nothing, and says so */
 	r.budget = 0.01;
 	assert_int_equal(query_recommend(cache, &cat.profiles, &q, &r, &res, NULL), GC_OK);
-	assert_int_equal(res.n, 0);
-	assert_true(res.over > 0);
+	assert_int_equal(res.count[REC_RANKED], 0);
+	assert_true(res.count[REC_OVER_BUDGET] > 0);
+	assert_int_equal(res.picks[0].status, REC_OVER_BUDGET);
 	free(res.picks);
 	cache_close(cache);
 	catalog_release(&cat);
@@ -136,6 +205,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_efa_is_rdma),
+		cmocka_unit_test(test_value_memory),
 		cmocka_unit_test(test_rank),
 		cmocka_unit_test(test_query_recommend),
 	};
