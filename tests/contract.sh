@@ -59,5 +59,13 @@ done
 "$bin" --quiet refresh lambda --json | "$check" --array "$src/docs/refresh-result.schema.json" || fail=1
 GPUCMP_LAMBDA_API_KEY=k GPUCMP_LAMBDA_BASE_URL=http://127.0.0.1:1 "$bin" --quiet refresh lambda --retries 0 --json 2>/dev/null |
 	"$check" --array "$src/docs/refresh-result.schema.json" || fail=1
+# 6. recommend, every workload (one and four nodes for training)
+for w in "inference" "training" "training --nodes 4" "batch" "notebook"; do
+	# shellcheck disable=SC2086
+	"$bin" --quiet recommend --workload $w --json | "$check" "$src/docs/recommend.schema.json" >/dev/null ||
+		{ echo "recommend $w"; fail=1; }
+done
+"$bin" --quiet recommend --workload training --hours 10 --budget 300 --json |
+	"$check" "$src/docs/recommend.schema.json" >/dev/null || { echo "recommend budget"; fail=1; }
 if [ $fail -eq 0 ]; then echo "contract: 1 passed, 0 failed"; else echo "contract: 0 passed, 1 failed"; fi
 exit $fail

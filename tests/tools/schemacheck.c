@@ -60,8 +60,44 @@ static int shape_ok(const char *pattern, const char *s)
 	return 1;
 }
 
+/* The schema file's root, where a "$ref": "#/$defs/NAME" is looked up. */
+static json_t *root;
+
+static int check(json_t *schema, json_t *v, const char *path);
+
+/* "$ref" (only "#/$defs/NAME") and "items" (every element of an array). */
+static int check_ref_items(json_t *schema, json_t *v, const char *path)
+{
+	const char *ref = json_string_value(json_object_get(schema, "$ref"));
+	if (ref) {
+		json_t *def = strncmp(ref, "#/$defs/", 8) == 0
+				      ? json_object_get(json_object_get(root, "$defs"), ref + 8)
+				      : NULL;
+		if (!def) {
+			fprintf(stderr, "%s: unknown $ref %s\n", path, ref);
+			return 0;
+		}
+		if (!check(def, v, path))
+			return 0;
+	}
+	json_t *items = json_object_get(schema, "items");
+	if (!items || !json_is_array(v))
+		return 1;
+	size_t i;
+	json_t *e;
+	json_array_foreach(v, i, e) {
+		char sub[256];
+		snprintf(sub, sizeof sub, "%s[%zu]", path, i);
+		if (!check(items, e, sub))
+			return 0;
+	}
+	return 1;
+}
+
 static int check(json_t *schema, json_t *v, const char *path)
 {
+	if (!check_ref_items(schema, v, path))
+		return 0;
 	json_t *type = json_object_get(schema, "type");
 	if (json_is_string(type) && !type_ok(json_string_value(type), v)) {
 		fprintf(stderr, "%s: not %s\n", path, json_string_value(type));
@@ -138,6 +174,7 @@ int main(int argc, char **argv)
 	}
 	json_error_t e;
 	json_t *schema = json_load_file(argv[a], 0, &e);
+	root = schema;
 	if (!schema) {
 		fprintf(stderr, "%s:%d: %s\n", argv[a], e.line, e.text);
 		return 2;
