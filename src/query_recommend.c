@@ -15,7 +15,7 @@
 #include "gpucmp/strutil.h"
 
 enum { C_PROVIDER, C_SKU, C_GPU, C_COUNT, C_REGION, C_PRICE, C_SPOT, C_AVAIL, C_IB, C_RDMA,
-       C_NVLINK, C_MIG, C_MEM, C_VALUE, C_N };
+       C_NVLINK, C_MIG, C_MEM, C_VALUE, C_KIND, C_N };
 
 static const char *col_text(sqlite3_stmt *s, int i)
 {
@@ -39,7 +39,7 @@ static enum gc_status prepare(sqlite3 *db, const struct query *q, sqlite3_stmt *
 	static const char *const keys[C_N] = {"provider", "sku", "gpu", "gpu_count", "region",
 					      "price_hr", "spot_price_hr", "available",
 					      "infiniband", "rdma", "nvlink", "mig", "gpu_mem_gb",
-					      "usd_per_pflop_hr"};
+					      "usd_per_pflop_hr", "price_kind"};
 	const struct field *cols[C_N];
 	for (size_t i = 0; i < C_N; i++)
 		cols[i] = field_find(keys[i]);
@@ -86,7 +86,8 @@ static void read_row(sqlite3_stmt *s, const struct profile_set *ps, const struct
 	k->o = (struct rec_offer){col_num(s, C_COUNT), col_num(s, C_PRICE), col_num(s, C_SPOT),
 				  col_tri(s, C_AVAIL), col_tri(s, C_IB), NULL,
 				  col_tri(s, C_NVLINK), NULL, col_num(s, C_MEM),
-				  col_num(s, C_VALUE)};
+				  col_num(s, C_VALUE),
+				  strcmp(col_text(s, C_KIND), "auction_floor") == 0};
 	k->p = profile_set_find(ps, col_text(s, C_PROVIDER));
 	cost(r->w, r->nodes, r->hours, k);
 	/* the value of what is paid for the GPUs asked for: batch pays the spot

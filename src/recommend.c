@@ -255,6 +255,10 @@ void recommend_value(enum workload w, const struct rec_offer *o, double best,
 	if (weight <= 0)
 		return;
 	v->parts |= REC_PART_VALUE;
+	if (o->auction_floor) {
+		reason(v, '?', 0, "price-performance unknown (the price is an auction's floor)");
+		return;
+	}
 	if (isnan(usd) || usd <= 0 || isnan(best)) {
 		reason(v, '?', 0, "price-performance unknown (no BF16 figure for this GPU)");
 		return;
@@ -270,7 +274,8 @@ double recommend_best_value(const struct rec_pick *picks, size_t n)
 	double best = NAN;
 	for (size_t i = 0; i < n; i++) {
 		double u = picks[i].o.usd_per_pflop_hr;
-		if (!isnan(u) && u > 0 && !isnan(picks[i].cost) && (isnan(best) || u < best))
+		if (!isnan(u) && u > 0 && !isnan(picks[i].cost) && !picks[i].o.auction_floor &&
+		    (isnan(best) || u < best))
 			best = u;
 	}
 	return best;

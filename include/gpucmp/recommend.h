@@ -34,6 +34,7 @@ struct rec_offer {
 	double usd_per_pflop_hr;        /* what this workload pays per dense BF16
 					 * PFLOP/s-hour (batch: at the spot price);
 					 * NAN when the GPU has no BF16 figure */
+	int auction_floor;              /* the price is an auction's floor */
 };
 
 enum { REC_MAX_REASONS = 12 };
@@ -64,7 +65,8 @@ void recommend_judge(enum workload w, int nodes, const struct rec_offer *o,
 
 /* Add workload w's price-performance item to v: its weight times
  * best / o->usd_per_pflop_hr (1 for the best value among the candidates,
- * 0.5 at twice its price), to one decimal; '?' without a BF16 figure. */
+ * 0.5 at twice its price), to one decimal; '?' without a BF16 figure
+ * or for an auction's floor price (not what a run can count on paying). */
 void recommend_value(enum workload w, const struct rec_offer *o, double best,
 		     struct rec_verdict *v);
 
@@ -98,7 +100,8 @@ struct rec_pick {
 	enum rec_status status;  /* set by recommend_rank */
 };
 
-/* The lowest usd_per_pflop_hr of n picks; NAN when none has one. */
+/* The lowest usd_per_pflop_hr of n priced picks, auction floors aside;
+ * NAN when none has one. */
 double recommend_best_value(const struct rec_pick *picks, size_t n);
 
 /* Keep each provider's best candidate (by status, then score, cost and

@@ -21,7 +21,7 @@ static int has_reason(const struct rec_verdict *v, char sign, const char *text)
 
 static struct rec_verdict judge(int infiniband, const char *rdma, int nodes)
 {
-	struct rec_offer o = {8, 50.0, NAN, -1, infiniband, rdma, 1, "unknown", 80, 5.0};
+	struct rec_offer o = {8, 50.0, NAN, -1, infiniband, rdma, 1, "unknown", 80, 5.0, 0};
 	struct rec_verdict v;
 	recommend_judge(WL_TRAINING, nodes, &o, NULL, &v);
 	return v;
@@ -63,8 +63,8 @@ static void test_efa_is_rdma(void **state)
 static void test_value_memory(void **state)
 {
 	(void)state;
-	struct rec_offer h100 = {8, 32, NAN, -1, 1, "ib", 1, "unknown", 80, 4.0};
-	struct rec_offer v100 = {8, 6.3, NAN, -1, 1, "ib", 1, "unknown", 16, NAN};
+	struct rec_offer h100 = {8, 32, NAN, -1, 1, "ib", 1, "unknown", 80, 4.0, 0};
+	struct rec_offer v100 = {8, 6.3, NAN, -1, 1, "ib", 1, "unknown", 16, NAN, 0};
 	struct rec_verdict vh, vv;
 	recommend_judge(WL_TRAINING, 4, &h100, NULL, &vh);
 	recommend_value(WL_TRAINING, &h100, 2.0, &vh);
@@ -78,6 +78,20 @@ static void test_value_memory(void **state)
 	assert_float_equal(vv.memory, -2, 1e-9);
 	assert_true(has_reason(&vv, '-', "16 GB per GPU"));
 	assert_float_equal(vh.score - vv.score, 6, 1e-9);
+	/* an auction's floor is not a price to count on: no value, and not the best */
+	struct rec_verdict vf;
+	h100.auction_floor = 1;
+	recommend_judge(WL_TRAINING, 4, &h100, NULL, &vf);
+	recommend_value(WL_TRAINING, &h100, 2.0, &vf);
+	assert_float_equal(vf.value, 0, 1e-9);
+	assert_true(has_reason(&vf, '?', "auction's floor"));
+	struct rec_pick two[2];
+	memset(two, 0, sizeof two);
+	two[0].o = h100;
+	two[1].o = h100;
+	two[1].o.auction_floor = 0;
+	two[1].o.usd_per_pflop_hr = 7;
+	assert_float_equal(recommend_best_value(two, 2), 7, 1e-9);
 	/* a notebook has neither item */
 	recommend_judge(WL_NOTEBOOK, 1, &v100, NULL, &vv);
 	recommend_value(WL_NOTEBOOK, &v100, 2.0, &vv);
