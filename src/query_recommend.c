@@ -177,9 +177,11 @@ static enum gc_status add_absent(struct cache *c, const struct profile_set *ps,
 	struct query_provider *pv = NULL;
 	size_t npv = 0;
 	enum gc_status st = query_providers(c, ps, &all, &pv, &npv, err);
-	for (size_t i = 0; st == GC_OK && i < npv; i++) {
+	/* those without a fitting offer first, then those without offers */
+	for (size_t j = 0; st == GC_OK && j < 2 * npv; j++) {
+		size_t i = j % npv;
 		const char *id = pv[i].p->id;
-		if (!asked_for(q, id) || has_pick(out, id))
+		if (!asked_for(q, id) || has_pick(out, id) || (j < npv) != (pv[i].offers > 0))
 			continue;
 		if (buf_grow_array(&out->picks, cap, out->n, sizeof *out->picks, 16) != GC_OK) {
 			st = err_set(err, GC_ENOMEM, "out of memory");
