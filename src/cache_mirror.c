@@ -1,5 +1,5 @@
 /* cache_mirror.c - the catalog's tables in the cache file (provider, gpu,
- * insttype), rebuilt with the view whenever the catalog or the view's text
+ * insttype, country, region_place, region_source), rebuilt with the view whenever the catalog or the view's text
  * changes, so that every query is plain SQL over one database.  Calls
  * cache_schema.c (the view) and cache_db.c. */
 #include <stdio.h>
@@ -167,8 +167,74 @@ static const struct mirror insttype_mirror = {
 	"INSERT INTO insttype VALUES(?,?,?,?,?,?,?,?,?)", "cannot fill instance types",
 	bind_insttype};
 
-/* Rebuild provider, gpu, insttype and offer_v when the embedded catalog
- * changed. */
+static void bind_country(sqlite3_stmt *s, const struct catalog *cat, size_t i,
+			 struct buf *scratch)
+{
+	const struct region_country *c = regions_country_at(cat->regions, i);
+	(void)scratch;
+	sqlite3_bind_text(s, 1, c->code, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, c->continent, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 3, c->geo, -1, SQLITE_STATIC);
+}
+
+/* data/regions.yaml's countries, each with its continent and geo. */
+static const struct mirror country_mirror = {
+	"DROP TABLE IF EXISTS country;"
+	"CREATE TABLE country(code TEXT PRIMARY KEY, continent TEXT NOT NULL, geo TEXT NOT NULL)"
+	" WITHOUT ROWID;",
+	"INSERT INTO country VALUES(?,?,?)", "cannot fill countries", bind_country};
+
+static void bind_place(sqlite3_stmt *s, const struct catalog *cat, size_t i, struct buf *scratch)
+{
+	const struct region_place *p = regions_place_at(cat->regions, i);
+	(void)scratch;
+	sqlite3_bind_text(s, 1, p->provider, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, p->region, -1, SQLITE_STATIC);
+	const struct region_country *c = regions_country(cat->regions, p->code);
+	sqlite3_bind_text(s, 3, c->code, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 4, c->continent, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 5, c->geo, -1, SQLITE_STATIC);
+}
+
+/* Each provider region the table places, with its country's continent
+ * and geo: the view joins it on its key alone.  Region names compare
+ * without case (the key's collation), as regions_lookup() compares them. */
+static const struct mirror place_mirror = {
+	"DROP TABLE IF EXISTS region_place;"
+	"CREATE TABLE region_place(provider TEXT NOT NULL, region TEXT NOT NULL COLLATE NOCASE,"
+	" country TEXT NOT NULL, continent TEXT NOT NULL, geo TEXT NOT NULL,"
+	" PRIMARY KEY(provider, region)) WITHOUT ROWID;",
+	"INSERT INTO region_place VALUES(?,?,?,?,?)", "cannot fill regions", bind_place};
+
+static void bind_source(sqlite3_stmt *s, const struct catalog *cat, size_t i,
+			struct buf *scratch)
+{
+	const struct region_source *r = regions_source_at(cat->regions, i);
+	(void)scratch;
+	sqlite3_bind_text(s, 1, r->provider, -1, SQLITE_STATIC);
+	sqlite3_bind_int(s, 2, r->names_country);
+}
+
+/* The providers whose region names carry the country (Vast). */
+static const struct mirror source_mirror = {
+	"DROP TABLE IF EXISTS region_source;"
+	"CREATE TABLE region_source(provider TEXT PRIMARY KEY, names_country INTEGER NOT NULL)"
+	" WITHOUT ROWID;",
+	"INSERT INTO region_source VALUES(?,?)", "cannot fill regions", bind_source};
+
+static enum gc_status fill_regions(struct cache *c, const struct catalog *cat, char **err)
+{
+	const struct region_table *r = cat->regions;
+	enum gc_status st = fill(c, &country_mirror, cat, regions_country_count(r), err);
+	if (st == GC_OK)
+		st = fill(c, &place_mirror, cat, regions_place_count(r), err);
+	if (st == GC_OK)
+		st = fill(c, &source_mirror, cat, regions_source_count(r), err);
+	return st;
+}
+
+/* Rebuild provider, gpu, insttype, the region tables and offer_v when the
+ * embedded catalog changed. */
 enum gc_status cache_sync_catalog(struct cache *c, struct catalog *cat, char **err)
 {
 	/* the view's definition is part of what the stored tables must match */
@@ -176,7 +242,7 @@ enum gc_status cache_sync_catalog(struct cache *c, struct catalog *cat, char **e
 	if (cache_meta_matches(c, "catalog_hash", want))
 		return GC_OK;
 	enum gc_status st =
-		catalog_need(cat, CATALOG_GPUS | CATALOG_PROFILES | CATALOG_TYPES, err);
+		catalog_need(cat, CATALOG_ALL, err);
 	if (st == GC_OK)
 		st = cache_exec(c, "BEGIN IMMEDIATE", err);
 	if (st != GC_OK)
@@ -187,6 +253,8 @@ enum gc_status cache_sync_catalog(struct cache *c, struct catalog *cat, char **e
 			st = fill(c, &gpu_mirror, cat, gpu_table_count(cat->gpus), err);
 		if (st == GC_OK)
 			st = fill(c, &insttype_mirror, cat, insttype_count(cat->types), err);
+		if (st == GC_OK)
+			st = fill_regions(c, cat, err);
 		if (st == GC_OK)
 			st = cache_create_view(c, err);
 		if (st == GC_OK)

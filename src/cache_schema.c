@@ -130,12 +130,26 @@ static const char view_sql[] =
 	" p.kubernetes_control_plane_fee_usd_hr AS k8s_fee_hr,"
 	" o.source AS source, o.fetched_at AS fetched_at, o.stale AS stale,"
 	" COALESCE(o.as_of, o.fetched_at) AS as_of,"
-	" COALESCE(o.price_kind, NULLIF(p.billing_price_kind, 'unknown'), 'fixed') AS price_kind"
+	" COALESCE(o.price_kind, NULLIF(p.billing_price_kind, 'unknown'), 'fixed') AS price_kind,"
+	/* where the region is (data/regions.yaml): its entry, else for a
+	 * provider whose names carry the country the code in the name, in the
+	 * shapes and order of regions_code_in_name() */
+	" COALESCE(rp.country, c.code, 'unknown') AS country,"
+	" COALESCE(rp.continent, c.continent, 'unknown') AS continent,"
+	" COALESCE(rp.geo, c.geo, 'unknown') AS geo"
 	" FROM offer o LEFT JOIN provider p ON p.id = o.provider"
 	" LEFT JOIN gpu g ON g.id = o.gpu"
 	" LEFT JOIN sku_type st ON st.provider = o.provider AND st.sku = o.sku"
 	" LEFT JOIN insttype t ON t.ord = CASE WHEN st.provider IS NOT NULL THEN st.ord"
-	"  ELSE " SKU_TYPE_ORD("o") " END;";
+	"  ELSE " SKU_TYPE_ORD("o") " END"
+	/* both joins are on a whole key and the planner drops them when a
+	 * query reads no location column */
+	" LEFT JOIN region_place rp ON rp.provider = o.provider AND rp.region = o.region"
+	" LEFT JOIN country c ON c.code = CASE WHEN o.provider IN"
+	"  (SELECT provider FROM region_source WHERE names_country = 1) THEN"
+	"  CASE WHEN o.region GLOB '[A-Z][A-Z], [A-Z][A-Z]'"
+	"   OR o.region GLOB '*, [A-Z][A-Z], [A-Z][A-Z]' THEN substr(o.region, -6, 2)"
+	"  WHEN o.region GLOB '*, [A-Z][A-Z]' THEN substr(o.region, -2, 2) END END;";
 
 static enum gc_status user_version(struct cache *c, int *v, char **err)
 {

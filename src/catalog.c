@@ -1,4 +1,5 @@
-/* catalog.c - load the embedded GPU table, instance types and profiles. */
+/* catalog.c - load the embedded GPU table, instance types, regions and
+ * profiles. */
 #include "gpucmp/catalog.h"
 
 #include <stdio.h>
@@ -53,15 +54,18 @@ enum gc_status catalog_init(struct catalog *c, long today, char **err)
 		g ? embedded_require("data/instance-types.yaml", err) : NULL;
 	const struct embedded_file *s = t ? embedded_require("data/snapshot.csv", err) : NULL;
 	const struct embedded_file *l = s ? embedded_require("data/list-prices.yaml", err) : NULL;
-	if (!l)
+	const struct embedded_file *r = l ? embedded_require("data/regions.yaml", err) : NULL;
+	if (!r)
 		return GC_EDATA;
 	c->gpus_file = g;
 	c->types_file = t;
+	c->regions_file = r;
 	c->snapshot = (const char *)s->data;
 	c->snapshot_len = s->len;
 	/* the build hashed each file; combine those instead of rereading the bytes */
 	uint64_t h = catalog_hash(CATALOG_HASH_INIT, &g->hash, sizeof g->hash);
 	h = catalog_hash(h, &t->hash, sizeof t->hash);
+	h = catalog_hash(h, &r->hash, sizeof r->hash);
 	for (size_t i = 0; i < embedded_profiles_count; i++)
 		h = catalog_hash(h, &embedded_profiles[i].hash, sizeof embedded_profiles[i].hash);
 	c->catalog_hash = h;
@@ -101,6 +105,12 @@ enum gc_status catalog_need(struct catalog *c, unsigned parts, char **err)
 		if (st == GC_OK)
 			c->loaded |= CATALOG_TYPES;
 	}
+	if (st == GC_OK && (todo & CATALOG_REGIONS)) {
+		st = regions_load(&c->regions, c->regions_file->name,
+				  (const char *)c->regions_file->data, c->regions_file->len, err);
+		if (st == GC_OK)
+			c->loaded |= CATALOG_REGIONS;
+	}
 	if (st == GC_OK && (todo & CATALOG_PROFILES)) {
 		st = profile_set_load_embedded(&c->profiles, c->today, err);
 		if (st == GC_OK)
@@ -123,8 +133,10 @@ void catalog_release(struct catalog *c)
 {
 	gpu_table_free(c->gpus);
 	insttype_free(c->types);
+	regions_free(c->regions);
 	profile_set_release(&c->profiles);
 	c->gpus = NULL;
 	c->types = NULL;
+	c->regions = NULL;
 	c->loaded = 0;
 }

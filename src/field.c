@@ -13,6 +13,10 @@ static const char *const share_modes[] = {"managed", "self", "no", "unknown", NU
 static const char *const rdma_modes[] = {"ib", "roce", "efa", "no", "unknown", NULL};
 static const char *const sources[] = {"live", "catalog", "list", "import", "snapshot", NULL};
 static const char *const price_kinds[] = {"fixed", "auction_floor", "marketplace", NULL};
+/* regions.h's lists, with unknown (a region data/regions.yaml does not place) */
+static const char *const continents[] = {"africa", "asia", "europe", "north-america", "oceania",
+					 "south-america", "unknown", NULL};
+static const char *const geos[] = {"us", "americas", "eu", "mea", "apac", "unknown", NULL};
 
 /* Order is the JSON key order of an offer; append new fields at the end of
  * their group so scripts that read CSV by position keep working. */
@@ -78,6 +82,12 @@ const struct field offer_fields[] = {
 	{"price_kind", "KIND", FT_ENUM, "price_kind", 0, NULL, price_kinds},
 	{"gpu_fraction", "FRACTION", FT_NUM, "gpu_fraction", 0,
 	 "share of one GPU each GPU is (1; 0.5 for a half slice)", NULL},
+	/* added with locations (issue 15): appended.  The country's domain is
+	 * the region table's countries (query_offer_field) */
+	{"country", "COUNTRY", FT_ENUM, "country", 0,
+	 "country of the region, ISO 3166-1 alpha-2 (unknown: not placed)", NULL},
+	{"continent", "CONTINENT", FT_ENUM, "continent", 0, NULL, continents},
+	{"geo", "GEO", FT_ENUM, "geo", 0, NULL, geos},
 };
 const size_t offer_field_count = sizeof offer_fields / sizeof offer_fields[0];
 

@@ -67,18 +67,19 @@ const char *query_field_sql(const struct query *q, const struct field *f)
 	return f->sql;
 }
 
-/* Add id (a copy) to w's n provider ids, unless it is there. */
-static enum gc_status add_id(struct query_where *w, size_t *n, const char *id, char **err)
+/* Add id (a copy, owned by w) to the n ids of *list, unless it is there. */
+static enum gc_status add_id(struct query_where *w, const char ***list, size_t *n,
+			     const char *id, char **err)
 {
 	for (size_t i = 0; i < *n; i++)
-		if (strcmp(w->provider_ids[i], id) == 0)
+		if (strcmp((*list)[i], id) == 0)
 			return GC_OK;
 	char **o = realloc(w->owned, (w->nowned + 1) * sizeof *o);
 	if (o)
 		w->owned = o;
-	const char **ids = o ? realloc(w->provider_ids, (*n + 2) * sizeof *ids) : NULL;
+	const char **ids = o ? realloc(*list, (*n + 2) * sizeof *ids) : NULL;
 	if (ids)
-		w->provider_ids = ids;
+		*list = ids;
 	if (!ids || !(o[w->nowned] = strdup(id)))
 		return err_set(err, GC_ENOMEM, "out of memory");
 	ids[(*n)++] = o[w->nowned++];
@@ -86,17 +87,17 @@ static enum gc_status add_id(struct query_where *w, size_t *n, const char *id, c
 	return GC_OK;
 }
 
-/* Add the providers cache c holds data of (imports without a profile). */
-static enum gc_status cache_ids(struct query_where *w, size_t n, struct cache *c, char **err)
+/* Add the first column of each row of `sql` over cache c to *list. */
+static enum gc_status cache_ids(struct query_where *w, const char *sql, const char ***list,
+				size_t n, struct cache *c, char **err)
 {
 	sqlite3_stmt *s;
-	int rc = sqlite3_prepare_v2(cache_db(c), "SELECT provider FROM provider_state", -1, &s,
-				    NULL);
+	int rc = sqlite3_prepare_v2(cache_db(c), sql, -1, &s, NULL);
 	enum gc_status st = GC_OK;
 	while (rc == SQLITE_OK && st == GC_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		const char *id = (const char *)sqlite3_column_text(s, 0);
 		rc = SQLITE_OK;
-		st = id ? add_id(w, &n, id, err) : GC_OK;
+		st = id ? add_id(w, list, &n, id, err) : GC_OK;
 	}
 	sqlite3_finalize(s);
 	if (st == GC_OK && rc != SQLITE_OK && rc != SQLITE_DONE)
@@ -117,7 +118,15 @@ enum gc_status query_where_init(struct query_where *w, const struct query *q,
 		return err_set(err, GC_ENOMEM, "out of memory");
 	for (size_t i = 0; i < ps->n; i++)
 		w->provider_ids[i] = ps->items[i]->id;
-	return c ? cache_ids(w, ps->n, c, err) : GC_OK;
+	enum gc_status st = GC_OK;
+	if (c)
+		st = cache_ids(w, "SELECT provider FROM provider_state", &w->provider_ids, ps->n, c,
+			       err);
+	/* the countries data/regions.yaml knows, as the cache mirrors them */
+	if (c && st == GC_OK)
+		st = cache_ids(w, "SELECT code FROM country ORDER BY code", &w->country_codes, 0,
+			       c, err);
+	return st;
 }
 
 void query_where_release(struct query_where *w)
@@ -126,6 +135,7 @@ void query_where_release(struct query_where *w)
 		free(w->owned[i]);
 	free(w->owned);
 	free(w->provider_ids);
+	free(w->country_codes);
 	memset(w, 0, sizeof *w);
 }
 
@@ -149,6 +159,10 @@ int query_offer_field(void *ctx, const char *name, struct where_field *out)
 	if (strcmp(f->key, "provider") == 0 && w->provider_ids) {
 		out->values = w->provider_ids;
 		out->values_hint = "'gpucmp providers' lists them";
+	}
+	if (strcmp(f->key, "country") == 0 && w->country_codes) {
+		out->values = w->country_codes;
+		out->values_hint = "expected a two-letter ISO 3166-1 code such as DE";
 	}
 	return 0;
 }
@@ -220,17 +234,37 @@ static const char *price_col(const struct query *q)
 	return q->spot ? "spot_price_hr" : "price_hr";
 }
 
+/* --region: a glob (* ? [) matches the provider's region name; a word
+ * matches that region name, or a country code, a continent or a geo
+ * (docs/OUTPUT.md, "Locations"), whichever it is: "us" is the geo and the
+ * country US, the same offers. */
+static void region_clause(struct builder *b, const char *v)
+{
+	if (strpbrk(v, "*?[")) {
+		clause(b, "lower(region) GLOB lower(");
+		bind_text(b, v);
+		add(b, ")");
+		return;
+	}
+	clause(b, "(lower(region) = lower(");
+	bind_text(b, v);
+	add(b, ") OR country = upper(");
+	bind_text(b, v);
+	add(b, ") OR continent = lower(");
+	bind_text(b, v);
+	add(b, ") OR geo = lower(");
+	bind_text(b, v);
+	add(b, "))");
+}
+
 static void filters(struct builder *b, const struct query *q)
 {
 	/* canonical ids live in the indexed column gpu_id (gpu falls back to
 	 * the source's name for unknown GPUs) */
 	in_list(b, "gpu_id", q->gpus, q->ngpus);
 	in_list(b, "provider", q->providers, q->nproviders);
-	if (q->region_glob) {
-		clause(b, "lower(region) GLOB lower(");
-		bind_text(b, q->region_glob);
-		add(b, ")");
-	}
+	if (q->region_glob)
+		region_clause(b, q->region_glob);
 	if (!isnan(q->min_gpus)) {
 		clause(b, "gpu_count >= ");
 		bind_num(b, q->min_gpus);

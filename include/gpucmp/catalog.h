@@ -13,14 +13,17 @@
 #include "gpucmp/gpu.h"
 #include "gpucmp/insttype.h"
 #include "gpucmp/profile.h"
+#include "gpucmp/regions.h"
 
 struct catalog {
 	struct gpu_table *gpus;
 	struct insttype_table *types;
+	struct region_table *regions;
 	struct profile_set profiles;
 	const char *snapshot; /* borrowed, static */
 	size_t snapshot_len;
-	/* of the build-time hashes of gpus.yaml, instance-types.yaml, profiles */
+	/* of the build-time hashes of gpus.yaml, instance-types.yaml,
+	 * regions.yaml and the profiles */
 	uint64_t catalog_hash;
 	uint64_t snapshot_hash; /* of snapshot.csv */
 	const char *list_prices; /* data/list-prices.yaml, borrowed, static */
@@ -29,14 +32,15 @@ struct catalog {
 	uint64_t seed_hash;
 	long today;             /* days since 1970-01-01 (UTC) */
 	unsigned loaded;        /* CATALOG_* parts parsed so far */
-	const struct embedded_file *gpus_file, *types_file;
+	const struct embedded_file *gpus_file, *types_file, *regions_file;
 };
 
 enum {
 	CATALOG_GPUS = 1,     /* data/gpus.yaml */
 	CATALOG_TYPES = 2,    /* data/instance-types.yaml */
 	CATALOG_PROFILES = 4, /* providers/<id>.yaml */
-	CATALOG_ALL = 7
+	CATALOG_REGIONS = 8,  /* data/regions.yaml */
+	CATALOG_ALL = 15
 };
 
 /* Find the embedded files and hash them, without parsing anything (cheap:

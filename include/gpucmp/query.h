@@ -148,12 +148,14 @@ struct query_where {
 	const struct field *used[QUERY_MAX_SORT]; /* the fields looked up */
 	size_t nused;
 	const char **provider_ids; /* NULL-terminated, new; NULL: any provider */
+	const char **country_codes; /* NULL-terminated, new; NULL: any country */
 	char **owned;              /* the ids read from the cache */
 	size_t nowned;
 };
 /* Fill w for q: provider values are the ids of ps (borrowed), and of the
  * providers cache c holds offers of (imported without a profile too; c
- * may be NULL); ps NULL: any provider.  Release w with
+ * may be NULL); ps NULL: any provider.  Country values are the codes of
+ * the cache's country table (data/regions.yaml); c NULL: any.  Release w with
  * query_where_release, also after a failure. */
 enum gc_status query_where_init(struct query_where *w, const struct query *q,
 				const struct profile_set *ps, struct cache *c, char **err);
