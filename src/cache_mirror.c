@@ -1,6 +1,7 @@
 /* cache_mirror.c - the catalog's tables in the cache file (provider, gpu,
- * insttype, country, region_place, region_source), rebuilt with the view whenever the catalog or the view's text
- * changes, so that every query is plain SQL over one database.  Calls
+ * insttype, country, region_place, region_source), rebuilt with the view
+ * whenever the catalog or the view's text changes, so that every query is
+ * plain SQL over one database.  Calls
  * cache_schema.c (the view) and cache_db.c. */
 #include <stdio.h>
 

@@ -95,7 +95,8 @@ static enum gc_status load_continent(struct ydoc *d, struct region_table *t, yam
 		yaml_node_t *n = ydoc_node(d, *it);
 		const char *code = ydoc_str(n);
 		if (!is_upper_code(code))
-			return ydoc_error(d, n, err, "a country is two capital letters (ISO 3166-1)");
+			return ydoc_error(d, n, err,
+					  "a country is two capital letters (ISO 3166-1)");
 		struct region_country *c = &t->countries[slot(code)];
 		if (c->code[0])
 			return ydoc_error(d, n, err, "country %s is listed twice", code);
@@ -115,7 +116,9 @@ static enum gc_status load_middle_east(struct ydoc *d, struct region_table *t, y
 	enum gc_status st = ydoc_list(d, m, "middle_east", &list, &n, err);
 	for (size_t i = 0; i < n && st == GC_OK; i++) {
 		yaml_node_t *it = ydoc_item(d, list, i);
-		struct region_country *c = (struct region_country *)regions_country(t, ydoc_str(it));
+		int k = slot(ydoc_str(it));
+		struct region_country *c =
+			k >= 0 && t->countries[k].code[0] ? &t->countries[k] : NULL;
 		if (!c || strcmp(c->continent, "asia") != 0)
 			return ydoc_error(d, it, err, "middle_east lists countries of asia only");
 		c->geo = "mea";
@@ -198,7 +201,8 @@ static enum gc_status load_places(struct ydoc *d, struct region_table *t, yaml_n
 		yaml_node_t *kn = ydoc_node(d, p->key), *vn = ydoc_node(d, p->value);
 		const char *region = ydoc_str(kn), *code = ydoc_str(vn);
 		if (!regions_country(t, code) || !is_upper_code(code))
-			return ydoc_error(d, vn, err, "'%s' is not a country of the countries table",
+			return ydoc_error(d, vn, err,
+					  "'%s' is not a country of the countries table",
 					  code ? code : "");
 		if (regions_lookup(t, provider, region))
 			return ydoc_error(d, kn, err, "region '%s' is placed twice (names compare "
