@@ -240,7 +240,8 @@ static int build_query(struct list_state *s, const struct cli_args *a,
 	q->limit = (long)limit;
 	q->region_glob = cli_opt(a, O_REGION);
 	if (q->region_glob && !*q->region_glob) {
-		msg_error("bad value '' for --region (expected a glob such as 'us-*')");
+		msg_error("bad value '' for --region (expected a glob such as 'us-*' or a place "
+			  "such as eu)");
 		return EXIT_USAGE;
 	}
 	/* SQLite refuses a GLOB pattern past 50,000 bytes as "too complex",
@@ -419,8 +420,9 @@ static const struct opt_def opt_max_price = {O_MAX_PRICE, "max-price", 0, OPT_NU
 	HINT_NONE, "at most USD per hour for the whole offer (spot price with --spot)"};
 static const struct opt_def opt_spot = {O_SPOT, "spot", 0, OPT_BOOL, NULL, NULL, HINT_NONE,
 	"only offers with a spot price; prices, --max-price and the default sort use it"};
-static const struct opt_def opt_region = {O_REGION, "region", 0, OPT_STRING, "GLOB", NULL,
-	HINT_NONE, "region matches GLOB, case-insensitive ('us-*', '*europe*')"};
+static const struct opt_def opt_region = {O_REGION, "region", 0, OPT_STRING, "WHERE", NULL,
+	HINT_NONE, "a region glob ('us-*'), or a region, country (DE), continent (europe) or "
+	"geo (us, americas, eu, mea, apac)"};
 static const struct opt_def opt_cuda = {O_CUDA, "cuda", 0, OPT_STRING, "VERSION", NULL, HINT_NONE,
 	"keep offers whose host driver runs this CUDA (12.4); unknown drivers kept, flagged"};
 static const struct opt_def opt_cuda_strict = {O_CUDA_STRICT, "cuda-strict", 0, OPT_BOOL, NULL,
@@ -465,6 +467,6 @@ const struct cmd_entry cmd_list_entry = {
 		"examples:\n"
 		"  gpucmp list --k8s managed --mig\n"
 		"  gpucmp list --gpu h100 --gpus 8 --max-price 40 --sort price --json\n"
-		"  gpucmp list --provider lambda,azure --region 'us-*' --spot --format csv",
+		"  gpucmp list --provider lambda,azure --region us --spot --format csv",
 	.opts = list_opts,
 };
