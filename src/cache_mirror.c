@@ -168,14 +168,19 @@ static const struct mirror insttype_mirror = {
 	"INSERT INTO insttype VALUES(?,?,?,?,?,?,?,?,?)", "cannot fill instance types",
 	bind_insttype};
 
+/* A country's code, continent and geo, from parameter `at` on. */
+static void bind_place_of(sqlite3_stmt *s, int at, const struct region_country *c)
+{
+	sqlite3_bind_text(s, at, c->code, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, at + 1, c->continent, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, at + 2, c->geo, -1, SQLITE_STATIC);
+}
+
 static void bind_country(sqlite3_stmt *s, const struct catalog *cat, size_t i,
 			 struct buf *scratch)
 {
-	const struct region_country *c = regions_country_at(cat->regions, i);
 	(void)scratch;
-	sqlite3_bind_text(s, 1, c->code, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 2, c->continent, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 3, c->geo, -1, SQLITE_STATIC);
+	bind_place_of(s, 1, regions_country_at(cat->regions, i));
 }
 
 /* data/regions.yaml's countries, each with its continent and geo. */
@@ -191,10 +196,7 @@ static void bind_place(sqlite3_stmt *s, const struct catalog *cat, size_t i, str
 	(void)scratch;
 	sqlite3_bind_text(s, 1, p->provider, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 2, p->region, -1, SQLITE_STATIC);
-	const struct region_country *c = regions_country(cat->regions, p->code);
-	sqlite3_bind_text(s, 3, c->code, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 4, c->continent, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 5, c->geo, -1, SQLITE_STATIC);
+	bind_place_of(s, 3, regions_country(cat->regions, p->code));
 }
 
 /* Each provider region the table places, with its country's continent
