@@ -407,7 +407,7 @@ static const char *lookup_family(const struct gpu_table *t, const char *key)
 	return NULL;
 }
 
-static int mem_matches(const struct gpu_model *m, double mem_gb)
+int gpu_mem_matches(const struct gpu_model *m, double mem_gb)
 {
 	double tol = m->memory_gb * 0.08;
 	if (tol < 2)
@@ -456,7 +456,7 @@ static int fits(const struct gpu_model *m, const struct hints *h)
 		return 0;
 	if (h->nvl != (strstr(m->id, "nvl") != NULL) && h->nvl)
 		return 0;
-	if (h->mem_gb > 0 && !mem_matches(m, h->mem_gb))
+	if (h->mem_gb > 0 && !gpu_mem_matches(m, h->mem_gb))
 		return 0;
 	return 1;
 }
@@ -572,13 +572,13 @@ const struct gpu_model *gpu_normalize(const struct gpu_table *t, const char *nam
 	const struct gpu_model *m = lookup_key(t, key);
 	if (m) {
 		/* an alias several memory sizes share ("A100 SXM4") */
-		if (h.mem_gb <= 0 || mem_matches(m, h.mem_gb))
+		if (h.mem_gb <= 0 || gpu_mem_matches(m, h.mem_gb))
 			return m;
 		for (size_t i = 0; i < t->n; i++) {
 			const struct gpu_model *c = &t->models[i];
 			if (strcmp(c->family, m->family) == 0 &&
 			    strcmp(c->form_factor, m->form_factor) == 0 &&
-			    mem_matches(c, h.mem_gb))
+			    gpu_mem_matches(c, h.mem_gb))
 				return c;
 		}
 		return m;
@@ -619,7 +619,7 @@ static const int whole_counts[] = {1, 2, 4, 8, 16};
 static int as_cards(const struct gpu_model *card, double vram, struct gpu_guess *g)
 {
 	for (size_t i = 0; i < NWHOLE; i++) {
-		if (mem_matches(card, vram / whole_counts[i])) {
+		if (gpu_mem_matches(card, vram / whole_counts[i])) {
 			g->count = whole_counts[i];
 			g->mem_gb = vram / whole_counts[i];
 			g->model = card;
@@ -642,7 +642,7 @@ static int as_whole(const struct gpu_table *t, const struct gpu_hint *h, double 
 	for (size_t i = 0; i < NWHOLE; i++) {
 		double per = vram / whole_counts[i];
 		const struct gpu_model *c = gpu_normalize(t, h->name, per, h->sku);
-		if (c && mem_matches(c, per)) {
+		if (c && gpu_mem_matches(c, per)) {
 			g->count = whole_counts[i];
 			g->mem_gb = per;
 			g->model = c;
@@ -702,34 +702,121 @@ void gpu_infer(const struct gpu_table *t, const struct gpu_hint *h, struct gpu_g
 							 : g->model->memory_gb;
 }
 
+/* Add every model of `family` that fits h to ids (after n of them), up to max. */
+static size_t add_fitting(const struct gpu_table *t, const char *family, const struct hints *h,
+			  const char **ids, size_t n, size_t max)
+{
+	for (size_t i = 0; i < t->n && n < max; i++)
+		if (strcmp(t->models[i].family, family) == 0 && fits(&t->models[i], h))
+			ids[n++] = t->models[i].id;
+	return n;
+}
+
+/* 1 if `tok` (n bytes) is one of the '-'-separated words of `name`. */
+static int has_word(const char *name, const char *tok, size_t n)
+{
+	for (const char *p = name; *p;) {
+		size_t len = strcspn(p, "-");
+		if (len == n && strncmp(p, tok, n) == 0)
+			return 1;
+		p += len + (p[len] == '-');
+	}
+	return 0;
+}
+
+/* The one family that has the number `key` ("4090") as a word of its name
+ * (rtx-4090); NULL when none or several do. */
+static const char *family_of_number(const struct gpu_table *t, const char *key)
+{
+	const char *found = NULL;
+	size_t n = strlen(key);
+	if (n == 0 || strspn(key, "0123456789") != n)
+		return NULL;
+	for (size_t i = 0; i < t->n; i++) {
+		const char *fam = t->models[i].family;
+		if (!has_word(fam, key, n) || (found && strcmp(found, fam) == 0))
+			continue;
+		if (found)
+			return NULL;
+		found = fam;
+	}
+	return found;
+}
+
 size_t gpu_match(const struct gpu_table *t, const char *word, const char **ids,
 		 size_t max)
 {
 	char key[KEY_MAX];
 	fold_name(word, key, sizeof key);
-	size_t n = 0;
-	const char *family = *key ? lookup_family(t, key) : NULL;
-	if (family) {
-		for (size_t i = 0; i < t->n && n < max; i++)
-			if (strcmp(t->models[i].family, family) == 0)
-				ids[n++] = t->models[i].id;
-		return n;
+	if (!*key || max == 0)
+		return 0;
+	struct hints none = {NULL, 0, 0}, h = none;
+	const char *family = lookup_family(t, key);
+	if (family)
+		return add_fitting(t, family, &none, ids, 0, max);
+	for (size_t i = 0; i < t->n; i++) {
+		char idkey[KEY_MAX];
+		fold_name(t->models[i].id, idkey, sizeof idkey);
+		if (strcmp(idkey, key) == 0) {
+			ids[0] = t->models[i].id;
+			return 1;
+		}
 	}
+	/* a family and form-factor or memory words: every model they fit */
+	if ((family = family_with_hints(t, word, &h)))
+		return add_fitting(t, family, &h, ids, 0, max);
 	const struct gpu_model *m = gpu_normalize(t, word, 0, NULL);
-	if (m && max > 0) {
+	if (m) {
 		ids[0] = m->id;
 		return 1;
 	}
+	if ((family = family_of_number(t, key)))
+		return add_fitting(t, family, &none, ids, 0, max);
 	return 0;
+}
+
+/* The candidate names nearest `word`: family names and ids, each once. */
+size_t gpu_nearest(const struct gpu_table *t, const char *word, const char **out, size_t max)
+{
+	char key[KEY_MAX];
+	size_t n = 0;
+	fold_name(word, key, sizeof key);
+	/* a model number several families share ("6000"): those families */
+	for (size_t i = 0; *key && strspn(key, "0123456789") == strlen(key) && i < t->n; i++) {
+		const char *fam = t->models[i].family;
+		size_t j = 0;
+		while (j < n && strcmp(out[j], fam) != 0)
+			j++;
+		if (j == n && n < max && has_word(fam, key, strlen(key)))
+			out[n++] = fam;
+	}
+	if (n)
+		return n;
+	/* else the closest names, best first, while they stay close; a family
+	 * given stands for its models */
+	while (n < max) {
+		struct suggest s;
+		suggest_init(&s, word);
+		for (size_t i = 0; i < t->n; i++) {
+			size_t j = 0;
+			while (j < n && strcmp(out[j], t->models[i].family) != 0 &&
+			       strcmp(out[j], t->models[i].id) != 0)
+				j++;
+			if (j < n)
+				continue;
+			suggest_try(&s, t->models[i].family);
+			suggest_try(&s, t->models[i].id);
+		}
+		const char *best = suggest_best(&s);
+		if (!best)
+			break;
+		out[n++] = best;
+	}
+	return n;
 }
 
 const char *gpu_suggest(const struct gpu_table *t, const char *word)
 {
-	struct suggest s;
-	suggest_init(&s, word);
-	for (size_t i = 0; i < t->n; i++) {
-		suggest_try(&s, t->models[i].id);
-		suggest_try(&s, t->models[i].family);
-	}
-	return suggest_best(&s);
+	const char *best;
+	return gpu_nearest(t, word, &best, 1) ? best : NULL;
 }

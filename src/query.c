@@ -8,12 +8,14 @@
 
 #include "gpucmp/cache.h"
 #include "gpucmp/catalog.h"
+#include "gpucmp/gpu_spec.h"
 #include "gpucmp/strutil.h"
 
 void query_init(struct query *q)
 {
 	memset(q, 0, sizeof *q);
 	q->min_gpus = NAN;
+	q->max_gpus = NAN;
 	q->min_vram = NAN;
 	q->max_price = NAN;
 	q->limit = -1;
@@ -21,6 +23,21 @@ void query_init(struct query *q)
 	q->nodes = NAN;
 	q->stale_after = QUERY_STALE_AFTER;
 	query_prepare_fields(q);
+}
+
+enum gc_status query_set_gpus(struct query *q, const struct gpu_spec *s, char **err)
+{
+	_Static_assert(QUERY_MAX_GPUS >= GPU_SPEC_MAX, "q->gpus holds every model of a --gpu");
+	q->ngpus = 0;
+	for (size_t i = 0; !s->any_model && i < s->nids; i++)
+		q->gpus[q->ngpus++] = s->ids[i];
+	if (!isnan(s->min_count) && !(q->min_gpus > s->min_count))
+		q->min_gpus = s->min_count;
+	q->max_gpus = s->max_count;
+	if (q->min_gpus > q->max_gpus)
+		return err_set(err, GC_EUSAGE, "--gpus %g asks for more GPUs than --gpu's count "
+			       "(at most %g); drop one of them", q->min_gpus, q->max_gpus);
+	return GC_OK;
 }
 
 void query_prepare_fields(struct query *q)
@@ -268,6 +285,10 @@ static void filters(struct builder *b, const struct query *q)
 	if (!isnan(q->min_gpus)) {
 		clause(b, "gpu_count >= ");
 		bind_num(b, q->min_gpus);
+	}
+	if (!isnan(q->max_gpus)) {
+		clause(b, "gpu_count <= ");
+		bind_num(b, q->max_gpus);
 	}
 	if (!isnan(q->min_vram)) {
 		clause(b, "gpu_mem_gb >= ");

@@ -83,14 +83,24 @@ struct gpu_guess {
  * model). */
 void gpu_infer(const struct gpu_table *t, const struct gpu_hint *h, struct gpu_guess *g);
 
-/* Resolve a user's --gpu word: a family name selects every model of the
- * family, anything else one model through gpu_normalize().  Fills `ids`
+/* Resolve a user's GPU name to every model its words fit: a family name
+ * selects the whole family ("a100"), an id its model ("h100-pcie"), a
+ * family with form-factor and memory words every model of the family they
+ * fit ("a100-pcie": both PCIe cards; "h100 80gb": SXM and PCIe), else a
+ * provider's spelling one model (gpu_normalize), else a bare model number
+ * the model of the one family that has it ("4090": rtx-4090).  Fills `ids`
  * (borrowed strings, at most `max`) and returns how many, or 0 if unknown. */
 size_t gpu_match(const struct gpu_table *t, const char *word, const char **ids,
 		 size_t max);
 
-/* Closest id, family or alias to `word` for a "did you mean" hint; NULL if
- * none is close. */
+/* The names nearest `word` for a "did you mean" hint, best first, at most
+ * `max` (borrowed): the families a bare model number names ("6000"), else
+ * the closest family names and ids.  Returns how many (0: none is close). */
+size_t gpu_nearest(const struct gpu_table *t, const char *word, const char **out, size_t max);
+/* The nearest one, or NULL. */
 const char *gpu_suggest(const struct gpu_table *t, const char *word);
+
+/* Is a model's memory `gb`, give or take what sources round (8%, 2 GB)? */
+int gpu_mem_matches(const struct gpu_model *m, double gb);
 
 #endif

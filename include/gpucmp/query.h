@@ -18,6 +18,7 @@
 #include "gpucmp/where.h"
 
 #define QUERY_MAX_LIST 64
+#define QUERY_MAX_GPUS 128 /* the models a --gpu may name (GPU_SPEC_MAX) */
 #define QUERY_MAX_SORT 8
 #define QUERY_MAX_BINDS 320
 
@@ -81,12 +82,13 @@ int query_group_find(const char *name);
 const char *query_group_what(enum query_group g);
 
 struct query {
-	const char *gpus[QUERY_MAX_LIST];      /* canonical ids (borrowed) */
+	const char *gpus[QUERY_MAX_GPUS];      /* canonical ids (borrowed) */
 	size_t ngpus;
 	const char *providers[QUERY_MAX_LIST]; /* borrowed */
 	size_t nproviders;
 	const char *region_glob;               /* case-insensitive glob or NULL */
-	double min_gpus, min_vram, max_price;  /* NAN = no limit */
+	double min_gpus, max_gpus;             /* GPUs in the offer; NAN = no limit */
+	double min_vram, max_price;            /* NAN = no limit */
 	int spot;                              /* only offers with a spot price; prices mean spot */
 	unsigned caps;                         /* capability filters: 1u << QC_* */
 	struct sort_key sort[QUERY_MAX_SORT];
@@ -164,6 +166,12 @@ int query_offer_field(void *ctx, const char *name, struct where_field *out);
 const char *query_offer_suggest(void *ctx, const char *name);
 
 void query_init(struct query *q);
+
+/* Narrow q to a resolved --gpu (gpu_spec_add): its models, and its count
+ * within q's --gpus (set min_gpus first).  GC_EUSAGE when the two counts
+ * cannot both hold. */
+struct gpu_spec;
+enum gc_status query_set_gpus(struct query *q, const struct gpu_spec *s, char **err);
 
 struct query_bind {
 	int is_text;

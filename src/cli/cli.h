@@ -262,11 +262,11 @@ int cli_split(const struct cli_args *a, enum opt_id id, char **store, const char
 int cli_number(const struct cli_args *a, enum opt_id id, int whole, double min, double max,
 	       double *out);
 
-/* --gpu (families expand to models) and --provider into q, with "did you
- * mean"; the catalog parts they need must be loaded.  Return exit codes. */
+/* --gpu (gpu_spec_add: every model the names fit, and a GPU count; after
+ * --gpus is read) and --provider into q, with "did you mean"; the catalog
+ * parts they need must be loaded.  Return exit codes. */
 struct query;
-int cli_gpu_filter(const struct cli_env *env, const struct cli_args *a, char **store,
-		   struct query *q);
+int cli_gpu_filter(const struct cli_env *env, const struct cli_args *a, struct query *q);
 int cli_provider_filter(const struct cli_env *env, const struct cli_args *a, char **store,
 			struct query *q);
 

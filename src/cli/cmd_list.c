@@ -20,7 +20,7 @@ struct list_state {
 	const struct field *cols[65]; /* 64 shown, and price_kind for tables */
 	int ranks[64];                /* tables: when a narrow terminal drops each */
 	size_t ncols;
-	char *gpu_store, *prov_store, *col_store, *sort_store;
+	char *prov_store, *col_store, *sort_store;
 	struct where_result where;
 	int have_where;
 };
@@ -257,7 +257,7 @@ static int build_query(struct list_state *s, const struct cli_args *a,
 	unsigned parts = (cli_flag(a, O_GPU) ? CATALOG_GPUS : 0) |
 			 (cli_flag(a, O_PROVIDER) || cli_flag(a, O_WHERE) ? CATALOG_PROFILES : 0);
 	if ((rc = cli_catalog_need(&s->env, parts)) ||
-	    (rc = cli_gpu_filter(&s->env, a, &s->gpu_store, q)) ||
+	    (rc = cli_gpu_filter(&s->env, a, q)) ||
 	    (rc = cli_provider_filter(&s->env, a, &s->prov_store, q)) || (rc = sort_keys(s, a)) ||
 	    (rc = stale_age(s, a)))
 		return rc;
@@ -404,7 +404,6 @@ int cmd_list(struct cli_args *a)
 		rc = columns(&s, a, fmt);
 	if (!rc)
 		rc = run_query(&s, a, fmt);
-	free(s.gpu_store);
 	free(s.prov_store);
 	free(s.col_store);
 	free(s.sort_store);

@@ -192,10 +192,13 @@ int cmd_recommend(struct cli_args *a)
 	memset(&env, 0, sizeof env);
 	struct query q;
 	query_init(&q);
-	char *gstore = NULL, *pstore = NULL;
+	char *pstore = NULL;
 	rc = cli_catalog_need(&env, CATALOG_GPUS | CATALOG_PROFILES);
 	if (!rc)
-		rc = cli_gpu_filter(&env, a, &gstore, &q);
+		rc = cli_gpu_filter(&env, a, &q);
+	/* a count in --gpu ("h100:8") is the GPUs per node, unless --gpus says */
+	if (!rc && !cli_opt(a, O_GPUS) && !isnan(q.min_gpus))
+		r.gpus = q.min_gpus;
 	if (!rc)
 		rc = cli_provider_filter(&env, a, &pstore, &q);
 	if (!rc)
@@ -204,7 +207,6 @@ int cmd_recommend(struct cli_args *a)
 		rc = cli_open_cache(&env, a);
 	if (!rc)
 		rc = recommend(&env, a, &q, &r);
-	free(gstore);
 	free(pstore);
 	cli_env_release(&env);
 	return rc;

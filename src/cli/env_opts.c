@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "gpucmp/gpu.h"
+#include "gpucmp/gpu_spec.h"
 #include "gpucmp/query.h"
 #include "gpucmp/strutil.h"
 
@@ -109,26 +109,22 @@ int cli_split(const struct cli_args *a, enum opt_id id, char **store, const char
 	return n;
 }
 
-int cli_gpu_filter(const struct cli_env *env, const struct cli_args *a, char **store,
-		   struct query *q)
+int cli_gpu_filter(const struct cli_env *env, const struct cli_args *a, struct query *q)
 {
-	const char *words[QUERY_MAX_LIST];
-	int n = cli_split(a, O_GPU, store, words, QUERY_MAX_LIST);
-	if (n == CLI_SPLIT_NOMEM)
-		return EXIT_OSERR;
-	if (n < 0) {
-		msg_error("too many --gpu values (at most %d)", QUERY_MAX_LIST);
-		return EXIT_USAGE;
+	struct gpu_spec spec;
+	char *err = NULL;
+	enum gc_status st = GC_OK;
+	gpu_spec_init(&spec);
+	for (int i = 0; i < a->nvalues[O_GPU] && st == GC_OK; i++)
+		st = gpu_spec_add(env->cat.gpus, a->values[O_GPU][i], &spec, &err);
+	if (st == GC_OK && a->nvalues[O_GPU])
+		st = query_set_gpus(q, &spec, &err);
+	if (st != GC_OK) {
+		msg_status(st, err, "cannot read --gpu");
+		free(err);
+		return exit_code_for(st);
 	}
-	for (int i = 0; i < n; i++) {
-		size_t room = QUERY_MAX_LIST - q->ngpus;
-		size_t got = gpu_match(env->cat.gpus, words[i], q->gpus + q->ngpus, room);
-		if (got == 0)
-			return cli_unknown("GPU", words[i], gpu_suggest(env->cat.gpus, words[i]),
-					   "'gpucmp gpus' lists the known ones");
-		q->ngpus += got;
-	}
-	return 0;
+	return EXIT_OK;
 }
 
 int cli_provider_filter(const struct cli_env *env, const struct cli_args *a, char **store,

@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "gpucmp/gpu.h"
+#include "gpucmp/gpu_spec.h"
 
 static struct gpu_table *table;
 
@@ -148,6 +149,157 @@ static void test_match_family_and_model(void **state)
 	assert_int_equal(gpu_match(table, "h100", ids, 2), 2); /* respects max */
 	assert_string_equal(gpu_suggest(table, "h10"), "h100");
 	assert_null(gpu_suggest(table, "completely-different"));
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The ids of `word`, sorted and joined with ' ', into out. */
+static void match_text(const char *word, char *out, size_t n)
+{
+	const char *ids[GPU_SPEC_MAX];
+	size_t got = gpu_match(table, word, ids, GPU_SPEC_MAX);
+	qsort(ids, got, sizeof ids[0], cmp_str);
+	size_t o = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < got && o < n; i++)
+		o += (size_t)snprintf(out + o, n - o, "%s%s", i ? " " : "", ids[i]);
+}
+
+/* Every model the words fit (issue 15): form-factor and memory words keep
+ * each model of the family they fit, an id one model, a bare model number
+ * the one family that has it. */
+static void test_match_every_variant(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *word, *want;
+	} cases[] = {
+		{"a100-pcie", "a100-pcie-40gb a100-pcie-80gb"},
+		{"a100-80gb", "a100-pcie-80gb a100-sxm-80gb"},
+		{"A100 80GB", "a100-pcie-80gb a100-sxm-80gb"},
+		{"h100 80gb", "h100-pcie h100-sxm"},
+		{"h100 94gb", "h100-nvl"},
+		{"h100-pcie", "h100-pcie"},
+		{"H100 NVL", "h100-nvl"},
+		{"a100 sxm", "a100-sxm-40gb a100-sxm-80gb"},
+		{"rtx4090", "rtx-4090"},
+		{"4090", "rtx-4090"},
+		{"3090", "rtx-3090 rtx-3090-ti"},
+		{"RTX 4070 Ti", "rtx-4070-ti"},
+		{"6000", ""},       /* three families: ambiguous */
+		{"h100 40gb", ""},  /* no H100 has 40 GB */
+		{"100", ""},
+	};
+	char got[512];
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		match_text(cases[i].word, got, sizeof got);
+		if (strcmp(got, cases[i].want) != 0)
+			fail_msg("'%s' -> '%s', want '%s'", cases[i].word, got, cases[i].want);
+	}
+	const char *near[3];
+	assert_int_equal(gpu_nearest(table, "6000", near, 3), 3);
+	assert_string_equal(near[0], "rtx-pro-6000");
+	assert_int_equal(gpu_nearest(table, "h100-smx", near, 3) >= 1, 1);
+	assert_string_equal(near[0], "h100-sxm");
+}
+
+/* gpu_spec_add on `text`: its status, ids (sorted) and count range. */
+static enum gc_status spec_text(const char *text, char *out, size_t n, double *lo, double *hi,
+				char **err)
+{
+	struct gpu_spec s;
+	gpu_spec_init(&s);
+	enum gc_status st = gpu_spec_add(table, text, &s, err);
+	qsort(s.ids, s.nids, sizeof s.ids[0], cmp_str);
+	size_t o = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < s.nids && o < n; i++)
+		o += (size_t)snprintf(out + o, n - o, "%s%s", i ? " " : "", s.ids[i]);
+	*lo = s.min_count;
+	*hi = s.max_count;
+	return st;
+}
+
+static void test_spec_grammar(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text, *want;
+		double lo, hi; /* -1: NAN */
+	} cases[] = {
+		{"H100:8", "h100-nvl h100-pcie h100-sxm", 8, 8},
+		{"h100:8..", "h100-nvl h100-pcie h100-sxm", 8, -1},
+		{"h100:2..4", "h100-nvl h100-pcie h100-sxm", 2, 4},
+		{"A100:80GB", "a100-pcie-80gb a100-sxm-80gb", -1, -1},
+		{"A100:80GB:8", "a100-pcie-80gb a100-sxm-80gb", 8, 8},
+		{"a100:8:80GB", "a100-pcie-80gb a100-sxm-80gb", 8, 8},
+		{"h100,a100:80GB", "a100-pcie-80gb a100-sxm-80gb h100-pcie h100-sxm", -1, -1},
+		{"h100:8,h200:8", "h100-nvl h100-pcie h100-sxm h200 h200-nvl", 8, 8},
+		{" 4090 , rtx 3060 ti ", "rtx-3060-ti rtx-4090", -1, -1},
+		{"amd:190GB..200GB", "mi300x", -1, -1},
+		{"nvidia:141GB", "h200 h200-nvl", -1, -1},
+	};
+	char got[2048], *err = NULL;
+	double lo, hi;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		enum gc_status st = spec_text(cases[i].text, got, sizeof got, &lo, &hi, &err);
+		if (st != GC_OK)
+			fail_msg("'%s': %s", cases[i].text, err ? err : "?");
+		if (strcmp(got, cases[i].want) != 0)
+			fail_msg("'%s' -> '%s', want '%s'", cases[i].text, got, cases[i].want);
+		assert_true(cases[i].lo < 0 ? isnan(lo) : lo == cases[i].lo);
+		assert_true(cases[i].hi < 0 ? isnan(hi) : hi == cases[i].hi);
+	}
+	/* a memory range alone: every model in it, none outside */
+	assert_int_equal(spec_text("24GB..80GB", got, sizeof got, &lo, &hi, &err), GC_OK);
+	assert_non_null(strstr(got, "rtx-4090"));
+	assert_non_null(strstr(got, "h100-sxm"));
+	assert_null(strstr(got, "h100-nvl"));
+	assert_null(strstr(got, "t4"));
+}
+
+static void test_spec_errors(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+		{"h10", "unknown GPU 'h10'; did you mean 'h100'"},
+		{"6000", "did you mean 'rtx-pro-6000', 'rtx-6000-ada' or 'quadro-rtx-6000'?"},
+		{"zzzzzz", "unknown GPU 'zzzzzz'; 'gpucmp gpus' lists the known ones"},
+		{"h100:40GB", "no GPU model fits 'h100:40GB'"},
+		{"h100:0", "bad GPU count '0'"},
+		{"h100:1.5", "bad GPU count '1.5'"},
+		{"h100:8..2", "bad GPU count '8..2'"},
+		{"h100:80GB..40GB", "bad memory '80GB..40GB'"},
+		{"h100:80$", "bad memory '80$'"},
+		{"h100:8,a100:4", "two GPU counts"},
+		{"h100:80GB,a100:40GB", "two memory sizes"},
+		{"nvidia:amd", "two vendors"},
+		{"h100::8", "empty name"},
+		{"", "empty --gpu value"},
+	};
+	char got[2048], *err = NULL;
+	double lo, hi;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		enum gc_status st = spec_text(cases[i].text, got, sizeof got, &lo, &hi, &err);
+		if (st != GC_EUSAGE || !err || !strstr(err, cases[i].want))
+			fail_msg("'%s': status %d, '%s', want '%s'", cases[i].text, (int)st,
+				 err ? err : "", cases[i].want);
+		free(err);
+		err = NULL;
+	}
+	/* two --gpu values: models add up, the count must agree */
+	struct gpu_spec s;
+	gpu_spec_init(&s);
+	assert_int_equal(gpu_spec_add(table, "h100:8", &s, &err), GC_OK);
+	assert_int_equal(gpu_spec_add(table, "4090", &s, &err), GC_OK);
+	assert_int_equal(s.nids, 4);
+	assert_int_equal(gpu_spec_add(table, "l4:2", &s, &err), GC_EUSAGE);
+	free(err);
 }
 
 static void test_mig_capability(void **state)
@@ -296,6 +448,9 @@ int main(void)
 		cmocka_unit_test(test_catalog_spellings),
 		cmocka_unit_test(test_unknown_names),
 		cmocka_unit_test(test_match_family_and_model),
+		cmocka_unit_test(test_match_every_variant),
+		cmocka_unit_test(test_spec_grammar),
+		cmocka_unit_test(test_spec_errors),
 		cmocka_unit_test(test_mig_capability),
 		cmocka_unit_test(test_infer),
 		cmocka_unit_test(test_bad_tables),
