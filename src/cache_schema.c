@@ -100,8 +100,24 @@ static const char view_sql[] =
 	"  WHEN p.sharing_mig IS NULL THEN 'unknown'"
 	"  WHEN g.id IS NULL AND p.sharing_mig <> 'no' THEN 'unknown'"
 	"  ELSE p.sharing_mig END AS mig,"
-	" COALESCE(p.sharing_mps, 'unknown') AS mps,"
-	" COALESCE(p.sharing_time_slicing, 'unknown') AS time_slicing,"
+	/* What the GPU model rules out, from its vendor and architecture in
+	 * data/gpus.yaml (checked 2026-12-03; docs/GPUS.md "What a GPU can
+	 * share"): MPS as a shared GPU uses it (per-client address spaces and
+	 * limits) is Volta MPS, NVIDIA Volta or later
+	 * (https://docs.nvidia.com/deploy/mps/index.html); time-slicing is the
+	 * NVIDIA device plugin's (https://github.com/NVIDIA/k8s-device-plugin);
+	 * a GPU the table does not know keeps the provider's answer. */
+	" CASE WHEN g.vendor <> 'nvidia' THEN 'no'"
+	"  WHEN g.architecture IN ('kepler', 'maxwell', 'pascal') THEN 'no'"
+	"  ELSE COALESCE(p.sharing_mps, 'unknown') END AS mps,"
+	" CASE WHEN g.vendor <> 'nvidia' THEN 'no'"
+	"  ELSE COALESCE(p.sharing_time_slicing, 'unknown') END AS time_slicing,"
+	/* the last CUDA major the GPU runs: none off NVIDIA; CUDA 12.0 dropped
+	 * Kepler, CUDA 13.0 Maxwell, Pascal and Volta (compute capability below
+	 * 7.5: developer.nvidia.com/blog/navigating-gpu-architecture-support-a-
+	 * guide-for-nvidia-cuda-developers); NULL: no limit known */
+	" CASE WHEN g.vendor <> 'nvidia' THEN 0 WHEN g.architecture = 'kepler' THEN 11"
+	"  WHEN g.architecture IN ('maxwell', 'pascal', 'volta') THEN 12 END AS gpu_cuda_last,"
 	" CASE WHEN o.infiniband IS NOT NULL THEN o.infiniband"
 	"  WHEN t.infiniband IS NOT NULL THEN t.infiniband"
 	"  WHEN p.interconnect_infiniband = 'no' THEN 0"

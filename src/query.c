@@ -50,9 +50,10 @@ void query_prepare_fields(struct query *q)
 	if (q->cuda_num > 0)
 		/* the source's max CUDA is major.minor: compare without the patch */
 		snprintf(q->sql_cuda_ok, sizeof q->sql_cuda_ok,
-			 "(CASE WHEN max_cuda_num IS NOT NULL THEN max_cuda_num >= %lld"
+			 "(CASE WHEN gpu_cuda_last < %lld THEN 0"
+			 " WHEN max_cuda_num IS NOT NULL THEN max_cuda_num >= %lld"
 			 " WHEN driver_num IS NOT NULL THEN driver_num >= %lld END)",
-			 q->cuda_num / 1000 * 1000, q->cuda_min_driver_num);
+			 q->cuda_num / 1000000, q->cuda_num / 1000 * 1000, q->cuda_min_driver_num);
 	else
 		snprintf(q->sql_cuda_ok, sizeof q->sql_cuda_ok, "NULL");
 	if (!isnan(q->hours)) {

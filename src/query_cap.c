@@ -12,38 +12,63 @@
 
 #include <string.h>
 
-/* --mig, --mps: the sharing mode is managed or self */
-#define SHARING(key) \
-	{#key, NULL, #key " IN ('managed', 'self')", {"sharing." #key, NULL}, {"managed", "self"}}
+/* --mig, --mps, --time-slicing: the sharing mode is managed or self; the
+ * offer_v column says no where the GPU model cannot (src/cache_schema.c) */
+#define SHARING(opt, key, why) \
+	{opt, NULL, #key " IN ('managed', 'self')", {"sharing." #key, NULL}, \
+	 {"managed", "self"}, why}
 
 const struct query_cap_def query_caps[QC_COUNT] = {
-	[QC_AVAILABLE] = {"available", NULL, "available = 1", {NULL, NULL}, {NULL}},
+	[QC_AVAILABLE] = {"available", NULL, "available = 1", {NULL, NULL}, {NULL}, NULL},
 	[QC_K8S_MANAGED] = {"k8s", "managed", "k8s IN ('managed', 'both')",
-			    {"kubernetes.mode", NULL}, {"managed", "both"}},
+			    {"kubernetes.mode", NULL}, {"managed", "both"}, NULL},
 	[QC_K8S_JOIN] = {"k8s", "join", "k8s IN ('join', 'both')",
-			 {"kubernetes.mode", NULL}, {"join", "both"}},
+			 {"kubernetes.mode", NULL}, {"join", "both"}, NULL},
 	[QC_K8S_ANY] = {"k8s", "any", "k8s IN ('managed', 'join', 'both')",
-			{"kubernetes.mode", NULL}, {"managed", "join", "both"}},
-	[QC_K8S_NONE] = {"k8s", "none", "k8s = 'none'", {"kubernetes.mode", NULL}, {"none"}},
+			{"kubernetes.mode", NULL}, {"managed", "join", "both"}, NULL},
+	[QC_K8S_NONE] = {"k8s", "none", "k8s = 'none'", {"kubernetes.mode", NULL}, {"none"}, NULL},
 	[QC_DOCKER_CUSTOM] = {"docker", "custom", "docker_custom_image = 1",
-			      {"docker.custom_image", NULL}, {"yes"}},
+			      {"docker.custom_image", NULL}, {"yes"}, NULL},
 	[QC_DOCKER_DAEMON] = {"docker", "daemon", "docker_daemon IN ('root', 'rootless')",
-			      {"docker.daemon", NULL}, {"root", "rootless"}},
+			      {"docker.daemon", NULL}, {"root", "rootless"}, NULL},
 	[QC_DOCKER_BASE] = {"docker", "base",
 			    "(docker_custom_image = 1 OR docker_base_images_only = 1)",
-			    {"docker.custom_image", "docker.base_images_only"}, {"yes"}},
-	[QC_MIG] = SHARING(mig),
-	[QC_MPS] = SHARING(mps),
-	[QC_TIME_SLICING] = {"time-slicing", NULL, "time_slicing IN ('managed', 'self')",
-			     {"sharing.time_slicing", NULL}, {"managed", "self"}},
+			    {"docker.custom_image", "docker.base_images_only"}, {"yes"}, NULL},
+	[QC_MIG] = SHARING("mig", mig,
+			   "--mig: mig is no for a GPU NVIDIA's MIG user guide does not list "
+			   "(data/gpus.yaml mig: 0; AMD and Intel have none), a fraction of a "
+			   "GPU, and an instance type whose provider forbids it"),
+	[QC_MPS] = SHARING("mps", mps,
+			   "--mps: mps is no for AMD and Intel GPUs and NVIDIA GPUs before "
+			   "Volta (Kepler, Maxwell, Pascal), which lack Volta MPS's per-client "
+			   "address spaces and limits: https://docs.nvidia.com/deploy/mps/"),
+	[QC_TIME_SLICING] = SHARING("time-slicing", time_slicing,
+				    "--time-slicing: time_slicing is no for AMD and Intel GPUs "
+				    "(time-slicing is the NVIDIA device plugin's: "
+				    "https://github.com/NVIDIA/k8s-device-plugin)"),
 	/* the row's own answer for an offer; "yes" or "some" for a provider */
 	[QC_IB] = {"ib", NULL, "infiniband = 1", {"interconnect.infiniband", NULL},
-		   {"yes", "some"}},
+		   {"yes", "some"}, NULL},
 	[QC_RDMA] = {"rdma", NULL, "rdma IN ('ib', 'roce', 'efa')", {"interconnect.rdma", NULL},
-		     {"ib", "roce", "efa"}},
+		     {"ib", "roce", "efa"}, NULL},
 	[QC_NVLINK] = {"nvlink", NULL, "nvlink = 1", {"interconnect.nvlink", NULL},
-		       {"yes", "some"}},
+		       {"yes", "some"}, NULL},
 };
+
+size_t query_why(const struct query *q, const char **out, size_t max)
+{
+	size_t n = 0;
+	for (int i = 0; i < QC_COUNT && n < max; i++)
+		if ((q->caps & (1u << i)) && query_caps[i].why)
+			out[n++] = query_caps[i].why;
+	if (q->cuda_num > 0 && n < max)
+		out[n++] = "--cuda: cuda_ok is false for AMD and Intel GPUs, which run no CUDA, "
+			   "and for NVIDIA GPUs past their last CUDA: 11 for Kepler, 12 for "
+			   "Maxwell, Pascal and Volta (CUDA 13.0 dropped compute capability "
+			   "below 7.5: https://developer.nvidia.com/blog/navigating-gpu-"
+			   "architecture-support-a-guide-for-nvidia-cuda-developers/)";
+	return n;
+}
 
 int query_cap_find(const char *option, const char *value)
 {

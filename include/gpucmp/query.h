@@ -39,10 +39,17 @@ struct query_cap_def {
 	const char *path[2];   /* profile fields (either may qualify); NULL: offers only */
 	const char *accept[4]; /* the values of those fields that qualify (at most 3:
 				* NULL-terminated) */
+	const char *why;       /* the GPUs the offer column rules out and why, for
+				* --explain; NULL: the GPU does not matter */
 };
 
 /* Indexed by enum query_cap; the SQL clauses join in this order. */
 extern const struct query_cap_def query_caps[QC_COUNT];
+
+struct query;
+/* Why the filters set in q leave GPUs out (the caps' `why`, and --cuda's),
+ * for --explain: at most max borrowed lines into out; returns how many. */
+size_t query_why(const struct query *q, const char **out, size_t max);
 
 /* The filter `option` (with `value`, NULL for a flag) names; -1 if none. */
 int query_cap_find(const char *option, const char *value);

@@ -328,7 +328,11 @@ static int run_query(struct list_state *s, const struct cli_args *a, enum render
 	enum gc_status st = query_build(&s->q, s->cols, nq, &qs, &err);
 	if (st == GC_OK && cli_flag(a, O_EXPLAIN)) {
 		char *sql = query_inline(&qs);
+		const char *why[QC_COUNT + 1];
+		size_t nwhy = query_why(&s->q, why, QC_COUNT + 1);
 		printf("%s;\n", sql ? sql : "");
+		for (size_t i = 0; i < nwhy; i++)
+			printf("-- %s\n", why[i]);
 		free(sql);
 		query_sql_release(&qs);
 		return EXIT_OK;
