@@ -1,9 +1,11 @@
 /* cmd_gpus.c - gpucmp gpus: the GPU model table. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "gpucmp/gpu_spec.h"
 
 enum { G_ID, G_FAMILY, G_VENDOR, G_NAME, G_ARCH, G_MEMORY, G_FORM, G_MIG, G_NVLINK, G_TFLOPS,
        G_SOURCE, G_ALIASES, G_COUNT };
@@ -26,6 +28,7 @@ static const struct field gpus_fields[G_COUNT] = {
 
 struct gpus_rows {
 	const struct gpu_table *t;
+	size_t *rows; /* the models shown, by index in t */
 	/* of the row being rendered */
 	struct render_nest aliases;
 	char memory[24], tflops[24];
@@ -44,7 +47,7 @@ static const char *one_decimal(double v, char *out, size_t n)
 static void gpu_row(void *ctx, size_t i, struct render_value *v)
 {
 	struct gpus_rows *g = ctx;
-	const struct gpu_model *m = gpu_table_at(g->t, i);
+	const struct gpu_model *m = gpu_table_at(g->t, g->rows[i]);
 	v[G_ID] = RV_TEXT(m->id);
 	v[G_FAMILY] = RV_TEXT(m->family);
 	v[G_VENDOR] = RV_TEXT(m->vendor);
@@ -63,29 +66,65 @@ static void gpu_row(void *ctx, size_t i, struct render_value *v)
 	v[G_ALIASES].nest = &g->aliases;
 }
 
+/* The models to show: every one, or those --gpu selects (gpu_spec_add),
+ * in table order; *n is how many.  Returns an exit code. */
+static int selected(const struct cli_args *a, struct gpus_rows *g, size_t *n)
+{
+	struct gpu_spec spec;
+	char *err = NULL;
+	enum gc_status st = GC_OK;
+	gpu_spec_init(&spec);
+	spec.any_model = a->nvalues[O_GPU] == 0;
+	for (int i = 0; i < a->nvalues[O_GPU] && st == GC_OK; i++)
+		st = gpu_spec_add(g->t, a->values[O_GPU][i], &spec, &err);
+	if (st != GC_OK) {
+		msg_status(st, err, "cannot read --gpu");
+		free(err);
+		return exit_code_for(st);
+	}
+	*n = 0;
+	g->rows = malloc((gpu_table_count(g->t) + 1) * sizeof *g->rows);
+	if (!g->rows) {
+		msg_error("out of memory");
+		return EXIT_OSERR;
+	}
+	for (size_t i = 0; i < gpu_table_count(g->t); i++) {
+		const char *id = gpu_table_at(g->t, i)->id;
+		size_t k = 0;
+		while (!spec.any_model && k < spec.nids && strcmp(spec.ids[k], id) != 0)
+			k++;
+		if (spec.any_model || k < spec.nids)
+			g->rows[(*n)++] = i;
+	}
+	return EXIT_OK;
+}
+
 static int cmd_gpus(struct cli_args *a)
 {
 	if (a->npos) {
-		msg_error("'gpus' takes no arguments");
+		msg_error("'gpus' takes no arguments; --gpu SPEC shows the models it selects");
 		return EXIT_USAGE;
 	}
 	struct cli_env env;
 	int rc = cli_env_start(&env, CATALOG_GPUS);
-	if (!rc) {
-		struct gpus_rows g = {.t = env.cat.gpus};
-		rc = cli_render(a, &env, gpus_fields, G_COUNT, gpu_table_count(g.t), gpu_row, &g);
-	}
+	struct gpus_rows g = {.t = env.cat.gpus};
+	size_t n = 0;
+	if (!rc)
+		rc = selected(a, &g, &n);
+	if (!rc)
+		rc = cli_render(a, &env, gpus_fields, G_COUNT, n, gpu_row, &g);
+	free(g.rows);
 	cli_env_release(&env);
 	return rc;
 }
 
 static const struct opt_use gpus_opts[] = {
-	OPT_GROUP(opts_common), OPT_GROUP(opts_output), OPT_END};
+	OPT_GROUP(opts_common), OPT_USE(opt_gpu), OPT_GROUP(opts_output), OPT_END};
 
 const struct cmd_entry cmd_gpus_entry = {
 	.name = "gpus",
 	.run = cmd_gpus,
-	.usage = "gpus [options]",
+	.usage = "gpus [--gpu SPEC] [options]",
 	.summary = "List the GPU models gpucmp knows, with memory, MIG support and BF16 TFLOP/s.",
 	.opts = gpus_opts,
 };

@@ -39,13 +39,13 @@ const struct cmd_entry *cli_command_at(size_t i)
 /* `gpucmp help`: not a command of the table (main.c answers it), but its
  * arguments complete like one's. */
 static const struct arg_hint help_args[] = {
-	{ARG_COMMANDS, 1, "topic", "fields where values", NULL, NULL},
+	{ARG_COMMANDS, 1, "topic", "fields where gpu values", NULL, NULL},
 	ARG_END};
 
 const struct cmd_entry cli_help = {
 	.name = "help",
-	.usage = "help [COMMAND | fields | where | values]",
-	.summary = "A command's options, the offer fields, the --where language or what the "
-		   "tables' words mean.",
+	.usage = "help [COMMAND | fields | where | gpu | values]",
+	.summary = "A command's options, the offer fields, the --where language, --gpu or "
+		   "what the tables' words mean.",
 	.args = help_args,
 };

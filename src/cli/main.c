@@ -34,6 +34,30 @@ static const char where_help[] =
 	"--where options, and the other filter flags, combine with 'and'. Values are\n"
 	"bound as SQL parameters, never pasted into the query (see --explain).\n";
 
+static const char gpu_help[] =
+	"--gpu SPEC: the GPUs to compare (list, recommend, gpus), as SkyPilot and dstack\n"
+	"users write them.\n\n"
+	"  h100            every H100 (SXM, PCIe, NVL): a family name\n"
+	"  h100-sxm        that model: an id ('gpucmp gpus' lists them)\n"
+	"  a100-pcie       every A100 PCIe card (40 and 80 GB): a family and its words\n"
+	"  a100-80gb       every 80 GB A100 (SXM and PCIe); 'h100 80gb' too\n"
+	"  4090, rtx4090   the RTX 4090: a model number alone names the one family\n"
+	"  H100:8          H100 offers with exactly 8 GPUs (H100:8.. at least 8)\n"
+	"  A100:80GB:8     qualifiers in any order: memory, count, vendor\n"
+	"  24GB..80GB      every model with 24 to 80 GB (24GB.., ..80GB)\n"
+	"  h100,a100:8     several names; qualifiers apply to every name of the value\n"
+	"  amd, nvidia:48GB  a vendor's models\n\n"
+	"A value is names and qualifiers joined by ',' and ':'.  A name selects every\n"
+	"model its words fit: a family, an id, a family with form-factor (sxm, pcie,\n"
+	"nvl) and memory words, a provider's spelling, or a bare model number.\n"
+	"Memory is the model's (data/gpus.yaml), with a unit: 80GB is 80 as sources\n"
+	"round it, a range includes both ends; --vram is the offer's memory per GPU.\n"
+	"A count after ':' is exact, as in SkyPilot and dstack (H100:8 is an 8-GPU\n"
+	"offer); 2..8 and 8.. are ranges; --gpus N means at least N.  Several --gpu\n"
+	"options add their models; the count is one for all.  A name that fits no\n"
+	"model exits 64 with the nearest names; 'gpucmp gpus --gpu SPEC' shows the\n"
+	"models a value selects.\n";
+
 static void print_usage(FILE *out)
 {
 	fprintf(out, "usage: gpucmp [--cache PATH] [--quiet] COMMAND [options]\n\n"
@@ -191,6 +215,10 @@ static int run_help(int argc, char **argv, int i)
 	}
 	if (strcmp(argv[i], "values") == 0) {
 		print_values();
+		return EXIT_OK;
+	}
+	if (strcmp(argv[i], "gpu") == 0) {
+		fputs(gpu_help, stdout);
 		return EXIT_OK;
 	}
 	int amb;

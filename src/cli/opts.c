@@ -57,8 +57,8 @@ const struct opt_def opt_json = {
 const struct opt_def *const opts_output[] = {&opt_format, &opt_json, NULL};
 
 /* Offer selection: list and recommend. */
-const struct opt_def opt_gpu = {O_GPU, "gpu", 0, OPT_STRING, "NAME[,NAME]", NULL, HINT_GPUS,
-	"GPU model or family (h100 = every H100; h100-sxm = that one)"};
+const struct opt_def opt_gpu = {O_GPU, "gpu", 0, OPT_STRING, "SPEC", NULL, HINT_GPUS,
+	"GPUs: h100, a100-80gb, 4090, H100:8 (exactly 8), 24GB..80GB (gpucmp help gpu)"};
 const struct opt_def opt_gpus = {
 	O_GPUS, "gpus", 0, OPT_NUMBER, "N", NULL, HINT_NONE, "at least N GPUs in the offer"};
 const struct opt_def opt_provider = {O_PROVIDER, "provider", 0, OPT_STRING, "ID[,ID]", NULL,
