@@ -176,7 +176,8 @@ static enum gc_status parse_value(char *buf, struct parsed *p, char **err)
 			part = colon ? colon + 1 : NULL;
 		}
 	}
-	if (st == GC_OK && !p->nnames && !p->vendor && !p->has_mem && !p->has_count)
+	/* a count alone is --gpus's job: a value names GPUs */
+	if (st == GC_OK && !p->nnames && !p->vendor && !p->has_mem)
 		st = err_set(err, GC_EUSAGE, "empty --gpu value (gpucmp help gpu)");
 	return st;
 }
@@ -292,9 +293,7 @@ enum gc_status gpu_spec_add(const struct gpu_table *t, const char *text, struct 
 			       SPEC_TEXT_MAX - 1);
 	snprintf(buf, sizeof buf, "%s", text);
 	enum gc_status st = parse_value(buf, &p, err);
-	if (st == GC_OK && (p.nnames || p.vendor || p.has_mem))
+	if (st == GC_OK)
 		st = add_models(t, &p, text, s, err);
-	else if (st == GC_OK)
-		s->any_model = 1;
 	return st == GC_OK ? add_count(&p, s, err) : st;
 }

@@ -29,7 +29,7 @@ enum gc_status query_set_gpus(struct query *q, const struct gpu_spec *s, char **
 {
 	_Static_assert(QUERY_MAX_GPUS >= GPU_SPEC_MAX, "q->gpus holds every model of a --gpu");
 	q->ngpus = 0;
-	for (size_t i = 0; !s->any_model && i < s->nids; i++)
+	for (size_t i = 0; i < s->nids; i++)
 		q->gpus[q->ngpus++] = s->ids[i];
 	if (!isnan(s->min_count) && !(q->min_gpus > s->min_count))
 		q->min_gpus = s->min_count;

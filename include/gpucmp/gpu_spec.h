@@ -16,8 +16,6 @@
 struct gpu_spec {
 	const char *ids[GPU_SPEC_MAX]; /* the models asked for (borrowed from the table) */
 	size_t nids;
-	int any_model;                 /* a value named no model, vendor or memory:
-					* every GPU (ids then say nothing) */
 	double min_count, max_count;   /* GPUs in the offer; NAN: no bound */
 };
 

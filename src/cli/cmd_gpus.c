@@ -73,8 +73,8 @@ static int selected(const struct cli_args *a, struct gpus_rows *g, size_t *n)
 	struct gpu_spec spec;
 	char *err = NULL;
 	enum gc_status st = GC_OK;
+	int all = a->nvalues[O_GPU] == 0;
 	gpu_spec_init(&spec);
-	spec.any_model = a->nvalues[O_GPU] == 0;
 	for (int i = 0; i < a->nvalues[O_GPU] && st == GC_OK; i++)
 		st = gpu_spec_add(g->t, a->values[O_GPU][i], &spec, &err);
 	if (st != GC_OK) {
@@ -91,9 +91,9 @@ static int selected(const struct cli_args *a, struct gpus_rows *g, size_t *n)
 	for (size_t i = 0; i < gpu_table_count(g->t); i++) {
 		const char *id = gpu_table_at(g->t, i)->id;
 		size_t k = 0;
-		while (!spec.any_model && k < spec.nids && strcmp(spec.ids[k], id) != 0)
+		while (!all && k < spec.nids && strcmp(spec.ids[k], id) != 0)
 			k++;
-		if (spec.any_model || k < spec.nids)
+		if (all || k < spec.nids)
 			g->rows[(*n)++] = i;
 	}
 	return EXIT_OK;

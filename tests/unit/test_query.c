@@ -5,6 +5,7 @@
 #include "testutil.h"
 
 #include "gpucmp/cache.h"
+#include "gpucmp/gpu_spec.h"
 #include "gpucmp/query.h"
 
 static struct catalog cat;
@@ -254,6 +255,90 @@ static void test_insttype_mig_no_and_k8s(void **state)
 	assert_int_equal(sqlite3_exec(db,
 		"DELETE FROM offer WHERE region = 'x'; DELETE FROM insttype WHERE ord = 100000",
 		NULL, NULL, NULL), SQLITE_OK);
+}
+
+static void collect_sharing(sqlite3_stmt *s, void *arg)
+{
+	char *out = arg;
+	size_t n = strlen(out);
+	snprintf(out + n, 512 - n, "%s:%s,%s,%s ", text(s, 0), text(s, 1), text(s, 2),
+		 sqlite3_column_type(s, 3) == SQLITE_NULL ? "null" : text(s, 3));
+}
+
+/* What the GPU model rules out (issue 15 part 4): MPS off NVIDIA and before
+ * Volta, time-slicing off NVIDIA, CUDA off NVIDIA and past the
+ * architecture's last; gcp's profile says managed for both. */
+static void test_gpu_rules_out_sharing(void **state)
+{
+	(void)state;
+	sqlite3 *db = cache_db(cache);
+	assert_int_equal(sqlite3_exec(db,
+		"INSERT INTO offer(provider, sku, gpu, gpu_name, gpu_count, region, price_hr,"
+		" source, fetched_at) VALUES"
+		" ('gcp', 'a-mi300x', 'mi300x', 'MI300X', 1, 'y', 1, 'import',"
+		" '2026-12-02T00:00:00Z'),"
+		" ('gcp', 'b-p100', 'p100', 'P100', 1, 'y', 1, 'import', '2026-12-02T00:00:00Z'),"
+		" ('gcp', 'c-v100', 'v100-sxm2-16gb', 'V100', 1, 'y', 1, 'import',"
+		" '2026-12-02T00:00:00Z'),"
+		" ('gcp', 'd-k80', 'k80', 'K80', 1, 'y', 1, 'import', '2026-12-02T00:00:00Z')",
+		NULL, NULL, NULL), SQLITE_OK);
+	struct query q;
+	query_init(&q);
+	q.region_glob = "y";
+	q.nsort = 1;
+	q.sort[0].field = field_find("sku");
+	const char *cols[] = {"sku", "mps", "time_slicing", "cuda_ok"};
+	char got[512] = "";
+	assert_int_equal(run(&q, cols, 4, collect_sharing, got), 4);
+	assert_string_equal(got, "a-mi300x:no,no,null b-p100:no,managed,null "
+				 "c-v100:managed,managed,null d-k80:no,managed,null ");
+	/* --cuda 12.4 leaves out AMD and Kepler (the drivers are unknown) */
+	q.cuda_num = 12004000;
+	q.cuda_min_driver_num = 550054014;
+	query_prepare_fields(&q);
+	got[0] = '\0';
+	assert_int_equal(run(&q, cols, 4, collect_sharing, got), 2);
+	assert_string_equal(got, "b-p100:no,managed,null c-v100:managed,managed,null ");
+	/* --cuda 13.0: Pascal and Volta too */
+	q.cuda_num = 13000000;
+	query_prepare_fields(&q);
+	assert_int_equal(run(&q, cols, 4, collect_sharing, got), 0);
+	assert_int_equal(sqlite3_exec(db, "DELETE FROM offer WHERE region = 'y'", NULL, NULL,
+				      NULL), SQLITE_OK);
+	/* and --explain's reasons, one per filter that has one */
+	const char *why[QC_COUNT + 1];
+	q.caps = (1u << QC_MPS) | (1u << QC_K8S_MANAGED);
+	assert_int_equal(query_why(&q, why, QC_COUNT + 1), 2);
+	assert_non_null(strstr(why[0], "--mps: "));
+	assert_non_null(strstr(why[1], "--cuda: "));
+	q.cuda_num = 0;
+	assert_int_equal(query_why(&q, why, QC_COUNT + 1), 1);
+}
+
+/* A --gpu count narrows q within --gpus; ids are the spec's. */
+static void test_set_gpus(void **state)
+{
+	(void)state;
+	struct gpu_spec s;
+	struct query q;
+	char *err = NULL;
+	gpu_spec_init(&s);
+	assert_int_equal(gpu_spec_add(cat.gpus, "h100:8", &s, &err), GC_OK);
+	query_init(&q);
+	q.min_gpus = 4;
+	assert_int_equal(query_set_gpus(&q, &s, &err), GC_OK);
+	assert_int_equal(q.ngpus, 3);
+	assert_true(q.min_gpus == 8 && q.max_gpus == 8);
+	struct query_sql qs;
+	const struct field *cols[] = {field_find("gpu")};
+	assert_int_equal(query_build(&q, cols, 1, &qs, &err), GC_OK);
+	assert_non_null(strstr(qs.sql.ptr, "gpu_count >= ? AND gpu_count <= ?"));
+	query_sql_release(&qs);
+	query_init(&q);
+	q.min_gpus = 16;
+	assert_int_equal(query_set_gpus(&q, &s, &err), GC_EUSAGE);
+	assert_non_null(strstr(err, "--gpus 16"));
+	free(err);
 }
 
 struct bounds {
@@ -1109,6 +1194,8 @@ int main(void)
 		cmocka_unit_test(test_group_spot_sort_and_keys),
 		cmocka_unit_test(test_table_columns_and_ranks),
 		cmocka_unit_test(test_legend),
+		cmocka_unit_test(test_gpu_rules_out_sharing),
+		cmocka_unit_test(test_set_gpus),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
