@@ -156,16 +156,21 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* The ids of `word`, sorted and joined with ' ', into out. */
-static void match_text(const char *word, char *out, size_t n)
+/* ids sorted and joined with ' ', into out. */
+static void join_ids(const char **ids, size_t got, char *out, size_t n)
 {
-	const char *ids[GPU_SPEC_MAX];
-	size_t got = gpu_match(table, word, ids, GPU_SPEC_MAX);
 	qsort(ids, got, sizeof ids[0], cmp_str);
 	size_t o = 0;
 	out[0] = '\0';
 	for (size_t i = 0; i < got && o < n; i++)
 		o += (size_t)snprintf(out + o, n - o, "%s%s", i ? " " : "", ids[i]);
+}
+
+/* The ids of `word`, sorted and joined, into out. */
+static void match_text(const char *word, char *out, size_t n)
+{
+	const char *ids[GPU_SPEC_MAX];
+	join_ids(ids, gpu_match(table, word, ids, GPU_SPEC_MAX), out, n);
 }
 
 /* Every model the words fit (issue 15): form-factor and memory words keep
@@ -213,11 +218,7 @@ static enum gc_status spec_text(const char *text, char *out, size_t n, double *l
 	struct gpu_spec s;
 	gpu_spec_init(&s);
 	enum gc_status st = gpu_spec_add(table, text, &s, err);
-	qsort(s.ids, s.nids, sizeof s.ids[0], cmp_str);
-	size_t o = 0;
-	out[0] = '\0';
-	for (size_t i = 0; i < s.nids && o < n; i++)
-		o += (size_t)snprintf(out + o, n - o, "%s%s", i ? " " : "", s.ids[i]);
+	join_ids(s.ids, s.nids, out, n);
 	*lo = s.min_count;
 	*hi = s.max_count;
 	return st;

@@ -257,6 +257,14 @@ static void test_insttype_mig_no_and_k8s(void **state)
 		NULL, NULL, NULL), SQLITE_OK);
 }
 
+/* --cuda VERSION: its number and the minimum driver's, the SQL ready. */
+static void with_cuda(struct query *q, long long num, long long driver)
+{
+	q->cuda_num = num;
+	q->cuda_min_driver_num = driver;
+	query_prepare_fields(q);
+}
+
 static void collect_sharing(sqlite3_stmt *s, void *arg)
 {
 	char *out = arg;
@@ -293,15 +301,12 @@ static void test_gpu_rules_out_sharing(void **state)
 	assert_string_equal(got, "a-mi300x:no,no,null b-p100:no,managed,null "
 				 "c-v100:managed,managed,null d-k80:no,managed,null ");
 	/* --cuda 12.4 leaves out AMD and Kepler (the drivers are unknown) */
-	q.cuda_num = 12004000;
-	q.cuda_min_driver_num = 550054014;
-	query_prepare_fields(&q);
+	with_cuda(&q, 12004000, 550054014);
 	got[0] = '\0';
 	assert_int_equal(run(&q, cols, 4, collect_sharing, got), 2);
 	assert_string_equal(got, "b-p100:no,managed,null c-v100:managed,managed,null ");
 	/* --cuda 13.0: Pascal and Volta too */
-	q.cuda_num = 13000000;
-	query_prepare_fields(&q);
+	with_cuda(&q, 13000000, 580000000);
 	assert_int_equal(run(&q, cols, 4, collect_sharing, got), 0);
 	assert_int_equal(sqlite3_exec(db, "DELETE FROM offer WHERE region = 'y'", NULL, NULL,
 				      NULL), SQLITE_OK);
@@ -583,9 +588,7 @@ static void test_cuda_edges(void **state)
 	assert_string_equal(got, "exact=?,max-says-12.2=?,max-says-12.4=?,newer=?,one-below=?,"
 				 "unknown=?");
 	/* --cuda 12.4 (minimum driver 550.54.14): false rows dropped, unknown kept */
-	q.cuda_num = 12004000;
-	q.cuda_min_driver_num = 550054014;
-	query_prepare_fields(&q);
+	with_cuda(&q, 12004000, 550054014);
 	got[0] = '\0';
 	assert_int_equal(run(&q, keys, 2, collect_sku, got), 4);
 	assert_string_equal(got, "exact=yes,max-says-12.4=yes,newer=yes,unknown=?");
