@@ -5,7 +5,7 @@
 
 set -g __gpucmp_providers aws azure civo coreweave crusoe digitalocean fluidstack gcore gcp genesis-cloud hyperbolic hyperstack ibm jarvislabs lambda linode mithril nebius oci ovhcloud runpod scaleway tensordock together vast verda voltage-park vultr
 set -g __gpucmp_gpus a10 a100 a100-pcie-40gb a100-pcie-80gb a100-sxm-40gb a100-sxm-80gb a10g a16 a2 a30 a40 b200 b300 gaudi2 gaudi3 gb200 gb300 gh200 h100 h100-nvl h100-pcie h100-sxm h20 h200 h200-nvl k80 l4 l40 l40s m60 mi100 mi210 mi25 mi250 mi250x mi300x mi325x mi355x p100 p4 p40 quadro-rtx-6000 quadro-rtx-8000 rtx-2000-ada rtx-3060 rtx-3060-ti rtx-3070 rtx-3080 rtx-3080-ti rtx-3090 rtx-3090-ti rtx-4000-ada rtx-4000-sff-ada rtx-4060 rtx-4060-ti-16gb rtx-4070 rtx-4070-ti rtx-4070-ti-super rtx-4080 rtx-4080-super rtx-4090 rtx-5000-ada rtx-5070 rtx-5070-ti rtx-5080 rtx-5090 rtx-5880-ada rtx-6000-ada rtx-a2000 rtx-a4000 rtx-a4500 rtx-a5000 rtx-a6000 rtx-pro-4500 rtx-pro-5000 rtx-pro-6000 rtx-pro-6000-maxq rtx-pro-6000-ws t4 v100 v100-pcie-16gb v100-pcie-32gb v100-sxm2-16gb v100-sxm2-32gb
-set -g __gpucmp_fields provider sku gpu gpu_name gpu_known gpu_count gpu_mem_gb total_gpu_mem_gb vcpus ram_gb disk_gb region price_hr spot_price_hr price_per_gpu_hr currency available k8s docker_custom_image docker_daemon mig mps time_slicing infiniband rdma nvlink source fetched_at stale price_per_gb_hr bf16_tflops usd_per_pflop_hr driver_version max_cuda cuda_ok est_cost_usd est_spot_cost_usd as_of price_kind gpu_fraction
+set -g __gpucmp_fields provider sku gpu gpu_name gpu_known gpu_count gpu_mem_gb total_gpu_mem_gb vcpus ram_gb disk_gb region price_hr spot_price_hr price_per_gpu_hr currency available k8s docker_custom_image docker_daemon mig mps time_slicing infiniband rdma nvlink source fetched_at stale price_per_gb_hr bf16_tflops usd_per_pflop_hr driver_version max_cuda cuda_ok est_cost_usd est_spot_cost_usd as_of price_kind gpu_fraction country continent geo
 
 # The command WORD names: itself, or the command it is a unique prefix of
 function __gpucmp_command
@@ -34,7 +34,7 @@ function __gpucmp_valued
         case ''
             contains -- $argv[2] --cache --color
         case list
-            contains -- $argv[2] --cache --color --gpu --gpus --vram --max-price --region --provider --k8s --docker -w --where --cuda --hours --nodes --sort --limit --columns --format --max-age
+            contains -- $argv[2] --cache --color --gpu --gpus --vram --max-price --region --provider --k8s --docker -w --where --cuda --hours --nodes --sort --limit --columns --group-by --format --max-age
         case gpus
             contains -- $argv[2] --cache --color --gpu --format
         case providers
@@ -126,7 +126,7 @@ complete -c gpucmp -n '__gpucmp_using ""' -a import -d 'Load a price catalog (Sk
 complete -c gpucmp -n '__gpucmp_using ""' -a cache -d 'Show what the cache holds per provider, clear it, or print its path.'
 complete -c gpucmp -n '__gpucmp_using ""' -a config -d 'Print the config file\'s path, or the effective settings (keys redacted).'
 complete -c gpucmp -n '__gpucmp_using ""' -a completion -d 'Print the shell completion script for bash, zsh or fish.'
-complete -c gpucmp -n '__gpucmp_using ""' -a help -d 'A command\'s options, the offer fields, the --where language or --gpu.'
+complete -c gpucmp -n '__gpucmp_using ""' -a help -d 'A command\'s options, the offer fields, the --where language, --gpu or what the tables\' words mean.'
 
 # options, in the order of the option table
 complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend refresh import cache config completion' -s h -l help -d 'show help for the command and exit'
@@ -139,7 +139,7 @@ complete -c gpucmp -n '__gpucmp_using list recommend' -l gpus -x -d 'at least N 
 complete -c gpucmp -n '__gpucmp_using list' -l vram -x -d 'at least GB of memory per GPU'
 complete -c gpucmp -n '__gpucmp_using list' -l max-price -x -d 'at most USD per hour for the whole offer (spot price with --spot)'
 complete -c gpucmp -n '__gpucmp_using list' -l spot -d 'only offers with a spot price; prices, --max-price and the default sort use it'
-complete -c gpucmp -n '__gpucmp_using list' -l region -x -d 'region matches GLOB, case-insensitive (\'us-*\', \'*europe*\')'
+complete -c gpucmp -n '__gpucmp_using list' -l region -x -d 'a region glob (\'us-*\'), or a region, country (DE), continent (europe) or geo (us, americas, eu, mea, apac)'
 complete -c gpucmp -n '__gpucmp_using list recommend' -l provider -x -a '(__gpucmp_list $__gpucmp_providers)' -d 'only these providers'
 complete -c gpucmp -n '__gpucmp_using list providers' -l k8s -x -a 'managed join any none' -d 'Kubernetes: managed (or both), join (or both), any, none'
 complete -c gpucmp -n '__gpucmp_using list providers' -l docker -x -a 'custom daemon base' -d 'containers: custom (any image), daemon (real docker), base (vendor images or better)'
@@ -158,6 +158,9 @@ complete -c gpucmp -n '__gpucmp_using list' -l available -d 'only offers known t
 complete -c gpucmp -n '__gpucmp_using list' -l sort -x -a '(__gpucmp_list - $__gpucmp_fields)' -d 'sort keys, \'-\' for descending (default: price)'
 complete -c gpucmp -n '__gpucmp_using list recommend' -l limit -x -d 'at most N offers'
 complete -c gpucmp -n '__gpucmp_using list' -l columns -x -a '(__gpucmp_list $__gpucmp_fields)' -d 'fields to print (see \'gpucmp help fields\')'
+complete -c gpucmp -n '__gpucmp_using list' -l group-by -x -a 'none sku provider gpu region' -d 'one row per sku (provider and SKU: a table\'s default), provider, gpu, region, or none'
+complete -c gpucmp -n '__gpucmp_using list' -l all-regions -d 'every offer, one row per region: --group-by none'
+complete -c gpucmp -n '__gpucmp_using list' -l no-legend -d 'no line of what the table\'s words mean under it (a terminal shows one)'
 complete -c gpucmp -n '__gpucmp_using list gpus providers' -l format -x -a 'table json csv ndjson' -d 'output: table, json, csv, ndjson'
 complete -c gpucmp -n '__gpucmp_using list gpus providers show compare recommend refresh cache config' -l json -d 'same as --format json'
 complete -c gpucmp -n '__gpucmp_using list' -l max-age -x -d 'data older than DURATION is stale (default 24h, or the config\'s stale_after)'
@@ -191,4 +194,4 @@ complete -c gpucmp -n '__gpucmp_using cache; and __gpucmp_nargs 0' -a 'status cl
 complete -c gpucmp -n '__gpucmp_using cache; and __gpucmp_nargs 1 clear' -a 'aws azure civo coreweave crusoe digitalocean fluidstack gcore gcp genesis-cloud hyperbolic hyperstack ibm jarvislabs lambda linode mithril nebius oci ovhcloud runpod scaleway tensordock together vast verda voltage-park vultr'
 complete -c gpucmp -n '__gpucmp_using config; and __gpucmp_nargs 0' -a 'path show'
 complete -c gpucmp -n '__gpucmp_using completion; and __gpucmp_nargs 0' -a 'bash zsh fish'
-complete -c gpucmp -n '__gpucmp_using help; and __gpucmp_nargs 0' -a 'list gpus providers show compare recommend refresh import cache config completion fields where gpu'
+complete -c gpucmp -n '__gpucmp_using help; and __gpucmp_nargs 0' -a 'list gpus providers show compare recommend refresh import cache config completion fields where gpu values'

@@ -72,7 +72,11 @@ static const char view_sql[] =
 	"CREATE TABLE sku_type(provider TEXT NOT NULL, sku TEXT NOT NULL, ord INTEGER,"
 	" PRIMARY KEY(provider, sku)) WITHOUT ROWID;"
 	"INSERT INTO sku_type SELECT d.provider, d.sku, " SKU_TYPE_ORD("d")
-	" FROM (SELECT DISTINCT provider, sku FROM offer) d;"
+	" FROM (SELECT DISTINCT provider, sku FROM offer) d;";
+
+/* The view itself (a string of its own: C11 promises literals of 4095
+ * bytes only). */
+static const char view_body_sql[] =
 	"CREATE VIEW offer_v AS SELECT"
 	" o.id AS id, o.provider AS provider, o.sku AS sku,"
 	" COALESCE(o.gpu, o.gpu_name) AS gpu, o.gpu AS gpu_id, o.gpu_name AS gpu_name,"
@@ -256,12 +260,14 @@ enum gc_status cache_map_skus(struct cache *c, const char *provider, char **err)
 
 uint64_t cache_view_hash(const struct catalog *cat)
 {
-	return catalog_hash(cat->catalog_hash, view_sql, sizeof view_sql);
+	uint64_t h = catalog_hash(cat->catalog_hash, view_sql, sizeof view_sql);
+	return catalog_hash(h, view_body_sql, sizeof view_body_sql);
 }
 
 enum gc_status cache_create_view(struct cache *c, char **err)
 {
-	return cache_exec(c, view_sql, err);
+	enum gc_status st = cache_exec(c, view_sql, err);
+	return st == GC_OK ? cache_exec(c, view_body_sql, err) : st;
 }
 
 int cache_is_current(struct cache *c, const struct catalog *cat, int v)
