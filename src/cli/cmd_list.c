@@ -258,7 +258,7 @@ static int build_query(struct list_state *s, const struct cli_args *a,
 			 (cli_flag(a, O_PROVIDER) || cli_flag(a, O_WHERE) ? CATALOG_PROFILES : 0);
 	if ((rc = cli_catalog_need(&s->env, parts)) ||
 	    (rc = cli_gpu_filter(&s->env, a, q)) ||
-	    (rc = cli_provider_filter(&s->env, a, &s->prov_store, q)) || (rc = sort_keys(s, a)) ||
+	    (rc = sort_keys(s, a)) ||
 	    (rc = stale_age(s, a)))
 		return rc;
 	return cuda_and_cost(q, a);
@@ -402,6 +402,9 @@ int cmd_list(struct cli_args *a)
 		rc = build_query(&s, a, fmt);
 	if (!rc && !cli_flag(a, O_EXPLAIN))
 		rc = cli_open_cache(&s.env, a);
+	/* after the cache opens: it knows the providers imported without a profile */
+	if (!rc)
+		rc = cli_provider_filter(&s.env, a, &s.prov_store, &s.q);
 	if (!rc)
 		rc = where(&s, a);
 	if (!rc)

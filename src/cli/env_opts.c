@@ -138,8 +138,11 @@ int cli_provider_filter(const struct cli_env *env, const struct cli_args *a, cha
 		return EXIT_USAGE;
 	}
 	q->nproviders = (size_t)n;
+	/* a provider without a profile whose offers the cache holds (imported
+	 * with --new-provider) is one too, once the cache is open */
 	for (int i = 0; i < n; i++) {
-		if (!profile_set_find(&env->cat.profiles, q->providers[i]))
+		if (!profile_set_find(&env->cat.profiles, q->providers[i]) &&
+		    !(env->cache && cache_has_provider(env->cache, q->providers[i])))
 			return cli_unknown_provider(env, q->providers[i]);
 	}
 	return 0;
