@@ -156,7 +156,7 @@ complete -c gpucmp -n '__gpucmp_using list recommend' -l hours -x -d 'add est_co
 complete -c gpucmp -n '__gpucmp_using list recommend' -l nodes -x -d 'nodes for --hours (default 1)'
 complete -c gpucmp -n '__gpucmp_using list' -l available -d 'only offers known to be in stock'
 complete -c gpucmp -n '__gpucmp_using list' -l sort -x -a '(__gpucmp_list - $__gpucmp_fields)' -d 'sort keys, \'-\' for descending (default: price)'
-complete -c gpucmp -n '__gpucmp_using list recommend' -l limit -x -d 'at most N offers'
+complete -c gpucmp -n '__gpucmp_using list recommend' -l limit -x -d 'at most N rows (offers or groups)'
 complete -c gpucmp -n '__gpucmp_using list' -l columns -x -a '(__gpucmp_list $__gpucmp_fields)' -d 'fields to print (see \'gpucmp help fields\')'
 complete -c gpucmp -n '__gpucmp_using list' -l group-by -x -a 'none sku provider gpu region' -d 'one row per sku (provider and SKU: a table\'s default), provider, gpu, region, or none'
 complete -c gpucmp -n '__gpucmp_using list' -l all-regions -d 'every offer, one row per region: --group-by none'

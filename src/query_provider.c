@@ -101,12 +101,17 @@ static char where_sql[64][160]; /* per profile field: its SQL over the provider 
 
 int query_provider_field(void *ctx, const char *name, struct where_field *out)
 {
-	(void)ctx;
+	const struct query_where *w = ctx;
 	static const char *const plain[] = {"id", "name", "kind", "verified", NULL};
 	for (size_t i = 0; plain[i]; i++)
 		if (strcmp(name, plain[i]) == 0) {
 			out->sql = plain[i];
 			out->type = FT_TEXT;
+			/* an id is one of the profiles': a typo is an error, not "none" */
+			if (i == 0 && w && w->provider_ids) {
+				out->values = w->provider_ids;
+				out->values_hint = "'gpucmp providers' lists them";
+			}
 			return 0;
 		}
 	int idx = field_index(name);

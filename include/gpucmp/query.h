@@ -265,7 +265,8 @@ struct query_provider {
 enum gc_status query_providers(struct cache *c, const struct profile_set *ps,
 			       const struct query *q, struct query_provider **out, size_t *n,
 			       char **err);
-/* where_compile's lookup and suggestion for providers --where: a field is
+/* where_compile's lookup and suggestion for providers --where (ctx: a
+ * struct query_where whose provider ids `id` must be one of, or NULL): a field is
  * "group.key" (or "group_key", or the key alone), a key of the summary
  * (k8s, mig, ...: query_provider_fields), or "ib" and "billing". */
 int query_provider_field(void *ctx, const char *name, struct where_field *out);

@@ -49,9 +49,18 @@ int cmd_providers(struct cli_args *a)
 	struct query q;
 	query_init(&q);
 	int rc = cli_catalog_need(&env, CATALOG_PROFILES);
+	struct query_where ids;
+	char *err = NULL;
+	enum gc_status st = query_where_init(&ids, &q, &env.cat.profiles, NULL, &err);
+	if (!rc && st != GC_OK) {
+		msg_status(st, err, "out of memory");
+		rc = exit_code_for(st);
+	}
+	free(err);
 	if (!rc)
-		rc = cli_where(a, query_provider_field, query_provider_suggest, NULL, &where,
+		rc = cli_where(a, query_provider_field, query_provider_suggest, &ids, &where,
 			       &have_where);
+	query_where_release(&ids);
 	cli_caps(a, &q.caps);
 	if (!rc)
 		rc = cli_currency(&env);

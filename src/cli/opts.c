@@ -68,7 +68,7 @@ const struct opt_def opt_hours = {O_HOURS, "hours", 0, OPT_NUMBER, "H", NULL, HI
 const struct opt_def opt_nodes = {
 	O_NODES, "nodes", 0, OPT_NUMBER, "N", NULL, HINT_NONE, "nodes for --hours (default 1)"};
 const struct opt_def opt_limit = {
-	O_LIMIT, "limit", 0, OPT_NUMBER, "N", NULL, HINT_NONE, "at most N offers"};
+	O_LIMIT, "limit", 0, OPT_NUMBER, "N", NULL, HINT_NONE, "at most N rows (offers or groups)"};
 
 /* Writing the cache: refresh and import (--wait: cache too). */
 const struct opt_def opt_timeout = {O_TIMEOUT, "timeout", 0, OPT_NUMBER, "SECONDS", NULL,
