@@ -109,23 +109,24 @@ const struct field group_fields[] = {
 const size_t group_field_count = sizeof group_fields / sizeof group_fields[0];
 
 /* The words of the tables, for `gpucmp help values` and the legend under a
- * table (docs/PROFILES.md "Meaning of the values" says the same at length). */
+ * table, which leaves out a word whose brief is "" (it says itself).
+ * docs/PROFILES.md "Meaning of the values" says the same at length. */
 const struct field_value field_values[] = {
-	{"k8s", "managed", "provider-run cluster",
+	{"k8s", "managed", "provider-run",
 	 "the provider runs the control plane and GPU node pools (EKS, GKE, AKS, ...)"},
-	{"k8s", "join", "join your cluster",
+	{"k8s", "join", "your cluster",
 	 "no managed cluster: machines you can add to your own cluster (root, Linux)"},
-	{"k8s", "both", "managed or join",
+	{"k8s", "both", "either",
 	 "managed Kubernetes, and machines you can join yourself"},
-	{"k8s", "none", "no Kubernetes", "no Kubernetes path"},
-	{"mig mps time_slicing", "managed", "set up for you",
+	{"k8s", "none", "", "no Kubernetes path"},
+	{"mig mps time_slicing", "managed", "provider sets up",
 	 "offered as a product option or setting (a node-pool flag)"},
-	{"mig mps time_slicing", "self", "you set it up",
+	{"mig mps time_slicing", "self", "you set up",
 	 "allowed: you own driver and cluster and turn it on (MIG also needs a MIG GPU)"},
-	{"mig mps time_slicing", "no", "not possible", "not possible on this offer"},
-	{"docker_daemon", "root", "root dockerd", "a real Docker daemon you control, as root"},
-	{"docker_daemon", "rootless", "rootless dockerd", "a real Docker daemon, rootless"},
-	{"docker_daemon", "no", "no dockerd", "no Docker daemon of your own (a pod or a VM image)"},
+	{"mig mps time_slicing", "no", "", "not possible on this offer"},
+	{"docker_daemon", "root", "", "a real Docker daemon you control, as root"},
+	{"docker_daemon", "rootless", "", "a real Docker daemon, rootless"},
+	{"docker_daemon", "no", "", "no Docker daemon of your own (a pod or a VM image)"},
 	{"rdma", "ib", "InfiniBand", "InfiniBand between nodes"},
 	{"rdma", "roce", "RoCE", "RDMA over Converged Ethernet"},
 	{"rdma", "efa", "AWS EFA", "AWS Elastic Fabric Adapter: OS-bypass RDMA on AWS's transport"},
@@ -139,11 +140,11 @@ const struct field_value field_values[] = {
 	{"source", "snapshot", "built-in", "the built-in snapshot, as old as its date"},
 	{NULL, "?", "unknown",
 	 "unknown: no source says; unknown never matches a filter, = or !="},
-	{NULL, "-", "none", "no value: no spot price, no estimate asked, not applicable"},
+	{NULL, "-", "", "no value: no spot price, no estimate asked, not applicable"},
 	{NULL, "\xE2\x89\xA5", "auction floor",
 	 "before a price (\xE2\x89\xA5$1.00): an auction floor, the lowest bid, not a price "
 	 "you are sure to get"},
-	{NULL, "~", "marketplace ask",
+	{NULL, "~", "market ask",
 	 "before a price (~$0.35): a marketplace host's asking price; it may change"},
 };
 const size_t field_value_count = sizeof field_values / sizeof field_values[0];

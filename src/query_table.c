@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The offer field each capability filter is about: a table filtered on it
@@ -115,7 +116,7 @@ static void legend_part(const struct render_seen *seen, size_t index, int marks,
 			marks			       ? field_value_find(NULL, v)
 			: seen->item[i].index == index ? field_value_find(f->key, v)
 						       : NULL;
-		if (!m || (marks && mark_seen(seen, i)))
+		if (!m || !*m->brief || (marks && mark_seen(seen, i)))
 			continue;
 		buf_printf(b, "%s%s%s%s: %s", k ? ", " : "", marks || k ? "" : f->header,
 			   marks || k ? "" : " ", v, m->brief);
@@ -123,27 +124,54 @@ static void legend_part(const struct render_seen *seen, size_t index, int marks,
 	}
 }
 
+/* The parts of the legend (index ncols: the marks), each a new string or
+ * NULL; returns the number of columns plus one. */
+static size_t legend_parts(const struct render_seen *seen, size_t ncols, char **parts)
+{
+	struct buf b;
+	for (size_t c = 0; c <= ncols; c++) {
+		buf_init(&b, 0);
+		legend_part(seen, c, c == ncols, &b);
+		parts[c] = b.len && !b.failed ? buf_steal(&b) : NULL;
+		buf_free(&b);
+	}
+	return ncols + 1;
+}
+
+/* The shortest part not picked yet; n if none is left. */
+static size_t shortest(char *const *parts, const unsigned char *pick, size_t n)
+{
+	size_t best = n;
+	for (size_t c = 0; c < n; c++)
+		if (parts[c] && !pick[c] &&
+		    (best == n || render_width(parts[c]) < render_width(parts[best])))
+			best = c;
+	return best;
+}
+
 void query_legend(const struct render_seen *seen, size_t ncols, size_t width, char *out,
 		  size_t size)
 {
 	static const char tail[] = "; more: gpucmp help values";
-	struct buf line, part;
-	buf_init(&line, 0);
-	buf_init(&part, 0);
-	for (size_t c = 0; c <= ncols; c++) {
-		buf_reset(&part);
-		legend_part(seen, c, c == ncols, &part);
-		if (!part.len || part.failed)
-			continue;
-		size_t w = (line.len ? render_width(line.ptr) + 2 : 0) + render_width(part.ptr);
-		if (w + sizeof tail - 1 > width)
-			continue;
-		buf_printf(&line, "%s%s", line.len ? "; " : "", part.ptr);
+	char *parts[RENDER_SEEN_MAX + 1] = {NULL};
+	unsigned char pick[RENDER_SEEN_MAX + 1] = {0};
+	ncols = ncols < RENDER_SEEN_MAX ? ncols : RENDER_SEEN_MAX;
+	size_t n = legend_parts(seen, ncols, parts), used = sizeof tail - 1;
+	/* as many columns as fit: the shortest parts first, shown in column order */
+	for (size_t best; (best = shortest(parts, pick, n)) < n; pick[best] = 1) {
+		size_t w = render_width(parts[best]) + (used > sizeof tail - 1 ? 2 : 0);
+		if (used + w > width)
+			break;
+		used += w;
 	}
-	if (line.len && !line.failed)
-		snprintf(out, size, "%s%s", line.ptr, tail);
-	else if (size)
+	size_t o = 0;
+	if (size)
 		out[0] = '\0';
-	buf_free(&line);
-	buf_free(&part);
+	for (size_t c = 0; c < n && o < size; c++)
+		if (pick[c])
+			o += (size_t)snprintf(out + o, size - o, "%s%s", o ? "; " : "", parts[c]);
+	if (o && o < size)
+		snprintf(out + o, size - o, "%s", tail);
+	for (size_t c = 0; c < n; c++)
+		free(parts[c]);
 }

@@ -96,7 +96,7 @@ grep -q '^gpucmp:' "$root/tty" && bad "--quiet still printed a note" || ok
 on_tty 200 "'$bin' list --k8s managed --mig --limit 3"
 last=$(grep -v '^gpucmp: ' "$root/tty" | tail -1)
 case $last in
-"K8S managed: provider-run cluster"*"MIG managed: set up for you"*"gpucmp help values") ok ;;
+"K8S managed: provider-run; MIG managed: provider sets up"*"gpucmp help values") ok ;;
 *) bad "no legend of K8S and MIG under the table: $last" ;;
 esac
 on_tty 200 "'$bin' list --k8s managed --mig --limit 3 --no-legend"
@@ -109,6 +109,11 @@ on_tty 200 "'$bin' list --k8s managed --mig --limit 3"
 grep -q 'gpucmp help values' "$root/tty" && bad "legend: false still printed a legend" || ok
 rm "$root/config/gpucmp/config.yaml"
 grep -q 'gpucmp help values' "$root/out" && bad "a legend in piped output" || ok
+on_tty 200 "'$bin' providers"
+grep -q '^K8S managed: provider-run, both: either.*IB some: some types.*gpucmp help values$' \
+	"$root/tty" && ok || bad "no legend of K8S and IB under providers: $(tail -1 "$root/tty")"
+on_tty 200 "'$bin' providers --no-legend"
+grep -q 'gpucmp help values' "$root/tty" && bad "providers --no-legend printed a legend" || ok
 on_tty 40 "'$bin' list --k8s managed --mig --limit 3"
 long=$(grep -v '^gpucmp: ' "$root/tty" | sed "s/$esc\[[0-9;]*m//g; s/…/./g" | awk 'length($0) > 40' | head -1)
 [ -z "$long" ] && ok || bad "a line wider than the 40-column terminal: $long"

@@ -38,7 +38,7 @@ enum gc_status render_money_for(const char *code, struct money *m, char *note, s
  * (query_legend): each enum or yes/no column's values, and the marks of any
  * column ("?", "-", "\xE2\x89\xA5" for an auction floor, "~" for an ask), of
  * the columns the terminal did not drop.  At most RENDER_SEEN_MAX. */
-#define RENDER_SEEN_MAX 48
+#define RENDER_SEEN_MAX 128
 struct render_seen {
 	size_t n;
 	struct {

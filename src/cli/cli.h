@@ -78,7 +78,7 @@ extern const struct opt_def *const opts_common[];  /* --help --version --cache -
 extern const struct opt_def *const opts_filters[]; /* the capability filters and --where */
 extern const struct opt_def *const opts_output[];  /* --format --json */
 extern const struct opt_def opt_json, opt_gpu, opt_gpus, opt_provider, opt_hours, opt_nodes,
-	opt_limit, opt_timeout, opt_retries, opt_verbose, opt_force, opt_wait;
+	opt_limit, opt_timeout, opt_retries, opt_verbose, opt_force, opt_wait, opt_no_legend;
 
 /* What a command's positional argument completes to. */
 enum arg_source {
@@ -295,6 +295,12 @@ void cli_render_spec(const struct cli_args *a, const struct cli_env *env,
 		     struct render_spec *spec);
 /* Render `rows` rows with that spec, fill(ctx, i, vals) giving row i's
  * values (one per entry of fields); prints the error; returns an exit code. */
+/* The legend under a table (query_legend): due on a terminal, unless
+ * --no-legend, --quiet or the config's legend: false; then spec->seen
+ * points at `seen`.  cli_legend_print prints it after the table's `rows`. */
+void cli_legend_want(const struct cli_args *a, const struct cli_env *env,
+		     struct render_spec *spec, struct render_seen *seen);
+void cli_legend_print(const struct render_spec *spec, size_t rows);
 int cli_render(const struct cli_args *a, const struct cli_env *env, const struct field *fields,
 	       size_t n, size_t rows, render_fill_fn fill, void *ctx);
 /* A render call's status (err: its message, freed here) as an exit code,

@@ -119,7 +119,8 @@ static int cmd_gpus(struct cli_args *a)
 }
 
 static const struct opt_use gpus_opts[] = {
-	OPT_GROUP(opts_common), OPT_USE(opt_gpu), OPT_GROUP(opts_output), OPT_END};
+	OPT_GROUP(opts_common), OPT_USE(opt_gpu), OPT_GROUP(opts_output), OPT_USE(opt_no_legend),
+	OPT_END};
 
 const struct cmd_entry cmd_gpus_entry = {
 	.name = "gpus",

@@ -1,7 +1,5 @@
 /* cmd_list.c - gpucmp list: filter, sort and print offers. */
 #include <math.h>
-#include <stdio.h>
-#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -343,21 +341,13 @@ static int run_query(struct list_state *s, const struct cli_args *a, enum render
 				   .keep_cols = cli_flag(a, O_COLUMNS), .money = s->env.money,
 				   .ranks = s->ranks,
 				   .kind_col = nq > s->ncols ? (int)nq : 0};
-	/* the legend: on a terminal, unless --no-legend, --quiet or the config's
-	 * legend: false */
 	struct render_seen seen;
-	if (fmt == RF_TABLE && spec.width > 0 && isatty(fileno(stdout)) &&
-	    !cli_flag(a, O_NO_LEGEND) && !cli_flag(a, O_QUIET) && s->env.config.legend != 0)
-		spec.seen = &seen;
+	cli_legend_want(a, &s->env, &spec, &seen);
 	size_t rows = 0;
 	if (st == GC_OK)
 		st = query_list(s->env.cache, &qs, &spec, &rows, &err);
-	if (st == GC_OK && spec.seen && rows) {
-		char legend[1024];
-		query_legend(&seen, s->ncols, (size_t)spec.width, legend, sizeof legend);
-		if (legend[0])
-			printf("%s\n", legend);
-	}
+	if (st == GC_OK)
+		cli_legend_print(&spec, rows);
 	query_sql_release(&qs);
 	if (st != GC_OK) {
 		int rc = cli_cache_failed(&s->env, NULL, st, err, "cannot list offers");
@@ -447,8 +437,6 @@ static const struct opt_def opt_group_by = {O_GROUP_BY, "group-by", 0, OPT_ENUM,
 	"one row per sku (provider and SKU: a table's default), provider, gpu, region, or none"};
 static const struct opt_def opt_all_regions = {O_ALL_REGIONS, "all-regions", 0, OPT_BOOL, NULL,
 	NULL, HINT_NONE, "every offer, one row per region: --group-by none"};
-static const struct opt_def opt_no_legend = {O_NO_LEGEND, "no-legend", 0, OPT_BOOL, NULL, NULL,
-	HINT_NONE, "no line of what the table's words mean under it (a terminal shows one)"};
 static const struct opt_def opt_explain = {O_EXPLAIN, "explain", 0, OPT_BOOL, NULL, NULL, HINT_NONE,
 	"print the SQL the query runs (parameters inlined) and exit"};
 

@@ -80,7 +80,7 @@ static const struct opt_def opt_check = {O_CHECK, "check", 0, OPT_BOOL, NULL, NU
 
 static const struct opt_use providers_opts[] = {
 	OPT_GROUP(opts_common), OPT_GROUP(opts_filters), OPT_GROUP(opts_output),
-	OPT_USE(opt_check), OPT_END};
+	OPT_USE(opt_no_legend), OPT_USE(opt_check), OPT_END};
 static const struct arg_hint providers_args[] = {
 	{ARG_FILES, 0, "profile file or folder", NULL, NULL, "check"},
 	ARG_END};

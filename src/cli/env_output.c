@@ -1,11 +1,13 @@
 /* env_output.c - how results reach people: colour, format, prices in a
  * currency, the render spec of a table command, "unknown NAME; did you
  * mean" messages. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "gpucmp/query.h"
 #include "gpucmp/strutil.h"
 
 int cli_money(struct cli_env *env, const char *code)
@@ -67,14 +69,38 @@ void cli_render_spec(const struct cli_args *a, const struct cli_env *env,
 	spec->ncols = render_pick(fields, n, fmt, cols);
 }
 
+void cli_legend_want(const struct cli_args *a, const struct cli_env *env,
+		     struct render_spec *spec, struct render_seen *seen)
+{
+	int off = cli_flag(a, O_NO_LEGEND) || cli_flag(a, O_QUIET) ||
+		  (env->config.found && env->config.legend == 0);
+	if (spec->format == RF_TABLE && spec->width > 0 && isatty(fileno(spec->out)) && !off)
+		spec->seen = seen;
+}
+
+void cli_legend_print(const struct render_spec *spec, size_t rows)
+{
+	char legend[1024];
+	if (!spec->seen || !rows)
+		return;
+	query_legend(spec->seen, spec->ncols, (size_t)spec->width, legend, sizeof legend);
+	if (legend[0])
+		fprintf(spec->out, "%s\n", legend);
+}
+
 int cli_render(const struct cli_args *a, const struct cli_env *env, const struct field *fields,
 	       size_t n, size_t rows, render_fill_fn fill, void *ctx)
 {
 	const struct field *cols[RENDER_MAX_VALUES];
 	struct render_spec spec;
+	struct render_seen seen;
 	char *err = NULL;
 	cli_render_spec(a, env, fields, n, cols, &spec);
-	return cli_render_status(render_rows(&spec, rows, fill, ctx, &err), err);
+	cli_legend_want(a, env, &spec, &seen);
+	enum gc_status st = render_rows(&spec, rows, fill, ctx, &err);
+	if (st == GC_OK)
+		cli_legend_print(&spec, rows);
+	return cli_render_status(st, err);
 }
 
 int cli_render_status(enum gc_status st, char *err)

@@ -1133,8 +1133,9 @@ static void test_table_columns_and_ranks(void **state)
 		assert_null(group_field_find(cols[i]->key));
 }
 
-/* The legend says what the words a table showed mean, column by column
- * while the width allows, and the marks once. */
+/* The legend says what the words a table showed mean, as many columns as
+ * the width allows, and the marks once; a word that says itself (k8s
+ * none) is left out. */
 static void test_legend(void **state)
 {
 	(void)state;
@@ -1150,17 +1151,22 @@ static void test_legend(void **state)
 	seen.n = 6;
 	char out[512];
 	query_legend(&seen, 3, 200, out, sizeof out);
-	assert_string_equal(out, "K8S managed: provider-run cluster, join: join your cluster; "
-				 "MIG self: you set it up; ?: unknown, ~: marketplace ask; "
-				 "more: gpucmp help values");
+	assert_string_equal(out, "K8S managed: provider-run, join: your cluster; MIG self: you set "
+				 "up; ?: unknown, ~: market ask; more: gpucmp help values");
+	/* narrower: the shortest parts first, still in column order */
 	query_legend(&seen, 3, 82, out, sizeof out);
-	assert_string_equal(out, "MIG self: you set it up; ?: unknown, ~: marketplace ask; more: "
-				 "gpucmp help values");
+	assert_string_equal(out, "MIG self: you set up; ?: unknown, ~: market ask; more: gpucmp "
+				 "help values");
 	query_legend(&seen, 3, 60, out, sizeof out);
-	assert_string_equal(out, "MIG self: you set it up; more: gpucmp help values");
+	assert_string_equal(out, "MIG self: you set up; more: gpucmp help values");
 	query_legend(&seen, 3, 20, out, sizeof out);
 	assert_string_equal(out, "");
 	seen.n = 0;
+	query_legend(&seen, 3, 200, out, sizeof out);
+	assert_string_equal(out, "");
+	seen.item[0].col = f("k8s");
+	snprintf(seen.item[0].value, sizeof seen.item[0].value, "none");
+	seen.n = 1;
 	query_legend(&seen, 3, 200, out, sizeof out);
 	assert_string_equal(out, "");
 	assert_null(field_value_find("k8s", "self"));
