@@ -402,46 +402,49 @@ const char *query_group_what(enum query_group g)
 	return g < QG_COUNT ? what[g] : "offer";
 }
 
-/* The group key as a list of columns: "provider, sku". */
-static void group_key(struct builder *b, enum query_group g, const char *prefix)
+/* The group key as a list of columns: "provider, sku", or with `alias`
+ * the inner query's names for them, "k0, k1". */
+static void group_key(struct builder *b, enum query_group g, int alias)
 {
+	char name[16];
 	for (size_t i = 0; group_keys[g][i]; i++) {
+		snprintf(name, sizeof name, "k%zu", i);
 		add(b, i ? ", " : "");
-		add(b, prefix);
-		add(b, group_keys[g][i]);
+		add(b, alias ? name : group_keys[g][i]);
 	}
 }
 
-/* The innermost query of a grouping: the shown columns c0.., the sort
- * keys s0.., the key, the tie-break t0..t4, the prices and g_rf, which
- * is 1 on a region's cheapest offer in its group (so regions count once). */
-static void grouped_offers(struct builder *b, const struct query *q,
-			   const struct field *const *cols, size_t ncols)
+static int is_group_field(const struct field *f)
+{
+	return f && group_field_find(f->key) == f;
+}
+
+/* The innermost query of a grouping, narrow (the wide columns are read
+ * for the rows shown only): the sort keys s0.., the key k0.., the
+ * tie-break t0..t4 (t4 the offer's id), the prices and g_rf, which is 1 on
+ * a region's cheapest offer in its group (so regions count once). */
+static void grouped_offers(struct builder *b, const struct query *q)
 {
 	char name[40];
 	add(b, "SELECT ");
-	for (size_t i = 0; i < ncols; i++) {
-		if (group_field_find(cols[i]->key) == cols[i])
-			continue;
-		snprintf(name, sizeof name, " AS c%zu, ", i);
-		add(b, query_field_sql(q, cols[i]));
-		add(b, name);
-	}
 	for (size_t i = 0; i < (q->nsort ? q->nsort : 1); i++) {
 		int desc;
-		const struct field *f = q->nsort ? q->sort[i].field : NULL;
-		if (f && group_field_find(f->key) == f)
+		if (q->nsort && is_group_field(q->sort[i].field))
 			continue; /* a group's own column, known only outside */
 		snprintf(name, sizeof name, " AS s%zu, ", i);
 		add(b, sort_col(q, i, &desc));
 		add(b, name);
 	}
-	group_key(b, q->group, "");
-	add(b, ", provider AS t0, sku AS t1, region AS t2, gpu_count AS t3, id AS t4, "
+	for (size_t i = 0; group_keys[q->group][i]; i++) {
+		snprintf(name, sizeof name, " AS k%zu, ", i);
+		add(b, group_keys[q->group][i]);
+		add(b, name);
+	}
+	add(b, "provider AS t0, sku AS t1, region AS t2, gpu_count AS t3, id AS t4, "
 	       "price_hr AS g_od, spot_price_hr AS g_sp, ");
 	add(b, price_col(q));
 	add(b, " AS g_p, row_number() OVER (PARTITION BY ");
-	group_key(b, q->group, "");
+	group_key(b, q->group, 0);
 	add(b, ", region ORDER BY ");
 	add(b, price_col(q));
 	add(b, " IS NULL, ");
@@ -450,23 +453,26 @@ static void grouped_offers(struct builder *b, const struct query *q,
 	filters(b, q);
 }
 
-/* Each group's offers ranked by price (g_rn 1 is the cheapest), with the
- * group's count, regions and price range over the whole group. */
-static void grouped(struct builder *b, const struct query *q, const struct field *const *cols,
-		    size_t ncols)
+/* The groups, each its cheapest offer's id (t4) with the group's count,
+ * regions and price range, sorted and cut to the limit; then joined back
+ * to offer_v by id for the shown columns. */
+static void grouped(struct builder *b, const struct query *q)
 {
-	add(b, " FROM (SELECT *, row_number() OVER w AS g_rn, count(*) OVER p AS g_offers, "
-	       "sum(g_rf) OVER p AS g_nregions, min(g_od) OVER p AS g_min, "
-	       "max(g_od) OVER p AS g_max, min(g_sp) OVER p AS g_smin, "
-	       "group_concat(CASE WHEN g_rf THEN t2 END, char(31)) OVER "
-	       "(w ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS g_regions"
-	       " FROM (");
-	grouped_offers(b, q, cols, ncols);
-	add(b, ") WINDOW p AS (PARTITION BY ");
-	group_key(b, q->group, "");
-	add(b, "), w AS (PARTITION BY ");
-	group_key(b, q->group, "");
-	add(b, " ORDER BY g_p IS NULL, g_p, t0, t1, t2, t3, t4)) WHERE g_rn = 1");
+	/* one sort serves every window: w ranks, a (w over the whole
+	 * partition) counts; a separate PARTITION BY would sort again */
+	add(b, " FROM (SELECT * FROM (SELECT *, row_number() OVER w AS g_rn, "
+	       "count(*) OVER a AS g_offers, sum(g_rf) OVER a AS g_nregions, "
+	       "min(g_od) OVER a AS g_min, max(g_od) OVER a AS g_max, "
+	       "min(g_sp) OVER a AS g_smin, "
+	       "group_concat(CASE WHEN g_rf THEN t2 END, char(31)) OVER a AS g_regions FROM (");
+	grouped_offers(b, q);
+	add(b, ") WINDOW w AS (PARTITION BY ");
+	group_key(b, q->group, 1);
+	add(b, " ORDER BY g_p IS NULL, g_p, t0, t1, t2, t3, t4), "
+	       "a AS (w ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)) WHERE g_rn = 1");
+	order_by(b, q, "s");
+	limit(b, q);
+	add(b, ") g JOIN offer_v ON offer_v.id = g.t4");
 	order_by(b, q, "s");
 }
 
@@ -479,33 +485,30 @@ enum gc_status query_build(const struct query *q, const struct field *const *col
 	out->nbinds = 0;
 	add(&b, "SELECT ");
 	for (size_t i = 0; i < ncols; i++) {
-		char name[32];
-		const char *col = query_field_sql(q, cols[i]);
-		if (group && group_field_find(cols[i]->key) != cols[i]) {
-			snprintf(name, sizeof name, "c%zu", i);
-			col = name;
-		}
 		add(&b, i ? ", " : "");
-		add(&b, col);
+		add(&b, query_field_sql(q, cols[i]));
 	}
 	if (group) {
-		grouped(&b, q, cols, ncols);
+		grouped(&b, q);
 	} else {
 		add(&b, " FROM offer_v");
 		filters(&b, q);
 		order_by(&b, q, NULL);
+		limit(&b, q);
 	}
-	limit(&b, q);
 	return built(&b, err);
 }
 
-enum gc_status query_build_count(const struct query *q, struct query_sql *out, char **err)
+enum gc_status query_build_count(const struct query *q, int groups, struct query_sql *out,
+				 char **err)
 {
 	struct builder b = {out, 0, GC_OK};
 	buf_init(&out->sql, 0);
 	out->nbinds = 0;
 	add(&b, "SELECT count(*), count(DISTINCT provider), ");
-	if (q->group > QG_NONE && q->group < QG_COUNT) {
+	if (!groups) {
+		add(&b, "NULL");
+	} else if (q->group > QG_NONE && q->group < QG_COUNT) {
 		add(&b, "count(DISTINCT ");
 		for (size_t i = 0; group_keys[q->group][i]; i++) {
 			/* quote(): a NULL key is a group of its own, as in PARTITION BY */

@@ -32,13 +32,13 @@ enum gc_status query_list(struct cache *c, const struct query_sql *qs,
 	return st;
 }
 
-enum gc_status query_count(struct cache *c, const struct query *q, struct query_counts *out,
-			   char **err)
+enum gc_status query_count(struct cache *c, const struct query *q, int groups,
+			   struct query_counts *out, char **err)
 {
 	struct query_sql qs;
 	sqlite3_stmt *stmt = NULL;
 	memset(out, 0, sizeof *out);
-	enum gc_status st = query_build_count(q, &qs, err);
+	enum gc_status st = query_build_count(q, groups, &qs, err);
 	if (st == GC_OK)
 		st = query_prepare(cache_db(c), &qs, &stmt, err);
 	query_sql_release(&qs);
@@ -48,7 +48,7 @@ enum gc_status query_count(struct cache *c, const struct query *q, struct query_
 	if (rc == SQLITE_ROW) {
 		out->offers = sqlite3_column_int64(stmt, 0);
 		out->providers = sqlite3_column_int64(stmt, 1);
-		out->groups = sqlite3_column_int64(stmt, 2);
+		out->groups = groups ? sqlite3_column_int64(stmt, 2) : -1;
 	} else {
 		st = err_set(err, rc == SQLITE_NOMEM ? GC_ENOMEM : GC_EIO,
 			     "cannot read the cache: %s", sqlite3_errmsg(cache_db(c)));

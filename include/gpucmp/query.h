@@ -198,9 +198,11 @@ struct query_sql {
 enum gc_status query_build(const struct query *q, const struct field *const *cols,
 			   size_t ncols, struct query_sql *out, char **err);
 /* Build "SELECT count(*), count(DISTINCT provider), <groups> FROM offer_v
- * WHERE ...": the offers q matches, their providers and groups (the
- * offers again without a grouping), for query_count. */
-enum gc_status query_build_count(const struct query *q, struct query_sql *out, char **err);
+ * WHERE ...": the offers q matches, their providers and, if `groups`, the
+ * groups (the offers again without a grouping; NULL when not asked: the
+ * distinct count is the costly part), for query_count. */
+enum gc_status query_build_count(const struct query *q, int groups, struct query_sql *out,
+				 char **err);
 void query_sql_release(struct query_sql *qs);
 
 /* Prepare and bind; the caller steps and finalizes the statement. */
@@ -222,12 +224,13 @@ enum gc_status query_list(struct cache *c, const struct query_sql *qs,
 			  const struct render_spec *spec, size_t *rows, char **err);
 
 /* How many offers, providers and rows (groups) a query matches, whatever
- * its limit: list's footer says "N of M". */
+ * its limit: list's footer says "N of M".  groups is -1 unless asked
+ * (`groups`): a caller whose rows were not cut by a limit knows it. */
 struct query_counts {
 	long long offers, providers, groups;
 };
-enum gc_status query_count(struct cache *c, const struct query *q, struct query_counts *out,
-			   char **err);
+enum gc_status query_count(struct cache *c, const struct query *q, int groups,
+			   struct query_counts *out, char **err);
 
 #define QUERY_MAX_STALE 64
 

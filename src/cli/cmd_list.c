@@ -267,7 +267,9 @@ static int build_query(struct list_state *s, const struct cli_args *a,
 static void shown_note(const struct list_state *s, size_t rows, const struct query_counts *n,
 		       char *out, size_t size)
 {
-	long long total = s->q.group != QG_NONE ? n->groups : n->offers;
+	long long total = s->q.group == QG_NONE ? n->offers
+			  : n->groups >= 0	 ? n->groups
+						 : (long long)rows;
 	int o = 0;
 	if ((long long)rows < total)
 		o = snprintf(out, size, "%zu of ", rows);
@@ -299,7 +301,8 @@ static int footer(struct list_state *s, size_t rows)
 	char *err = NULL;
 	enum gc_status st = query_age(s->env.cache, &age, &err);
 	if (st == GC_OK)
-		st = query_count(s->env.cache, &s->q, &counts, &err);
+		st = query_count(s->env.cache, &s->q,
+				 s->q.group != QG_NONE && (long)rows == s->q.limit, &counts, &err);
 	if (st != GC_OK) {
 		msg_status(st, err, "cannot read the cache");
 		free(err);

@@ -1060,7 +1060,7 @@ static void test_group_by_sku(void **state)
 	struct group_check g = {0};
 	size_t rows = run_group(&q, &g);
 	struct query_counts n;
-	assert_int_equal(query_count(cache, &q, &n, NULL), GC_OK);
+	assert_int_equal(query_count(cache, &q, 1, &n, NULL), GC_OK);
 	assert_int_equal(n.offers, (long long)offers);
 	assert_int_equal(n.groups, (long long)rows);
 	assert_int_equal(n.providers, 2);
@@ -1069,8 +1069,11 @@ static void test_group_by_sku(void **state)
 	q.limit = 3;
 	struct group_check h = {0};
 	assert_int_equal(run_group(&q, &h), 3);
-	assert_int_equal(query_count(cache, &q, &n, NULL), GC_OK);
+	assert_int_equal(query_count(cache, &q, 1, &n, NULL), GC_OK);
 	assert_int_equal(n.groups, (long long)rows); /* the limit cuts rows, not the count */
+	assert_int_equal(query_count(cache, &q, 0, &n, NULL), GC_OK);
+	assert_int_equal(n.groups, -1); /* not asked: the costly distinct count is skipped */
+	assert_int_equal(n.offers, (long long)offers);
 }
 
 /* With --spot a group's row is its cheapest spot offer; --sort takes a
@@ -1092,7 +1095,7 @@ static void test_group_spot_sort_and_keys(void **state)
 		struct group_check h = {.by_offers_desc = 1};
 		assert_true(run_group(&q, &h) > 0);
 		struct query_counts n;
-		assert_int_equal(query_count(cache, &q, &n, NULL), GC_OK);
+		assert_int_equal(query_count(cache, &q, 1, &n, NULL), GC_OK);
 		assert_int_equal((long long)h.offers, n.offers);
 		assert_int_equal((long long)h.rows, n.groups);
 	}
