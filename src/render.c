@@ -639,12 +639,31 @@ static int drop_worst(const struct grid *g, size_t *w, int floor)
 /* Fit the table into the terminal: drop the least important columns
  * (rank 2 and up) first, then shorten the widest text column, never below
  * 6 cells, and only then drop rank-1 columns; rank 0 stays. */
-static void fit_columns(const struct grid *g, size_t *w)
+/* Give back one cell of a text column that is wider than its values only
+ * for its header ("PROVIDER" over "gcp": the header shows "PROV…"), the
+ * one with the most such room, never below 5; 0 if none has room. */
+static int shrink_header(const struct grid *g, size_t *w, const size_t *vw)
+{
+	size_t best = (size_t)-1;
+	for (size_t c = 0; c < g->ncols; c++)
+		if (w[c] > vw[c] && w[c] > 5 && !g->cols[c].right &&
+		    (best == (size_t)-1 || w[c] - vw[c] > w[best] - vw[best]))
+			best = c;
+	if (best == (size_t)-1)
+		return 0;
+	w[best]--;
+	return 1;
+}
+
+static void fit_columns(const struct grid *g, size_t *w, const size_t *vw)
 {
 	size_t limit = (size_t)g->width;
 	if (!limit)
 		return;
 	while (total_width(g, w) > limit && drop_worst(g, w, 1))
+		;
+	/* a cut header costs less than a cut value (a SKU you must type) */
+	while (total_width(g, w) > limit && shrink_header(g, w, vw))
 		;
 	while (total_width(g, w) > limit) {
 		size_t widest = (size_t)-1;
@@ -721,18 +740,20 @@ static int grid_line(const struct grid *g, const size_t *w, size_t row, int head
 
 static enum gc_status grid_print(const struct grid *g)
 {
-	size_t *w = calloc(g->ncols ? g->ncols : 1, sizeof *w);
+	size_t *w = calloc(g->ncols ? 2 * g->ncols : 1, sizeof *w);
 	if (!w)
 		return GC_ENOMEM;
+	size_t *vw = w + g->ncols; /* the widest value of each column */
 	for (size_t c = 0; c < g->ncols; c++) {
-		w[c] = render_width(g->cols[c].header);
 		for (size_t row = 0; row < g->nrows; row++) {
 			size_t cw = render_width(g->cells[row * g->ncols + c]);
-			if (cw > w[c])
-				w[c] = cw;
+			if (cw > vw[c])
+				vw[c] = cw;
 		}
+		w[c] = render_width(g->cols[c].header);
+		w[c] = vw[c] > w[c] ? vw[c] : w[c];
 	}
-	fit_columns(g, w);
+	fit_columns(g, w, vw);
 	seen_drop(g->seen, w);
 	int bad = grid_line(g, w, 0, 1);
 	for (size_t row = 0; row < g->nrows && !bad; row++)
