@@ -3,7 +3,7 @@
 # usage: scripts/deps.sh [build|test]
 set -eu
 need=${1:-test}
-pkgs="build-essential cmake pkg-config libcurl4-openssl-dev libjansson-dev libsqlite3-dev libyaml-dev libzip-dev"
+pkgs="build-essential cmake pkg-config libcurl4-openssl-dev libjansson-dev libsqlite3-dev libyaml-dev libzip-dev libssl-dev zlib1g-dev"
 [ "$need" = test ] && pkgs="$pkgs libcmocka-dev libmicrohttpd-dev valgrind sqlite3 groff-base"
 # zsh and fish: the completion tests run the scripts in each real shell
 [ "$need" = test ] && pkgs="$pkgs zsh fish"
@@ -29,7 +29,7 @@ have_fuzzer() {
 command -v cc >/dev/null 2>&1 || missing=yes
 command -v cmake >/dev/null 2>&1 || missing=yes
 command -v pkg-config >/dev/null 2>&1 || missing=yes
-for m in libcurl jansson sqlite3 yaml-0.1 libzip; do have_pc $m || missing=yes; done
+for m in libcurl jansson sqlite3 yaml-0.1 libzip libcrypto zlib; do have_pc $m || missing=yes; done
 if [ "$need" = test ]; then
 	have_pc cmocka || missing=yes
 	have_pc libmicrohttpd || missing=yes
