@@ -6,7 +6,8 @@
  * capability joins do real work) with deterministic pseudo-random prices,
  * counts and regions; source "live".  The file is created like gpucmp
  * creates it (schema, catalog tables, snapshot) and then each provider's
- * offers are replaced in one transaction, as a refresh does.
+ * offers are replaced in one transaction with its refresh record, as a
+ * refresh does (cache_store), so that `gpucmp export` sees them.
  */
 #include <math.h>
 #include <stdio.h>
@@ -93,11 +94,14 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	size_t np = cat.profiles.n;
+	struct cache_meta meta = {"live", "2026-12-01T00:00:00Z", NULL, NULL, NULL, 0};
+	cache_set_guard(c, 1, 0);
 	for (size_t p = 0; p < np && !rc; p++) {
 		struct gen g = {&cat, cat.profiles.items[p]->id,
 				n / (long)np + ((long)p < n % (long)np), 42 + p};
 		size_t inserted;
-		if (cache_replace(c, g.provider, NULL, fill, &g, &inserted, &err) != GC_OK) {
+		cache_expect_rows(c, (size_t)g.count);
+		if (cache_store(c, g.provider, &meta, fill, &g, &inserted, &err) != GC_OK) {
 			fprintf(stderr, "genoffers: %s\n", err ? err : "insert");
 			rc = 74;
 		}

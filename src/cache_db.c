@@ -72,6 +72,24 @@ enum gc_status cache_commit(struct cache *c, enum gc_status st, char **err)
 	return st;
 }
 
+enum gc_status cache_tx_begin(struct cache *c, char **err)
+{
+	return cache_exec(c, c->batch ? "SAVEPOINT cache_tx" : "BEGIN IMMEDIATE", err);
+}
+
+enum gc_status cache_tx_end(struct cache *c, enum gc_status st, char **err)
+{
+	if (!c->batch)
+		return cache_commit(c, st, err);
+	if (st == GC_OK)
+		st = cache_exec(c, "RELEASE cache_tx", err);
+	if (st != GC_OK) {
+		sqlite3_exec(c->db, "ROLLBACK TO cache_tx", NULL, NULL, NULL);
+		sqlite3_exec(c->db, "RELEASE cache_tx", NULL, NULL, NULL);
+	}
+	return st;
+}
+
 enum gc_status cache_run(struct cache *c, const char *sql, const char *what, char **err,
 			 int nparams, const char *const *params)
 {

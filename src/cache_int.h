@@ -10,6 +10,8 @@
  *   cache_seed.c    the built-in rows (snapshot, list prices), cache_clear
  *   cache_write.c   a provider's offers replaced in one go, the guard, indexes
  *   cache_state.c   each provider's refresh record, the status, counts
+ *   cache_dump.c    every stored offer and record in a fixed order (export),
+ *                   several writes in one transaction, named values (pull)
  *   cache_db.c      the SQLite helpers all of them use
  */
 #ifndef GPUCMP_CACHE_INT_H
@@ -28,6 +30,7 @@ struct cache {
 	int force;          /* cache_set_guard: store any answer */
 	int min_keep;       /* cache_set_guard: percent of the previous count */
 	int corrupt;        /* an operation met a damaged page (cache_corrupt) */
+	int batch;          /* inside cache_begin: each write is a savepoint of it */
 	dev_t dev;          /* the file opened, to tell it from a replacement */
 	ino_t ino;
 };
@@ -46,6 +49,11 @@ void cache_rollback(struct cache *c);
 /* End the open transaction: COMMIT when `st` is GC_OK, otherwise (or when
  * COMMIT fails) roll back; returns the outcome. */
 enum gc_status cache_commit(struct cache *c, enum gc_status st, char **err);
+/* A write's own transaction: BEGIN IMMEDIATE, or inside cache_begin a
+ * savepoint of the caller's; cache_tx_end commits (releases) it when `st`
+ * is GC_OK, else rolls it back; returns the outcome. */
+enum gc_status cache_tx_begin(struct cache *c, char **err);
+enum gc_status cache_tx_end(struct cache *c, enum gc_status st, char **err);
 /* Run one statement with text parameters (NULL binds NULL). */
 enum gc_status cache_run(struct cache *c, const char *sql, const char *what, char **err,
 			 int nparams, const char *const *params);

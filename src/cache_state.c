@@ -17,10 +17,10 @@ struct step {
 static enum gc_status run_steps(struct cache *c, const struct step steps[2], const char *const *p,
 				char **err)
 {
-	enum gc_status st = cache_exec(c, "BEGIN IMMEDIATE", err);
+	enum gc_status st = cache_tx_begin(c, err);
 	for (int i = 0; i < 2 && st == GC_OK; i++)
 		st = cache_run(c, steps[i].sql, steps[i].what, err, steps[i].nparams, p);
-	return cache_commit(c, st, err);
+	return cache_tx_end(c, st, err);
 }
 
 enum gc_status cache_mark_failed(struct cache *c, const char *provider, const char *error,

@@ -115,13 +115,19 @@ enum gc_status cache_batch_add(void *arg, const struct offer *o, char **err)
 static enum gc_status upsert_state(struct cache *c, const char *provider,
 				   const struct cache_meta *m, char **err)
 {
-	const char *p[] = {provider, m->source, m->fetched_at, m->etag, m->last_modified};
-	return cache_run(c,
+	const char *p[] = {provider, m->source, m->fetched_at, m->etag, m->last_modified,
+			   m->last_error, m->stale ? "1" : "0"};
+	enum gc_status st = cache_run(c,
 			 "INSERT INTO provider_state(provider, source, fetched_at, stale,"
-			 " last_error, etag, last_modified) VALUES(?1, ?2, ?3, 0, NULL, ?4, ?5)"
+			 " last_error, etag, last_modified) VALUES(?1, ?2, ?3, ?7, ?6, ?4, ?5)"
 			 " ON CONFLICT(provider) DO UPDATE SET source = ?2, fetched_at = ?3,"
-			 " stale = 0, last_error = NULL, etag = ?4, last_modified = ?5",
-			 "cannot record the refresh", err, 5, p);
+			 " stale = ?7, last_error = ?6, etag = ?4, last_modified = ?5",
+			 "cannot record the refresh", err, 7, p);
+	/* a pulled provider that failed at the publisher's stays stale here */
+	if (st == GC_OK && m->stale)
+		st = cache_run(c, "UPDATE offer SET stale = 1 WHERE provider = ?1",
+			       "cannot mark offers stale", err, 1, p);
+	return st;
 }
 
 void cache_expect_rows(struct cache *c, size_t n)
@@ -292,7 +298,7 @@ static enum gc_status replace(struct cache *c, const char *provider, const char 
 	enum gc_status st = cache_prepare_insert(c, err);
 	struct cache_batch sc = {c, NULL, 0, NULL, 0, 0};
 	if (st == GC_OK)
-		st = cache_exec(c, "BEGIN IMMEDIATE", err);
+		st = cache_tx_begin(c, err);
 	if (st != GC_OK)
 		return st;
 	long long prev = 0;
@@ -322,7 +328,7 @@ static enum gc_status replace(struct cache *c, const char *provider, const char 
 		st = cache_map_skus(c, provider, err);
 	if (st == GC_OK && meta)
 		st = upsert_state(c, provider, meta, err);
-	if ((st = cache_commit(c, st, err)) == GC_OK && inserted)
+	if ((st = cache_tx_end(c, st, err)) == GC_OK && inserted)
 		*inserted = sc.inserted;
 	if (saved.n) {
 		/* compiled without the indexes (or they were rolled back): recompile */

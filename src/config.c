@@ -57,6 +57,10 @@ static void release_settings(struct config *c)
 	free(c->provider);
 	free(c->skypilot_catalog_url);
 	free(c->gpuhunt_catalog_url);
+	free(c->pull_from);
+	for (size_t i = 0; i < c->ntrusted; i++)
+		free(c->trusted_keys[i]);
+	free(c->trusted_keys);
 	char *path = c->path;
 	int found = c->found;
 	config_init(c);
@@ -499,6 +503,49 @@ static enum gc_status parse_catalog_url(char **out, struct ydoc *d, yaml_node_t 
 	return GC_OK;
 }
 
+/* pull_from: a team snapshot's URL (as a catalog URL) or folder. */
+static enum gc_status parse_pull_from(struct config *c, struct ydoc *d, yaml_node_t *n,
+				      char **err)
+{
+	const char *s = ydoc_str(n);
+	if (s && (strncmp(s, "http://", 7) == 0 || strncmp(s, "https://", 8) == 0))
+		return parse_catalog_url(&c->pull_from, d, n, "pull_from", err);
+	if (!s || !*s || strlen(s) > CONFIG_MAX_URL)
+		return ydoc_error(d, n, err, "pull_from must be an http(s) URL or a folder that "
+				  "'gpucmp export' wrote");
+	return (c->pull_from = strdup(s)) ? GC_OK : err_set(err, GC_ENOMEM, "out of memory");
+}
+
+/* An Ed25519 public key in base64: 43 characters and '='. */
+static enum gc_status check_key(struct ydoc *d, const yaml_node_t *at, const char *w,
+				char **err)
+{
+	static const char b64[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	if (strlen(w) == 44 && w[43] == '=' && strspn(w, b64) == 43)
+		return GC_OK;
+	char safe[64];
+	return ydoc_error(d, at, err, "trusted_keys: '%s' is not an Ed25519 public key in base64 "
+			  "(44 characters; 'gpucmp export --gen-key FILE' prints one)",
+			  str_sanitize(safe, sizeof safe, w));
+}
+
+static enum gc_status parse_trusted(struct config *c, struct ydoc *d, yaml_node_t *n,
+				    char **err)
+{
+	char *words[MAX_WORDS];
+	size_t nw = 0;
+	enum gc_status st = word_list(d, n, "trusted_keys", check_key, words, &nw, err);
+	if (st == GC_OK && !(c->trusted_keys = calloc(nw, sizeof *c->trusted_keys)))
+		st = err_set(err, GC_ENOMEM, "out of memory");
+	for (size_t i = 0; st == GC_OK && i < nw; i++) {
+		c->trusted_keys[c->ntrusted++] = words[i];
+		words[i] = NULL;
+	}
+	free_words(words, nw);
+	return st;
+}
+
 /* catalog (the hosted catalog tier of refresh), legend (the line under a
  * table): true or false into *out. */
 static enum gc_status parse_bool(int *out, struct ydoc *d, yaml_node_t *n, const char *key,
@@ -518,7 +565,8 @@ static enum gc_status parse_root(struct config *c, struct ydoc *d, yaml_node_t *
 	static const char *const keys[] = {"columns", "sort", "currency", "providers",
 					   "provider", "min_keep_percent", "stale_after",
 					   "catalog", "skypilot_catalog_url",
-					   "gpuhunt_catalog_url", "legend", NULL};
+					   "gpuhunt_catalog_url", "legend", "pull_from",
+					   "trusted_keys", NULL};
 	if (root->type != YAML_MAPPING_NODE)
 		return ydoc_error(d, root, err, "expected settings as 'key: value' lines (columns, "
 				  "sort, currency, providers, provider)");
@@ -546,6 +594,10 @@ static enum gc_status parse_root(struct config *c, struct ydoc *d, yaml_node_t *
 		st = parse_catalog_url(&c->skypilot_catalog_url, d, n, "skypilot_catalog_url", err);
 	if (st == GC_OK && (n = ydoc_get(d, root, "gpuhunt_catalog_url")) && !ydoc_is_null(n))
 		st = parse_catalog_url(&c->gpuhunt_catalog_url, d, n, "gpuhunt_catalog_url", err);
+	if (st == GC_OK && (n = ydoc_get(d, root, "pull_from")) && !ydoc_is_null(n))
+		st = parse_pull_from(c, d, n, err);
+	if (st == GC_OK && (n = ydoc_get(d, root, "trusted_keys")) && !ydoc_is_null(n))
+		st = parse_trusted(c, d, n, err);
 	return st;
 }
 

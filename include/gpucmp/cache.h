@@ -92,8 +92,9 @@ struct cache_meta {
 	const char *fetched_at;    /* RFC 3339 UTC */
 	const char *etag;          /* of the last response, for conditional requests */
 	const char *last_modified;
-	const char *last_error;    /* set by cache_mark_failed */
-	int stale;
+	const char *last_error;    /* set by cache_mark_failed; cache_store records it */
+	int stale;                 /* cache_store: 1 keeps the new offers marked stale
+				    * (a pulled provider that failed at its publisher) */
 };
 
 /* Say how many offers the next cache_store/cache_replace will insert
@@ -163,5 +164,48 @@ enum gc_status cache_clear(struct cache *c, const struct catalog *cat, const cha
 
 /* Number of offers (all providers). */
 enum gc_status cache_count(struct cache *c, long long *n, char **err);
+
+/* --- team snapshots (cache_dump.c) --- */
+
+/* Make the writes until cache_end one transaction (BEGIN IMMEDIATE): each
+ * cache_store inside it is a savepoint, so a failure of one undoes only
+ * that one, and cache_end with a status other than GC_OK undoes them all.
+ * cache_end commits when st is GC_OK; returns the outcome. */
+enum gc_status cache_begin(struct cache *c, char **err);
+enum gc_status cache_end(struct cache *c, enum gc_status st, char **err);
+
+/* A provider the cache stored at least once (provider_state.source set):
+ * its record, how many offers it holds and the newest date they describe
+ * (COALESCE(as_of, fetched_at); NULL without offers).  Borrowed for the
+ * call. */
+struct cache_dump_state {
+	const char *provider;
+	struct cache_meta meta;
+	long long offers;
+	const char *as_of;
+};
+typedef enum gc_status (*cache_dump_state_fn)(void *arg, const struct cache_dump_state *s,
+					      char **err);
+/* Each such provider, by id. */
+enum gc_status cache_dump_states(struct cache *c, cache_dump_state_fn fn, void *arg, char **err);
+
+/* The stored offers of those providers, as stored (every column an insert
+ * binds) with their stale flag, in a fixed order: provider, sku, region,
+ * source, prices, GPU count, then insertion.  The offer is borrowed for
+ * the call. */
+typedef enum gc_status (*cache_dump_offer_fn)(void *arg, const struct offer *o, int stale,
+					      char **err);
+enum gc_status cache_dump_offers(struct cache *c, cache_dump_offer_fn fn, void *arg, char **err);
+
+/* The newest date provider's offers describe (COALESCE(as_of, fetched_at))
+ * into out (n bytes; "" without offers). */
+enum gc_status cache_provider_as_of(struct cache *c, const char *provider, char *out, size_t n,
+				    char **err);
+
+/* A named value of the meta table, for the pull's validators per source:
+ * a new string, or NULL when absent; set one (in the open transaction, if
+ * any). */
+char *cache_value_get(struct cache *c, const char *key);
+enum gc_status cache_value_set(struct cache *c, const char *key, const char *value, char **err);
 
 #endif

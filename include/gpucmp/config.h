@@ -47,6 +47,12 @@ struct config {
 	char *skypilot_catalog_url, *gpuhunt_catalog_url;
 	int catalog;
 	int legend; /* the legend under a table on a terminal: 0 off, 1 on, -1 unset (on) */
+	/* team snapshots (docs/TEAM.md): what `refresh` pulls when it names no
+	 * provider (URL or folder), and the Ed25519 public keys (base64) a
+	 * pulled snapshot must be signed by (none: unsigned ones are taken) */
+	char *pull_from;
+	char **trusted_keys;
+	size_t ntrusted;
 };
 
 /* An empty config (every setting unset). */

@@ -27,7 +27,7 @@ enum opt_id {
 	O_JOBS, O_MAX_AGE, O_TIMEOUT, O_DEADLINE, O_RETRIES, O_WAIT, O_DIFF, O_WHERE, O_CUDA,
 	O_CUDA_STRICT, O_HOURS, O_NODES, O_WORKLOAD, O_BUDGET, O_IMPORT_FORMAT, O_IMPORT_PROVIDER,
 	O_LIST_MAX_AGE, O_AS_OF, O_VERBOSE, O_NO_CATALOG, O_CATALOG_ONLY, O_NEW_PROVIDER,
-	O_GROUP_BY, O_ALL_REGIONS, O_NO_LEGEND,
+	O_GROUP_BY, O_ALL_REGIONS, O_NO_LEGEND, O_SIGN, O_GEN_KEY, O_FROM,
 	O_COUNT
 };
 
@@ -329,6 +329,12 @@ void cli_caps(const struct cli_args *a, unsigned *caps);
  * returns 64.  *have says whether `out` holds a result (release it). */
 int cli_where(const struct cli_args *a, where_lookup_fn lookup, where_suggest_fn suggest,
 	      void *ctx, struct where_result *out, int *have);
+
+/* refresh --from URL|DIR (or the config's pull_from): pull a team
+ * snapshot into env's open cache (refresh_pull.c); prints; returns an
+ * exit code as refresh's. */
+int cli_refresh_pull(const struct cli_args *a, struct cli_env *env, const struct http_opts *ho,
+		     const char *from);
 
 /* `providers --check`, run by cmd_providers.  A command's run function is
  * static in its file; list, providers and recommend are declared here only

@@ -231,6 +231,16 @@ static int run(const struct cli_args *a, struct cli_env *env, struct refresh_opt
 	       : v == REFRESH_SOME_FAILED ? EXIT_TEMPFAIL : EXIT_OK;
 }
 
+/* What refresh pulls instead of fetching: --from, else (no IDs) the
+ * config's pull_from; NULL: a live refresh. */
+static const char *pull_source(const struct cli_args *a, const struct cli_env *env)
+{
+	const char *from = cli_opt(a, O_FROM);
+	if (from)
+		return from;
+	return a->npos == 0 ? env->config.pull_from : NULL;
+}
+
 static int cmd_refresh(struct cli_args *a)
 {
 	struct cli_env env;
@@ -240,9 +250,12 @@ static int cmd_refresh(struct cli_args *a)
 	const char *chosen[MAX_IDS];
 	struct refresh_opts o;
 	memset(&o, 0, sizeof o);
-	int rc = prepare(a, &env, &o, chosen);
+	int rc = cli_opt(a, O_FROM) && a->npos ? EXIT_USAGE : prepare(a, &env, &o, chosen);
+	if (rc == EXIT_USAGE && cli_opt(a, O_FROM) && a->npos)
+		msg_error("--from pulls every provider of the snapshot: name no provider");
+	const char *from = rc ? NULL : pull_source(a, &env);
 	if (!rc)
-		rc = run(a, &env, &o);
+		rc = from ? cli_refresh_pull(a, &env, &o.http, from) : run(a, &env, &o);
 	cli_env_release(&env);
 	return rc;
 }
@@ -261,11 +274,14 @@ static const struct opt_def opt_catalog_only = {O_CATALOG_ONLY, "catalog-only", 
 	NULL, HINT_NONE, "take every provider from its hosted catalog, even one whose live API "
 	"could run (scripts/make-snapshot.sh)"};
 
+static const struct opt_def opt_from = {O_FROM, "from", 0, OPT_STRING, "URL|DIR", NULL,
+	HINT_FILE, "pull a team snapshot ('gpucmp export') instead of fetching (docs/TEAM.md)"};
+
 static const struct opt_use refresh_opts[] = {
 	OPT_GROUP(opts_common), OPT_USE(opt_json), OPT_USE(opt_jobs), OPT_USE(opt_max_age),
 	OPT_USE(opt_timeout), OPT_USE(opt_deadline), OPT_USE(opt_no_catalog),
-	OPT_USE(opt_catalog_only), OPT_USE(opt_retries), OPT_USE(opt_verbose), OPT_USE(opt_force),
-	OPT_USE(opt_wait), OPT_END};
+	OPT_USE(opt_catalog_only), OPT_USE(opt_from), OPT_USE(opt_retries), OPT_USE(opt_verbose),
+	OPT_USE(opt_force), OPT_USE(opt_wait), OPT_END};
 static const struct arg_hint refresh_args[] = {ARG_HINT(ARG_ADAPTERS, 0, "provider id"), ARG_END};
 
 const struct cmd_entry cmd_refresh_entry = {
@@ -284,12 +300,20 @@ const struct cmd_entry cmd_refresh_entry = {
 		"offers, marked stale, with the error recorded ('gpucmp cache status').\n"
 		"GPUCMP_<ID>_BASE_URL (or base_url in the config) points an adapter at\n"
 		"another server.\n\n"
+		"--from URL|DIR (or pull_from in the config, when no ID is named) pulls a\n"
+		"team snapshot that 'gpucmp export' wrote instead: conditionally (a 304\n"
+		"changes nothing), its sha256 and, with trusted_keys, its signature checked,\n"
+		"merged per provider in one transaction; a provider whose cached data is\n"
+		"newer stays unless --force (docs/TEAM.md).\n\n"
 		"exit: 0 every provider tried is current, 75 some failed (a named one without\n"
-		"its key too; or another refresh holds the cache), 69 all failed.\n\n"
+		"its key too; or another refresh holds the cache), 69 all failed (a pull: the\n"
+		"server is down), 65 a pulled snapshot is refused (tampered, cut short, an\n"
+		"unknown key or format version; the cache is unchanged).\n\n"
 		"examples:\n"
 		"  gpucmp refresh\n"
 		"  gpucmp refresh vast runpod --timeout 20\n"
-		"  */30 * * * *  gpucmp refresh --quiet --max-age 25m   (crontab)",
+		"  */30 * * * *  gpucmp refresh --quiet --max-age 25m   (crontab)\n"
+		"  gpucmp refresh --from https://gpucmp.example.org/team",
 	.opts = refresh_opts,
 	.args = refresh_args,
 };

@@ -21,6 +21,7 @@
 	X(recommend)    \
 	X(refresh)      \
 	X(import)       \
+	X(export)       \
 	X(cache)        \
 	X(config)       \
 	X(completion)

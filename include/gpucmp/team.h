@@ -1,0 +1,143 @@
+/* team.h - team snapshots: one refreshed cache published for everyone
+ * (docs/TEAM.md).
+ *
+ * `gpucmp export DIR` writes DIR/offers.ndjson.gz (the payload: one JSON
+ * object per line, gzip without a time or a name, so the same cache gives
+ * the same bytes), DIR/manifest.json (format version, created_at, each
+ * provider's refresh record, as_of and offer count, the payload's size and
+ * SHA-256) and, signed, DIR/manifest.sig (Ed25519 over the manifest's
+ * bytes, with the signer's public key).  `gpucmp refresh --from URL|DIR`
+ * fetches the manifest conditionally, checks the signature against the
+ * trusted keys, the payload against the manifest, and merges it per
+ * provider in one transaction through cache_store.
+ *
+ * Formats: team_fmt.c; export: team_export.c; pull: team_pull.c; their
+ * JSON answers: team_json.c.
+ */
+#ifndef GPUCMP_TEAM_H
+#define GPUCMP_TEAM_H
+
+#include <stddef.h>
+
+#include "gpucmp/buf.h"
+#include "gpucmp/cache.h"
+#include "gpucmp/err.h"
+#include "gpucmp/http.h"
+#include "gpucmp/offer.h"
+
+struct json_t;
+
+#define TEAM_FORMAT "gpucmp-snapshot"
+#define TEAM_VERSION 1
+#define TEAM_MANIFEST "manifest.json"
+#define TEAM_PAYLOAD "offers.ndjson.gz"
+#define TEAM_SIGNATURE "manifest.sig"
+/* The largest manifest or signature, and payload (compressed, and once
+ * inflated), read or fetched. */
+#define TEAM_MAX_MANIFEST ((size_t)4 << 20)
+#define TEAM_MAX_PAYLOAD ((size_t)512 << 20)
+#define TEAM_MAX_INFLATED ((size_t)2 << 30)
+/* An Ed25519 public key in base64 (44 characters) and a NUL. */
+enum { TEAM_KEY_LEN = 45 };
+
+/* --- team_fmt.c: the pieces of the format --- */
+
+/* SHA-256 of data as 64 lowercase hex digits and a NUL into hex. */
+enum gc_status team_sha256(const void *data, size_t len, char hex[65], char **err);
+/* Inflate gzip data (in, n) into out (buf_init'ed, its limit the cap):
+ * GC_EDATA when it is not gzip, is cut short or inflates past the cap. */
+enum gc_status team_gunzip(const void *in, size_t n, struct buf *out, char **err);
+
+/* One offer (with its stale flag) as a payload line's object: a new
+ * reference, or NULL when memory ran out.  Unknown values are left out. */
+struct json_t *team_offer_json(const struct offer *o, int stale);
+/* A payload object as an offer: its strings borrowed from `obj`; *stale.
+ * GC_EDATA with the message when a required field (provider, sku,
+ * gpu_name, region, source, fetched_at, gpu_count) is missing or any field
+ * has the wrong type. */
+enum gc_status team_offer_read(struct json_t *obj, struct offer *o, int *stale, char **err);
+
+/* A new Ed25519 key pair: the private key (PEM, PKCS#8) written to path
+ * (created 0600, never over an existing file) and the public key in base64
+ * into pub. */
+enum gc_status team_gen_key(const char *path, char pub[TEAM_KEY_LEN], char **err);
+/* Sign data with the PEM private key at keyfile: the signature in base64
+ * into sig (a new string) and its public key into pub. */
+enum gc_status team_sign(const char *keyfile, const void *data, size_t len, char **sig,
+			 char pub[TEAM_KEY_LEN], char **err);
+/* Does sig (base64) sign data with the public key pub (base64)?  1 yes,
+ * 0 no (also for malformed keys or signatures). */
+int team_verify(const char *pub, const char *sig, const void *data, size_t len);
+
+/* --- team_export.c --- */
+
+struct team_export_result {
+	size_t offers;
+	size_t providers;
+	size_t payload_bytes;
+	char sha256[65];
+	char created_at[32];      /* the newest fetched_at of the providers */
+	char key[TEAM_KEY_LEN];   /* the signer's public key; "" unsigned */
+};
+
+/* Write the snapshot of c into dir (created 0755 if missing): the payload,
+ * then the signature (keyfile not NULL) and the manifest, each to a
+ * temporary file renamed into place.  GC_EIO (files), GC_EUSAGE (a key
+ * file that cannot be read or is not an Ed25519 private key). */
+enum gc_status team_export(struct cache *c, const char *dir, const char *keyfile,
+			   struct team_export_result *r, char **err);
+/* The JSON of an export (docs/export-result.schema.json): new reference or NULL. */
+struct json_t *team_export_json(const char *dir, const struct team_export_result *r);
+
+/* --- team_pull.c --- */
+
+enum team_outcome {
+	TEAM_STORED,     /* the snapshot's offers replaced the local ones */
+	TEAM_CURRENT,    /* local data describes the same time: left as it is */
+	TEAM_KEPT_NEWER  /* local data is newer (without force): kept */
+};
+
+struct team_provider {
+	char id[48];
+	enum team_outcome outcome;
+	size_t offers;        /* in the snapshot */
+	char as_of[32];       /* the snapshot's */
+	char local_as_of[32]; /* the cache's before the pull ("" none) */
+};
+
+struct team_pull_result {
+	char from[4096];              /* the source, credentials masked */
+	int not_modified;             /* 304: nothing read, nothing changed */
+	char created_at[32];
+	char key[TEAM_KEY_LEN];       /* the trusted key that signed it; "" unchecked */
+	size_t payload_bytes;
+	struct team_provider *providers;
+	size_t nproviders;
+};
+
+struct team_pull_opts {
+	struct cache *cache;            /* open for writing, its guard set */
+	const char *from;               /* http(s) URL or folder of an export (a URL or
+					 * path ending in /manifest.json is taken too) */
+	int force;                      /* store a provider even when local data is newer */
+	const char *const *trusted_keys; /* base64 Ed25519 public keys; none: unsigned is taken */
+	size_t ntrusted;
+	const struct http_opts *http;
+};
+
+/* Pull the snapshot o->from names into the cache: nothing changes unless
+ * every check passes (GC_EDATA: unknown format version, missing or unknown
+ * or bad signature, a payload that does not match its manifest, a line
+ * that is not an offer; GC_EUNAVAILABLE: the server is down or answers an
+ * error, with http status in the message; GC_EUSAGE: no export at a
+ * path).  The validators (ETag, Last-Modified) of a URL's manifest are kept
+ * in the cache and sent next time; a 304 changes nothing.  *r filled on
+ * GC_OK (release it with team_pull_result_release). */
+enum gc_status team_pull(const struct team_pull_opts *o, struct team_pull_result *r, char **err);
+void team_pull_result_release(struct team_pull_result *r);
+/* "stored", "current", "kept-newer" (static). */
+const char *team_outcome_name(enum team_outcome o);
+/* The JSON of a pull (docs/pull-result.schema.json): new reference or NULL. */
+struct json_t *team_pull_json(const struct team_pull_result *r);
+
+#endif

@@ -1,0 +1,63 @@
+/* refresh_pull.c - gpucmp refresh --from URL|DIR (or the config's
+ * pull_from): a team snapshot into the cache (docs/TEAM.md).  The library
+ * fetches, checks and merges (team.h); this prints a line per provider
+ * (or --json) and turns the outcome into refresh's exit codes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "gpucmp/strutil.h"
+#include "gpucmp/team.h"
+
+static void print_provider(const struct team_provider *t)
+{
+	switch (t->outcome) {
+	case TEAM_STORED:
+		printf("%-14s %zu offers (pulled, as of %s)\n", t->id, t->offers, t->as_of);
+		break;
+	case TEAM_CURRENT:
+		printf("%-14s current (as of %s)\n", t->id, t->as_of);
+		break;
+	case TEAM_KEPT_NEWER:
+		printf("%-14s kept: the cache's data (as of %s) is newer than the snapshot's (%s); "
+		       "--force takes the snapshot\n", t->id, t->local_as_of, t->as_of);
+		break;
+	}
+}
+
+static int print_pull(const struct cli_args *a, const struct team_pull_result *r)
+{
+	if (cli_flag(a, O_JSON))
+		return cli_print_json(team_pull_json(r), 0);
+	if (cli_flag(a, O_QUIET))
+		return EXIT_OK;
+	char safe[256];
+	str_sanitize(safe, sizeof safe, r->from);
+	if (r->not_modified) {
+		printf("%s: not modified since the last pull\n", safe);
+		return EXIT_OK;
+	}
+	for (size_t i = 0; i < r->nproviders; i++)
+		print_provider(&r->providers[i]);
+	return EXIT_OK;
+}
+
+int cli_refresh_pull(const struct cli_args *a, struct cli_env *env, const struct http_opts *ho,
+		     const char *from)
+{
+	const struct config *cfg = &env->config;
+	struct team_pull_opts o = {env->cache, from, cli_flag(a, O_FORCE),
+				   (const char *const *)cfg->trusted_keys, cfg->ntrusted, ho};
+	struct team_pull_result r;
+	char *err = NULL;
+	enum gc_status st = team_pull(&o, &r, &err);
+	if (st != GC_OK) {
+		int rc = cli_cache_failed(env, NULL, st, err, "pull failed");
+		free(err);
+		return rc;
+	}
+	int rc = print_pull(a, &r);
+	team_pull_result_release(&r);
+	return rc;
+}

@@ -1,0 +1,324 @@
+/* team_export.c - a cache's team snapshot into a folder (team.h,
+ * docs/TEAM.md): the payload deflated as it is written, hashed as it is
+ * deflated; then the signature and the manifest. */
+#include "gpucmp/team.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <openssl/evp.h>
+
+#include "gpucmp/strutil.h"
+
+/* The payload on its way to its file: gzip with no time, name or OS, so
+ * that the same lines give the same bytes. */
+struct gz {
+	z_stream z;
+	FILE *f;
+	EVP_MD_CTX *md;
+	size_t bytes;
+	int failed;
+	unsigned char out[65536];
+};
+
+static int gz_open(struct gz *g, FILE *f)
+{
+	memset(g, 0, sizeof *g);
+	g->f = f;
+	gz_header h;
+	memset(&h, 0, sizeof h);
+	h.os = 255; /* unknown: the same bytes on every system */
+	g->md = EVP_MD_CTX_new();
+	if (!g->md || EVP_DigestInit_ex(g->md, EVP_sha256(), NULL) != 1)
+		return -1;
+	if (deflateInit2(&g->z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		return -1;
+	return deflateSetHeader(&g->z, &h) == Z_OK ? 0 : -1;
+}
+
+/* Deflate n bytes (flush: Z_NO_FLUSH or Z_FINISH) into the file. */
+static void gz_write(struct gz *g, const void *data, size_t n, int flush)
+{
+	g->z.next_in = (Bytef *)(uintptr_t)data;
+	g->z.avail_in = (uInt)n;
+	int zr;
+	do {
+		g->z.next_out = g->out;
+		g->z.avail_out = sizeof g->out;
+		zr = deflate(&g->z, flush);
+		size_t have = sizeof g->out - g->z.avail_out;
+		if (zr == Z_STREAM_ERROR || fwrite(g->out, 1, have, g->f) != have ||
+		    EVP_DigestUpdate(g->md, g->out, have) != 1)
+			g->failed = 1;
+		g->bytes += have;
+	} while (!g->failed && (g->z.avail_out == 0 || (flush == Z_FINISH && zr != Z_STREAM_END)));
+}
+
+static void gz_close(struct gz *g, char hex[65])
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int n = 0;
+	if (EVP_DigestFinal_ex(g->md, md, &n) != 1 || n != 32)
+		g->failed = 1;
+	for (unsigned int i = 0; i < n && i < 32; i++)
+		snprintf(hex + 2 * i, 3, "%02x", md[i]);
+	deflateEnd(&g->z);
+	EVP_MD_CTX_free(g->md);
+}
+
+/* One provider's record, copied out of the cache. */
+struct state {
+	char *line;   /* its payload line, with the newline */
+	json_t *entry; /* its manifest entry */
+	char id[48];
+};
+
+struct run {
+	struct gz gz;
+	struct state *states;
+	size_t nstates, cap, next; /* next: the first record not yet written */
+	struct team_export_result *r;
+	enum gc_status st;
+};
+
+static void put_line(struct run *x, json_t *j)
+{
+	char *text = j ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+	if (!text) {
+		x->st = GC_ENOMEM;
+		return;
+	}
+	gz_write(&x->gz, text, strlen(text), Z_NO_FLUSH);
+	gz_write(&x->gz, "\n", 1, Z_NO_FLUSH);
+	free(text);
+}
+
+/* The records of providers up to `upto` (NULL: all) not yet written. */
+static void put_states(struct run *x, const char *upto)
+{
+	for (; x->next < x->nstates; x->next++) {
+		const struct state *s = &x->states[x->next];
+		if (upto && strcmp(s->id, upto) > 0)
+			break;
+		gz_write(&x->gz, s->line, strlen(s->line), Z_NO_FLUSH);
+	}
+}
+
+/* A record as a manifest entry (JSON), or as a payload line (`line`: with
+ * its type first and its last error). */
+static json_t *state_json(const struct cache_dump_state *d, int line)
+{
+	json_t *j = line ? json_pack("{s:s}", "type", "provider") : json_object();
+	json_t *f = json_pack("{s:s, s:s?, s:s?, s:s?, s:I, s:b}", "provider", d->provider,
+			      "source", d->meta.source, "as_of", d->as_of, "fetched_at",
+			      d->meta.fetched_at, "offers", (json_int_t)d->offers, "stale",
+			      d->meta.stale);
+	int ok = j && f && json_object_update(j, f) == 0;
+	if (ok && line && d->meta.last_error)
+		ok = json_object_set_new(j, "last_error", json_string(d->meta.last_error)) == 0;
+	json_decref(f);
+	if (!ok) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
+}
+
+static enum gc_status on_state(void *arg, const struct cache_dump_state *d, char **err)
+{
+	struct run *x = arg;
+	if (buf_grow_array(&x->states, &x->cap, x->nstates, sizeof *x->states, 32) != GC_OK)
+		return err_set(err, GC_ENOMEM, "out of memory");
+	struct state *s = &x->states[x->nstates];
+	memset(s, 0, sizeof *s);
+	snprintf(s->id, sizeof s->id, "%s", d->provider);
+	json_t *line = state_json(d, 1);
+	char *text = line ? json_dumps(line, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+	json_decref(line);
+	s->line = text ? str_concat(text, "\n") : NULL;
+	free(text);
+	s->entry = state_json(d, 0);
+	x->nstates++;
+	if (!s->line || !s->entry)
+		return err_set(err, GC_ENOMEM, "out of memory");
+	if (d->meta.fetched_at && strcmp(d->meta.fetched_at, x->r->created_at) > 0)
+		snprintf(x->r->created_at, sizeof x->r->created_at, "%s", d->meta.fetched_at);
+	x->r->providers++;
+	return GC_OK;
+}
+
+static enum gc_status on_offer(void *arg, const struct offer *o, int stale, char **err)
+{
+	struct run *x = arg;
+	put_states(x, o->provider);
+	json_t *j = team_offer_json(o, stale);
+	put_line(x, j);
+	json_decref(j);
+	x->r->offers++;
+	if (x->st == GC_OK && x->gz.failed)
+		x->st = GC_EIO;
+	return x->st == GC_OK ? GC_OK : err_set(err, x->st, "cannot write the payload");
+}
+
+/* dir/name.tmp, written by `put`, renamed to dir/name. */
+static enum gc_status write_file(const char *dir, const char *name,
+				 enum gc_status (*put)(void *arg, FILE *f, char **err), void *arg,
+				 char **err)
+{
+	char tmp[4096], path[4096];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	snprintf(tmp, sizeof tmp, "%s/.%s.tmp", dir, name);
+	FILE *f = fopen(tmp, "wb");
+	if (!f)
+		return err_set(err, GC_EIO, "cannot write %s: %s", tmp, strerror(errno));
+	enum gc_status st = put(arg, f, err);
+	if (fflush(f) != 0 || fsync(fileno(f)) != 0)
+		st = st != GC_OK ? st : err_set(err, GC_EIO, "cannot write %s: %s", tmp,
+						strerror(errno));
+	if (fclose(f) != 0 && st == GC_OK)
+		st = err_set(err, GC_EIO, "cannot write %s: %s", tmp, strerror(errno));
+	if (st == GC_OK && rename(tmp, path) != 0)
+		st = err_set(err, GC_EIO, "cannot rename %s: %s", tmp, strerror(errno));
+	if (st != GC_OK)
+		unlink(tmp);
+	return st;
+}
+
+struct text {
+	const char *data;
+	size_t len;
+};
+
+static enum gc_status put_text(void *arg, FILE *f, char **err)
+{
+	const struct text *t = arg;
+	if (fwrite(t->data, 1, t->len, f) != t->len)
+		return err_set(err, GC_EIO, "cannot write: %s", strerror(errno));
+	return GC_OK;
+}
+
+struct payload {
+	struct run *x;
+	struct cache *c;
+};
+
+static enum gc_status put_payload(void *arg, FILE *f, char **err)
+{
+	struct payload *p = arg;
+	struct run *x = p->x;
+	if (gz_open(&x->gz, f) != 0) {
+		gz_close(&x->gz, x->r->sha256);
+		return err_set(err, GC_ENOMEM, "out of memory");
+	}
+	enum gc_status st = cache_dump_offers(p->c, on_offer, x, err);
+	if (st == GC_OK) {
+		put_states(x, NULL);
+		gz_write(&x->gz, "", 0, Z_FINISH);
+	}
+	gz_close(&x->gz, x->r->sha256);
+	x->r->payload_bytes = x->gz.bytes;
+	if (st == GC_OK && (x->st != GC_OK || x->gz.failed))
+		st = err_set(err, x->st != GC_OK ? x->st : GC_EIO, "cannot write the payload");
+	return st;
+}
+
+static json_t *manifest_json(struct run *x)
+{
+	json_t *list = json_array();
+	for (size_t i = 0; list && i < x->nstates; i++)
+		if (json_array_append(list, x->states[i].entry) != 0) {
+			json_decref(list);
+			return NULL;
+		}
+	const struct team_export_result *r = x->r;
+	return json_pack("{s:s, s:i, s:s, s:s, s:{s:s, s:I, s:s}, s:I, s:o}", "format",
+			 TEAM_FORMAT, "version", TEAM_VERSION, "created_at", r->created_at,
+			 "generator", "gpucmp " GPUCMP_VERSION, "payload", "file", TEAM_PAYLOAD,
+			 "bytes", (json_int_t)r->payload_bytes, "sha256", r->sha256, "offers",
+			 (json_int_t)r->offers, "providers", list);
+}
+
+/* The signature of the manifest's text into dir/manifest.sig. */
+static enum gc_status write_signature(const char *dir, const char *keyfile, const char *text,
+				      struct team_export_result *r, char **err)
+{
+	char *sig = NULL;
+	enum gc_status st = team_sign(keyfile, text, strlen(text), &sig, r->key, err);
+	json_t *j = st == GC_OK ? json_pack("{s:s, s:s, s:s}", "algorithm", "ed25519", "key",
+					    r->key, "signature", sig)
+				: NULL;
+	char *body = j ? json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+	char *line = body ? str_concat(body, "\n") : NULL;
+	if (st == GC_OK && !line)
+		st = err_set(err, GC_ENOMEM, "out of memory");
+	struct text t = {line, line ? strlen(line) : 0};
+	if (st == GC_OK)
+		st = write_file(dir, TEAM_SIGNATURE, put_text, &t, err);
+	free(line);
+	free(body);
+	json_decref(j);
+	free(sig);
+	return st;
+}
+
+/* The manifest (and its signature) once the payload is in place. */
+static enum gc_status write_manifest(struct run *x, const char *dir, const char *keyfile,
+				     char **err)
+{
+	json_t *m = manifest_json(x);
+	char *body = m ? json_dumps(m, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+	char *text = body ? str_concat(body, "\n") : NULL;
+	json_decref(m);
+	free(body);
+	if (!text)
+		return err_set(err, GC_ENOMEM, "out of memory");
+	enum gc_status st = keyfile ? write_signature(dir, keyfile, text, x->r, err) : GC_OK;
+	struct text t = {text, strlen(text)};
+	if (st == GC_OK)
+		st = write_file(dir, TEAM_MANIFEST, put_text, &t, err);
+	free(text);
+	return st;
+}
+
+static enum gc_status make_dir(const char *dir, char **err)
+{
+	if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+		return err_set(err, GC_EIO, "cannot create %s: %s", dir, strerror(errno));
+	struct stat sb;
+	if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
+		return err_set(err, GC_EUSAGE, "%s is not a folder; export writes a folder", dir);
+	return GC_OK;
+}
+
+enum gc_status team_export(struct cache *c, const char *dir, const char *keyfile,
+			   struct team_export_result *r, char **err)
+{
+	memset(r, 0, sizeof *r);
+	struct run x;
+	memset(&x, 0, sizeof x);
+	x.r = r;
+	enum gc_status st = make_dir(dir, err);
+	if (st == GC_OK)
+		st = cache_dump_states(c, on_state, &x, err);
+	if (st == GC_OK && !x.nstates)
+		st = err_set(err, GC_EDATA, "the cache holds no refreshed or imported provider; "
+			     "run 'gpucmp refresh' (or import) first");
+	struct payload p = {&x, c};
+	if (st == GC_OK)
+		st = write_file(dir, TEAM_PAYLOAD, put_payload, &p, err);
+	if (st == GC_OK)
+		st = write_manifest(&x, dir, keyfile, err);
+	for (size_t i = 0; i < x.nstates; i++) {
+		free(x.states[i].line);
+		json_decref(x.states[i].entry);
+	}
+	free(x.states);
+	return st;
+}
