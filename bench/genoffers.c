@@ -8,6 +8,8 @@
  * creates it (schema, catalog tables, snapshot) and then each provider's
  * offers are replaced in one transaction with its refresh record, as a
  * refresh does (cache_store), so that `gpucmp export` sees them.
+ * GENOFFERS_FETCHED_AT (RFC 3339) sets when they were fetched (default
+ * 2026-12-01T00:00:00Z): an older or newer team snapshot (tests/team).
  */
 #include <math.h>
 #include <stdio.h>
@@ -19,6 +21,7 @@
 #include "gpucmp/strutil.h"
 
 struct gen {
+	const char *fetched_at;
 	const struct catalog *cat;
 	const char *provider;
 	long count;
@@ -63,7 +66,7 @@ static enum gc_status fill(void *arg, offer_cb cb, void *ctx, char **err)
 		o.sku = sku;
 		o.source = "live";
 		o.origin = "bench/genoffers";
-		o.fetched_at = "2026-12-01T00:00:00Z";
+		o.fetched_at = g->fetched_at;
 		enum gc_status st = cb(ctx, &o, err);
 		if (st != GC_OK)
 			return st;
@@ -94,10 +97,12 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	size_t np = cat.profiles.n;
-	struct cache_meta meta = {"live", "2026-12-01T00:00:00Z", NULL, NULL, NULL, 0};
+	const char *at = getenv("GENOFFERS_FETCHED_AT");
+	at = at && *at ? at : "2026-12-01T00:00:00Z";
+	struct cache_meta meta = {"live", at, NULL, NULL, NULL, 0};
 	cache_set_guard(c, 1, 0);
 	for (size_t p = 0; p < np && !rc; p++) {
-		struct gen g = {&cat, cat.profiles.items[p]->id,
+		struct gen g = {at, &cat, cat.profiles.items[p]->id,
 				n / (long)np + ((long)p < n % (long)np), 42 + p};
 		size_t inserted;
 		cache_expect_rows(c, (size_t)g.count);

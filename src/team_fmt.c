@@ -102,8 +102,8 @@ enum gc_status team_offer_read(json_t *obj, struct offer *o, int *stale, char **
 		return err_set(err, GC_EDATA, "a payload line is not an object");
 	for (size_t i = 0; i < NFIELDS; i++)
 		if (read_field(obj, i, o) != 0)
-			return err_set(err, GC_EDATA, "an offer's '%s' is missing or of the wrong type",
-				       fields[i].key);
+			return err_set(err, GC_EDATA, "an offer's '%s' is missing or of the "
+				       "wrong type", fields[i].key);
 	json_t *s = json_object_get(obj, "stale");
 	*stale = json_is_true(s);
 	/* the door's number rules (offer.h): a price out of bounds is none */
@@ -202,8 +202,8 @@ enum gc_status team_gen_key(const char *path, char pub[TEAM_KEY_LEN], char **err
 	int fd = st == GC_OK ? open(path, O_WRONLY | O_CREAT | O_EXCL, 0600) : -1;
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (st == GC_OK && !f)
-		st = err_set(err, GC_EIO, "cannot create %s: %s (an existing key is never replaced)",
-			     path, strerror(errno));
+		st = err_set(err, GC_EIO, "cannot create %s: %s (an existing key is never "
+			     "replaced)", path, strerror(errno));
 	if (f && PEM_write_PrivateKey(f, k, NULL, NULL, 0, NULL, NULL) != 1)
 		st = err_set(err, GC_EIO, "cannot write %s", path);
 	if (f && fclose(f) != 0 && st == GC_OK)

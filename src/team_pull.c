@@ -313,8 +313,9 @@ static enum gc_status merge_one(struct pull *p, json_t *rec, struct team_provide
 								    : TEAM_CURRENT;
 	if (st != GC_OK || t->outcome != TEAM_STORED)
 		return st == GC_OK ? skip(g, err) : st;
+	int stale = json_is_true(json_object_get(rec, "stale"));
 	struct cache_meta m = {jstr(rec, "source"), jstr(rec, "fetched_at"), NULL, NULL,
-			       jstr(rec, "last_error"), json_is_true(json_object_get(rec, "stale"))};
+			       jstr(rec, "last_error"), stale};
 	cache_expect_rows(c, t->offers);
 	st = cache_store(c, t->id, &m, fill, g, NULL, err);
 	if (st != GC_OK)
