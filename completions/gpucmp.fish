@@ -14,7 +14,7 @@ function __gpucmp_command
         return
     end
     set -l hits
-    for c in list gpus providers show compare recommend refresh import cache config completion
+    for c in list gpus providers show compare recommend refresh import export cache config completion
         if test $c = "$argv[1]"
             echo $c
             return
@@ -46,9 +46,11 @@ function __gpucmp_valued
         case recommend
             contains -- $argv[2] --cache --color --gpu --gpus --provider --hours --nodes --limit --workload --budget
         case refresh
-            contains -- $argv[2] --cache --color -j --jobs --max-age --timeout --deadline --retries --wait
+            contains -- $argv[2] --cache --color -j --jobs --max-age --timeout --deadline --from --retries --wait
         case import
             contains -- $argv[2] --cache --color --format --as-of --provider --timeout --retries --wait
+        case export
+            contains -- $argv[2] --cache --color --sign --gen-key
         case cache
             contains -- $argv[2] --cache --color --wait
         case config
@@ -123,17 +125,18 @@ complete -c gpucmp -n '__gpucmp_using ""' -a compare -d 'Providers side by side:
 complete -c gpucmp -n '__gpucmp_using ""' -a recommend -d 'A ranked short list of offers for a workload, each pick with its reasons.'
 complete -c gpucmp -n '__gpucmp_using ""' -a refresh -d 'Fetch live prices and availability from the providers\' APIs into the cache.'
 complete -c gpucmp -n '__gpucmp_using ""' -a import -d 'Load a price catalog (SkyPilot vms.csv format) into the cache.'
+complete -c gpucmp -n '__gpucmp_using ""' -a export -d 'Write the cache as a team snapshot that \'refresh --from\' pulls.'
 complete -c gpucmp -n '__gpucmp_using ""' -a cache -d 'Show what the cache holds per provider, clear it, or print its path.'
 complete -c gpucmp -n '__gpucmp_using ""' -a config -d 'Print the config file\'s path, or the effective settings (keys redacted).'
 complete -c gpucmp -n '__gpucmp_using ""' -a completion -d 'Print the shell completion script for bash, zsh or fish.'
 complete -c gpucmp -n '__gpucmp_using ""' -a help -d 'A command\'s options, the offer fields, the --where language, --gpu or what the tables\' words mean.'
 
 # options, in the order of the option table
-complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend refresh import cache config completion' -s h -l help -d 'show help for the command and exit'
-complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend refresh import cache config completion' -s V -l version -d 'print the version and the snapshot date'
-complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend refresh import cache config completion' -l cache -r -F -d 'cache database (default $GPUCMP_CACHE, $XDG_CACHE_HOME/gpucmp/cache.db)'
-complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend refresh import cache config completion' -l color -x -a 'auto always never' -d 'colour in tables: auto, always, never (NO_COLOR is honoured)'
-complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend refresh import cache config completion' -s q -l quiet -d 'no notes on stderr, only errors'
+complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend refresh import export cache config completion' -s h -l help -d 'show help for the command and exit'
+complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend refresh import export cache config completion' -s V -l version -d 'print the version and the snapshot date'
+complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend refresh import export cache config completion' -l cache -r -F -d 'cache database (default $GPUCMP_CACHE, $XDG_CACHE_HOME/gpucmp/cache.db)'
+complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend refresh import export cache config completion' -l color -x -a 'auto always never' -d 'colour in tables: auto, always, never (NO_COLOR is honoured)'
+complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend refresh import export cache config completion' -s q -l quiet -d 'no notes on stderr, only errors'
 complete -c gpucmp -n '__gpucmp_using list gpus recommend' -l gpu -x -a '(__gpucmp_list $__gpucmp_gpus)' -d 'GPUs: h100, a100-80gb, 4090, H100:8 (exactly 8), 24GB..80GB (gpucmp help gpu)'
 complete -c gpucmp -n '__gpucmp_using list recommend' -l gpus -x -d 'at least N GPUs in the offer'
 complete -c gpucmp -n '__gpucmp_using list' -l vram -x -d 'at least GB of memory per GPU'
@@ -162,7 +165,7 @@ complete -c gpucmp -n '__gpucmp_using list' -l group-by -x -a 'none sku provider
 complete -c gpucmp -n '__gpucmp_using list' -l all-regions -d 'every offer, one row per region: --group-by none'
 complete -c gpucmp -n '__gpucmp_using list gpus providers' -l no-legend -d 'no line of what the table\'s words mean under it (a terminal shows one)'
 complete -c gpucmp -n '__gpucmp_using list gpus providers' -l format -x -a 'table json csv ndjson' -d 'output: table, json, csv, ndjson'
-complete -c gpucmp -n '__gpucmp_using list gpus providers show compare recommend refresh cache config' -l json -d 'same as --format json'
+complete -c gpucmp -n '__gpucmp_using list gpus providers show compare recommend refresh export cache config' -l json -d 'same as --format json'
 complete -c gpucmp -n '__gpucmp_using list' -l max-age -x -d 'data older than DURATION is stale (default 24h, or the config\'s stale_after)'
 complete -c gpucmp -n '__gpucmp_using list' -l explain -d 'print the SQL the query runs (parameters inlined) and exit'
 complete -c gpucmp -n '__gpucmp_using providers' -l check -d 'validate profiles (the built-in ones, or FILE/DIR arguments) and exit'
@@ -175,6 +178,7 @@ complete -c gpucmp -n '__gpucmp_using refresh import' -l timeout -x -d 'give up 
 complete -c gpucmp -n '__gpucmp_using refresh' -l deadline -x -d 'end the whole refresh (every provider: attempts, retries, pages) by SECONDS (default 300)'
 complete -c gpucmp -n '__gpucmp_using refresh' -l no-catalog -d 'take no provider from a hosted catalog (SkyPilot, gpuhunt): live APIs only'
 complete -c gpucmp -n '__gpucmp_using refresh' -l catalog-only -d 'take every provider from its hosted catalog, even one whose live API could run (scripts/make-snapshot.sh)'
+complete -c gpucmp -n '__gpucmp_using refresh' -l from -r -F -d 'pull a team snapshot (\'gpucmp export\') instead of fetching (docs/TEAM.md)'
 complete -c gpucmp -n '__gpucmp_using refresh import' -l retries -x -d 'retry a timeout, 429 or 5xx up to N times (default 3)'
 complete -c gpucmp -n '__gpucmp_using refresh import' -s v -l verbose -d 'log each HTTP attempt (keys masked) and what each provider\'s offers came to, on stderr'
 complete -c gpucmp -n '__gpucmp_using refresh import' -l force -d 'store an answer even when it has no usable offer or shrinks a provider below 10% (min_keep_percent)'
@@ -183,6 +187,8 @@ complete -c gpucmp -n '__gpucmp_using import' -l format -x -a 'skypilot' -d 'cat
 complete -c gpucmp -n '__gpucmp_using import' -l as-of -x -d 'the date the catalog describes (YYYY-MM-DD or RFC 3339; default: its Last-Modified, else the file\'s time)'
 complete -c gpucmp -n '__gpucmp_using import' -l provider -x -a 'aws azure civo coreweave crusoe digitalocean fluidstack gcore gcp genesis-cloud hyperbolic hyperstack ibm jarvislabs lambda linode mithril nebius oci ovhcloud runpod scaleway tensordock together vast verda voltage-park vultr' -d 'provider id of a single vms.csv (default: its folder\'s name)'
 complete -c gpucmp -n '__gpucmp_using import' -l new-provider -d 'import a provider id that has no profile (providers/ID.yaml), else refused'
+complete -c gpucmp -n '__gpucmp_using export' -l sign -r -F -d 'sign the manifest with this Ed25519 private key (PEM)'
+complete -c gpucmp -n '__gpucmp_using export' -l gen-key -r -F -d 'make an Ed25519 key pair: the private key into KEYFILE (0600), the public key on stdout'
 
 # arguments
 complete -c gpucmp -n '__gpucmp_using providers; and __fish_contains_opt check' -F
@@ -190,8 +196,9 @@ complete -c gpucmp -n '__gpucmp_using show; and __gpucmp_nargs 0' -a 'aws azure 
 complete -c gpucmp -n '__gpucmp_using compare' -a 'aws azure civo coreweave crusoe digitalocean fluidstack gcore gcp genesis-cloud hyperbolic hyperstack ibm jarvislabs lambda linode mithril nebius oci ovhcloud runpod scaleway tensordock together vast verda voltage-park vultr'
 complete -c gpucmp -n '__gpucmp_using refresh' -a 'azure digitalocean gcp hyperstack lambda linode oci runpod scaleway vast verda vultr'
 complete -c gpucmp -n '__gpucmp_using import; and __gpucmp_nargs 0' -F
+complete -c gpucmp -n '__gpucmp_using export; and __gpucmp_nargs 0' -F
 complete -c gpucmp -n '__gpucmp_using cache; and __gpucmp_nargs 0' -a 'status clear path'
 complete -c gpucmp -n '__gpucmp_using cache; and __gpucmp_nargs 1 clear' -a 'aws azure civo coreweave crusoe digitalocean fluidstack gcore gcp genesis-cloud hyperbolic hyperstack ibm jarvislabs lambda linode mithril nebius oci ovhcloud runpod scaleway tensordock together vast verda voltage-park vultr'
 complete -c gpucmp -n '__gpucmp_using config; and __gpucmp_nargs 0' -a 'path show'
 complete -c gpucmp -n '__gpucmp_using completion; and __gpucmp_nargs 0' -a 'bash zsh fish'
-complete -c gpucmp -n '__gpucmp_using help; and __gpucmp_nargs 0' -a 'list gpus providers show compare recommend refresh import cache config completion fields where gpu values'
+complete -c gpucmp -n '__gpucmp_using help; and __gpucmp_nargs 0' -a 'list gpus providers show compare recommend refresh import export cache config completion fields where gpu values'

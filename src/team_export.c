@@ -304,12 +304,12 @@ enum gc_status team_export(struct cache *c, const char *dir, const char *keyfile
 	struct run x;
 	memset(&x, 0, sizeof x);
 	x.r = r;
-	enum gc_status st = make_dir(dir, err);
-	if (st == GC_OK)
-		st = cache_dump_states(c, on_state, &x, err);
+	enum gc_status st = cache_dump_states(c, on_state, &x, err);
 	if (st == GC_OK && !x.nstates)
 		st = err_set(err, GC_EDATA, "the cache holds no refreshed or imported provider; "
 			     "run 'gpucmp refresh' (or import) first");
+	if (st == GC_OK)
+		st = make_dir(dir, err);
 	struct payload p = {&x, c};
 	if (st == GC_OK)
 		st = write_file(dir, TEAM_PAYLOAD, put_payload, &p, err);
