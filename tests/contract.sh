@@ -59,6 +59,13 @@ done
 "$bin" --quiet refresh lambda --json | "$check" --array "$src/docs/refresh-result.schema.json" || fail=1
 GPUCMP_LAMBDA_API_KEY=k GPUCMP_LAMBDA_BASE_URL=http://127.0.0.1:1 "$bin" --quiet refresh lambda --retries 0 --json 2>/dev/null |
 	"$check" --array "$src/docs/refresh-result.schema.json" || fail=1
+# 5b. team snapshots: an export of an imported provider, its manifest, a pull and a 304-less re-pull
+"$bin" --quiet import "$src/tests/fixtures/skypilot/lambda/vms.csv" --provider lambda --force >/dev/null
+"$bin" --quiet export "$tmp/team" --json | "$check" "$src/docs/export-result.schema.json" >/dev/null ||
+	{ echo "export"; fail=1; }
+"$check" "$src/docs/team-manifest.schema.json" <"$tmp/team/manifest.json" >/dev/null || { echo "manifest"; fail=1; }
+"$bin" --quiet refresh --from "$tmp/team" --json | "$check" "$src/docs/pull-result.schema.json" >/dev/null ||
+	{ echo "pull"; fail=1; }
 # 6. recommend, every workload (one and four nodes for training)
 for w in "inference" "training" "training --nodes 4" "batch" "notebook"; do
 	# shellcheck disable=SC2086
