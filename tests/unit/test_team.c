@@ -1,0 +1,285 @@
+/* test_team.c - team snapshots (team.h): the offer line both ways, SHA-256,
+ * gunzip, Ed25519, and export then pull between two caches: what a pull
+ * stores, the newer-stays rule, --force, one transaction. */
+#include <jansson.h>
+#include <math.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "gpucmp/cache.h"
+#include "gpucmp/fileio.h"
+#include "gpucmp/http.h"
+#include "gpucmp/team.h"
+#include "testutil.h"
+
+static struct catalog cat;
+
+static int setup(void **state)
+{
+	(void)state;
+	return load_embedded_catalog(&cat);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	catalog_release(&cat);
+	return 0;
+}
+
+static void test_offer_line_round_trip(void **state)
+{
+	(void)state;
+	struct offer o, back;
+	offer_init(&o);
+	o.provider = "lambda";
+	o.sku = "gpu_8x_h100";
+	o.gpu = "h100-sxm";
+	o.gpu_name = "H100";
+	o.gpu_count = 8;
+	o.region = "us-east-1";
+	o.price_hr = 23.92;
+	o.available = 0;
+	o.source = "live";
+	o.fetched_at = "2026-12-02T10:00:00Z";
+	json_t *j = team_offer_json(&o, 1);
+	assert_non_null(j);
+	assert_null(json_object_get(j, "spot_price_hr")); /* unknown: left out */
+	int stale = 0;
+	assert_int_equal(team_offer_read(j, &back, &stale, NULL), GC_OK);
+	assert_true(stale);
+	assert_string_equal(back.sku, "gpu_8x_h100");
+	assert_true(back.price_hr == 23.92);
+	assert_true(isnan(back.spot_price_hr));
+	assert_int_equal(back.available, 0);
+	assert_int_equal(back.infiniband, -1);
+	/* a required field missing, or of the wrong type */
+	json_object_del(j, "region");
+	char *err = NULL;
+	assert_int_equal(team_offer_read(j, &back, &stale, &err), GC_EDATA);
+	assert_non_null(strstr(err, "region"));
+	free(err);
+	json_object_set_new(j, "region", json_integer(3));
+	assert_int_equal(team_offer_read(j, &back, &stale, NULL), GC_EDATA);
+	json_decref(j);
+}
+
+static void test_sha256(void **state)
+{
+	(void)state;
+	char hex[65];
+	assert_int_equal(team_sha256("abc", 3, hex, NULL), GC_OK);
+	assert_string_equal(hex,
+			    "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+static void test_gunzip_refuses_bad_input(void **state)
+{
+	(void)state;
+	/* gzip of "hi\n" (gzip -n) */
+	static const unsigned char gz[] = {0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00,
+					   0x00, 0x03, 0xcb, 0xc8, 0xe4, 0x02, 0x00, 0x7a,
+					   0x7a, 0x6f, 0xed, 0x03, 0x00, 0x00, 0x00};
+	struct buf b;
+	buf_init(&b, 1024);
+	assert_int_equal(team_gunzip(gz, sizeof gz, &b, NULL), GC_OK);
+	assert_int_equal(b.len, 3);
+	assert_memory_equal(b.ptr, "hi\n", 3);
+	buf_reset(&b);
+	assert_int_equal(team_gunzip(gz, sizeof gz - 6, &b, NULL), GC_EDATA); /* cut short */
+	buf_reset(&b);
+	assert_int_equal(team_gunzip("plain text", 10, &b, NULL), GC_EDATA);
+	buf_free(&b);
+	buf_init(&b, 2); /* inflates past the cap */
+	assert_int_equal(team_gunzip(gz, sizeof gz, &b, NULL), GC_EDATA);
+	buf_free(&b);
+}
+
+static void test_sign_and_verify(void **state)
+{
+	(void)state;
+	char pub[TEAM_KEY_LEN], pub2[TEAM_KEY_LEN], again[TEAM_KEY_LEN];
+	char key[4096], key2[4096];
+	snprintf(key, sizeof key, "%s", scratch_path("team-a.key"));
+	snprintf(key2, sizeof key2, "%s", scratch_path("team-b.key"));
+	assert_int_equal(team_gen_key(key, pub, NULL), GC_OK);
+	assert_int_equal(team_gen_key(key2, pub2, NULL), GC_OK);
+	assert_int_equal(strlen(pub), 44);
+	assert_int_equal(team_gen_key(key, again, NULL), GC_EIO); /* never over a key */
+	char *sig = NULL;
+	assert_int_equal(team_sign(key, "manifest", 8, &sig, again, NULL), GC_OK);
+	assert_string_equal(again, pub);
+	assert_true(team_verify(pub, sig, "manifest", 8));
+	assert_false(team_verify(pub, sig, "Manifest", 8));   /* tampered */
+	assert_false(team_verify(pub2, sig, "manifest", 8));  /* another key */
+	assert_false(team_verify("not base64", sig, "manifest", 8));
+	assert_false(team_verify(pub, "c2ln", "manifest", 8));
+	free(sig);
+	assert_int_equal(team_sign(scratch_path("none.key"), "x", 1, &sig, again, NULL),
+			 GC_EUSAGE);
+}
+
+/* n offers of `provider` fetched at `at`, as a refresh stores them. */
+struct gen {
+	const char *provider, *at;
+	int n;
+	double price;
+};
+
+static enum gc_status gen_fill(void *arg, offer_cb cb, void *ctx, char **err)
+{
+	const struct gen *g = arg;
+	char sku[32];
+	for (int i = 0; i < g->n; i++) {
+		struct offer o;
+		offer_init(&o);
+		snprintf(sku, sizeof sku, "sku-%d", i);
+		o.provider = g->provider;
+		o.sku = sku;
+		o.gpu = "h100-sxm";
+		o.gpu_name = "H100";
+		o.gpu_count = 1 + i % 8;
+		o.region = "r1";
+		o.price_hr = g->price + i;
+		o.source = "live";
+		o.fetched_at = g->at;
+		enum gc_status st = cb(ctx, &o, err);
+		if (st != GC_OK)
+			return st;
+	}
+	return GC_OK;
+}
+
+static void store(struct cache *c, const char *provider, const char *at, int n, double price)
+{
+	struct gen g = {provider, at, n, price};
+	struct cache_meta m = {"live", at, NULL, NULL, NULL, 0};
+	char *err = NULL;
+	if (cache_store(c, provider, &m, gen_fill, &g, NULL, &err) != GC_OK)
+		fail_msg("store: %s", err);
+}
+
+static double price_of(struct cache *c, const char *provider)
+{
+	sqlite3_stmt *s;
+	assert_int_equal(sqlite3_prepare_v2(cache_db(c),
+					    "SELECT min(price_hr) FROM offer WHERE provider = ?1",
+					    -1, &s, NULL), SQLITE_OK);
+	sqlite3_bind_text(s, 1, provider, -1, SQLITE_STATIC);
+	double v = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_double(s, 0) : -1;
+	sqlite3_finalize(s);
+	return v;
+}
+
+static struct cache *open_mem(void)
+{
+	struct cache *c = NULL;
+	struct cache_open_info info;
+	assert_int_equal(cache_open(&c, NULL, &cat, &info, NULL), GC_OK);
+	cache_open_info_release(&info);
+	return c;
+}
+
+static enum gc_status pull(struct cache *c, const char *dir, int force,
+			   struct team_pull_result *r)
+{
+	struct http_opts ho;
+	http_opts_default(&ho);
+	struct team_pull_opts o = {c, dir, force, NULL, 0, &ho};
+	return team_pull(&o, r, NULL);
+}
+
+static void test_export_pull_merge(void **state)
+{
+	(void)state;
+	struct cache *pub = open_mem(), *cl = open_mem();
+	store(pub, "lambda", "2026-12-02T10:00:00Z", 5, 2.0);
+	store(pub, "vast", "2026-12-02T10:00:00Z", 3, 1.0);
+	/* the client's vast is newer than the snapshot's */
+	store(cl, "vast", "2026-12-02T11:00:00Z", 4, 9.0);
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s", scratch_path("team-export"));
+	struct team_export_result er;
+	assert_int_equal(team_export(pub, dir, NULL, &er, NULL), GC_OK);
+	assert_int_equal(er.offers, 8);
+	assert_int_equal(er.providers, 2);
+	assert_string_equal(er.created_at, "2026-12-02T10:00:00Z");
+	struct team_pull_result r;
+	assert_int_equal(pull(cl, dir, 0, &r), GC_OK);
+	assert_int_equal(r.nproviders, 2);
+	assert_string_equal(r.providers[0].id, "lambda");
+	assert_int_equal(r.providers[0].outcome, TEAM_STORED);
+	assert_int_equal(r.providers[1].outcome, TEAM_KEPT_NEWER);
+	team_pull_result_release(&r);
+	assert_true(price_of(cl, "lambda") == 2.0);
+	assert_true(price_of(cl, "vast") == 9.0);
+	/* again: lambda is current; --force takes the older vast */
+	assert_int_equal(pull(cl, dir, 1, &r), GC_OK);
+	assert_int_equal(r.providers[1].outcome, TEAM_STORED);
+	team_pull_result_release(&r);
+	assert_true(price_of(cl, "vast") == 1.0);
+	cache_close(pub);
+	cache_close(cl);
+}
+
+/* A folder holding `lines` as a payload whose manifest matches it. */
+static void write_export(const char *dir, const char *lines)
+{
+	char path[4200], hex[65];
+	mkdir(dir, 0755);
+	snprintf(path, sizeof path, "%s/" TEAM_PAYLOAD, dir);
+	gzFile gz = gzopen(path, "wb");
+	assert_non_null(gz);
+	gzputs(gz, lines);
+	gzclose(gz);
+	size_t len = 0;
+	char *data = NULL;
+	assert_int_equal(file_read_all(path, 1 << 20, &data, &len, NULL), GC_OK);
+	assert_int_equal(team_sha256(data, len, hex, NULL), GC_OK);
+	free(data);
+	snprintf(path, sizeof path, "%s/" TEAM_MANIFEST, dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "{\"format\": \"gpucmp-snapshot\", \"version\": 1, \"created_at\": \"x\","
+		" \"payload\": {\"file\": \"offers.ndjson.gz\", \"bytes\": %zu, \"sha256\": \"%s\"}}",
+		len, hex);
+	fclose(f);
+}
+
+/* A payload whose second provider holds a line that is not an offer: the
+ * first provider, already merged, is rolled back with it. */
+static void test_pull_is_one_transaction(void **state)
+{
+	(void)state;
+	struct cache *cl = open_mem();
+	double before = price_of(cl, "lambda");
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s", scratch_path("team-bad"));
+	write_export(dir,
+		     "{\"type\":\"provider\",\"provider\":\"lambda\",\"source\":\"live\","
+		     "\"fetched_at\":\"2027-01-01T00:00:00Z\",\"offers\":1}\n"
+		     "{\"provider\":\"lambda\",\"sku\":\"a\",\"gpu_name\":\"H100\",\"gpu_count\":1,"
+		     "\"region\":\"r\",\"price_hr\":0.5,\"source\":\"live\","
+		     "\"fetched_at\":\"2027-01-01T00:00:00Z\"}\n"
+		     "{\"type\":\"provider\",\"provider\":\"vast\",\"source\":\"live\","
+		     "\"fetched_at\":\"2027-01-01T00:00:00Z\",\"offers\":1}\n"
+		     "{\"provider\":\"vast\",\"sku\":\"b\"}\n");
+	struct team_pull_result r;
+	assert_int_equal(pull(cl, dir, 0, &r), GC_EDATA);
+	assert_true(price_of(cl, "lambda") == before);
+	cache_close(cl);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_offer_line_round_trip),
+		cmocka_unit_test(test_sha256),
+		cmocka_unit_test(test_gunzip_refuses_bad_input),
+		cmocka_unit_test(test_sign_and_verify),
+		cmocka_unit_test(test_export_pull_merge),
+		cmocka_unit_test(test_pull_is_one_transaction),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
