@@ -301,15 +301,14 @@ static enum gc_status read_record(json_t *rec, struct lines *l, struct team_prov
 	return GC_OK;
 }
 
-/* Store or keep one provider as its dates and o->force say. */
-static enum gc_status merge_one(struct pull *p, json_t *rec, struct team_provider *t,
+/* Store or keep one provider as its dates and `force` say. */
+static enum gc_status merge_one(struct cache *c, int force, json_t *rec, struct team_provider *t,
 				struct group *g, char **err)
 {
-	struct cache *c = p->o->cache;
 	enum gc_status st = cache_provider_as_of(c, t->id, t->local_as_of, sizeof t->local_as_of,
 						 err);
 	int cmp = t->local_as_of[0] ? strcmp(t->local_as_of, t->as_of) : -1;
-	t->outcome = p->o->force || cmp < 0 ? TEAM_STORED : cmp > 0 ? TEAM_KEPT_NEWER
+	t->outcome = force || cmp < 0 ? TEAM_STORED : cmp > 0 ? TEAM_KEPT_NEWER
 								    : TEAM_CURRENT;
 	if (st != GC_OK || t->outcome != TEAM_STORED)
 		return st == GC_OK ? skip(g, err) : st;
@@ -323,15 +322,17 @@ static enum gc_status merge_one(struct pull *p, json_t *rec, struct team_provide
 	return st;
 }
 
-/* Every group of the payload, in one transaction with the validators. */
-static enum gc_status merge(struct pull *p, const struct buf *data, char **err)
+/* Every group of the payload (in the caller's transaction). */
+static enum gc_status merge(struct cache *c, const char *data, size_t len, int force,
+			    struct team_pull_result *r, char **err)
 {
-	struct lines l = {data->ptr, data->ptr + data->len, 0};
+	if (!data)
+		data = "", len = 0;
+	struct lines l = {data, data + len, 0};
 	size_t cap = 0;
 	enum gc_status st = GC_OK;
 	json_t *rec;
 	while (st == GC_OK && (rec = next_line(&l, &st, err)) != NULL) {
-		struct team_pull_result *r = p->r;
 		struct group g;
 		if (buf_grow_array(&r->providers, &cap, r->nproviders, sizeof *r->providers,
 				   16) != GC_OK)
@@ -339,10 +340,22 @@ static enum gc_status merge(struct pull *p, const struct buf *data, char **err)
 		struct team_provider *t = &r->providers[r->nproviders];
 		if (st == GC_OK)
 			st = read_record(rec, &l, t, &g, err);
-		if (st == GC_OK && (st = merge_one(p, rec, t, &g, err)) == GC_OK)
+		if (st == GC_OK && (st = merge_one(c, force, rec, t, &g, err)) == GC_OK)
 			r->nproviders++;
 		json_decref(rec);
 	}
+	return st;
+}
+
+enum gc_status team_merge(struct cache *c, const char *data, size_t len, int force,
+			  struct team_pull_result *r, char **err)
+{
+	memset(r, 0, sizeof *r);
+	enum gc_status st = cache_begin(c, err);
+	if (st == GC_OK)
+		st = cache_end(c, merge(c, data, len, force, r, err), err);
+	if (st != GC_OK)
+		team_pull_result_release(r);
 	return st;
 }
 
@@ -417,7 +430,7 @@ enum gc_status team_pull(const struct team_pull_opts *o, struct team_pull_result
 		if (st == GC_OK)
 			st = cache_begin(o->cache, err);
 		if (st == GC_OK) {
-			st = merge(&p, &data, err);
+			st = merge(o->cache, data.ptr, data.len, o->force, r, err);
 			if (st == GC_OK)
 				st = keep_validators(&p, &m, err);
 			st = cache_end(o->cache, st, err);

@@ -135,6 +135,13 @@ struct team_pull_opts {
  * GC_OK (release it with team_pull_result_release). */
 enum gc_status team_pull(const struct team_pull_opts *o, struct team_pull_result *r, char **err);
 void team_pull_result_release(struct team_pull_result *r);
+/* The merge step of team_pull alone, on an inflated payload (data, len):
+ * each provider record and its offers into c in one transaction (nothing
+ * changes unless all of it is good: GC_EDATA for a line that is not a
+ * record or an offer of that provider), as team_pull does after its
+ * checks; the providers into r (release it).  For tests and fuzzing. */
+enum gc_status team_merge(struct cache *c, const char *data, size_t len, int force,
+			  struct team_pull_result *r, char **err);
 /* "stored", "current", "kept-newer" (static). */
 const char *team_outcome_name(enum team_outcome o);
 /* The JSON of a pull (docs/pull-result.schema.json): new reference or NULL. */

@@ -7,7 +7,7 @@
 #
 # Writes OUT_DIR/<target>/ (one file per seed) and OUT_DIR/<target>.dict for
 # every target: adapter_<id> for each live adapter, profile, where,
-# skypilot and config.  The input formats are described at the top of each fuzz_*.c;
+# skypilot, config and team.  The input formats are described at the top of each fuzz_*.c;
 # the regression inputs in tests/fuzz/regress/<target>/ are added as they
 # are.
 set -eu
@@ -179,6 +179,16 @@ done
 	done
 	sed -n 's/^[[:space:]]*{"\([a-z_]*\)".*/"\1"/p' "$src/src/field.c"
 } | sort -u >"$out/config.dict"
+
+# team: a force byte, then payload lines (fuzz_team.c); the seeds are in
+# tests/fuzz/regress/team/, the dictionary is the line's keys
+mkdir -p "$out/team"
+for k in type provider sku gpu gpu_name gpu_count gpu_mem_gb vcpus ram_gb disk_gb region \
+	price_hr spot_price_hr currency price_native spot_native available infiniband rdma nvlink \
+	node_bandwidth_gbps driver_version max_cuda source origin fetched_at as_of price_kind \
+	gpu_fraction stale offers last_error; do
+	echo "\"$k\""
+done >"$out/team.dict"
 
 # Inputs that once failed (docs/RELIABILITY.md), replayed first in every run.
 if [ -d "$src/tests/fuzz/regress" ]; then

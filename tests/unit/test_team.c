@@ -242,8 +242,8 @@ static void write_export(const char *dir, const char *lines)
 	FILE *f = fopen(path, "w");
 	assert_non_null(f);
 	fprintf(f, "{\"format\": \"gpucmp-snapshot\", \"version\": 1, \"created_at\": \"x\","
-		" \"payload\": {\"file\": \"offers.ndjson.gz\", \"bytes\": %zu, \"sha256\": \"%s\"}}",
-		len, hex);
+		" \"payload\": {\"file\": \"offers.ndjson.gz\", \"bytes\": %zu,"
+		" \"sha256\": \"%s\"}}", len, hex);
 	fclose(f);
 }
 
