@@ -728,3 +728,16 @@ enum gc_status http_client_run(struct http_client *c, char **err)
 			return err_set(err, GC_EUNAVAILABLE, "libcurl multi interface failed");
 	}
 }
+
+enum gc_status http_run_one(const struct http_opts *opts, const struct http_request *req,
+			    http_done_fn done, void *user, char **err)
+{
+	struct http_client *c = NULL;
+	enum gc_status st = http_client_new(&c, opts, err);
+	if (st == GC_OK)
+		st = http_add(c, req, NULL, done, user, err);
+	if (st == GC_OK)
+		st = http_client_run(c, err);
+	http_client_free(c);
+	return st;
+}

@@ -215,18 +215,11 @@ static enum gc_status fetch(const struct import_opts *o, const char *url, struct
 	struct http_opts ho = *o->http;
 	if (!getenv("GPUCMP_HTTP_MAX_BYTES"))
 		ho.max_body = IMPORT_MAX_BYTES;
-	struct http_client *c = NULL;
 	struct http_request req;
 	memset(&req, 0, sizeof req);
 	req.url = url;
 	req.label = "import";
-	enum gc_status st = http_client_new(&c, &ho, err);
-	if (st == GC_OK)
-		st = http_add(c, &req, NULL, on_done, f, err);
-	if (st == GC_OK)
-		st = http_client_run(c, err);
-	http_client_free(c);
-	return st;
+	return http_run_one(&ho, &req, on_done, f, err);
 }
 
 static enum gc_status import_url(const struct import_opts *o, const char *url)

@@ -70,20 +70,13 @@ static enum gc_status fetch(struct pull *p, const char *url, size_t max, const c
 	struct http_opts ho = *p->o->http;
 	if (!getenv("GPUCMP_HTTP_MAX_BYTES"))
 		ho.max_body = max;
-	struct http_client *c = NULL;
 	struct http_request req;
 	memset(&req, 0, sizeof req);
 	req.url = url;
 	req.label = "pull";
 	req.if_none_match = inm;
 	req.if_modified_since = ims;
-	enum gc_status st = http_client_new(&c, &ho, err);
-	if (st == GC_OK)
-		st = http_add(c, &req, NULL, on_done, g, err);
-	if (st == GC_OK)
-		st = http_client_run(c, err);
-	http_client_free(c);
-	return st;
+	return http_run_one(&ho, &req, on_done, g, err);
 }
 
 /* The file `name` of the snapshot into *g (a URL's validators when

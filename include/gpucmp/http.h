@@ -88,6 +88,12 @@ enum gc_status http_add(struct http_client *c, const struct http_request *req,
 /* Run until every request (including ones added by callbacks) is done. */
 enum gc_status http_client_run(struct http_client *c, char **err);
 
+/* One request on a client of its own, run to its end (a single fetch:
+ * import's URL, a team snapshot's files); `done` as for http_add.  Returns
+ * the client's status; the transfer's is the response's. */
+enum gc_status http_run_one(const struct http_opts *opts, const struct http_request *req,
+			    http_done_fn done, void *user, char **err);
+
 /* Mask `secret` in `s`, in place: every run of at least 8 consecutive
  * characters of it (any substring of the key that long: a key quoted cut
  * short, or its tail) becomes "***"; a secret shorter than 8 characters is
