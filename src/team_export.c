@@ -21,6 +21,7 @@
  * that the same lines give the same bytes. */
 struct gz {
 	z_stream z;
+	gz_header h; /* zlib reads it at the first deflate: it lives as long */
 	FILE *f;
 	EVP_MD_CTX *md;
 	size_t bytes;
@@ -32,15 +33,13 @@ static int gz_open(struct gz *g, FILE *f)
 {
 	memset(g, 0, sizeof *g);
 	g->f = f;
-	gz_header h;
-	memset(&h, 0, sizeof h);
-	h.os = 255; /* unknown: the same bytes on every system */
+	g->h.os = 255; /* unknown: the same bytes on every system */
 	g->md = EVP_MD_CTX_new();
 	if (!g->md || EVP_DigestInit_ex(g->md, EVP_sha256(), NULL) != 1)
 		return -1;
 	if (deflateInit2(&g->z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK)
 		return -1;
-	return deflateSetHeader(&g->z, &h) == Z_OK ? 0 : -1;
+	return deflateSetHeader(&g->z, &g->h) == Z_OK ? 0 : -1;
 }
 
 /* Deflate n bytes (flush: Z_NO_FLUSH or Z_FINISH) into the file. */
