@@ -60,6 +60,14 @@ export GPUCMP_SKYPILOT_CATALOG_URL=http://127.0.0.1:1/v8 GPUCMP_GPUHUNT_CATALOG_
 
 median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 clock() { date +%s.%N; }
+# timed OUT CMD...: append "wall cpu" (cpu: user + system seconds, which a
+# busy machine disturbs less than wall time) to OUT
+timed() {
+	out=$1
+	shift
+	/usr/bin/time -f "%e %U %S" -o "$tmp/time" "$@" >/dev/null
+	awk '{ printf "%s %.2f\n", $1, $2 + $3 }' "$tmp/time" >>"$out"
+}
 
 # The publisher's refresh once (untimed), its export, then the server.
 start_server() {
@@ -91,23 +99,17 @@ start_server
 : >"$tmp/refresh.t"; : >"$tmp/pull.t"; : >"$tmp/304.t"
 for _ in $(seq "$runs"); do
 	cp "$tmp/fresh.db" "$tmp/r.db"; rm -f "$tmp/r.db-wal" "$tmp/r.db-shm"
-	t0=$(clock)
-	"$gpucmp" --cache "$tmp/r.db" refresh --catalog-only --quiet >/dev/null
-	t1=$(clock)
-	echo "$t1 - $t0" | bc -l >>"$tmp/refresh.t"
+	timed "$tmp/refresh.t" "$gpucmp" --cache "$tmp/r.db" refresh --catalog-only --quiet
 	cp "$tmp/fresh.db" "$tmp/p.db"; rm -f "$tmp/p.db-wal" "$tmp/p.db-shm"
-	t0=$(clock)
-	"$gpucmp" --cache "$tmp/p.db" refresh --from "$base/team" --quiet >/dev/null
-	t1=$(clock)
-	echo "$t1 - $t0" | bc -l >>"$tmp/pull.t"
-	t0=$(clock)
-	"$gpucmp" --cache "$tmp/p.db" refresh --from "$base/team" --quiet >/dev/null
-	t1=$(clock)
-	echo "$t1 - $t0" | bc -l >>"$tmp/304.t"
+	timed "$tmp/pull.t" "$gpucmp" --cache "$tmp/p.db" refresh --from "$base/team" --quiet
+	timed "$tmp/304.t" "$gpucmp" --cache "$tmp/p.db" refresh --from "$base/team" --quiet
 done
-rs=$(median <"$tmp/refresh.t"); ps=$(median <"$tmp/pull.t"); ns=$(median <"$tmp/304.t")
+col() { awk -v c="$1" '{ print $c }' "$2" | median; }
+rs=$(col 1 "$tmp/refresh.t"); ps=$(col 1 "$tmp/pull.t"); ns=$(col 1 "$tmp/304.t")
+rc=$(col 2 "$tmp/refresh.t"); pc=$(col 2 "$tmp/pull.t")
 csv=$(cat "$tmp"/srv/v8/*/vms.csv | wc -c)
-echo "| offers | refresh --catalog-only s | refresh --from s | ratio | 304 pull s | export s | payload bytes | catalog bytes |"
+echo "| offers | refresh s (cpu) | pull s (cpu) | ratio wall (cpu) | 304 pull s | export s | payload bytes | catalog bytes |"
 echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
-printf '| %s | %.3f | %.3f | %.2f | %.3f | %.3f | %s | %s |\n' "$offers" "$rs" "$ps" \
-	"$(echo "$ps / $rs" | bc -l)" "$ns" "$export_s" "$bytes" "$csv"
+printf '| %s | %.3f (%.2f) | %.3f (%.2f) | %.2f (%.2f) | %.3f | %.3f | %s | %s |\n' "$offers" \
+	"$rs" "$rc" "$ps" "$pc" "$(echo "$ps / $rs" | bc -l)" "$(echo "$pc / $rc" | bc -l)" "$ns" \
+	"$export_s" "$bytes" "$csv"
