@@ -41,7 +41,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	enum gc_status st = team_merge(cache, text, size - 1, data[0] & 1, &r, &err);
 	cache_count(cache, &after, NULL);
 	if (st != GC_OK && after != before)
-		fuzz_fail("a refused payload changed the cache (%lld -> %lld offers)", before, after);
+		fuzz_fail("a refused payload changed the cache (%lld -> %lld offers)", before,
+			  after);
 	if (st != GC_OK && !err)
 		fuzz_fail("refused without a message");
 	for (size_t i = 0; st == GC_OK && i < r.nproviders; i++)
