@@ -22,6 +22,18 @@ enum gc_status cache_end(struct cache *c, enum gc_status st, char **err)
 	return cache_commit(c, st, err);
 }
 
+enum gc_status cache_read_begin(struct cache *c, char **err)
+{
+	if (sqlite3_exec(c->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+		return cache_db_error(c, err, "cannot read");
+	return GC_OK;
+}
+
+void cache_read_end(struct cache *c)
+{
+	cache_rollback(c); /* nothing was written: ending it is all */
+}
+
 char *cache_value_get(struct cache *c, const char *key)
 {
 	return cache_meta_get(c, key);

@@ -296,6 +296,15 @@ static enum gc_status make_dir(const char *dir, char **err)
 	return GC_OK;
 }
 
+/* A key file that cannot sign is refused before anything is written. */
+static enum gc_status check_key(const char *keyfile, struct team_export_result *r, char **err)
+{
+	char *sig = NULL;
+	enum gc_status st = keyfile ? team_sign(keyfile, "", 0, &sig, r->key, err) : GC_OK;
+	free(sig);
+	return st;
+}
+
 enum gc_status team_export(struct cache *c, const char *dir, const char *keyfile,
 			   struct team_export_result *r, char **err)
 {
@@ -303,15 +312,22 @@ enum gc_status team_export(struct cache *c, const char *dir, const char *keyfile
 	struct run x;
 	memset(&x, 0, sizeof x);
 	x.r = r;
-	enum gc_status st = cache_dump_states(c, on_state, &x, err);
+	enum gc_status st = cache_read_begin(c, err);
+	int reading = st == GC_OK;
+	if (st == GC_OK)
+		st = cache_dump_states(c, on_state, &x, err);
 	if (st == GC_OK && !x.nstates)
 		st = err_set(err, GC_EDATA, "the cache holds no refreshed or imported provider; "
 			     "run 'gpucmp refresh' (or import) first");
+	if (st == GC_OK)
+		st = check_key(keyfile, r, err);
 	if (st == GC_OK)
 		st = make_dir(dir, err);
 	struct payload p = {&x, c};
 	if (st == GC_OK)
 		st = write_file(dir, TEAM_PAYLOAD, put_payload, &p, err);
+	if (reading)
+		cache_read_end(c);
 	if (st == GC_OK)
 		st = write_manifest(&x, dir, keyfile, err);
 	for (size_t i = 0; i < x.nstates; i++) {

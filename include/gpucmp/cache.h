@@ -174,6 +174,12 @@ enum gc_status cache_count(struct cache *c, long long *n, char **err);
 enum gc_status cache_begin(struct cache *c, char **err);
 enum gc_status cache_end(struct cache *c, enum gc_status st, char **err);
 
+/* One read transaction around several reads (an export's records and
+ * offers), so that a refresh committing meanwhile is not half seen:
+ * cache_read_begin, then cache_read_end whatever happened. */
+enum gc_status cache_read_begin(struct cache *c, char **err);
+void cache_read_end(struct cache *c);
+
 /* A provider the cache stored at least once (provider_state.source set):
  * its record, how many offers it holds and the newest date they describe
  * (COALESCE(as_of, fetched_at); NULL without offers).  Borrowed for the
