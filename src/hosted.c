@@ -10,6 +10,7 @@
 
 #include "gpucmp/buf.h"
 #include "gpucmp/csv.h"
+#include "gpucmp/dynlib.h"
 #include "gpucmp/skypilot.h"
 #include "gpucmp/strutil.h"
 
@@ -113,37 +114,90 @@ int hosted_http_date(const char *date, char *out, size_t n)
 	return 0;
 }
 
+/* libzip, loaded by the first unzip: linked, it brings libcrypto, whose
+ * relocations took half the instructions of a `gpucmp list` that never
+ * unzips anything (docs/PERFORMANCE.md) */
+static struct {
+	void (*error_init)(zip_error_t *);
+	void (*error_fini)(zip_error_t *);
+	const char *(*error_strerror)(zip_error_t *);
+	zip_source_t *(*source_buffer_create)(const void *, zip_uint64_t, int, zip_error_t *);
+	void (*source_free)(zip_source_t *);
+	zip_t *(*open_from_source)(zip_source_t *, int, zip_error_t *);
+	zip_int64_t (*name_locate)(zip_t *, const char *, zip_flags_t);
+	int (*stat_index)(zip_t *, zip_uint64_t, zip_flags_t, zip_stat_t *);
+	zip_file_t *(*fopen_index)(zip_t *, zip_uint64_t, zip_flags_t);
+	const char *(*strerror)(zip_t *);
+	zip_int64_t (*fread)(zip_file_t *, void *, zip_uint64_t);
+	const char *(*file_strerror)(zip_file_t *);
+	int (*fclose)(zip_file_t *);
+	void (*discard)(zip_t *);
+} z;
+
+static enum gc_status libzip_load(char **err)
+{
+	static const char *const sonames[] = {"libzip.so.4", "libzip.so.5", "libzip.so", NULL};
+	static const struct dynlib_sym syms[] = {
+		{"zip_error_init", (void **)&z.error_init},
+		{"zip_error_fini", (void **)&z.error_fini},
+		{"zip_error_strerror", (void **)&z.error_strerror},
+		{"zip_source_buffer_create", (void **)&z.source_buffer_create},
+		{"zip_source_free", (void **)&z.source_free},
+		{"zip_open_from_source", (void **)&z.open_from_source},
+		{"zip_name_locate", (void **)&z.name_locate},
+		{"zip_stat_index", (void **)&z.stat_index},
+		{"zip_fopen_index", (void **)&z.fopen_index},
+		{"zip_strerror", (void **)&z.strerror},
+		{"zip_fread", (void **)&z.fread},
+		{"zip_file_strerror", (void **)&z.file_strerror},
+		{"zip_fclose", (void **)&z.fclose},
+		{"zip_discard", (void **)&z.discard},
+	};
+	static struct dynlib lib = {"libzip", "install libzip4 to read gpuhunt's catalog",
+				    sonames, syms, sizeof syms / sizeof syms[0], NULL};
+	return dynlib_load(&lib, err);
+}
+
+/* *za: the archive of len bytes at zip. */
+static enum gc_status open_buffer(const void *zip, size_t len, zip_t **za, char **err)
+{
+	enum gc_status st = libzip_load(err);
+	if (st != GC_OK)
+		return st;
+	zip_error_t ze;
+	z.error_init(&ze);
+	zip_source_t *src = z.source_buffer_create(len ? zip : "", len, 0, &ze);
+	*za = src ? z.open_from_source(src, ZIP_RDONLY, &ze) : NULL;
+	if (!*za) {
+		st = err_set(err, GC_EDATA, "not a zip archive (%s)", z.error_strerror(&ze));
+		z.source_free(src);
+	}
+	z.error_fini(&ze);
+	return st;
+}
+
 enum gc_status hosted_unzip(const void *zip, size_t len, const char *name, size_t max,
 			    char **out, size_t *outlen, char **err)
 {
 	*out = NULL;
 	*outlen = 0;
-	zip_error_t ze;
-	zip_error_init(&ze);
-	zip_source_t *src = zip_source_buffer_create(len ? zip : "", len, 0, &ze);
-	zip_t *za = src ? zip_open_from_source(src, ZIP_RDONLY, &ze) : NULL;
-	if (!za) {
-		enum gc_status st = err_set(err, GC_EDATA, "not a zip archive (%s)",
-					    zip_error_strerror(&ze));
-		zip_source_free(src);
-		zip_error_fini(&ze);
+	zip_t *za;
+	enum gc_status st = open_buffer(zip, len, &za, err);
+	if (st != GC_OK)
 		return st;
-	}
-	zip_error_fini(&ze);
-	enum gc_status st = GC_OK;
-	zip_int64_t idx = zip_name_locate(za, name, 0);
+	zip_int64_t idx = z.name_locate(za, name, 0);
 	zip_stat_t sb;
 	zip_file_t *zf = NULL;
 	char *buf = NULL;
 	size_t n = 0;
 	if (idx < 0)
 		st = err_set(err, GC_EDATA, "the zip holds no '%s'", name);
-	else if (zip_stat_index(za, (zip_uint64_t)idx, 0, &sb) == 0 &&
+	else if (z.stat_index(za, (zip_uint64_t)idx, 0, &sb) == 0 &&
 		 (sb.valid & ZIP_STAT_SIZE) && sb.size > max)
 		st = err_set(err, GC_EDATA, "'%s' in the zip is over %zu bytes", name, max);
-	else if (!(zf = zip_fopen_index(za, (zip_uint64_t)idx, 0)))
+	else if (!(zf = z.fopen_index(za, (zip_uint64_t)idx, 0)))
 		st = err_set(err, GC_EDATA, "cannot read '%s' in the zip (%s)", name,
-			     zip_strerror(za));
+			     z.strerror(za));
 	size_t cap = 0;
 	while (st == GC_OK) {
 		if (cap - n < 65536) {
@@ -161,10 +215,10 @@ enum gc_status hosted_unzip(const void *zip, size_t len, const char *name, size_
 			buf = b;
 			cap = nc;
 		}
-		zip_int64_t r = zip_fread(zf, buf + n, cap - n);
+		zip_int64_t r = z.fread(zf, buf + n, cap - n);
 		if (r < 0) {
 			st = err_set(err, GC_EDATA, "cannot read '%s' in the zip (%s)", name,
-				     zip_file_strerror(zf));
+				     z.file_strerror(zf));
 			break;
 		}
 		if (r == 0)
@@ -174,8 +228,8 @@ enum gc_status hosted_unzip(const void *zip, size_t len, const char *name, size_
 			st = err_set(err, GC_EDATA, "'%s' in the zip is over %zu bytes", name, max);
 	}
 	if (zf)
-		zip_fclose(zf);
-	zip_discard(za);
+		z.fclose(zf);
+	z.discard(za);
 	if (st != GC_OK) {
 		free(buf);
 		return st;

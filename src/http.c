@@ -2,13 +2,14 @@
 #include "gpucmp/http.h"
 
 #include <curl/curl.h>
-#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+
+#include "gpucmp/dynlib.h"
 
 /* libcurl is loaded when the first client is made, not at start-up: linking
  * it pulls in some thirty libraries (TLS, Kerberos, LDAP, ...) whose
@@ -33,24 +34,12 @@ static struct {
 	struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
 	void (*slist_free_all)(struct curl_slist *);
 } api;
-static void *api_lib;
 
 static enum gc_status api_load(char **err)
 {
-	if (api_lib)
-		return GC_OK;
 	static const char *const sonames[] = {"libcurl.so.4", "libcurl.so", "libcurl-gnutls.so.4",
 					      NULL};
-	void *lib = NULL;
-	for (size_t i = 0; !lib && sonames[i]; i++)
-		lib = dlopen(sonames[i], RTLD_NOW | RTLD_LOCAL);
-	if (!lib)
-		return err_set(err, GC_EUNAVAILABLE, "cannot load libcurl (libcurl.so.4): "
-			       "install libcurl4 to fetch over HTTP");
-	static const struct {
-		const char *name;
-		void **slot;
-	} syms[] = {
+	static const struct dynlib_sym syms[] = {
 		{"curl_easy_cleanup", (void **)&api.easy_cleanup},
 		{"curl_easy_getinfo", (void **)&api.easy_getinfo},
 		{"curl_easy_init", (void **)&api.easy_init},
@@ -69,17 +58,9 @@ static enum gc_status api_load(char **err)
 		{"curl_slist_append", (void **)&api.slist_append},
 		{"curl_slist_free_all", (void **)&api.slist_free_all}
 	};
-	for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
-		/* POSIX: a dlsym result converts to a function pointer */
-		*syms[i].slot = dlsym(lib, syms[i].name);
-		if (!*syms[i].slot) {
-			dlclose(lib);
-			return err_set(err, GC_EUNAVAILABLE, "libcurl lacks %s (too old?)",
-				       syms[i].name);
-		}
-	}
-	api_lib = lib; /* kept loaded for the life of the process */
-	return GC_OK;
+	static struct dynlib lib = {"libcurl", "install libcurl4 to fetch over HTTP", sonames,
+				    syms, sizeof syms / sizeof syms[0], NULL};
+	return dynlib_load(&lib, err);
 }
 
 struct xfer {

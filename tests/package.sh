@@ -1,7 +1,7 @@
 #!/bin/sh
 # `cpack -G DEB` makes a .deb with the installed layout under /usr, the
-# libraries gpucmp needs as Depends (libcurl too: it is loaded at run time),
-# and a binary that runs from the unpacked tree.
+# libraries gpucmp needs as Depends (libcurl and libzip too: they are
+# loaded at run time), and a binary that runs from the unpacked tree.
 # usage: package.sh CPACK BUILD_DIR
 set -u
 cpack=$1 build=$2
@@ -19,7 +19,7 @@ for f in ./usr/bin/gpucmp ./usr/share/man/man1/gpucmp.1 \
 	printf '%s\n' "$list" | grep -qx -- "$f" || { echo "FAIL $(basename "$deb") lacks $f"; fail=1; }
 done
 deps=$(dpkg-deb -f "$deb" Depends)
-for d in libcurl4 libjansson4 libsqlite3-0 libyaml-0-2 zlib1g; do
+for d in libcurl4 libzip4 libjansson4 libsqlite3-0 libyaml-0-2 zlib1g; do
 	case ", $deps" in *", $d"[\ ,]* | *"| $d"[\ ,]* | *", $d") ;; *) echo "FAIL Depends lacks $d: $deps"; fail=1 ;; esac
 done
 dpkg-deb -x "$deb" "$out/root"
