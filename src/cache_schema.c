@@ -42,6 +42,13 @@ static const char *const migrations[] = {
 	"ALTER TABLE offer ADD COLUMN as_of TEXT;"
 	"ALTER TABLE offer ADD COLUMN price_kind TEXT;"
 	"ALTER TABLE offer ADD COLUMN gpu_fraction REAL NOT NULL DEFAULT 1;",
+	/* 3 -> 4: the GPU index holds what a GPU selection filters on next, the
+	 * GPU count as offer_v computes it (the same expression, so the planner
+	 * matches it) and the price: 'list --gpu h100 --gpus 8 --max-price 40'
+	 * reads index entries and fetches only the offers that match (48 ms ->
+	 * 12 ms at 10^6 offers; docs/PERFORMANCE.md) */
+	"DROP INDEX offer_gpu;"
+	"CREATE INDEX offer_gpu ON offer(gpu, gpu_count * gpu_fraction, price_hr);",
 };
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
 

@@ -20,7 +20,7 @@
 #include "gpucmp/err.h"
 #include "gpucmp/offer.h"
 
-#define CACHE_SCHEMA_VERSION 3
+#define CACHE_SCHEMA_VERSION 4
 
 struct cache; /* opaque */
 

@@ -387,6 +387,49 @@ static void test_newer_schema_is_refused(void **state)
 	cache_open_info_release(&info);
 }
 
+/* The plan's line for table o of a selective --gpu query. */
+static int gpu_plan_uses_index(struct cache *c)
+{
+	sqlite3_stmt *s;
+	assert_int_equal(sqlite3_prepare_v2(cache_db(c), "EXPLAIN QUERY PLAN SELECT provider"
+					   " FROM offer_v WHERE gpu_id IN ('h100-sxm', 'h100-pcie')"
+					   " AND gpu_count >= 8 AND price_hr <= 40"
+					   " ORDER BY price_hr IS NULL, price_hr LIMIT 20",
+					   -1, &s, NULL), SQLITE_OK);
+	int found = 0;
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		const char *d = (const char *)sqlite3_column_text(s, 3);
+		found |= d && strstr(d, "USING INDEX offer_gpu (gpu=? AND <expr>>?)") != NULL;
+	}
+	sqlite3_finalize(s);
+	return found;
+}
+
+/* A cache of schema 3 (the GPU index on the id alone) opens and gets the
+ * index that serves a GPU, count and price selection, its offers kept. */
+static void test_older_schema_gets_gpu_index(void **state)
+{
+	(void)state;
+	const char *path = scratch_path("older.db");
+	struct cache_open_info info;
+	struct cache *c = open_ok(path, &info);
+	assert_true(gpu_plan_uses_index(c));
+	static const char v3[] = "DROP INDEX offer_gpu; CREATE INDEX offer_gpu ON offer(gpu);"
+				 " PRAGMA user_version = 3";
+	assert_int_equal(sqlite3_exec(cache_db(c), v3, NULL, NULL, NULL), SQLITE_OK);
+	assert_false(gpu_plan_uses_index(c));
+	cache_close(c);
+	cache_open_info_release(&info);
+	c = open_ok(path, &info);
+	assert_false(info.created);
+	assert_false(info.seeded);
+	assert_int_equal(scalar(c, "PRAGMA user_version"), CACHE_SCHEMA_VERSION);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM offer"), (long long)snapshot_rows);
+	assert_true(gpu_plan_uses_index(c));
+	cache_close(c);
+	cache_open_info_release(&info);
+}
+
 static void test_foreign_database_is_left_alone(void **state)
 {
 	(void)state;
@@ -655,6 +698,7 @@ int main(void)
 		cmocka_unit_test(test_snapshot_update_keeps_live_rows),
 		cmocka_unit_test(test_list_prices_seeded_and_replaced),
 		cmocka_unit_test(test_newer_schema_is_refused),
+		cmocka_unit_test(test_older_schema_gets_gpu_index),
 		cmocka_unit_test(test_foreign_database_is_left_alone),
 		cmocka_unit_test(test_corrupt_file_is_moved_aside),
 		cmocka_unit_test(test_damage_met_while_seeding_is_moved_aside),
