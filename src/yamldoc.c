@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gpucmp/embedded.h"
 #include "gpucmp/strutil.h"
 
 /* The anchor (&name) an event defines, or NULL. */
@@ -73,13 +74,29 @@ static enum gc_status check_depth(const char *file, const char *data, size_t len
 	return st;
 }
 
+/* Whether data is one of the files compiled into this binary (the same
+ * pointer, not the same bytes). */
+static int is_embedded(const char *data)
+{
+	for (size_t i = 0; i < embedded_data_count; i++)
+		if ((const char *)embedded_data[i].data == data)
+			return 1;
+	for (size_t i = 0; i < embedded_profiles_count; i++)
+		if ((const char *)embedded_profiles[i].data == data)
+			return 1;
+	return 0;
+}
+
 enum gc_status ydoc_load(struct ydoc *d, const char *file, const char *data,
 			 size_t len, char **err)
 {
 	yaml_parser_t p;
 	memset(d, 0, sizeof *d);
 	d->file = file;
-	enum gc_status st = check_depth(file, data, len, err);
+	/* the guard walk is a whole second parse (a third of `list --gpu h100
+	 * --limit 0`): the embedded files are ours, loaded by the unit tests,
+	 * and need no guard against hostile nesting */
+	enum gc_status st = is_embedded(data) ? GC_OK : check_depth(file, data, len, err);
 	if (st != GC_OK)
 		return st;
 	if (!yaml_parser_initialize(&p))
