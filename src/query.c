@@ -194,13 +194,40 @@ const char *query_offer_suggest(void *ctx, const char *name)
 struct builder {
 	struct query_sql *qs;
 	int nclauses;
+	int base; /* columns of table offer, not of the view (late_lookup) */
 	enum gc_status st;
 };
+
+/* The view's columns that are one expression of table offer, as offer_v
+ * computes them (cache_schema.c): what late_lookup's inner query may filter
+ * and sort on. */
+static const char *const base_cols[][2] = {
+	{"id", "id"}, {"provider", "provider"}, {"sku", "sku"}, {"gpu_id", "gpu"},
+	{"gpu_count", "gpu_count * gpu_fraction"}, {"gpu_mem_gb", "gpu_mem_gb"},
+	{"region", "region"}, {"price_hr", "price_hr"}, {"spot_price_hr", "spot_price_hr"},
+};
+
+/* The offer-table expression of view column `col`, or NULL. */
+static const char *base_col(const char *col)
+{
+	for (size_t i = 0; i < sizeof base_cols / sizeof base_cols[0]; i++)
+		if (strcmp(base_cols[i][0], col) == 0)
+			return base_cols[i][1];
+	return NULL;
+}
+
 
 static void add(struct builder *b, const char *s)
 {
 	if (b->st == GC_OK)
 		b->st = buf_addstr(&b->qs->sql, s);
+}
+
+/* Add view column col, or its offer-table expression in the inner query. */
+static void add_col(struct builder *b, const char *col)
+{
+	const char *x = b->base ? base_col(col) : NULL;
+	add(b, x ? x : col);
 }
 
 static void bind_text(struct builder *b, const char *v)
@@ -237,7 +264,8 @@ static void in_list(struct builder *b, const char *col, const char *const *vals,
 {
 	if (!n)
 		return;
-	clause(b, col);
+	clause(b, "");
+	add_col(b, col);
 	add(b, " IN (");
 	for (size_t i = 0; i < n; i++) {
 		if (i)
@@ -284,11 +312,15 @@ static void filters(struct builder *b, const struct query *q)
 	if (q->region_glob)
 		region_clause(b, q->region_glob);
 	if (!isnan(q->min_gpus)) {
-		clause(b, "gpu_count >= ");
+		clause(b, "");
+		add_col(b, "gpu_count");
+		add(b, " >= ");
 		bind_num(b, q->min_gpus);
 	}
 	if (!isnan(q->max_gpus)) {
-		clause(b, "gpu_count <= ");
+		clause(b, "");
+		add_col(b, "gpu_count");
+		add(b, " <= ");
 		bind_num(b, q->max_gpus);
 	}
 	if (!isnan(q->min_vram)) {
@@ -351,12 +383,16 @@ static void order_by(struct builder *b, const struct query *q, const char *alias
 			col = name;
 		}
 		add(b, i ? ", " : "");
-		add(b, col);
+		add_col(b, col);
 		add(b, " IS NULL, ");
-		add(b, col);
+		add_col(b, col);
 		add(b, desc ? " DESC" : "");
 	}
-	add(b, alias ? ", t0, t1, t2, t3, t4" : ", provider, sku, region, gpu_count, id");
+	add(b, alias ? ", t0, t1, t2, t3, t4" : ", provider, sku, region, ");
+	if (!alias) {
+		add_col(b, "gpu_count");
+		add(b, ", id");
+	}
 }
 
 static void limit(struct builder *b, const struct query *q)
@@ -365,6 +401,36 @@ static void limit(struct builder *b, const struct query *q)
 		add(b, " LIMIT ");
 		bind_num(b, (double)q->limit);
 	}
+}
+
+/* Whether an ungrouped query's LIMIT can be found in table offer alone:
+ * every filter and sort key is a column base_col() knows (filters() names
+ * no other for these options). */
+static int late_ok(const struct query *q)
+{
+	if (q->limit < 0 || q->caps || q->cuda_num > 0 || q->where ||
+	    (q->region_glob && !strpbrk(q->region_glob, "*?[")))
+		return 0;
+	for (size_t i = 0; i < q->nsort; i++) {
+		int desc;
+		if (!base_col(sort_col(q, i, &desc)))
+			return 0;
+	}
+	return 1;
+}
+
+/* A late row lookup: the offers of the LIMIT found in table offer alone
+ * (its indexes, no joins), the view computed for those rows only, not for
+ * every match the sort reads (docs/PERFORMANCE.md). */
+static void late_lookup(struct builder *b, const struct query *q)
+{
+	add(b, " WHERE id IN (SELECT id FROM offer");
+	b->base = 1;
+	filters(b, q);
+	order_by(b, q, NULL);
+	limit(b, q);
+	b->base = 0;
+	add(b, ")");
 }
 
 static enum gc_status built(const struct builder *b, char **err)
@@ -479,7 +545,7 @@ static void grouped(struct builder *b, const struct query *q)
 enum gc_status query_build(const struct query *q, const struct field *const *cols,
 			   size_t ncols, struct query_sql *out, char **err)
 {
-	struct builder b = {out, 0, GC_OK};
+	struct builder b = {out, 0, 0, GC_OK};
 	int group = q->group > QG_NONE && q->group < QG_COUNT;
 	buf_init(&out->sql, 0);
 	out->nbinds = 0;
@@ -492,7 +558,10 @@ enum gc_status query_build(const struct query *q, const struct field *const *col
 		grouped(&b, q);
 	} else {
 		add(&b, " FROM offer_v");
-		filters(&b, q);
+		if (late_ok(q))
+			late_lookup(&b, q);
+		else
+			filters(&b, q);
 		order_by(&b, q, NULL);
 		limit(&b, q);
 	}
@@ -502,7 +571,7 @@ enum gc_status query_build(const struct query *q, const struct field *const *col
 enum gc_status query_build_count(const struct query *q, int groups, struct query_sql *out,
 				 char **err)
 {
-	struct builder b = {out, 0, GC_OK};
+	struct builder b = {out, 0, 0, GC_OK};
 	buf_init(&out->sql, 0);
 	out->nbinds = 0;
 	add(&b, "SELECT count(*), count(DISTINCT provider), ");

@@ -491,6 +491,67 @@ static void test_injection_is_harmless(void **state)
 	assert_true(n > 1000);
 }
 
+/* Each row's columns, "|"-separated, appended to a buffer. */
+static void collect(sqlite3_stmt *s, void *arg)
+{
+	struct buf *out = arg;
+	for (int i = 0; i < sqlite3_column_count(s); i++)
+		buf_printf(out, "%s|", text(s, i) ? text(s, i) : "NULL");
+	buf_addc(out, '\n');
+}
+
+/* The first `lines` lines of text. */
+static size_t head_len(const char *text, size_t lines)
+{
+	const char *p = text;
+	while (lines-- && (p = strchr(p, '\n')))
+		p++;
+	return p ? (size_t)(p - text) : strlen(text);
+}
+
+/* With a LIMIT, a query whose filters and sort keys are offer columns looks
+ * its rows up late (an inner query on table offer): the same rows in the
+ * same order as the first N of the whole answer, for the price sorts in
+ * either direction, the spot price and the ties of the tie-break. */
+static void test_late_lookup_same_rows(void **state)
+{
+	(void)state;
+	static const char *const keys[] = {"provider", "sku", "region", "gpu_count",
+					   "price_hr", "spot_price_hr", "k8s", "mig"};
+	static const char *const sorts[] = {NULL, "gpu_count", "gpu_mem_gb", "region"};
+	for (size_t i = 0; i < 2 * (sizeof sorts / sizeof sorts[0]); i++) {
+		struct query q;
+		query_init(&q);
+		q.spot = i == 1;
+		q.min_gpus = i % 3 == 0 ? 2 : NAN;
+		q.max_price = i % 2 ? 50 : NAN;
+		q.gpus[0] = "h100-sxm";
+		q.gpus[1] = "a100-sxm-80gb";
+		q.ngpus = i < 4 ? 2 : 0;
+		if (sorts[i % 4]) {
+			q.sort[0].field = f(sorts[i % 4]);
+			q.sort[0].desc = i >= 4;
+			q.nsort = 1;
+		}
+		struct buf all, some;
+		buf_init(&all, 0);
+		buf_init(&some, 0);
+		size_t n = run(&q, keys, 8, collect, &all);
+		q.limit = 7;
+		struct query_sql qs;
+		const struct field *cols[] = {f("provider")};
+		assert_int_equal(query_build(&q, cols, 1, &qs, NULL), GC_OK);
+		assert_non_null(strstr(qs.sql.ptr, "WHERE id IN (SELECT id FROM offer"));
+		query_sql_release(&qs);
+		assert_int_equal(run(&q, keys, 8, collect, &some), n < 7 ? n : 7);
+		assert_true(n > 0);
+		assert_int_equal(some.len, head_len(all.ptr, 7));
+		assert_memory_equal(some.ptr, all.ptr, some.len);
+		buf_free(&all);
+		buf_free(&some);
+	}
+}
+
 static void test_inline_for_explain(void **state)
 {
 	(void)state;
@@ -1189,6 +1250,7 @@ int main(void)
 		cmocka_unit_test(test_region_glob_and_providers),
 		cmocka_unit_test(test_sort_and_limit),
 		cmocka_unit_test(test_injection_is_harmless),
+		cmocka_unit_test(test_late_lookup_same_rows),
 		cmocka_unit_test(test_inline_for_explain),
 		cmocka_unit_test(test_cuda_edges),
 		cmocka_unit_test(test_cost_estimate),
