@@ -420,6 +420,15 @@ static void test_bad_tables(void **state)
 		 " form_factor: pcie, mig: 0, nvlink: no, bf16_tflops: null, source: not-a-url}\n",
 		 "source must be a URL"},
 		{1, "  - [not, a, mapping]\n", "expected a mapping"},
+		/* keys of one model twice (a, b) sort before the clash (zz) */
+		{1,
+		 "  - {id: b, family: b, vendor: nvidia, name: B, architecture: x, memory_gb: 1,"
+		 " form_factor: pcie, mig: 0, nvlink: no, bf16_tflops: null, source: https://x.y/a,"
+		 " aliases: [zz]}\n"
+		 "  - {id: c, family: c, vendor: nvidia, name: C, architecture: x, memory_gb: 1,"
+		 " form_factor: pcie, mig: 0, nvlink: no, bf16_tflops: null, source: https://x.y/a,"
+		 " aliases: [\"z z\"]}\n",
+		 "'z z' of 'c' folds to 'zz', already used by 'b'"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char doc[1024];
