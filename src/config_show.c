@@ -6,7 +6,9 @@
 
 #include "gpucmp/adapter.h"
 #include "gpucmp/cache.h"
+#include "gpucmp/config.h"
 #include "gpucmp/config_show.h"
+#include "gpucmp/hosted.h"
 #include "gpucmp/http.h"
 #include "gpucmp/refresh.h"
 #include "gpucmp/strutil.h"
@@ -31,6 +33,53 @@ static const char *providers_line(const struct config *c, char *buf, size_t n)
 	for (size_t i = 0; i < c->nproviders && k < n; i++)
 		k += (size_t)snprintf(buf + k, n - k, "%s%s", i ? "," : "", c->providers[i]);
 	return c->nproviders ? buf : NULL;
+}
+
+/* A number of seconds as the config writes it: "6h", "1d", "90m", "45s". */
+static void duration_text(long long secs, char *buf, size_t n)
+{
+	static const struct {
+		long long unit;
+		char suffix;
+	} units[] = {{86400, 'd'}, {3600, 'h'}, {60, 'm'}};
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (secs % units[i].unit == 0) {
+			snprintf(buf, n, "%lld%c", secs / units[i].unit, units[i].suffix);
+			return;
+		}
+	snprintf(buf, n, "%llds", secs);
+}
+
+/* The settings past the first five: stale_after, legend, catalog and the
+ * team snapshot's source and keys. */
+static void more_settings(struct config_effective *e, const struct config *c)
+{
+	if (c->stale_after > 0)
+		duration_text(c->stale_after, e->stale, sizeof e->stale);
+	e->top[5] = top("stale_after", e->stale[0] ? e->stale : NULL, "24h", NULL);
+	e->top[6] = top("legend", c->legend == 0 ? "false" : c->legend > 0 ? "true" : NULL,
+			"true", NULL);
+	e->top[7] = top("catalog", config_catalog_enabled(c) ? "true" : "false", NULL, NULL);
+	e->top[7].from = c->catalog >= 0 ? "config" : "default";
+	if (c->catalog != 0 && !config_catalog_enabled(c))
+		e->top[7].from = "GPUCMP_CATALOG";
+	/* a URL from the environment may carry user:password@ */
+	http_url_redact(e->sky_url, sizeof e->sky_url,
+			config_catalog_url(c, HOSTED_SKYPILOT, e->sky_from, sizeof e->sky_from),
+			NULL);
+	e->top[8] = top("skypilot_catalog_url", e->sky_url, NULL, NULL);
+	e->top[8].from = e->sky_from;
+	http_url_redact(e->hunt_url, sizeof e->hunt_url,
+			config_catalog_url(c, HOSTED_GPUHUNT, e->hunt_from, sizeof e->hunt_from),
+			NULL);
+	e->top[9] = top("gpuhunt_catalog_url", e->hunt_url, NULL, NULL);
+	e->top[9].from = e->hunt_from;
+	e->top[10] = top("pull_from", c->pull_from, NULL, "none");
+	size_t k = 0;
+	for (size_t i = 0; i < c->ntrusted && k < sizeof e->keys_line; i++)
+		k += (size_t)snprintf(e->keys_line + k, sizeof e->keys_line - k, "%s%s",
+				      i ? "," : "", c->trusted_keys[i]);
+	e->top[11] = top("trusted_keys", c->ntrusted ? e->keys_line : NULL, NULL, "none");
 }
 
 /* The effective base URL and key of adapter `ad` into *p; 0 when neither
@@ -67,6 +116,7 @@ enum gc_status config_effective(struct config_effective *e, const struct config 
 						    sizeof e->providers_line), NULL, "all");
 	e->top[4] = top("min_keep_percent", e->keep[0] ? e->keep : NULL,
 			STR(CACHE_MIN_KEEP_PERCENT), NULL);
+	more_settings(e, c);
 	e->provider = calloc(adapter_count + 1, sizeof *e->provider);
 	if (!e->provider)
 		return err_set(err, GC_ENOMEM, "out of memory");

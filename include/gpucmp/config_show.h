@@ -35,7 +35,9 @@ struct config_shown_provider {
 };
 
 /* The top-level settings, in the order they are shown. */
-enum { CONFIG_SHOWN_TOP = 5 }; /* columns, sort, currency, providers, min_keep_percent */
+enum { CONFIG_SHOWN_TOP = 12 }; /* columns, sort, currency, providers, min_keep_percent,
+				 * stale_after, legend, catalog, skypilot_catalog_url,
+				 * gpuhunt_catalog_url, pull_from, trusted_keys */
 
 struct config_effective {
 	const char *path; /* the config file's path, borrowed; NULL: no location */
@@ -43,7 +45,8 @@ struct config_effective {
 	struct config_setting top[CONFIG_SHOWN_TOP];
 	struct config_shown_provider *provider; /* owned, in adapter order */
 	size_t nprovider;
-	char providers_line[1024], keep[16];
+	char providers_line[1024], keep[16], stale[24], keys_line[1024];
+	char sky_from[64], hunt_from[64], sky_url[600], hunt_url[600];
 };
 
 /* The effective settings of config `c` (borrowed: it must outlive *e) and

@@ -391,6 +391,7 @@ static void test_effective(void **state)
 	struct config c;
 	struct config_effective e;
 	const char *text = "sort: -gpu_count\nproviders: [vast, lambda]\n"
+			   "stale_after: 6h\nlegend: false\n"
 			   "provider:\n  lambda:\n    api_key: cfg-secret\n";
 	assert_int_equal(parse(&c, text, NULL), GC_OK);
 	unsetenv("GPUCMP_LAMBDA_API_KEY");
@@ -398,7 +399,9 @@ static void test_effective(void **state)
 	setenv("GPUCMP_LAMBDA_BASE_URL", "http://user:pw@env.example/api?token=t0k", 1);
 	assert_int_equal(config_effective(&e, &c, NULL), GC_OK);
 	static const char *const keys[] = {"columns", "sort", "currency", "providers",
-					   "min_keep_percent"};
+					   "min_keep_percent", "stale_after", "legend", "catalog",
+					   "skypilot_catalog_url", "gpuhunt_catalog_url",
+					   "pull_from", "trusted_keys"};
 	for (size_t i = 0; i < CONFIG_SHOWN_TOP; i++)
 		assert_string_equal(e.top[i].key, keys[i]);
 	assert_null(e.top[0].value); /* columns: unset, "auto" for people */
@@ -410,6 +413,10 @@ static void test_effective(void **state)
 	assert_string_equal(e.top[2].from, "default");
 	assert_string_equal(e.top[3].value, "vast,lambda");
 	assert_string_equal(e.top[4].value, "10");
+	assert_string_equal(e.top[5].value, "6h"); /* as the config writes it */
+	assert_string_equal(e.top[6].value, "false");
+	assert_string_equal(e.top[6].from, "config");
+	assert_null(e.top[10].value); /* pull_from: none */
 	const struct config_shown_provider *p = shown(&e, "lambda");
 	assert_non_null(p);
 	assert_string_equal(p->api_key.value, CONFIG_REDACTED);
