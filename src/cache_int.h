@@ -9,6 +9,7 @@
  *   cache_mirror.c  the catalog's tables (provider, gpu, insttype) in the file
  *   cache_seed.c    the built-in rows (snapshot, list prices), cache_clear
  *   cache_write.c   a provider's offers replaced in one go, the guard, indexes
+ *   cache_history.c what a load changed (price history), its retention
  *   cache_state.c   each provider's refresh record, the status, counts
  *   cache_dump.c    every stored offer and record in a fixed order (export),
  *                   several writes in one transaction, named values (pull)
@@ -29,6 +30,7 @@ struct cache {
 	size_t expect_rows; /* hint for the next replace (cache_expect_rows) */
 	int force;          /* cache_set_guard: store any answer */
 	int min_keep;       /* cache_set_guard: percent of the previous count */
+	int history_days;   /* cache_set_history: retention; 0 records nothing */
 	int corrupt;        /* an operation met a damaged page (cache_corrupt) */
 	int batch;          /* inside cache_begin: each write is a savepoint of it */
 	dev_t dev;          /* the file opened, to tell it from a replacement */
@@ -125,5 +127,13 @@ struct cache_batch {
 	size_t list_rows; /* of those, list prices */
 };
 enum gc_status cache_batch_add(void *arg, const struct offer *o, char **err);
+
+/* --- cache_history.c --- */
+
+/* Record what the load of `provider` just stored changed against what
+ * history knew (docs/HISTORY.md), at time `at` (RFC 3339 UTC), inside the
+ * load's transaction, then drop what the retention no longer keeps. */
+enum gc_status cache_history_record(struct cache *c, const char *provider, const char *at,
+				    char **err);
 
 #endif

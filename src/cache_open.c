@@ -28,8 +28,10 @@ static struct cache *handle_new(const char *path)
 		free(c);
 		return NULL;
 	}
-	if (c)
+	if (c) {
 		c->min_keep = CACHE_MIN_KEEP_PERCENT;
+		c->history_days = CACHE_HISTORY_DAYS;
+	}
 	return c;
 }
 

@@ -2,8 +2,11 @@
  * user_version), the refusal of files that are not ours, the view offer_v
  * every query reads and its sku_type table.  Calls cache_db.c only. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cache_int.h"
+#include "gpucmp/buf.h"
 
 /* Schema migrations: entry i brings user_version i to i+1.  Never edit a
  * released entry; append a new one. */
@@ -49,6 +52,32 @@ static const char *const migrations[] = {
 	 * sqlite3 shell on the view: 82 -> 11 ms at 10^6 offers; PERFORMANCE.md) */
 	"DROP INDEX offer_gpu;"
 	"CREATE INDEX offer_gpu ON offer(gpu, gpu_count * gpu_fraction, price_hr);",
+	/* 4 -> 5: price history (docs/HISTORY.md).  history_offer: every offer
+	 * key (provider, sku, region) a load has stored, with the attributes it
+	 * last changed with (the columns of offer, so that the view history_v
+	 * filters it as offer_v filters offers) and whether the last load had
+	 * it; history: one row per offer and load that changed it, the state
+	 * before and after.  Empty at first: a provider's first load after this
+	 * is its baseline. */
+	"CREATE TABLE history_offer("
+	" id INTEGER PRIMARY KEY,"
+	" provider TEXT NOT NULL, sku TEXT NOT NULL, gpu TEXT, gpu_name TEXT NOT NULL,"
+	" gpu_count REAL NOT NULL, gpu_mem_gb REAL, vcpus REAL, ram_gb REAL, disk_gb REAL,"
+	" region TEXT NOT NULL, price_hr REAL, spot_price_hr REAL,"
+	" currency TEXT NOT NULL DEFAULT 'USD', price_native REAL, spot_native REAL,"
+	" available INTEGER, infiniband INTEGER, rdma TEXT, nvlink INTEGER,"
+	" node_bandwidth_gbps REAL, driver_version TEXT, max_cuda TEXT,"
+	" source TEXT NOT NULL, origin TEXT, fetched_at TEXT NOT NULL,"
+	" stale INTEGER NOT NULL DEFAULT 0, driver_num INTEGER, max_cuda_num INTEGER,"
+	" as_of TEXT, price_kind TEXT, gpu_fraction REAL NOT NULL DEFAULT 1,"
+	" present INTEGER NOT NULL DEFAULT 1);"
+	"CREATE UNIQUE INDEX history_offer_key ON history_offer(provider, sku, region);"
+	"CREATE TABLE history("
+	" id INTEGER PRIMARY KEY, offer INTEGER NOT NULL, at TEXT NOT NULL,"
+	" kind INTEGER NOT NULL, price_hr REAL, spot_price_hr REAL, available INTEGER,"
+	" was_price_hr REAL, was_spot_price_hr REAL, was_available INTEGER);"
+	"CREATE INDEX history_at ON history(at);"
+	"CREATE INDEX history_offer_id ON history(offer, id);",
 };
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
 
@@ -265,16 +294,52 @@ enum gc_status cache_map_skus(struct cache *c, const char *provider, char **err)
 	return cache_run(c, provider ? one : all, "cannot map instance types", err, 1, &provider);
 }
 
+/* history_v: the view over history_offer, offer_v's text with the table
+ * and the name changed, so that a filter means the same over both. */
+static const char history_view_name[] = "history_v";
+
 uint64_t cache_view_hash(const struct catalog *cat)
 {
 	uint64_t h = catalog_hash(cat->catalog_hash, view_sql, sizeof view_sql);
+	h = catalog_hash(h, history_view_name, sizeof history_view_name);
 	return catalog_hash(h, view_body_sql, sizeof view_body_sql);
+}
+
+/* offer_v's body over history_offer: a new string, NULL when out of memory. */
+static char *history_view_sql(void)
+{
+	static const char from[] = " FROM offer o ";
+	const char *body = view_body_sql + strlen("CREATE VIEW offer_v");
+	const char *at = strstr(body, from);
+	struct buf b;
+	buf_init(&b, 0);
+	enum gc_status st = buf_printf(&b, "DROP VIEW IF EXISTS %s; CREATE VIEW %s",
+				       history_view_name, history_view_name);
+	if (st == GC_OK)
+		st = buf_add(&b, body, (size_t)(at - body));
+	if (st == GC_OK)
+		st = buf_addstr(&b, " FROM history_offer o ");
+	if (st == GC_OK)
+		st = buf_addstr(&b, at + strlen(from));
+	if (st != GC_OK) {
+		buf_free(&b);
+		return NULL;
+	}
+	return buf_steal(&b);
 }
 
 enum gc_status cache_create_view(struct cache *c, char **err)
 {
 	enum gc_status st = cache_exec(c, view_sql, err);
-	return st == GC_OK ? cache_exec(c, view_body_sql, err) : st;
+	if (st == GC_OK)
+		st = cache_exec(c, view_body_sql, err);
+	char *hist = st == GC_OK ? history_view_sql() : NULL;
+	if (st == GC_OK && !hist)
+		return err_set(err, GC_ENOMEM, "out of memory");
+	if (st == GC_OK)
+		st = cache_exec(c, hist, err);
+	free(hist);
+	return st;
 }
 
 int cache_is_current(struct cache *c, const struct catalog *cat, int v)

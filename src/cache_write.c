@@ -327,6 +327,8 @@ static enum gc_status replace(struct cache *c, const char *provider, const char 
 	if (st == GC_OK)
 		st = cache_map_skus(c, provider, err);
 	if (st == GC_OK && meta)
+		st = cache_history_record(c, provider, meta->fetched_at, err);
+	if (st == GC_OK && meta)
 		st = upsert_state(c, provider, meta, err);
 	if ((st = cache_tx_end(c, st, err)) == GC_OK && inserted)
 		*inserted = sc.inserted;

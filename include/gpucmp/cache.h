@@ -20,7 +20,7 @@
 #include "gpucmp/err.h"
 #include "gpucmp/offer.h"
 
-#define CACHE_SCHEMA_VERSION 4
+#define CACHE_SCHEMA_VERSION 5
 
 struct cache; /* opaque */
 
@@ -120,6 +120,26 @@ void cache_expect_rows(struct cache *c, size_t n);
 #define CACHE_MIN_KEEP_PERCENT 10
 #define CACHE_GUARD_MIN_PREVIOUS 10
 void cache_set_guard(struct cache *c, int force, int min_keep_percent);
+
+/* Price history (docs/HISTORY.md): every cache_store records, in its
+ * transaction, what changed per offer key (provider, sku, region) against
+ * the last load of that provider: one event per changed offer, its kind a
+ * set of these bits, the state before and after.  A provider's first load
+ * is its baseline (no events). */
+enum cache_history_kind {
+	CACHE_HIST_APPEARED = 1, /* new, or back after it was gone */
+	CACHE_HIST_GONE = 2,
+	CACHE_HIST_PRICE = 4,
+	CACHE_HIST_SPOT = 8,
+	CACHE_HIST_AVAILABLE = 16
+};
+#define CACHE_HISTORY_DAYS 90
+/* Keep `days` days of events (< 0: CACHE_HISTORY_DAYS; 0: record none). */
+void cache_set_history(struct cache *c, int days);
+/* Drop the events older than the retention before `now` (RFC 3339 UTC),
+ * and the offers gone with no event left; the state before the oldest
+ * kept event stays in that event's was_* columns.  cache_store runs it. */
+enum gc_status cache_history_compact(struct cache *c, const char *now, char **err);
 
 /* Replace every offer of `provider` (whatever their source) with the
  * offers `fill` produces and record `meta` (stale cleared), in one
