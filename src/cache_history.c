@@ -131,9 +131,9 @@ enum gc_status cache_history_compact(struct cache *c, const char *now, char **er
 	const char *p[] = {now, days};
 	/* events older than the retention go; the state before the oldest kept
 	 * event is in its was_* columns, the latest in history_offer */
-	enum gc_status st =
-		cache_run(c, "DELETE FROM history WHERE at < strftime('%Y-%m-%dT%H:%M:%SZ', ?1, ?2)",
-			  "cannot compact price history", err, 2, p);
+	enum gc_status st = cache_run(
+		c, "DELETE FROM history WHERE at < strftime('%Y-%m-%dT%H:%M:%SZ', ?1, ?2)",
+		"cannot compact price history", err, 2, p);
 	/* an offer gone before the retention, with no event left, is forgotten */
 	if (st == GC_OK)
 		st = cache_run(c, "DELETE FROM history_offer WHERE present = 0 AND NOT EXISTS"

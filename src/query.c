@@ -594,6 +594,23 @@ enum gc_status query_build_count(const struct query *q, int groups, struct query
 	return built(&b, err);
 }
 
+enum gc_status query_add_filters(const struct query *q, struct query_sql *out, char **err)
+{
+	struct builder b = {out, 0, 0, GC_OK};
+	filters(&b, q);
+	return built(&b, err);
+}
+
+enum gc_status query_add_param(struct query_sql *out, const char *text, double num, char **err)
+{
+	struct builder b = {out, 0, 0, GC_OK};
+	if (text)
+		bind_text(&b, text);
+	else
+		bind_num(&b, num);
+	return built(&b, err);
+}
+
 void query_sql_release(struct query_sql *qs)
 {
 	buf_free(&qs->sql);

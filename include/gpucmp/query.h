@@ -203,6 +203,12 @@ enum gc_status query_build(const struct query *q, const struct field *const *col
  * distinct count is the costly part), for query_count. */
 enum gc_status query_build_count(const struct query *q, int groups, struct query_sql *out,
 				 char **err);
+/* Append to out (buf_init'ed, its binds counted) q's filters as
+ * " WHERE ..." over the columns of offer_v (a view with the same columns,
+ * history_v, too), with their binds; nothing when q filters nothing. */
+enum gc_status query_add_filters(const struct query *q, struct query_sql *out, char **err);
+/* Append a "?" bound to `text` (borrowed), or to `num` when text is NULL. */
+enum gc_status query_add_param(struct query_sql *out, const char *text, double num, char **err);
 void query_sql_release(struct query_sql *qs);
 
 /* Prepare and bind; the caller steps and finalizes the statement. */

@@ -336,6 +336,27 @@ int cli_where(const struct cli_args *a, where_lookup_fn lookup, where_suggest_fn
 int cli_refresh_pull(const struct cli_args *a, struct cli_env *env, const struct http_opts *ho,
 		     const char *from);
 
+/* --- offer_filter.c: list's offer filters, shared --- */
+
+/* list's filter options: --gpu, --gpus, --vram, --max-price, --spot,
+ * --region, --provider (opts_offer), and --cuda, --cuda-strict,
+ * --available (with opts_filters: the capability filters and --where). */
+extern const struct opt_def *const opts_offer[];
+extern const struct opt_def opt_cuda, opt_cuda_strict, opt_available;
+/* --gpus, --vram and --max-price into q (before cli_offer_filters, whose
+ * --gpu reads --gpus); returns an exit code. */
+int cli_offer_numbers(struct query *q, const struct cli_args *a);
+/* --region, --spot, the capability filters, --gpu and --cuda into q,
+ * loading the catalog parts they (and --provider, --where) need; prints
+ * errors; returns an exit code. */
+int cli_offer_filters(struct cli_env *env, const struct cli_args *a, struct query *q);
+/* After the cache opened (it may be NULL: --explain): --provider (a comma
+ * list kept in *prov_store: free it; a provider imported without a profile
+ * counts) and --where over the offer fields into *out (q->where points at
+ * it; *have: release it). */
+int cli_offer_where(struct cli_env *env, const struct cli_args *a, struct query *q,
+		    char **prov_store, struct where_result *out, int *have);
+
 /* `providers --check`, run by cmd_providers.  A command's run function is
  * static in its file; list, providers and recommend are declared here only
  * until their bodies (being rewritten on other branches) can say so. */

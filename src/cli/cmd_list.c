@@ -9,9 +9,6 @@
 #include "gpucmp/query.h"
 #include "gpucmp/strutil.h"
 
-/* The longest --region glob (docs/gpucmp.1). */
-enum { LIST_MAX_GLOB = 256 };
-
 struct list_state {
 	struct cli_env env;
 	struct query q;
@@ -23,36 +20,10 @@ struct list_state {
 	int have_where;
 };
 
-/* --cuda VERSION and --cuda-strict. */
-static int cuda_filter(struct query *q, const struct cli_args *a)
-{
-	const char *v = cli_opt(a, O_CUDA);
-	if (cli_flag(a, O_CUDA_STRICT) && !v) {
-		msg_error("--cuda-strict needs --cuda VERSION");
-		return EXIT_USAGE;
-	}
-	if (!v)
-		return EXIT_OK;
-	struct cuda_row r;
-	char *err = NULL;
-	enum gc_status st = cuda_pick(v, &r, &err);
-	if (st != GC_OK) {
-		msg_status(st, err, "cannot load the CUDA table");
-		free(err);
-		return st == GC_EUSAGE ? EXIT_USAGE : exit_code_for(st);
-	}
-	q->cuda_num = r.num;
-	q->cuda_min_driver_num = r.driver_num;
-	q->cuda_strict = cli_flag(a, O_CUDA_STRICT);
-	return EXIT_OK;
-}
-
-/* --cuda VERSION and --cuda-strict, --hours and --nodes. */
+/* --hours and --nodes. */
 static int cuda_and_cost(struct query *q, const struct cli_args *a)
 {
-	int rc = cuda_filter(q, a);
-	if (!rc)
-		rc = cli_number(a, O_HOURS, 0, 0, 1e12, &q->hours);
+	int rc = cli_number(a, O_HOURS, 0, 0, 1e12, &q->hours);
 	if (!rc)
 		rc = cli_number(a, O_NODES, 1, 0, 1e12, &q->nodes);
 	if (rc)
@@ -181,31 +152,7 @@ static int columns(struct list_state *s, const struct cli_args *a, enum render_f
  * opens (--explain opens none). */
 static int where(struct list_state *s, const struct cli_args *a)
 {
-	/* without --where nothing reads the provider and country ids: reading
-	 * them was a sixth of the instructions of a `list --limit 0` */
-	if (!cli_flag(a, O_WHERE)) {
-		s->have_where = 0;
-		s->q.where = NULL;
-		return EXIT_OK;
-	}
-	struct query_where w;
-	char *err = NULL;
-	int rc = EXIT_OK;
-	enum gc_status st =
-		query_where_init(&w, &s->q, &s->env.cat.profiles, s->env.cache, &err);
-	if (st != GC_OK) {
-		rc = cli_cache_failed(&s->env, NULL, st, err, "cannot read the cache");
-		free(err);
-	}
-	if (!rc)
-		rc = cli_where(a, query_offer_field, query_offer_suggest, &w, &s->where,
-			       &s->have_where);
-	/* a narrow table keeps the columns --where asked about */
-	for (size_t i = 0; i < w.nused; i++)
-		s->q.where_fields[s->q.nwhere_fields++] = w.used[i];
-	query_where_release(&w);
-	s->q.where = s->have_where ? &s->where : NULL;
-	return rc;
+	return cli_offer_where(&s->env, a, &s->q, &s->prov_store, &s->where, &s->have_where);
 }
 
 /* --group-by, --all-regions: a table shows one row per provider and SKU
@@ -231,11 +178,7 @@ static int build_query(struct list_state *s, const struct cli_args *a,
 	struct query *q = &s->q;
 	query_init(q);
 	double limit = -1;
-	int rc = cli_number(a, O_GPUS, 1, 0, 1e12, &q->min_gpus);
-	if (!rc)
-		rc = cli_number(a, O_VRAM, 0, 0, 1e12, &q->min_vram);
-	if (!rc)
-		rc = cli_number(a, O_MAX_PRICE, 0, 0, 1e12, &q->max_price);
+	int rc = cli_offer_numbers(q, a);
 	if (!rc)
 		rc = cli_number(a, O_LIMIT, 1, 0, 1e12, &limit);
 	if (!rc)
@@ -243,27 +186,7 @@ static int build_query(struct list_state *s, const struct cli_args *a,
 	if (rc)
 		return rc;
 	q->limit = (long)limit;
-	q->region_glob = cli_opt(a, O_REGION);
-	if (q->region_glob && !*q->region_glob) {
-		msg_error("bad value '' for --region (expected a glob such as 'us-*' or a place "
-			  "such as eu)");
-		return EXIT_USAGE;
-	}
-	/* SQLite refuses a GLOB pattern past 50,000 bytes as "too complex",
-	 * which would read as a cache error (74); docs/gpucmp.1 gives the limit */
-	if (q->region_glob && strlen(q->region_glob) > LIST_MAX_GLOB) {
-		msg_error("--region is longer than %d bytes (the limit for a glob; region names "
-			  "are short)", LIST_MAX_GLOB);
-		return EXIT_USAGE;
-	}
-	q->spot = cli_flag(a, O_SPOT);
-	cli_caps(a, &q->caps);
-	/* --where checks provider values against the profiles */
-	unsigned parts = (cli_flag(a, O_GPU) ? CATALOG_GPUS : 0) |
-			 (cli_flag(a, O_PROVIDER) || cli_flag(a, O_WHERE) ? CATALOG_PROFILES : 0);
-	if ((rc = cli_catalog_need(&s->env, parts)) ||
-	    (rc = cli_gpu_filter(&s->env, a, q)) ||
-	    (rc = sort_keys(s, a)) ||
+	if ((rc = cli_offer_filters(&s->env, a, q)) || (rc = sort_keys(s, a)) ||
 	    (rc = stale_age(s, a)))
 		return rc;
 	return cuda_and_cost(q, a);
@@ -402,9 +325,6 @@ int cmd_list(struct cli_args *a)
 		rc = build_query(&s, a, fmt);
 	if (!rc && !cli_flag(a, O_EXPLAIN))
 		rc = cli_open_cache(&s.env, a);
-	/* after the cache opens: it knows the providers imported without a profile */
-	if (!rc)
-		rc = cli_provider_filter(&s.env, a, &s.prov_store, &s.q);
 	if (!rc)
 		rc = where(&s, a);
 	if (!rc)
@@ -420,21 +340,6 @@ int cmd_list(struct cli_args *a)
 	return rc;
 }
 
-static const struct opt_def opt_vram = {O_VRAM, "vram", 0, OPT_NUMBER, "GB", NULL, HINT_NONE,
-	"at least GB of memory per GPU"};
-static const struct opt_def opt_max_price = {O_MAX_PRICE, "max-price", 0, OPT_NUMBER, "USD", NULL,
-	HINT_NONE, "at most USD per hour for the whole offer (spot price with --spot)"};
-static const struct opt_def opt_spot = {O_SPOT, "spot", 0, OPT_BOOL, NULL, NULL, HINT_NONE,
-	"only offers with a spot price; prices, --max-price and the default sort use it"};
-static const struct opt_def opt_region = {O_REGION, "region", 0, OPT_STRING, "WHERE", NULL,
-	HINT_NONE, "a region glob ('us-*'), or a region, country (DE), continent (europe) or "
-	"geo (us, americas, eu, mea, apac)"};
-static const struct opt_def opt_cuda = {O_CUDA, "cuda", 0, OPT_STRING, "VERSION", NULL, HINT_NONE,
-	"keep offers whose host driver runs this CUDA (12.4); unknown drivers kept, flagged"};
-static const struct opt_def opt_cuda_strict = {O_CUDA_STRICT, "cuda-strict", 0, OPT_BOOL, NULL,
-	NULL, HINT_NONE, "with --cuda: drop offers whose driver is unknown"};
-static const struct opt_def opt_available = {O_AVAILABLE, "available", 0, OPT_BOOL, NULL, NULL,
-	HINT_NONE, "only offers known to be in stock"};
 static const struct opt_def opt_sort = {O_SORT, "sort", 0, OPT_STRING, "FIELD[,-FIELD]", NULL,
 	HINT_SORT, "sort keys, '-' for descending (default: price)"};
 static const struct opt_def opt_columns = {O_COLUMNS, "columns", 0, OPT_STRING, "FIELD[,FIELD]",
@@ -451,9 +356,8 @@ static const struct opt_def opt_explain = {O_EXPLAIN, "explain", 0, OPT_BOOL, NU
 	"print the SQL the query runs (parameters inlined) and exit"};
 
 static const struct opt_use list_opts[] = {
-	OPT_GROUP(opts_common), OPT_USE(opt_gpu), OPT_USE(opt_gpus), OPT_USE(opt_vram),
-	OPT_USE(opt_max_price), OPT_USE(opt_spot), OPT_USE(opt_region), OPT_USE(opt_provider),
-	OPT_GROUP(opts_filters), OPT_USE(opt_cuda), OPT_USE(opt_cuda_strict), OPT_USE(opt_hours),
+	OPT_GROUP(opts_common), OPT_GROUP(opts_offer), OPT_GROUP(opts_filters), OPT_USE(opt_cuda),
+	OPT_USE(opt_cuda_strict), OPT_USE(opt_hours),
 	OPT_USE(opt_nodes), OPT_USE(opt_available), OPT_USE(opt_sort), OPT_USE(opt_limit),
 	OPT_USE(opt_columns), OPT_USE(opt_group_by), OPT_USE(opt_all_regions),
 	OPT_USE(opt_no_legend), OPT_GROUP(opts_output), OPT_USE(opt_max_age), OPT_USE(opt_explain),
