@@ -59,12 +59,13 @@ static const char *const record_sql[] = {
 	" CASE WHEN n.was_present THEN n.was_avail END"
 	" FROM temp.hist_new n WHERE n.hid IS NOT NULL AND " HIST_CHANGED
 	" ORDER BY n.oid",
-	"INSERT OR REPLACE INTO history_offer(id, " HIST_COLS ", present)"
-	" SELECT n.hid, " HIST_OCOLS ", 1 FROM temp.hist_new n JOIN offer o ON o.id = n.oid"
-	" WHERE n.hid IS NOT NULL AND " HIST_CHANGED,
+	"INSERT OR REPLACE INTO history_offer(id, " HIST_COLS ", present, seen)"
+	" SELECT n.hid, " HIST_OCOLS ", 1, h.seen FROM temp.hist_new n"
+	" JOIN offer o ON o.id = n.oid JOIN history_offer h ON h.id = n.hid"
+	" WHERE " HIST_CHANGED,
 	/* new keys: their row, then (unless this is the provider's baseline,
 	 * ?3 = 0) the event */
-	"INSERT INTO history_offer(" HIST_COLS ", present) SELECT " HIST_OCOLS ", 1"
+	"INSERT INTO history_offer(" HIST_COLS ", present, seen) SELECT " HIST_OCOLS ", 1, ?2"
 	" FROM temp.hist_new n JOIN offer o ON o.id = n.oid WHERE n.hid IS NULL ORDER BY n.oid",
 	"INSERT INTO history(offer, at, kind, price_hr, spot_price_hr, available)"
 	" SELECT h.id, ?2, 1, n.price_hr, n.spot_price_hr, n.available"

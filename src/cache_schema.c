@@ -56,7 +56,8 @@ static const char *const migrations[] = {
 	 * key (provider, sku, region) a load has stored, with the attributes it
 	 * last changed with (the columns of offer, so that the view history_v
 	 * filters it as offer_v filters offers) and whether the last load had
-	 * it; history: one row per offer and load that changed it, the state
+	 * it, since when history knows it (seen); history: one row per offer
+	 * and load that changed it, the state
 	 * before and after.  Empty at first: a provider's first load after this
 	 * is its baseline. */
 	"CREATE TABLE history_offer("
@@ -70,7 +71,7 @@ static const char *const migrations[] = {
 	" source TEXT NOT NULL, origin TEXT, fetched_at TEXT NOT NULL,"
 	" stale INTEGER NOT NULL DEFAULT 0, driver_num INTEGER, max_cuda_num INTEGER,"
 	" as_of TEXT, price_kind TEXT, gpu_fraction REAL NOT NULL DEFAULT 1,"
-	" present INTEGER NOT NULL DEFAULT 1);"
+	" present INTEGER NOT NULL DEFAULT 1, seen TEXT NOT NULL);"
 	"CREATE UNIQUE INDEX history_offer_key ON history_offer(provider, sku, region);"
 	"CREATE TABLE history("
 	" id INTEGER PRIMARY KEY, offer INTEGER NOT NULL, at TEXT NOT NULL,"

@@ -277,7 +277,7 @@ enum gc_status query_build_daily(const struct query *q, const char *since,
 	selected(q, "id, gpu, provider", out, &st, err);
 	/* the offers no event changed since `since`: one price per group */
 	snprintf(sql, sizeof sql,
-		 " SELECT v.gpu, v.provider, NULL, NULL, 0, min(h.%s), NULL, NULL"
+		 " SELECT v.gpu, v.provider, NULL, h.seen, 0, min(h.%s), NULL, NULL, NULL"
 		 " FROM v JOIN history_offer h ON h.id = v.id WHERE h.present = 1"
 		 " AND NOT EXISTS (SELECT 1 FROM history e WHERE e.offer = v.id AND e.at >= ",
 		 p);
@@ -285,8 +285,9 @@ enum gc_status query_build_daily(const struct query *q, const char *since,
 	if (st == GC_OK)
 		st = query_add_param(out, since, 0, err);
 	snprintf(sql, sizeof sql,
-		 ") GROUP BY v.gpu, v.provider UNION ALL SELECT v.gpu, v.provider, e.offer,"
-		 " e.at, e.kind, e.%s, e.was_%s, e.id FROM v JOIN history e ON e.offer = v.id"
+		 ") GROUP BY v.gpu, v.provider, substr(h.seen, 1, 10) UNION ALL SELECT v.gpu,"
+		 " v.provider, e.offer, e.at, e.kind, e.%s, e.was_%s, e.id, hs.seen FROM v"
+		 " JOIN history e ON e.offer = v.id JOIN history_offer hs ON hs.id = e.offer"
 		 " WHERE e.at >= ",
 		 p, p);
 	add(out, sql, &st);
@@ -345,10 +346,21 @@ static enum gc_status group_start(struct daily_walk *w, sqlite3_stmt *s, char **
 	return GC_OK;
 }
 
+/* The day of the walk a time of column i falls on (0 before the first). */
+static size_t day_of(const struct daily_walk *w, sqlite3_stmt *s, int i)
+{
+	const unsigned char *t = sqlite3_column_text(s, i);
+	long d = t ? str_date_days((const char *)t) - w->first : 0;
+	return d < 0 ? 0 : (size_t)d;
+}
+
+/* A row: a group's unchanged offers (no offer id: their cheapest price
+ * from the day history first saw them), or one event of an offer, whose
+ * state before it held since history first saw it. */
 static void daily_row(struct daily_walk *w, sqlite3_stmt *s)
 {
 	if (sqlite3_column_type(s, 2) == SQLITE_NULL) {
-		lower(w, 0, w->ndays - 1, col_num(s, 5));
+		lower(w, day_of(w, s, 3), w->ndays - 1, col_num(s, 5));
 		return;
 	}
 	long long offer = sqlite3_column_int64(s, 2);
@@ -359,10 +371,9 @@ static void daily_row(struct daily_walk *w, sqlite3_stmt *s)
 		w->offer = offer;
 		w->present = !(kind & CACHE_HIST_APPEARED);
 		w->price = col_num(s, 6);
-		w->day = 0;
+		w->day = day_of(w, s, 8);
 	}
-	long d = str_date_days((const char *)sqlite3_column_text(s, 3)) - w->first;
-	size_t day = d < 0 ? 0 : (size_t)d;
+	size_t day = day_of(w, s, 3);
 	if (w->present)
 		lower(w, w->day, day, w->price);
 	w->present = !(kind & CACHE_HIST_GONE);

@@ -983,3 +983,31 @@ enum gc_status render_money_for(const char *code, struct money *m, char *note, s
 	rates_free(&t);
 	return GC_OK;
 }
+
+char *render_sparkline(const double *v, size_t n, char *out, size_t size)
+{
+	double lo = NAN, hi = NAN;
+	size_t o = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!isnan(v[i]) && (isnan(lo) || v[i] < lo))
+			lo = v[i];
+		if (!isnan(v[i]) && (isnan(hi) || v[i] > hi))
+			hi = v[i];
+	}
+	if (size)
+		out[0] = '\0';
+	for (size_t i = 0; i < n && o + 4 <= size; i++) {
+		if (isnan(v[i])) {
+			out[o++] = ' ';
+			continue;
+		}
+		int level = hi > lo ? (int)((v[i] - lo) / (hi - lo) * 7 + 0.5) : 3;
+		/* U+2581 + level: E2 96 81.. */
+		out[o++] = (char)0xE2;
+		out[o++] = (char)0x96;
+		out[o++] = (char)(0x81 + level);
+	}
+	if (size)
+		out[o] = '\0';
+	return out;
+}

@@ -174,6 +174,12 @@ enum gc_status render_grid(FILE *out, const struct grid_col *cols, size_t ncols,
 			   const char *const *cells, const unsigned char *dim,
 			   size_t nrows, int width, int color, char **err);
 
+/* A sparkline of v[0..n): each value a Unicode block from the lowest
+ * (U+2581) to the highest (U+2588) of them, NAN a space; all equal values
+ * sit at the middle.  Into out (3 bytes per value, NUL-terminated, cut to
+ * whole values when size is short); returns out. */
+char *render_sparkline(const double *v, size_t n, char *out, size_t size);
+
 /* Terminal width of `f`: $COLUMNS, else the tty size, else 0 when `f` is
  * not a terminal. */
 int render_term_width(FILE *f);

@@ -27,7 +27,8 @@ enum opt_id {
 	O_JOBS, O_MAX_AGE, O_TIMEOUT, O_DEADLINE, O_RETRIES, O_WAIT, O_DIFF, O_WHERE, O_CUDA,
 	O_CUDA_STRICT, O_HOURS, O_NODES, O_WORKLOAD, O_BUDGET, O_IMPORT_FORMAT, O_IMPORT_PROVIDER,
 	O_LIST_MAX_AGE, O_AS_OF, O_VERBOSE, O_NO_CATALOG, O_CATALOG_ONLY, O_NEW_PROVIDER,
-	O_GROUP_BY, O_ALL_REGIONS, O_NO_LEGEND, O_SIGN, O_GEN_KEY, O_FROM,
+	O_GROUP_BY, O_ALL_REGIONS, O_NO_LEGEND, O_SIGN, O_GEN_KEY, O_FROM, O_SINCE, O_DAYS,
+	O_CHANGES, O_EXIT_ON_CHANGE,
 	O_COUNT
 };
 
@@ -78,7 +79,8 @@ extern const struct opt_def *const opts_common[];  /* --help --version --cache -
 extern const struct opt_def *const opts_filters[]; /* the capability filters and --where */
 extern const struct opt_def *const opts_output[];  /* --format --json */
 extern const struct opt_def opt_json, opt_gpu, opt_gpus, opt_provider, opt_hours, opt_nodes,
-	opt_limit, opt_timeout, opt_retries, opt_verbose, opt_force, opt_wait, opt_no_legend;
+	opt_limit, opt_explain, opt_timeout, opt_retries, opt_verbose, opt_force, opt_wait,
+	opt_no_legend;
 
 /* What a command's positional argument completes to. */
 enum arg_source {
@@ -171,6 +173,7 @@ void msg_status(enum gc_status st, const char *err, const char *fallback);
 /* Exit codes (docs/EXIT-CODES.md): one table, used only by main and the commands. */
 enum {
 	EXIT_OK = 0,
+	EXIT_CHANGED = 3, /* refresh --exit-on-change: something that matches changed */
 	EXIT_USAGE = 64,
 	EXIT_DATAERR = 65,
 	EXIT_UNAVAILABLE = 69,
@@ -356,6 +359,18 @@ int cli_offer_filters(struct cli_env *env, const struct cli_args *a, struct quer
  * it; *have: release it). */
 int cli_offer_where(struct cli_env *env, const struct cli_args *a, struct query *q,
 		    char **prov_store, struct where_result *out, int *have);
+
+/* --- cmd_changes.c: what changed, for changes and refresh --changes --- */
+
+/* A query from list's filters and --limit (cli_offer_numbers,
+ * cli_offer_filters); the fields prepared.  Returns an exit code. */
+int cli_changes_query(struct cli_env *env, const struct cli_args *a, struct query *q,
+		      char **prov_store);
+/* Print what changed since `since` (RFC 3339 UTC) among the offers q
+ * selects, as --format says; *count gets how many.  With --explain the
+ * SQL only.  Returns an exit code. */
+int cli_changes_print(struct cli_env *env, const struct cli_args *a, const struct query *q,
+		      const char *since, size_t *count);
 
 /* `providers --check`, run by cmd_providers.  A command's run function is
  * static in its file; list, providers and recommend are declared here only

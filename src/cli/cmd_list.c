@@ -352,8 +352,6 @@ static const struct opt_def opt_group_by = {O_GROUP_BY, "group-by", 0, OPT_ENUM,
 	"one row per sku (provider and SKU: a table's default), provider, gpu, region, or none"};
 static const struct opt_def opt_all_regions = {O_ALL_REGIONS, "all-regions", 0, OPT_BOOL, NULL,
 	NULL, HINT_NONE, "every offer, one row per region: --group-by none"};
-static const struct opt_def opt_explain = {O_EXPLAIN, "explain", 0, OPT_BOOL, NULL, NULL, HINT_NONE,
-	"print the SQL the query runs (parameters inlined) and exit"};
 
 static const struct opt_use list_opts[] = {
 	OPT_GROUP(opts_common), OPT_GROUP(opts_offer), OPT_GROUP(opts_filters), OPT_USE(opt_cuda),

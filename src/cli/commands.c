@@ -19,6 +19,8 @@
 	X(show)         \
 	X(compare)      \
 	X(recommend)    \
+	X(history)      \
+	X(changes)      \
 	X(refresh)      \
 	X(import)       \
 	X(export)       \

@@ -69,6 +69,8 @@ const struct opt_def opt_nodes = {
 	O_NODES, "nodes", 0, OPT_NUMBER, "N", NULL, HINT_NONE, "nodes for --hours (default 1)"};
 const struct opt_def opt_no_legend = {O_NO_LEGEND, "no-legend", 0, OPT_BOOL, NULL, NULL,
 	HINT_NONE, "no line of what the table's words mean under it (a terminal shows one)"};
+const struct opt_def opt_explain = {O_EXPLAIN, "explain", 0, OPT_BOOL, NULL, NULL, HINT_NONE,
+	"print the SQL the query runs (parameters inlined) and exit"};
 const struct opt_def opt_limit = {
 	O_LIMIT, "limit", 0, OPT_NUMBER, "N", NULL, HINT_NONE, "at most N rows (offers or groups)"};
 

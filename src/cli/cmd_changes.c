@@ -1,0 +1,172 @@
+/* cmd_changes.c - gpucmp changes: what got cheaper or dearer, appeared or
+ * disappeared since a time, from the price history (docs/HISTORY.md). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "gpucmp/query.h"
+#include "gpucmp/query_history.h"
+#include "gpucmp/strutil.h"
+
+enum { C_CHANGE, C_PROVIDER, C_SKU, C_GPU, C_GPU_COUNT, C_REGION, C_WAS, C_PRICE, C_WAS_SPOT,
+       C_SPOT, C_WAS_AVAILABLE, C_AVAILABLE, C_AT, C_COUNT };
+
+/* docs/OUTPUT.md "changes"; docs/changes.schema.json. */
+static const struct field changes_fields[C_COUNT] = {
+	[C_CHANGE] = RENDER_COL("change", "CHANGE", FT_TEXT, 1),
+	[C_PROVIDER] = RENDER_COL("provider", "PROVIDER", FT_TEXT, 1),
+	[C_SKU] = RENDER_COL("sku", "SKU", FT_TEXT, 1),
+	[C_GPU] = RENDER_COL("gpu", "GPU", FT_TEXT, 2),
+	[C_GPU_COUNT] = RENDER_COL("gpu_count", "GPUS", FT_NUM, 2),
+	[C_REGION] = RENDER_COL("region", "REGION", FT_TEXT, 2),
+	[C_WAS] = RENDER_COL("was_price_hr", "WAS $/HR", FT_PRICE, 1),
+	[C_PRICE] = RENDER_COL("price_hr", "NOW $/HR", FT_PRICE, 1),
+	[C_WAS_SPOT] = RENDER_COL("was_spot_price_hr", "WAS SPOT", FT_PRICE, 4),
+	[C_SPOT] = RENDER_COL("spot_price_hr", "NOW SPOT", FT_PRICE, 4),
+	[C_WAS_AVAILABLE] = RENDER_COL("was_available", "WAS AVAIL", FT_BOOL, 0),
+	[C_AVAILABLE] = RENDER_COL("available", "AVAIL", FT_BOOL, 5),
+	[C_AT] = RENDER_COL("at", "AT", FT_TEXT, 3),
+};
+
+static double tri(int v)
+{
+	return v < 0 ? NAN : v;
+}
+
+static void change_row(void *ctx, size_t i, struct render_value *v)
+{
+	const struct query_change *c = (const struct query_change *)ctx + i;
+	v[C_CHANGE] = RV_TEXT(c->change);
+	v[C_PROVIDER] = RV_TEXT(c->provider);
+	v[C_SKU] = RV_TEXT(c->sku);
+	v[C_GPU] = RV_TEXT(c->gpu);
+	v[C_GPU_COUNT] = RV_NUM(c->gpu_count);
+	v[C_REGION] = RV_TEXT(c->region);
+	v[C_WAS] = RV_NUM(c->was_price_hr);
+	v[C_PRICE] = RV_NUM(c->price_hr);
+	v[C_WAS_SPOT] = RV_NUM(c->was_spot_price_hr);
+	v[C_SPOT] = RV_NUM(c->spot_price_hr);
+	v[C_WAS_AVAILABLE] = RV_NUM(tri(c->was_available));
+	v[C_AVAILABLE] = RV_NUM(tri(c->available));
+	v[C_AT] = RV_TEXT(c->at);
+}
+
+int cli_changes_query(struct cli_env *env, const struct cli_args *a, struct query *q,
+		      char **prov_store)
+{
+	double limit = -1;
+	query_init(q);
+	int rc = cli_offer_numbers(q, a);
+	if (!rc)
+		rc = cli_number(a, O_LIMIT, 1, 0, 1e12, &limit);
+	if (!rc)
+		rc = cli_offer_filters(env, a, q, prov_store);
+	q->limit = (long)limit;
+	query_prepare_fields(q);
+	return rc;
+}
+
+int cli_changes_print(struct cli_env *env, const struct cli_args *a, const struct query *q,
+		      const char *since, size_t *count)
+{
+	struct query_sql qs;
+	struct query_change *v = NULL;
+	char *err = NULL;
+	*count = 0;
+	enum gc_status st = query_build_changes(q, since, &qs, &err);
+	if (st == GC_OK && cli_flag(a, O_EXPLAIN)) {
+		char *sql = query_inline(&qs);
+		printf("%s;\n", sql ? sql : "");
+		free(sql);
+		query_sql_release(&qs);
+		return sql ? EXIT_OK : EXIT_OSERR;
+	}
+	if (st == GC_OK)
+		st = query_changes(env->cache, &qs, &v, count, &err);
+	query_sql_release(&qs);
+	if (st != GC_OK) {
+		int rc = cli_cache_failed(env, NULL, st, err, "cannot read the price history");
+		free(err);
+		return rc;
+	}
+	int rc = EXIT_OK;
+	if (*count || cli_format(a) != RF_TABLE)
+		rc = cli_render(a, env, changes_fields, C_COUNT, *count, change_row, v);
+	if (!*count && cli_format(a) == RF_TABLE)
+		msg_note("no changes since %s", since);
+	query_changes_release(v, *count);
+	return rc;
+}
+
+/* --since DURATION (default 1d) as the time that long before now. */
+static int since_time(const struct cli_args *a, char *out, size_t n)
+{
+	const char *v = cli_opt(a, O_SINCE);
+	long long secs = str_duration(v ? v : "1d");
+	if (secs <= 0) {
+		char safe[64];
+		msg_error("bad duration '%s' for --since (examples: 6h, 1d, 7d, 30d)",
+			  str_sanitize(safe, sizeof safe, v));
+		return EXIT_USAGE;
+	}
+	str_time_format(catalog_now() - secs, out, n);
+	return EXIT_OK;
+}
+
+static int cmd_changes(struct cli_args *a)
+{
+	if (a->npos) {
+		char safe[64];
+		msg_error("unexpected argument '%s' for 'changes'; filters are options such as "
+			  "--gpu h100", str_sanitize(safe, sizeof safe, a->pos[0]));
+		return EXIT_USAGE;
+	}
+	struct cli_env env;
+	struct query q;
+	struct where_result where;
+	int have_where = 0;
+	char *prov = NULL, since[32];
+	size_t n;
+	int rc = cli_env_start(&env, 0);
+	if (!rc)
+		rc = since_time(a, since, sizeof since);
+	if (!rc)
+		rc = cli_changes_query(&env, a, &q, &prov);
+	if (!rc && !cli_flag(a, O_EXPLAIN))
+		rc = cli_open_cache(&env, a);
+	if (!rc)
+		rc = cli_offer_where(&env, a, &q, &where, &have_where);
+	if (!rc)
+		rc = cli_changes_print(&env, a, &q, since, &n);
+	if (have_where)
+		where_result_release(&where);
+	free(prov);
+	cli_env_release(&env);
+	return rc;
+}
+
+static const struct opt_def opt_since = {O_SINCE, "since", 0, OPT_STRING, "DURATION", NULL,
+	HINT_NONE, "changes in the last DURATION (default 1d; 6h, 7d, 30d)"};
+
+static const struct opt_use changes_opts[] = {
+	OPT_GROUP(opts_common), OPT_USE(opt_since), OPT_GROUP(opts_offer), OPT_GROUP(opts_filters),
+	OPT_USE(opt_cuda), OPT_USE(opt_cuda_strict), OPT_USE(opt_available), OPT_USE(opt_limit),
+	OPT_GROUP(opts_output), OPT_USE(opt_explain), OPT_END};
+
+const struct cmd_entry cmd_changes_entry = {
+	.name = "changes",
+	.run = cmd_changes,
+	.usage = "changes [--since DURATION] [options]",
+	.summary = "What got cheaper or dearer, appeared or disappeared since a time.",
+	.detail =
+		"Every refresh and import records what it changed per offer (docs/HISTORY.md);\n"
+		"this compares each offer's state before its first change in the window with\n"
+		"its state after the last one.  Filters are list's, over the offers as they\n"
+		"last changed (a gone offer as it was).\n\n"
+		"examples:\n"
+		"  gpucmp changes --since 1d\n"
+		"  gpucmp changes --since 7d --gpu h100 --gpus 8 --max-price 20 --json",
+	.opts = changes_opts,
+};
