@@ -366,11 +366,14 @@ int cli_offer_where(struct cli_env *env, const struct cli_args *a, struct query 
  * cli_offer_filters); the fields prepared.  Returns an exit code. */
 int cli_changes_query(struct cli_env *env, const struct cli_args *a, struct query *q,
 		      char **prov_store);
-/* Print what changed since `since` (RFC 3339 UTC) among the offers q
- * selects, as --format says; *count gets how many.  With --explain the
- * SQL only.  Returns an exit code. */
+/* What changed since `since` (RFC 3339 UTC) among the offers q selects:
+ * printed as --format says when `print`, counted in *count.  With
+ * --explain the SQL only.  Returns an exit code. */
 int cli_changes_print(struct cli_env *env, const struct cli_args *a, const struct query *q,
-		      const char *since, size_t *count);
+		      const char *since, int print, size_t *count);
+/* The filters refresh --changes takes: --gpu, --gpus, --vram, --max-price,
+ * --spot, --region, --available (refresh's IDs name the providers). */
+extern const struct opt_def *const opts_offer_changes[];
 
 /* `providers --check`, run by cmd_providers.  A command's run function is
  * static in its file; list, providers and recommend are declared here only

@@ -69,7 +69,7 @@ int cli_changes_query(struct cli_env *env, const struct cli_args *a, struct quer
 }
 
 int cli_changes_print(struct cli_env *env, const struct cli_args *a, const struct query *q,
-		      const char *since, size_t *count)
+		      const char *since, int print, size_t *count)
 {
 	struct query_sql qs;
 	struct query_change *v = NULL;
@@ -92,9 +92,9 @@ int cli_changes_print(struct cli_env *env, const struct cli_args *a, const struc
 		return rc;
 	}
 	int rc = EXIT_OK;
-	if (*count || cli_format(a) != RF_TABLE)
+	if (print && (*count || cli_format(a) != RF_TABLE))
 		rc = cli_render(a, env, changes_fields, C_COUNT, *count, change_row, v);
-	if (!*count && cli_format(a) == RF_TABLE)
+	if (print && !*count && cli_format(a) == RF_TABLE)
 		msg_note("no changes since %s", since);
 	query_changes_release(v, *count);
 	return rc;
@@ -139,7 +139,7 @@ static int cmd_changes(struct cli_args *a)
 	if (!rc)
 		rc = cli_offer_where(&env, a, &q, &where, &have_where);
 	if (!rc)
-		rc = cli_changes_print(&env, a, &q, since, &n);
+		rc = cli_changes_print(&env, a, &q, since, 1, &n);
 	if (have_where)
 		where_result_release(&where);
 	free(prov);

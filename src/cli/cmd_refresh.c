@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "gpucmp/query.h"
 #include "gpucmp/refresh.h"
 #include "gpucmp/strutil.h"
 
@@ -201,6 +202,38 @@ static void verbose_skipped(const struct cli_args *a, const struct refresh_resul
 		msg_verbose(line);
 }
 
+/* --changes, --exit-on-change: what the refresh changed among the offers
+ * the filters select, printed (--changes) and as the exit code
+ * (--exit-on-change: EXIT_CHANGED when anything did and nothing failed). */
+struct watch {
+	int on;
+	struct query q;
+	char *prov, since[32];
+};
+
+static int watch_prepare(const struct cli_args *a, struct cli_env *env, struct watch *w)
+{
+	w->on = cli_flag(a, O_CHANGES) || cli_flag(a, O_EXIT_ON_CHANGE);
+	if (!w->on)
+		return EXIT_OK;
+	if (cli_flag(a, O_JSON)) {
+		msg_error("--changes prints a table; with --json run 'gpucmp changes --since 1h "
+			  "--json' after the refresh");
+		return EXIT_USAGE;
+	}
+	str_time_format(catalog_now(), w->since, sizeof w->since);
+	return cli_changes_query(env, a, &w->q, &w->prov);
+}
+
+static int watch_report(const struct cli_args *a, struct cli_env *env, struct watch *w, int rc)
+{
+	size_t n = 0;
+	if (!w->on || rc)
+		return rc;
+	rc = cli_changes_print(env, a, &w->q, w->since, cli_flag(a, O_CHANGES), &n);
+	return !rc && n && cli_flag(a, O_EXIT_ON_CHANGE) ? EXIT_CHANGED : rc;
+}
+
 /* Run the refresh o describes on env's cache and print what came of it. */
 static int run(const struct cli_args *a, struct cli_env *env, struct refresh_opts *o)
 {
@@ -250,12 +283,17 @@ static int cmd_refresh(struct cli_args *a)
 	const char *chosen[MAX_IDS];
 	struct refresh_opts o;
 	memset(&o, 0, sizeof o);
+	struct watch w = {0};
 	int rc = cli_opt(a, O_FROM) && a->npos ? EXIT_USAGE : prepare(a, &env, &o, chosen);
 	if (rc == EXIT_USAGE && cli_opt(a, O_FROM) && a->npos)
 		msg_error("--from pulls every provider of the snapshot: name no provider");
 	const char *from = rc ? NULL : pull_source(a, &env);
 	if (!rc)
-		rc = from ? cli_refresh_pull(a, &env, &o.http, from) : run(a, &env, &o);
+		rc = watch_prepare(a, &env, &w);
+	if (!rc)
+		rc = watch_report(a, &env, &w,
+				  from ? cli_refresh_pull(a, &env, &o.http, from) : run(a, &env, &o));
+	free(w.prov);
 	cli_env_release(&env);
 	return rc;
 }
@@ -276,12 +314,17 @@ static const struct opt_def opt_catalog_only = {O_CATALOG_ONLY, "catalog-only", 
 
 static const struct opt_def opt_from = {O_FROM, "from", 0, OPT_STRING, "URL|DIR", NULL,
 	HINT_FILE, "pull a team snapshot ('gpucmp export') instead of fetching (docs/TEAM.md)"};
+static const struct opt_def opt_changes = {O_CHANGES, "changes", 0, OPT_BOOL, NULL, NULL,
+	HINT_NONE, "then print what the refresh changed (of the offers the filters select)"};
+static const struct opt_def opt_exit_on_change = {O_EXIT_ON_CHANGE, "exit-on-change", 0, OPT_BOOL,
+	NULL, NULL, HINT_NONE, "exit 3 when something the filters select changed (for cron)"};
 
 static const struct opt_use refresh_opts[] = {
 	OPT_GROUP(opts_common), OPT_USE(opt_json), OPT_USE(opt_jobs), OPT_USE(opt_max_age),
 	OPT_USE(opt_timeout), OPT_USE(opt_deadline), OPT_USE(opt_no_catalog),
 	OPT_USE(opt_catalog_only), OPT_USE(opt_from), OPT_USE(opt_retries), OPT_USE(opt_verbose),
-	OPT_USE(opt_force), OPT_USE(opt_wait), OPT_END};
+	OPT_USE(opt_force), OPT_USE(opt_wait), OPT_USE(opt_changes), OPT_USE(opt_exit_on_change),
+	OPT_GROUP(opts_offer_changes), OPT_END};
 static const struct arg_hint refresh_args[] = {ARG_HINT(ARG_ADAPTERS, 0, "provider id"), ARG_END};
 
 const struct cmd_entry cmd_refresh_entry = {
@@ -308,12 +351,15 @@ const struct cmd_entry cmd_refresh_entry = {
 		"exit: 0 every provider tried is current, 75 some failed (a named one without\n"
 		"its key too; or another refresh holds the cache), 69 all failed (a pull: the\n"
 		"server is down), 65 a pulled snapshot is refused (tampered, cut short, an\n"
-		"unknown key or format version; the cache is unchanged).\n\n"
+		"unknown key or format version; the cache is unchanged); with\n"
+		"--exit-on-change, 3 when none failed and an offer the filters select changed\n"
+		"(docs/HISTORY.md).\n\n"
 		"examples:\n"
 		"  gpucmp refresh\n"
 		"  gpucmp refresh vast runpod --timeout 20\n"
 		"  */30 * * * *  gpucmp refresh --quiet --max-age 25m   (crontab)\n"
-		"  gpucmp refresh --from https://gpucmp.example.org/team",
+		"  gpucmp refresh --from https://gpucmp.example.org/team\n"
+		"  gpucmp refresh -q --changes --exit-on-change --gpu h100 --gpus 8 --max-price 20",
 	.opts = refresh_opts,
 	.args = refresh_args,
 };

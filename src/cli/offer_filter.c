@@ -130,3 +130,6 @@ const struct opt_def opt_available = {O_AVAILABLE, "available", 0, OPT_BOOL, NUL
 const struct opt_def *const opts_offer[] = {
 	&opt_gpu, &opt_gpus, &opt_vram, &opt_max_price, &opt_spot, &opt_region, &opt_provider,
 	NULL};
+const struct opt_def *const opts_offer_changes[] = {
+	&opt_gpu, &opt_gpus, &opt_vram, &opt_max_price, &opt_spot, &opt_region, &opt_available,
+	NULL};

@@ -325,6 +325,49 @@ EOF
 	expect_rc 0 && has out "2 offers" && has requests.log "Accept-Encoding:"
 }
 
+# Price history (docs/HISTORY.md): the first refresh is the baseline; the
+# next one, with gpu_1x_a100 cheaper and an 8x H100 new, prints both with
+# --changes and exits 3 with --exit-on-change when the filters match (the
+# cron alert "H100 x8 under $20 appeared"), 0 when they do not; a refresh
+# that changes nothing exits 0; a failed one keeps its own code.
+scenario_history_changes() {
+	server "$LAMBDA_OK" || return 1
+	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
+	last="refresh --changes (baseline)"
+	GPUCMP_NOW=2026-12-02T11:00:00Z g refresh -q --changes --exit-on-change lambda
+	expect_rc 0 || return 1
+	sql_is "SELECT count(*) FROM history" "0" || return 1
+	server "GET /api/v1/instance-types file=history/lambda-next.json" || return 1
+	export GPUCMP_LAMBDA_BASE_URL="$BASE"
+	last="refresh --exit-on-change --gpu b200"
+	GPUCMP_NOW=2026-12-02T12:00:00Z g refresh -q --exit-on-change --gpu b200 lambda
+	expect_rc 0 && [ ! -s "$dir/out" ] || fail "no B200 changed: exit 0, nothing printed" ||
+		return 1
+	sql_is "SELECT kind, price_hr, was_price_hr FROM history ORDER BY id" "4|0.7|0.8
+1|19.9|" || return 1
+	server "GET /api/v1/instance-types file=lambda/instance-types.json" || return 1
+	export GPUCMP_LAMBDA_BASE_URL="$BASE"
+	GPUCMP_NOW=2026-12-02T13:00:00Z g refresh -q lambda
+	server "GET /api/v1/instance-types file=history/lambda-next.json" || return 1
+	export GPUCMP_LAMBDA_BASE_URL="$BASE"
+	last="refresh --changes --exit-on-change --gpu h100 --gpus 8 --max-price 20"
+	GPUCMP_NOW=2026-12-02T14:00:00Z g refresh -q --changes --exit-on-change --gpu h100 --gpus 8 \
+		--max-price 20 lambda
+	expect_rc 3 && has out "appeared" && has out "gpu_8x_h100_sxm5" || return 1
+	lacks out "gpu_1x_a100" || return 1
+	last="refresh --changes (nothing new)"
+	GPUCMP_NOW=2026-12-02T15:00:00Z g refresh -q --changes --exit-on-change lambda
+	expect_rc 0 && [ ! -s "$dir/out" ] || fail "nothing changed: exit 0, nothing printed" ||
+		return 1
+	last="changes --since 1d --json"
+	GPUCMP_NOW=2026-12-02T19:00:00Z g changes --since 1d --json --provider lambda
+	expect_rc 0 && has out '"change": "cheaper"' && has out '"change": "appeared"' || return 1
+	stop_server
+	last="refresh --exit-on-change (server down)"
+	GPUCMP_NOW=2026-12-02T16:00:00Z g refresh -q --exit-on-change --timeout 2 --retries 0 lambda
+	expect_rc 69
+}
+
 # --max-age: a provider refreshed a moment ago is skipped, no request made.
 scenario_max_age() {
 	server "$LAMBDA_OK" || return 1
