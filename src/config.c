@@ -26,6 +26,7 @@ void config_init(struct config *c)
 {
 	memset(c, 0, sizeof *c);
 	c->min_keep_percent = -1;
+	c->history_days = -1;
 	c->catalog = -1;
 	c->legend = -1;
 }
@@ -464,6 +465,25 @@ static enum gc_status parse_min_keep(struct config *c, struct ydoc *d, yaml_node
 	return GC_OK;
 }
 
+/* history_days: a whole number of days 0..3650 (cache.h, the price history). */
+static enum gc_status parse_history_days(struct config *c, struct ydoc *d, yaml_node_t *n,
+					 char **err)
+{
+	const char *s = ydoc_str(n);
+	long v = -1;
+	if (s && *s && strlen(s) <= 4 && strspn(s, "0123456789") == strlen(s))
+		v = strtol(s, NULL, 10);
+	if (v < 0 || v > 3650) {
+		char safe[32];
+		str_sanitize(safe, sizeof safe, s ? s : "");
+		return ydoc_error(d, n, err,
+				  "history_days must be a whole number of days from 0 (no history) "
+				  "to 3650, not '%s'", safe);
+	}
+	c->history_days = (int)v;
+	return GC_OK;
+}
+
 /* stale_after: a duration ("24h", "2d"), at least a minute. */
 static enum gc_status parse_stale_after(struct config *c, struct ydoc *d, yaml_node_t *n,
 					char **err)
@@ -566,7 +586,7 @@ static enum gc_status parse_root(struct config *c, struct ydoc *d, yaml_node_t *
 					   "provider", "min_keep_percent", "stale_after",
 					   "catalog", "skypilot_catalog_url",
 					   "gpuhunt_catalog_url", "legend", "pull_from",
-					   "trusted_keys", NULL};
+					   "trusted_keys", "history_days", NULL};
 	if (root->type != YAML_MAPPING_NODE)
 		return ydoc_error(d, root, err, "expected settings as 'key: value' lines (columns, "
 				  "sort, currency, providers, provider)");
@@ -586,6 +606,8 @@ static enum gc_status parse_root(struct config *c, struct ydoc *d, yaml_node_t *
 		st = parse_min_keep(c, d, n, err);
 	if (st == GC_OK && (n = ydoc_get(d, root, "stale_after")) && !ydoc_is_null(n))
 		st = parse_stale_after(c, d, n, err);
+	if (st == GC_OK && (n = ydoc_get(d, root, "history_days")) && !ydoc_is_null(n))
+		st = parse_history_days(c, d, n, err);
 	if (st == GC_OK && (n = ydoc_get(d, root, "catalog")) && !ydoc_is_null(n))
 		st = parse_bool(&c->catalog, d, n, "catalog", err);
 	if (st == GC_OK && (n = ydoc_get(d, root, "legend")) && !ydoc_is_null(n))

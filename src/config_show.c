@@ -117,6 +117,10 @@ enum gc_status config_effective(struct config_effective *e, const struct config 
 	e->top[4] = top("min_keep_percent", e->keep[0] ? e->keep : NULL,
 			STR(CACHE_MIN_KEEP_PERCENT), NULL);
 	more_settings(e, c);
+	if (c->history_days >= 0)
+		snprintf(e->days, sizeof e->days, "%d", c->history_days);
+	e->top[12] = top("history_days", e->days[0] ? e->days : NULL, STR(CACHE_HISTORY_DAYS),
+			NULL);
 	e->provider = calloc(adapter_count + 1, sizeof *e->provider);
 	if (!e->provider)
 		return err_set(err, GC_ENOMEM, "out of memory");

@@ -41,6 +41,7 @@ struct config {
 	struct config_provider *provider;
 	size_t nprovider;
 	int min_keep_percent; /* 0..100; -1 = unset (CACHE_MIN_KEEP_PERCENT) */
+	int history_days;     /* price history kept, days; 0 off; -1 = unset (CACHE_HISTORY_DAYS) */
 	long long stale_after; /* seconds; 0 = unset (QUERY_STALE_AFTER) */
 	/* hosted catalogs (hosted.h): base URLs, NULL = unset; catalog: 0 off,
 	 * 1 on, -1 unset (on) */

@@ -35,9 +35,10 @@ struct config_shown_provider {
 };
 
 /* The top-level settings, in the order they are shown. */
-enum { CONFIG_SHOWN_TOP = 12 }; /* columns, sort, currency, providers, min_keep_percent,
+enum { CONFIG_SHOWN_TOP = 13 }; /* columns, sort, currency, providers, min_keep_percent,
 				 * stale_after, legend, catalog, skypilot_catalog_url,
-				 * gpuhunt_catalog_url, pull_from, trusted_keys */
+				 * gpuhunt_catalog_url, pull_from, trusted_keys,
+				 * history_days */
 
 struct config_effective {
 	const char *path; /* the config file's path, borrowed; NULL: no location */
@@ -45,7 +46,7 @@ struct config_effective {
 	struct config_setting top[CONFIG_SHOWN_TOP];
 	struct config_shown_provider *provider; /* owned, in adapter order */
 	size_t nprovider;
-	char providers_line[1024], keep[16], stale[24], keys_line[1024];
+	char providers_line[1024], keep[16], stale[24], keys_line[1024], days[16];
 	char sky_from[64], hunt_from[64], sky_url[600], hunt_url[600];
 };
 

@@ -234,5 +234,6 @@ int cli_writer_guard(struct cli_env *env, const struct cli_args *a)
 		return rc;
 	int keep = env->config.min_keep_percent;
 	cache_set_guard(env->cache, cli_flag(a, O_FORCE), keep < 0 ? CACHE_MIN_KEEP_PERCENT : keep);
+	cache_set_history(env->cache, env->config.history_days);
 	return EXIT_OK;
 }

@@ -401,7 +401,7 @@ static void test_effective(void **state)
 	static const char *const keys[] = {"columns", "sort", "currency", "providers",
 					   "min_keep_percent", "stale_after", "legend", "catalog",
 					   "skypilot_catalog_url", "gpuhunt_catalog_url",
-					   "pull_from", "trusted_keys"};
+					   "pull_from", "trusted_keys", "history_days"};
 	for (size_t i = 0; i < CONFIG_SHOWN_TOP; i++)
 		assert_string_equal(e.top[i].key, keys[i]);
 	assert_null(e.top[0].value); /* columns: unset, "auto" for people */
