@@ -153,8 +153,9 @@ static void event_sparks(const struct query_event *v, size_t n)
 	char line[3 * 64 + 1];
 	for (size_t i = 0, start = 0; i < n; i++) {
 		size_t k = 0;
-		if (i + 1 < n && strcmp(v[i + 1].provider, v[i].provider) == 0 &&
-		    strcmp(v[i + 1].sku, v[i].sku) == 0 && strcmp(v[i + 1].region, v[i].region) == 0)
+		const struct query_event *x = &v[i], *y = &v[i + 1];
+		if (i + 1 < n && strcmp(y->provider, x->provider) == 0 &&
+		    strcmp(y->sku, x->sku) == 0 && strcmp(y->region, x->region) == 0)
 			continue;
 		/* the last 63 events of the offer at v[start..i] */
 		size_t from = i + 1 - start > 63 ? i - 62 : start;
