@@ -1,0 +1,261 @@
+/* test_history.c - the price history: what a load records (the diff), the
+ * baseline, the retention and its compaction, the migration of a cache
+ * from before it, and the questions over it (changes, events, daily
+ * minimums). */
+#include <math.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+#include "gpucmp/cache.h"
+#include "gpucmp/query.h"
+#include "gpucmp/query_history.h"
+#include "gpucmp/render.h"
+#include "gpucmp/strutil.h"
+
+static struct catalog cat;
+
+static int setup(void **state)
+{
+	(void)state;
+	return load_embedded_catalog(&cat) != 0 ? -1 : 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	catalog_release(&cat);
+	return 0;
+}
+
+static long long scalar(struct cache *c, const char *sql)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(cache_db(c), sql, -1, &s, NULL) != SQLITE_OK)
+		fail_msg("%s: %s", sql, sqlite3_errmsg(cache_db(c)));
+	long long v = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int64(s, 0) : -1;
+	sqlite3_finalize(s);
+	return v;
+}
+
+static struct cache *open_mem(void)
+{
+	struct cache *c = NULL;
+	struct cache_open_info info;
+	char *err = NULL;
+	if (cache_open(&c, NULL, &cat, &info, &err) != GC_OK)
+		fail_msg("open: %s", err ? err : "?");
+	cache_open_info_release(&info);
+	return c;
+}
+
+/* A load: offers sku-0.. with these prices (NAN: that SKU is absent). */
+struct load {
+	const double *price;
+	int n;
+};
+
+static enum gc_status fill(void *arg, offer_cb cb, void *ctx, char **err)
+{
+	const struct load *l = arg;
+	for (int i = 0; i < l->n; i++) {
+		if (isnan(l->price[i]))
+			continue;
+		struct offer o;
+		char sku[16];
+		offer_init(&o);
+		snprintf(sku, sizeof sku, "sku-%d", i);
+		o.provider = "lambda";
+		o.sku = sku;
+		o.gpu = i == 3 ? "h100-sxm" : "a100-sxm-80gb";
+		o.gpu_name = "GPU";
+		o.gpu_count = 8;
+		o.region = "us-east-1";
+		o.price_hr = l->price[i];
+		o.available = 1;
+		o.source = "live";
+		o.fetched_at = "2026-12-02T10:00:00Z";
+		enum gc_status st = cb(ctx, &o, err);
+		if (st != GC_OK)
+			return st;
+	}
+	return GC_OK;
+}
+
+static void store(struct cache *c, const char *at, const double *price, int n)
+{
+	struct load l = {price, n};
+	struct cache_meta m = {"live", at, NULL, NULL, NULL, 0};
+	char *err = NULL;
+	cache_set_guard(c, 1, 0);
+	if (cache_store(c, "lambda", &m, fill, &l, NULL, &err) != GC_OK)
+		fail_msg("store: %s", err ? err : "?");
+}
+
+static void test_diff(void **state)
+{
+	(void)state;
+	struct cache *c = open_mem();
+	const double day1[] = {10, 20, 30, NAN};
+	const double day2[] = {9, 20, NAN, 40};
+	store(c, "2026-12-01T10:00:00Z", day1, 4);
+	/* the first load of a provider is its baseline */
+	assert_int_equal(scalar(c, "SELECT count(*) FROM history"), 0);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM history_offer WHERE present"), 3);
+	store(c, "2026-12-01T11:00:00Z", day1, 4);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM history"), 0); /* nothing changed */
+	store(c, "2026-12-02T10:00:00Z", day2, 4);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM history"), 3);
+	assert_int_equal(scalar(c, "SELECT kind FROM history h JOIN history_offer o"
+				   " ON o.id = h.offer WHERE o.sku = 'sku-0'"), CACHE_HIST_PRICE);
+	assert_int_equal(scalar(c, "SELECT h.was_price_hr * 10 + h.price_hr FROM history h"
+				   " JOIN history_offer o ON o.id = h.offer WHERE o.sku = 'sku-0'"),
+			 109);
+	assert_int_equal(scalar(c, "SELECT kind FROM history h JOIN history_offer o"
+				   " ON o.id = h.offer WHERE o.sku = 'sku-2'"), CACHE_HIST_GONE);
+	assert_int_equal(scalar(c, "SELECT kind FROM history h JOIN history_offer o"
+				   " ON o.id = h.offer WHERE o.sku = 'sku-3'"),
+			 CACHE_HIST_APPEARED);
+	assert_int_equal(scalar(c, "SELECT present FROM history_offer WHERE sku = 'sku-2'"), 0);
+	/* back again: it appeared */
+	store(c, "2026-12-02T11:00:00Z", day1, 4);
+	assert_int_equal(scalar(c, "SELECT kind FROM history h JOIN history_offer o ON o.id ="
+				   " h.offer WHERE o.sku = 'sku-2' ORDER BY h.id DESC LIMIT 1"),
+			 CACHE_HIST_APPEARED);
+	/* history_v filters as offer_v does */
+	assert_int_equal(scalar(c, "SELECT count(*) FROM history_v WHERE gpu_id = 'h100-sxm'"), 1);
+	cache_close(c);
+}
+
+static void test_retention(void **state)
+{
+	(void)state;
+	struct cache *c = open_mem();
+	const double a[] = {10, 20, 30}, b[] = {11, 20, NAN}, d[] = {12, 20, NAN};
+	cache_set_history(c, 2);
+	store(c, "2026-11-01T00:00:00Z", a, 3);
+	store(c, "2026-11-02T00:00:00Z", b, 3); /* sku-0 dearer, sku-2 gone */
+	assert_int_equal(scalar(c, "SELECT count(*) FROM history"), 2);
+	store(c, "2026-11-10T00:00:00Z", d, 3); /* the retention drops the first two */
+	assert_int_equal(scalar(c, "SELECT count(*) FROM history"), 1);
+	/* continuity: the kept event says what came before it */
+	assert_int_equal(scalar(c, "SELECT was_price_hr FROM history"), 11);
+	/* gone before the retention, no event left: forgotten */
+	assert_int_equal(scalar(c, "SELECT count(*) FROM history_offer WHERE sku = 'sku-2'"), 0);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM history_offer"), 2);
+	/* the latest state stays whatever the retention */
+	assert_int_equal(cache_history_compact(c, "2027-06-01T00:00:00Z", NULL), GC_OK);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM history"), 0);
+	assert_int_equal(scalar(c, "SELECT price_hr FROM history_offer WHERE sku = 'sku-0'"), 12);
+	/* 0 days: nothing recorded */
+	cache_set_history(c, 0);
+	store(c, "2027-06-02T00:00:00Z", a, 3);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM history"), 0);
+	cache_close(c);
+}
+
+/* A cache written by the build before the history (schema 3) opens and
+ * migrates: its offers stay, the tables and the view appear. */
+static void test_migrates_schema_3(void **state)
+{
+	(void)state;
+	const char *path = scratch_path("history-v3.db");
+	struct cache *c = NULL;
+	struct cache_open_info info;
+	char *err = NULL;
+	unlink(path);
+	assert_int_equal(cache_open(&c, path, &cat, &info, &err), GC_OK);
+	cache_open_info_release(&info);
+	long long offers = scalar(c, "SELECT count(*) FROM offer");
+	static const char downgrade[] =
+		"DROP VIEW history_v; DROP TABLE history; DROP TABLE history_offer;"
+		" UPDATE meta SET value = '0' WHERE key = 'catalog_hash'; PRAGMA user_version = 3";
+	assert_int_equal(sqlite3_exec(cache_db(c), downgrade, NULL, NULL, NULL), SQLITE_OK);
+	cache_close(c);
+	assert_int_equal(cache_open(&c, path, &cat, &info, &err), GC_OK);
+	cache_open_info_release(&info);
+	assert_int_equal(scalar(c, "PRAGMA user_version"), CACHE_SCHEMA_VERSION);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM offer"), offers);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM history_v"), 0);
+	const double a[] = {10, 20};
+	store(c, "2026-12-01T00:00:00Z", a, 2);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM history_v"), 2);
+	cache_close(c);
+	unlink(path);
+}
+
+static void test_changes_and_daily(void **state)
+{
+	(void)state;
+	struct cache *c = open_mem();
+	const double a[] = {10, 20, 30, NAN}, b[] = {9, 21, NAN, 40}, d[] = {9, 19, NAN, 40};
+	store(c, "2026-11-30T10:00:00Z", a, 4);
+	store(c, "2026-12-01T10:00:00Z", b, 4);
+	store(c, "2026-12-02T10:00:00Z", d, 4);
+	struct query q;
+	struct query_sql qs;
+	struct query_change *v;
+	size_t n;
+	query_init(&q);
+	query_prepare_fields(&q);
+	assert_int_equal(query_build_changes(&q, "2026-12-01T00:00:00Z", &qs, NULL), GC_OK);
+	assert_int_equal(query_changes(c, &qs, &v, &n, NULL), GC_OK);
+	query_sql_release(&qs);
+	/* sku-1: 20 -> 21 -> 19 is cheaper overall */
+	assert_int_equal(n, 4);
+	assert_string_equal(v[0].change, "appeared");
+	assert_string_equal(v[0].sku, "sku-3");
+	assert_string_equal(v[1].change, "cheaper");
+	assert_string_equal(v[1].sku, "sku-0");
+	assert_string_equal(v[2].change, "cheaper");
+	assert_true(v[2].was_price_hr == 20 && v[2].price_hr == 19);
+	assert_string_equal(v[3].change, "gone");
+	query_changes_release(v, n);
+	/* list's filters: --max-price 35 drops the 40 that appeared */
+	q.max_price = 35;
+	assert_int_equal(query_build_changes(&q, "2026-12-02T00:00:00Z", &qs, NULL), GC_OK);
+	assert_int_equal(query_changes(c, &qs, &v, &n, NULL), GC_OK);
+	query_sql_release(&qs);
+	assert_int_equal(n, 1);
+	assert_string_equal(v[0].sku, "sku-1");
+	query_changes_release(v, n);
+	/* the cheapest of sku-0..2 (a100) per day: 10, 9 (sku-0 at 9 from day 2) */
+	struct query_daily *dv;
+	q.max_price = NAN;
+	q.gpus[0] = "a100-sxm-80gb";
+	q.ngpus = 1;
+	long first = str_date_days("2026-11-29");
+	assert_int_equal(query_build_daily(&q, "2026-11-29T00:00:00Z", &qs, NULL), GC_OK);
+	assert_int_equal(query_daily(c, &qs, first, 4, &dv, &n, NULL), GC_OK);
+	query_sql_release(&qs);
+	assert_int_equal(n, 1);
+	assert_string_equal(dv[0].gpu, "a100-sxm-80gb");
+	/* before history saw them: nothing; then 10; 10 and 9 the day sku-0 fell */
+	assert_true(isnan(dv[0].min[0]));
+	assert_true(dv[0].min[1] == 10 && dv[0].min[2] == 9 && dv[0].min[3] == 9);
+	query_daily_release(dv, n);
+	cache_close(c);
+}
+
+static void test_sparkline(void **state)
+{
+	(void)state;
+	const double v[] = {1, 2, NAN, 8};
+	char out[16];
+	assert_string_equal(render_sparkline(v, 4, out, sizeof out), "▁▂ █");
+	const double flat[] = {3, 3};
+	assert_string_equal(render_sparkline(flat, 2, out, sizeof out), "▄▄");
+	assert_string_equal(render_sparkline(v, 4, out, 8), "▁▂"); /* cut to whole values */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_diff),
+		cmocka_unit_test(test_retention),
+		cmocka_unit_test(test_migrates_schema_3),
+		cmocka_unit_test(test_changes_and_daily),
+		cmocka_unit_test(test_sparkline),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
