@@ -75,6 +75,9 @@ static const char *const record_sql[] = {
 	"DELETE FROM temp.hist_new",
 };
 
+static enum gc_status compact(struct cache *c, const char *provider, const char *now,
+			      char **err);
+
 static enum gc_status run_bound(struct cache *c, const char *sql, const char *provider,
 				const char *at, int events, char **err)
 {
@@ -121,11 +124,14 @@ enum gc_status cache_history_record(struct cache *c, const char *provider, const
 	for (size_t i = 0; st == GC_OK && i < sizeof record_sql / sizeof *record_sql; i++)
 		st = run_bound(c, record_sql[i], provider, at, seen, err);
 	if (st == GC_OK)
-		st = cache_history_compact(c, at, err);
+		st = compact(c, provider, at, err);
 	return st;
 }
 
-enum gc_status cache_history_compact(struct cache *c, const char *now, char **err)
+/* The retention before `now`, for `provider` (NULL: every provider): the
+ * offers' scan is per provider, so that a load pays for its own rows. */
+static enum gc_status compact(struct cache *c, const char *provider, const char *now,
+			      char **err)
 {
 	char days[32];
 	snprintf(days, sizeof days, "-%d days", c->history_days > 0 ? c->history_days : 0);
@@ -136,11 +142,21 @@ enum gc_status cache_history_compact(struct cache *c, const char *now, char **er
 		c, "DELETE FROM history WHERE at < strftime('%Y-%m-%dT%H:%M:%SZ', ?1, ?2)",
 		"cannot compact price history", err, 2, p);
 	/* an offer gone before the retention, with no event left, is forgotten */
+	static const char forget[] =
+		"DELETE FROM history_offer WHERE present = 0 AND NOT EXISTS"
+		" (SELECT 1 FROM history h WHERE h.offer = history_offer.id)";
+	static const char forget_one[] =
+		"DELETE FROM history_offer WHERE provider = ?1 AND present = 0 AND NOT EXISTS"
+		" (SELECT 1 FROM history h WHERE h.offer = history_offer.id)";
 	if (st == GC_OK)
-		st = cache_run(c, "DELETE FROM history_offer WHERE present = 0 AND NOT EXISTS"
-				  " (SELECT 1 FROM history h WHERE h.offer = history_offer.id)",
-			       "cannot compact price history", err, 0, NULL);
+		st = cache_run(c, provider ? forget_one : forget, "cannot compact price history",
+			       err, provider ? 1 : 0, &provider);
 	return st;
+}
+
+enum gc_status cache_history_compact(struct cache *c, const char *now, char **err)
+{
+	return compact(c, NULL, now, err);
 }
 
 void cache_set_history(struct cache *c, int days)
