@@ -74,5 +74,15 @@ for w in "inference" "training" "training --nodes 4" "batch" "notebook"; do
 done
 "$bin" --quiet recommend --workload training --hours 10 --budget 300 --json |
 	"$check" "$src/docs/recommend.schema.json" >/dev/null || { echo "recommend budget"; fail=1; }
+# 7. the price history (docs/HISTORY.md): two imports of different data
+h="$src/tests/fixtures/history"
+"$bin" --quiet import --force --provider lambda "$h/day1.csv" >/dev/null
+"$bin" --quiet import --force --provider lambda "$h/day2.csv" >/dev/null
+"$bin" changes --json >"$tmp/changes.json"
+grep -q '"change"' "$tmp/changes.json" || { echo "changes found none"; fail=1; }
+"$check" --array "$src/docs/changes.schema.json" <"$tmp/changes.json" || fail=1
+"$bin" history --days 3 --json | "$check" --array "$src/docs/history-day.schema.json" || fail=1
+"$bin" history lambda gpu_8x_a100 --json |
+	"$check" --array "$src/docs/history-event.schema.json" || fail=1
 if [ $fail -eq 0 ]; then echo "contract: 1 passed, 0 failed"; else echo "contract: 0 passed, 1 failed"; fi
 exit $fail
