@@ -83,9 +83,9 @@ static double col_num(sqlite3_stmt *s, int i)
 	return sqlite3_column_type(s, i) == SQLITE_NULL ? NAN : sqlite3_column_double(s, i);
 }
 
-static int col_tri(sqlite3_stmt *s, int i)
+static double col_bool(sqlite3_stmt *s, int i)
 {
-	return sqlite3_column_type(s, i) == SQLITE_NULL ? -1 : sqlite3_column_int(s, i) != 0;
+	return sqlite3_column_type(s, i) == SQLITE_NULL ? NAN : sqlite3_column_int(s, i) != 0;
 }
 
 /* Step s, growing *v (of `size`-byte items) by one per row and filling it
@@ -127,8 +127,8 @@ static int fill_change(sqlite3_stmt *s, void *item)
 	x->was_price_hr = col_num(s, 7);
 	x->spot_price_hr = col_num(s, 8);
 	x->was_spot_price_hr = col_num(s, 9);
-	x->available = col_tri(s, 10);
-	x->was_available = col_tri(s, 11);
+	x->available = col_bool(s, 10);
+	x->was_available = col_bool(s, 11);
 	x->at = col_text(s, 12);
 	return x->change && x->provider && x->sku && x->region && x->at;
 }
@@ -220,8 +220,8 @@ static int fill_event(sqlite3_stmt *s, void *item)
 	x->spot_price_hr = col_num(s, 6);
 	x->was_price_hr = col_num(s, 7);
 	x->was_spot_price_hr = col_num(s, 8);
-	x->available = col_tri(s, 9);
-	x->was_available = col_tri(s, 10);
+	x->available = col_bool(s, 9);
+	x->was_available = col_bool(s, 10);
 	return x->provider && x->sku && x->region && x->at;
 }
 

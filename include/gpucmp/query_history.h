@@ -19,7 +19,7 @@ struct query_change {
 	char *provider, *sku, *region, *gpu, *at; /* at: its last event */
 	double gpu_count;
 	double price_hr, was_price_hr, spot_price_hr, was_spot_price_hr; /* NAN: none */
-	int available, was_available;                                    /* -1: unknown */
+	double available, was_available; /* 1 or 0; NAN: unknown */
 };
 
 /* The SQL of changes since `since` (RFC 3339 UTC, borrowed until the
@@ -38,7 +38,7 @@ struct query_event {
 	char *provider, *sku, *region, *at;
 	int kind;
 	double price_hr, spot_price_hr, was_price_hr, was_spot_price_hr;
-	int available, was_available;
+	double available, was_available; /* 1 or 0; NAN: unknown */
 };
 /* The events of the offers `provider` and `sku` (and `region`, NULL: any)
  * name that q also selects, by offer and time: *out a new array. */

@@ -30,11 +30,6 @@ static const struct field changes_fields[C_COUNT] = {
 	[C_AT] = RENDER_COL("at", "AT", FT_TEXT, 3),
 };
 
-static double tri(int v)
-{
-	return v < 0 ? NAN : v;
-}
-
 static void change_row(void *ctx, size_t i, struct render_value *v)
 {
 	const struct query_change *c = (const struct query_change *)ctx + i;
@@ -48,8 +43,8 @@ static void change_row(void *ctx, size_t i, struct render_value *v)
 	v[C_PRICE] = RV_NUM(c->price_hr);
 	v[C_WAS_SPOT] = RV_NUM(c->was_spot_price_hr);
 	v[C_SPOT] = RV_NUM(c->spot_price_hr);
-	v[C_WAS_AVAILABLE] = RV_NUM(tri(c->was_available));
-	v[C_AVAILABLE] = RV_NUM(tri(c->available));
+	v[C_WAS_AVAILABLE] = RV_NUM(c->was_available);
+	v[C_AVAILABLE] = RV_NUM(c->available);
 	v[C_AT] = RV_TEXT(c->at);
 }
 
@@ -68,6 +63,26 @@ int cli_changes_query(struct cli_env *env, const struct cli_args *a, struct quer
 	return rc;
 }
 
+int cli_history_failed(struct cli_env *env, enum gc_status st, char *err)
+{
+	int rc = cli_cache_failed(env, NULL, st, err, "cannot read the price history");
+	free(err);
+	return rc;
+}
+
+int cli_explain_sql(struct query_sql *qs)
+{
+	char *sql = query_inline(qs);
+	query_sql_release(qs);
+	if (!sql) {
+		msg_error("out of memory");
+		return EXIT_OSERR;
+	}
+	printf("%s;\n", sql);
+	free(sql);
+	return EXIT_OK;
+}
+
 int cli_changes_print(struct cli_env *env, const struct cli_args *a, const struct query *q,
 		      const char *since, int print, size_t *count)
 {
@@ -76,21 +91,13 @@ int cli_changes_print(struct cli_env *env, const struct cli_args *a, const struc
 	char *err = NULL;
 	*count = 0;
 	enum gc_status st = query_build_changes(q, since, &qs, &err);
-	if (st == GC_OK && cli_flag(a, O_EXPLAIN)) {
-		char *sql = query_inline(&qs);
-		printf("%s;\n", sql ? sql : "");
-		free(sql);
-		query_sql_release(&qs);
-		return sql ? EXIT_OK : EXIT_OSERR;
-	}
+	if (st == GC_OK && cli_flag(a, O_EXPLAIN))
+		return cli_explain_sql(&qs);
 	if (st == GC_OK)
 		st = query_changes(env->cache, &qs, &v, count, &err);
 	query_sql_release(&qs);
-	if (st != GC_OK) {
-		int rc = cli_cache_failed(env, NULL, st, err, "cannot read the price history");
-		free(err);
-		return rc;
-	}
+	if (st != GC_OK)
+		return cli_history_failed(env, st, err);
 	int rc = EXIT_OK;
 	if (print && (*count || cli_format(a) != RF_TABLE))
 		rc = cli_render(a, env, changes_fields, C_COUNT, *count, change_row, v);
@@ -115,23 +122,14 @@ static int since_time(const struct cli_args *a, char *out, size_t n)
 	return EXIT_OK;
 }
 
-static int cmd_changes(struct cli_args *a)
+int cli_history_command(struct cli_args *a, cli_history_fn run, void *ctx)
 {
-	if (a->npos) {
-		char safe[64];
-		msg_error("unexpected argument '%s' for 'changes'; filters are options such as "
-			  "--gpu h100", str_sanitize(safe, sizeof safe, a->pos[0]));
-		return EXIT_USAGE;
-	}
 	struct cli_env env;
 	struct query q;
 	struct where_result where;
 	int have_where = 0;
-	char *prov = NULL, since[32];
-	size_t n;
+	char *prov = NULL;
 	int rc = cli_env_start(&env, 0);
-	if (!rc)
-		rc = since_time(a, since, sizeof since);
 	if (!rc)
 		rc = cli_changes_query(&env, a, &q, &prov);
 	if (!rc && !cli_flag(a, O_EXPLAIN))
@@ -139,12 +137,32 @@ static int cmd_changes(struct cli_args *a)
 	if (!rc)
 		rc = cli_offer_where(&env, a, &q, &where, &have_where);
 	if (!rc)
-		rc = cli_changes_print(&env, a, &q, since, 1, &n);
+		rc = run(&env, a, &q, ctx);
 	if (have_where)
 		where_result_release(&where);
 	free(prov);
 	cli_env_release(&env);
 	return rc;
+}
+
+static int run_changes(struct cli_env *env, const struct cli_args *a, const struct query *q,
+		       void *since)
+{
+	size_t n;
+	return cli_changes_print(env, a, q, since, 1, &n);
+}
+
+static int cmd_changes(struct cli_args *a)
+{
+	char since[32];
+	if (a->npos) {
+		char safe[64];
+		msg_error("unexpected argument '%s' for 'changes'; filters are options such as "
+			  "--gpu h100", str_sanitize(safe, sizeof safe, a->pos[0]));
+		return EXIT_USAGE;
+	}
+	int rc = since_time(a, since, sizeof since);
+	return rc ? rc : cli_history_command(a, run_changes, since);
 }
 
 static const struct opt_def opt_since = {O_SINCE, "since", 0, OPT_STRING, "DURATION", NULL,

@@ -50,11 +50,6 @@ static const struct field trend_fields[T_COUNT] = {
 	[T_TREND] = RENDER_COL("trend", "DAILY LOW", FT_TEXT, 1),
 };
 
-static double tri(int v)
-{
-	return v < 0 ? NAN : v;
-}
-
 struct events_ctx {
 	const struct query_event *v;
 	char change[64];
@@ -74,7 +69,7 @@ static void event_row(void *ctx, size_t i, struct render_value *v)
 	v[E_PRICE] = RV_NUM(x->price_hr);
 	v[E_WAS_SPOT] = RV_NUM(x->was_spot_price_hr);
 	v[E_SPOT] = RV_NUM(x->spot_price_hr);
-	v[E_AVAILABLE] = RV_NUM(tri(x->available));
+	v[E_AVAILABLE] = RV_NUM(x->available);
 }
 
 struct days_ctx {
@@ -168,14 +163,6 @@ static void event_sparks(const struct query_event *v, size_t n)
 	}
 }
 
-static int explain(struct query_sql *qs)
-{
-	char *sql = query_inline(qs);
-	printf("%s;\n", sql ? sql : "");
-	free(sql);
-	return sql ? EXIT_OK : EXIT_OSERR;
-}
-
 static int run_events(struct cli_env *env, const struct cli_args *a, const struct query *q)
 {
 	struct query_sql qs;
@@ -184,19 +171,13 @@ static int run_events(struct cli_env *env, const struct cli_args *a, const struc
 	char *err = NULL;
 	enum gc_status st = query_build_events(q, a->pos[0], a->pos[1],
 					       a->npos > 2 ? a->pos[2] : NULL, &qs, &err);
-	if (st == GC_OK && cli_flag(a, O_EXPLAIN)) {
-		int rc = explain(&qs);
-		query_sql_release(&qs);
-		return rc;
-	}
+	if (st == GC_OK && cli_flag(a, O_EXPLAIN))
+		return cli_explain_sql(&qs);
 	if (st == GC_OK)
 		st = query_events(env->cache, &qs, &v, &n, &err);
 	query_sql_release(&qs);
-	if (st != GC_OK) {
-		int rc = cli_cache_failed(env, NULL, st, err, "cannot read the price history");
-		free(err);
-		return rc;
-	}
+	if (st != GC_OK)
+		return cli_history_failed(env, st, err);
 	int rc = EXIT_OK;
 	if (n && trends(a))
 		event_sparks(v, n);
@@ -221,19 +202,13 @@ static int run_days(struct cli_env *env, const struct cli_args *a, const struct 
 	d.first = today - (long)d.ndays + 1;
 	str_time_format(d.first * 86400LL, since, sizeof since);
 	enum gc_status st = query_build_daily(q, since, &qs, &err);
-	if (st == GC_OK && cli_flag(a, O_EXPLAIN)) {
-		int rc = explain(&qs);
-		query_sql_release(&qs);
-		return rc;
-	}
+	if (st == GC_OK && cli_flag(a, O_EXPLAIN))
+		return cli_explain_sql(&qs);
 	if (st == GC_OK)
 		st = query_daily(env->cache, &qs, d.first, d.ndays, &v, &d.ngroups, &err);
 	query_sql_release(&qs);
-	if (st != GC_OK) {
-		int rc = cli_cache_failed(env, NULL, st, err, "cannot read the price history");
-		free(err);
-		return rc;
-	}
+	if (st != GC_OK)
+		return cli_history_failed(env, st, err);
 	d.v = v;
 	int rc = print_days(a, env, &d);
 	query_daily_release(v, d.ngroups);
@@ -257,30 +232,17 @@ static int history_args(const struct cli_args *a, double *days)
 	return rc;
 }
 
+static int run(struct cli_env *env, const struct cli_args *a, const struct query *q,
+	       void *days)
+{
+	return a->npos ? run_events(env, a, q) : run_days(env, a, q, *(double *)days);
+}
+
 static int cmd_history(struct cli_args *a)
 {
-	struct cli_env env;
-	struct query q;
-	struct where_result where;
-	int have_where = 0;
-	char *prov = NULL;
 	double days;
-	int rc = cli_env_start(&env, 0);
-	if (!rc)
-		rc = history_args(a, &days);
-	if (!rc)
-		rc = cli_changes_query(&env, a, &q, &prov);
-	if (!rc && !cli_flag(a, O_EXPLAIN))
-		rc = cli_open_cache(&env, a);
-	if (!rc)
-		rc = cli_offer_where(&env, a, &q, &where, &have_where);
-	if (!rc)
-		rc = a->npos ? run_events(&env, a, &q) : run_days(&env, a, &q, days);
-	if (have_where)
-		where_result_release(&where);
-	free(prov);
-	cli_env_release(&env);
-	return rc;
+	int rc = history_args(a, &days);
+	return rc ? rc : cli_history_command(a, run, &days);
 }
 
 static const struct opt_def opt_days = {O_DAYS, "days", 0, OPT_NUMBER, "N", NULL, HINT_NONE,
