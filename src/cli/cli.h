@@ -364,8 +364,7 @@ int cli_offer_where(struct cli_env *env, const struct cli_args *a, struct query 
 
 /* A query from list's filters and --limit (cli_offer_numbers,
  * cli_offer_filters); the fields prepared.  Returns an exit code. */
-int cli_changes_query(struct cli_env *env, const struct cli_args *a, struct query *q,
-		      char **prov_store);
+int cli_changes_query(struct cli_env *env, const struct cli_args *a, struct query *q);
 /* A command over the price history (history, changes): the catalog, list's
  * filters and --limit into a query, the cache (not for --explain), --where,
  * then run(env, a, q, ctx); releases all.  Returns an exit code. */

@@ -48,8 +48,7 @@ static void change_row(void *ctx, size_t i, struct render_value *v)
 	v[C_AT] = RV_TEXT(c->at);
 }
 
-int cli_changes_query(struct cli_env *env, const struct cli_args *a, struct query *q,
-		      char **prov_store)
+int cli_changes_query(struct cli_env *env, const struct cli_args *a, struct query *q)
 {
 	double limit = -1;
 	query_init(q);
@@ -57,7 +56,7 @@ int cli_changes_query(struct cli_env *env, const struct cli_args *a, struct quer
 	if (!rc)
 		rc = cli_number(a, O_LIMIT, 1, 0, 1e12, &limit);
 	if (!rc)
-		rc = cli_offer_filters(env, a, q, prov_store);
+		rc = cli_offer_filters(env, a, q);
 	q->limit = (long)limit;
 	query_prepare_fields(q);
 	return rc;
@@ -131,11 +130,11 @@ int cli_history_command(struct cli_args *a, cli_history_fn run, void *ctx)
 	char *prov = NULL;
 	int rc = cli_env_start(&env, 0);
 	if (!rc)
-		rc = cli_changes_query(&env, a, &q, &prov);
+		rc = cli_changes_query(&env, a, &q);
 	if (!rc && !cli_flag(a, O_EXPLAIN))
 		rc = cli_open_cache(&env, a);
 	if (!rc)
-		rc = cli_offer_where(&env, a, &q, &where, &have_where);
+		rc = cli_offer_where(&env, a, &q, &prov, &where, &have_where);
 	if (!rc)
 		rc = run(&env, a, &q, ctx);
 	if (have_where)

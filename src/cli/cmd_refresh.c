@@ -208,7 +208,7 @@ static void verbose_skipped(const struct cli_args *a, const struct refresh_resul
 struct watch {
 	int on;
 	struct query q;
-	char *prov, since[32];
+	char since[32];
 };
 
 static int watch_prepare(const struct cli_args *a, struct cli_env *env, struct watch *w)
@@ -222,7 +222,7 @@ static int watch_prepare(const struct cli_args *a, struct cli_env *env, struct w
 		return EXIT_USAGE;
 	}
 	str_time_format(catalog_now(), w->since, sizeof w->since);
-	return cli_changes_query(env, a, &w->q, &w->prov);
+	return cli_changes_query(env, a, &w->q);
 }
 
 static int watch_report(const struct cli_args *a, struct cli_env *env, struct watch *w, int rc)
@@ -293,7 +293,6 @@ static int cmd_refresh(struct cli_args *a)
 	if (!rc)
 		rc = watch_report(a, &env, &w,
 				  from ? cli_refresh_pull(a, &env, &o.http, from) : run(a, &env, &o));
-	free(w.prov);
 	cli_env_release(&env);
 	return rc;
 }
