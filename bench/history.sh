@@ -58,14 +58,14 @@ total=$(( days * per_day )) rate=$(( events / refreshes ))
 end=$(date -u -d "2026-09-01T00:00:00Z + $days days" +%Y-%m-%dT%H:%M:%SZ)
 sqlite3 "$db" <<SQL
 DELETE FROM history;
-DROP INDEX history_offer_id;
+DROP INDEX history_offer_at;
 WITH RECURSIVE r(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM r WHERE i < $total - 1),
 k(j) AS (SELECT 0 UNION ALL SELECT j + 1 FROM k WHERE j < $rate - 1)
 INSERT INTO history(offer, at, kind, price_hr, was_price_hr)
 SELECT 1 + abs(random()) % (SELECT max(id) FROM history_offer),
  strftime('%Y-%m-%dT%H:%M:%SZ', '2026-09-01T00:00:00Z', '+' || (i * 1440 / $per_day) || ' minutes'),
  4, 1 + abs(random()) % 4000 / 100.0, 1 + abs(random()) % 4000 / 100.0 FROM r, k;
-CREATE INDEX history_offer_id ON history(offer, id);
+CREATE INDEX history_offer_at ON history(offer, at);
 ANALYZE;
 SQL
 hist90=$(hsize "$db") events90=$(sqlite3 "$db" "SELECT count(*) FROM history")

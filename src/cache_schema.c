@@ -78,7 +78,7 @@ static const char *const migrations[] = {
 	" kind INTEGER NOT NULL, price_hr REAL, spot_price_hr REAL, available INTEGER,"
 	" was_price_hr REAL, was_spot_price_hr REAL, was_available INTEGER);"
 	"CREATE INDEX history_at ON history(at);"
-	"CREATE INDEX history_offer_id ON history(offer, id);",
+	"CREATE INDEX history_offer_at ON history(offer, at);",
 };
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
 

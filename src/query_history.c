@@ -48,22 +48,31 @@ enum gc_status query_build_changes(const struct query *q, const char *since,
 		 p, wp, p, wp);
 	buf_init(&out->sql, 0);
 	out->nbinds = 0;
-	add(out, "WITH w AS (SELECT offer, min(id) AS f, max(id) AS l FROM history"
-		 " WHERE at >= ", &st);
+	/* the offers q selects first, then each one's first and last event in
+	 * the window: two seeks in history(offer, at) per offer, whatever the
+	 * number of events */
+	add(out, "WITH v AS ", &st);
+	selected(q, "id, provider, sku, region, gpu, gpu_count", out, &st, err);
+	add(out, ", w AS (SELECT v.*, (SELECT e.id FROM history e WHERE e.offer = v.id"
+		 " AND e.at >= ", &st);
 	if (st == GC_OK)
 		st = query_add_param(out, since, 0, err);
-	add(out, " GROUP BY offer), k AS (SELECT w.offer, (fe.kind & 1) = 0 AS was,"
-		 " (le.kind & 2) = 0 AS now, fe.was_price_hr AS wp, le.price_hr AS p,"
-		 " fe.was_spot_price_hr AS ws, le.spot_price_hr AS s, fe.was_available AS wa,"
-		 " le.available AS a, le.at AS at FROM w JOIN history fe ON fe.id = w.f"
-		 " JOIN history le ON le.id = w.l), c AS (SELECT k.*, ", &st);
+	add(out, " ORDER BY e.at, e.id LIMIT 1) AS f, (SELECT e.id FROM history e"
+		 " WHERE e.offer = v.id AND e.at >= ", &st);
+	if (st == GC_OK)
+		st = query_add_param(out, since, 0, err);
+	add(out, " ORDER BY e.at DESC, e.id DESC LIMIT 1) AS l FROM v), k AS (SELECT w.*,"
+		 " (fe.kind & 1) = 0 AS was, (le.kind & 2) = 0 AS now, fe.was_price_hr AS wp,"
+		 " le.price_hr AS p, fe.was_spot_price_hr AS ws, le.spot_price_hr AS s,"
+		 " fe.was_available AS wa, le.available AS a, le.at AS at FROM w"
+		 " JOIN history fe ON fe.id = w.f JOIN history le ON le.id = w.l),"
+		 " c AS (SELECT k.*, ", &st);
 	add(out, cls, &st);
-	add(out, " AS change FROM k) SELECT c.change, v.provider, v.sku, v.region, v.gpu,"
-		 " v.gpu_count, c.p, c.wp, c.s, c.ws, c.a, c.wa, c.at FROM c JOIN ", &st);
-	selected(q, "id, provider, sku, region, gpu, gpu_count", out, &st, err);
-	add(out, " v ON v.id = c.offer WHERE c.change IS NOT NULL ORDER BY CASE c.change"
+	add(out, " AS change FROM k) SELECT c.change, c.provider, c.sku, c.region, c.gpu,"
+		 " c.gpu_count, c.p, c.wp, c.s, c.ws, c.a, c.wa, c.at FROM c"
+		 " WHERE c.change IS NOT NULL ORDER BY CASE c.change"
 		 " WHEN 'appeared' THEN 0 WHEN 'cheaper' THEN 1 WHEN 'dearer' THEN 2"
-		 " WHEN 'gone' THEN 3 ELSE 4 END, v.provider, v.sku, v.region", &st);
+		 " WHEN 'gone' THEN 3 ELSE 4 END, c.provider, c.sku, c.region", &st);
 	if (q->limit >= 0) {
 		add(out, " LIMIT ", &st);
 		if (st == GC_OK)
