@@ -1,7 +1,7 @@
 #!/bin/bash
 # Benchmark: the price history (docs/HISTORY.md) at N offers.
 #
-# usage: bench/history.sh [N]   (default 100000)   REFRESHES=96 PER_DAY=48
+# usage: bench/history.sh [N]   (default 100000)   REFRESHES=48 PER_DAY=48
 #        PERMILLE=20 DAYS=90 RUNS=3 BUILD=build
 #
 # 1. Growth: N offers spread over the providers, then REFRESHES refreshes
@@ -19,7 +19,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$root/build}
 n=${1:-100000}
-refreshes=${REFRESHES:-96} per_day=${PER_DAY:-48} permille=${PERMILLE:-20}
+refreshes=${REFRESHES:-48} per_day=${PER_DAY:-48} permille=${PERMILLE:-20}
 days=${DAYS:-90} runs=${RUNS:-3}
 dir=${BENCH_DIR:-$root/bench/tmp}
 mkdir -p "$dir"
