@@ -14,7 +14,7 @@ function __gpucmp_command
         return
     end
     set -l hits
-    for c in list gpus providers show compare recommend refresh import export cache config completion
+    for c in list gpus providers show compare recommend history changes refresh import export cache config completion
         if test $c = "$argv[1]"
             echo $c
             return
@@ -45,8 +45,12 @@ function __gpucmp_valued
             contains -- $argv[2] --cache --color
         case recommend
             contains -- $argv[2] --cache --color --gpu --gpus --provider --hours --nodes --limit --workload --budget
+        case history
+            contains -- $argv[2] --cache --color --days --gpu --gpus --vram --max-price --region --provider --k8s --docker -w --where --cuda --format
+        case changes
+            contains -- $argv[2] --cache --color --since --gpu --gpus --vram --max-price --region --provider --k8s --docker -w --where --cuda --limit --format
         case refresh
-            contains -- $argv[2] --cache --color -j --jobs --max-age --timeout --deadline --from --retries --wait
+            contains -- $argv[2] --cache --color -j --jobs --max-age --timeout --deadline --from --retries --wait --gpu --gpus --vram --max-price --region
         case import
             contains -- $argv[2] --cache --color --format --as-of --provider --timeout --retries --wait
         case export
@@ -123,6 +127,8 @@ complete -c gpucmp -n '__gpucmp_using ""' -a providers -d 'One line per provider
 complete -c gpucmp -n '__gpucmp_using ""' -a show -d 'One provider\'s capability sheet, with sources and the date it was verified.'
 complete -c gpucmp -n '__gpucmp_using ""' -a compare -d 'Providers side by side: one column each, one row per capability field.'
 complete -c gpucmp -n '__gpucmp_using ""' -a recommend -d 'A ranked short list of offers for a workload, each pick with its reasons.'
+complete -c gpucmp -n '__gpucmp_using ""' -a history -d 'Price history: one offer\'s series, or the cheapest price per GPU and day.'
+complete -c gpucmp -n '__gpucmp_using ""' -a changes -d 'What got cheaper or dearer, appeared or disappeared since a time.'
 complete -c gpucmp -n '__gpucmp_using ""' -a refresh -d 'Fetch live prices and availability from the providers\' APIs into the cache.'
 complete -c gpucmp -n '__gpucmp_using ""' -a import -d 'Load a price catalog (SkyPilot vms.csv format) into the cache.'
 complete -c gpucmp -n '__gpucmp_using ""' -a export -d 'Write the cache as a team snapshot that \'refresh --from\' pulls.'
@@ -132,46 +138,48 @@ complete -c gpucmp -n '__gpucmp_using ""' -a completion -d 'Print the shell comp
 complete -c gpucmp -n '__gpucmp_using ""' -a help -d 'A command\'s options, the offer fields, the --where language, --gpu or what the tables\' words mean.'
 
 # options, in the order of the option table
-complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend refresh import export cache config completion' -s h -l help -d 'show help for the command and exit'
-complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend refresh import export cache config completion' -s V -l version -d 'print the version and the snapshot date'
-complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend refresh import export cache config completion' -l cache -r -F -d 'cache database (default $GPUCMP_CACHE, $XDG_CACHE_HOME/gpucmp/cache.db)'
-complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend refresh import export cache config completion' -l color -x -a 'auto always never' -d 'colour in tables: auto, always, never (NO_COLOR is honoured)'
-complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend refresh import export cache config completion' -s q -l quiet -d 'no notes on stderr, only errors'
-complete -c gpucmp -n '__gpucmp_using list gpus recommend' -l gpu -x -a '(__gpucmp_list $__gpucmp_gpus)' -d 'GPUs: h100, a100-80gb, 4090, H100:8 (exactly 8), 24GB..80GB (gpucmp help gpu)'
-complete -c gpucmp -n '__gpucmp_using list recommend' -l gpus -x -d 'at least N GPUs in the offer'
-complete -c gpucmp -n '__gpucmp_using list' -l vram -x -d 'at least GB of memory per GPU'
-complete -c gpucmp -n '__gpucmp_using list' -l max-price -x -d 'at most USD per hour for the whole offer (spot price with --spot)'
-complete -c gpucmp -n '__gpucmp_using list' -l spot -d 'only offers with a spot price; prices, --max-price and the default sort use it'
-complete -c gpucmp -n '__gpucmp_using list' -l region -x -d 'a region glob (\'us-*\'), or a region, country (DE), continent (europe) or geo (us, americas, eu, mea, apac)'
-complete -c gpucmp -n '__gpucmp_using list recommend' -l provider -x -a '(__gpucmp_list $__gpucmp_providers)' -d 'only these providers'
-complete -c gpucmp -n '__gpucmp_using list providers' -l k8s -x -a 'managed join any none' -d 'Kubernetes: managed (or both), join (or both), any, none'
-complete -c gpucmp -n '__gpucmp_using list providers' -l docker -x -a 'custom daemon base' -d 'containers: custom (any image), daemon (real docker), base (vendor images or better)'
-complete -c gpucmp -n '__gpucmp_using list providers' -l mig -d 'MIG possible (provider allows it and the GPU supports it)'
-complete -c gpucmp -n '__gpucmp_using list providers' -l mps -d 'CUDA MPS possible'
-complete -c gpucmp -n '__gpucmp_using list providers' -l time-slicing -d 'GPU time-slicing possible'
-complete -c gpucmp -n '__gpucmp_using list providers' -l ib -d 'InfiniBand between nodes'
-complete -c gpucmp -n '__gpucmp_using list providers' -l rdma -d 'RDMA between nodes (InfiniBand, RoCE or EFA)'
-complete -c gpucmp -n '__gpucmp_using list providers' -l nvlink -d 'NVLink between the offer\'s GPUs'
-complete -c gpucmp -n '__gpucmp_using list providers' -s w -l where -x -d 'filter expression, e.g. \'vram>=80 and price<2.5\' (gpucmp help where)'
-complete -c gpucmp -n '__gpucmp_using list' -l cuda -x -d 'keep offers whose host driver runs this CUDA (12.4); unknown drivers kept, flagged'
-complete -c gpucmp -n '__gpucmp_using list' -l cuda-strict -d 'with --cuda: drop offers whose driver is unknown'
+complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend history changes refresh import export cache config completion' -s h -l help -d 'show help for the command and exit'
+complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend history changes refresh import export cache config completion' -s V -l version -d 'print the version and the snapshot date'
+complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend history changes refresh import export cache config completion' -l cache -r -F -d 'cache database (default $GPUCMP_CACHE, $XDG_CACHE_HOME/gpucmp/cache.db)'
+complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend history changes refresh import export cache config completion' -l color -x -a 'auto always never' -d 'colour in tables: auto, always, never (NO_COLOR is honoured)'
+complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend history changes refresh import export cache config completion' -s q -l quiet -d 'no notes on stderr, only errors'
+complete -c gpucmp -n '__gpucmp_using list gpus recommend history changes refresh' -l gpu -x -a '(__gpucmp_list $__gpucmp_gpus)' -d 'GPUs: h100, a100-80gb, 4090, H100:8 (exactly 8), 24GB..80GB (gpucmp help gpu)'
+complete -c gpucmp -n '__gpucmp_using list recommend history changes refresh' -l gpus -x -d 'at least N GPUs in the offer'
+complete -c gpucmp -n '__gpucmp_using list history changes refresh' -l vram -x -d 'at least GB of memory per GPU'
+complete -c gpucmp -n '__gpucmp_using list history changes refresh' -l max-price -x -d 'at most USD per hour for the whole offer (spot price with --spot)'
+complete -c gpucmp -n '__gpucmp_using list history changes refresh' -l spot -d 'only offers with a spot price; prices, --max-price and the default sort use it'
+complete -c gpucmp -n '__gpucmp_using list history changes refresh' -l region -x -d 'a region glob (\'us-*\'), or a region, country (DE), continent (europe) or geo (us, americas, eu, mea, apac)'
+complete -c gpucmp -n '__gpucmp_using list recommend history changes' -l provider -x -a '(__gpucmp_list $__gpucmp_providers)' -d 'only these providers'
+complete -c gpucmp -n '__gpucmp_using list providers history changes' -l k8s -x -a 'managed join any none' -d 'Kubernetes: managed (or both), join (or both), any, none'
+complete -c gpucmp -n '__gpucmp_using list providers history changes' -l docker -x -a 'custom daemon base' -d 'containers: custom (any image), daemon (real docker), base (vendor images or better)'
+complete -c gpucmp -n '__gpucmp_using list providers history changes' -l mig -d 'MIG possible (provider allows it and the GPU supports it)'
+complete -c gpucmp -n '__gpucmp_using list providers history changes' -l mps -d 'CUDA MPS possible'
+complete -c gpucmp -n '__gpucmp_using list providers history changes' -l time-slicing -d 'GPU time-slicing possible'
+complete -c gpucmp -n '__gpucmp_using list providers history changes' -l ib -d 'InfiniBand between nodes'
+complete -c gpucmp -n '__gpucmp_using list providers history changes' -l rdma -d 'RDMA between nodes (InfiniBand, RoCE or EFA)'
+complete -c gpucmp -n '__gpucmp_using list providers history changes' -l nvlink -d 'NVLink between the offer\'s GPUs'
+complete -c gpucmp -n '__gpucmp_using list providers history changes' -s w -l where -x -d 'filter expression, e.g. \'vram>=80 and price<2.5\' (gpucmp help where)'
+complete -c gpucmp -n '__gpucmp_using list history changes' -l cuda -x -d 'keep offers whose host driver runs this CUDA (12.4); unknown drivers kept, flagged'
+complete -c gpucmp -n '__gpucmp_using list history changes' -l cuda-strict -d 'with --cuda: drop offers whose driver is unknown'
 complete -c gpucmp -n '__gpucmp_using list recommend' -l hours -x -d 'add est_cost_usd: price x H hours x nodes (+ control plane with --k8s managed)'
 complete -c gpucmp -n '__gpucmp_using list recommend' -l nodes -x -d 'nodes for --hours (default 1)'
-complete -c gpucmp -n '__gpucmp_using list' -l available -d 'only offers known to be in stock'
+complete -c gpucmp -n '__gpucmp_using list history changes refresh' -l available -d 'only offers known to be in stock'
 complete -c gpucmp -n '__gpucmp_using list' -l sort -x -a '(__gpucmp_list - $__gpucmp_fields)' -d 'sort keys, \'-\' for descending (default: price)'
-complete -c gpucmp -n '__gpucmp_using list recommend' -l limit -x -d 'at most N rows (offers or groups)'
+complete -c gpucmp -n '__gpucmp_using list recommend changes' -l limit -x -d 'at most N rows (offers or groups)'
 complete -c gpucmp -n '__gpucmp_using list' -l columns -x -a '(__gpucmp_list $__gpucmp_fields)' -d 'fields to print (see \'gpucmp help fields\')'
 complete -c gpucmp -n '__gpucmp_using list' -l group-by -x -a 'none sku provider gpu region' -d 'one row per sku (provider and SKU: a table\'s default), provider, gpu, region, or none'
 complete -c gpucmp -n '__gpucmp_using list' -l all-regions -d 'every offer, one row per region: --group-by none'
 complete -c gpucmp -n '__gpucmp_using list gpus providers' -l no-legend -d 'no line of what the table\'s words mean under it (a terminal shows one)'
-complete -c gpucmp -n '__gpucmp_using list gpus providers' -l format -x -a 'table json csv ndjson' -d 'output: table, json, csv, ndjson'
-complete -c gpucmp -n '__gpucmp_using list gpus providers show compare recommend refresh export cache config' -l json -d 'same as --format json'
+complete -c gpucmp -n '__gpucmp_using list gpus providers history changes' -l format -x -a 'table json csv ndjson' -d 'output: table, json, csv, ndjson'
+complete -c gpucmp -n '__gpucmp_using list gpus providers show compare recommend history changes refresh export cache config' -l json -d 'same as --format json'
 complete -c gpucmp -n '__gpucmp_using list' -l max-age -x -d 'data older than DURATION is stale (default 24h, or the config\'s stale_after)'
-complete -c gpucmp -n '__gpucmp_using list' -l explain -d 'print the SQL the query runs (parameters inlined) and exit'
+complete -c gpucmp -n '__gpucmp_using list history changes' -l explain -d 'print the SQL the query runs (parameters inlined) and exit'
 complete -c gpucmp -n '__gpucmp_using providers' -l check -d 'validate profiles (the built-in ones, or FILE/DIR arguments) and exit'
 complete -c gpucmp -n '__gpucmp_using compare' -l diff -d 'only the fields where the providers differ'
 complete -c gpucmp -n '__gpucmp_using recommend' -l workload -x -a 'inference training batch notebook' -d 'inference, training, batch or notebook'
 complete -c gpucmp -n '__gpucmp_using recommend' -l budget -x -d 'leave out picks whose estimate (needs --hours) is above USD'
+complete -c gpucmp -n '__gpucmp_using history' -l days -x -d 'the daily view covers the last N days, today included (default 30)'
+complete -c gpucmp -n '__gpucmp_using changes' -l since -x -d 'changes in the last DURATION (default 1d; 6h, 7d, 30d)'
 complete -c gpucmp -n '__gpucmp_using refresh' -s j -l jobs -x -d 'fetch N providers at once (default 16)'
 complete -c gpucmp -n '__gpucmp_using refresh' -l max-age -x -d 'skip providers refreshed less than DURATION ago (30m, 6h, 1d)'
 complete -c gpucmp -n '__gpucmp_using refresh import' -l timeout -x -d 'give up on one attempt of one request after SECONDS (default 60; --deadline bounds the whole refresh)'
@@ -183,6 +191,8 @@ complete -c gpucmp -n '__gpucmp_using refresh import' -l retries -x -d 'retry a 
 complete -c gpucmp -n '__gpucmp_using refresh import' -s v -l verbose -d 'log each HTTP attempt (keys masked) and what each provider\'s offers came to, on stderr'
 complete -c gpucmp -n '__gpucmp_using refresh import' -l force -d 'store an answer even when it has no usable offer or shrinks a provider below 10% (min_keep_percent)'
 complete -c gpucmp -n '__gpucmp_using refresh import cache' -l wait -x -d 'wait up to SECONDS for another refresh or import to finish (default 5)'
+complete -c gpucmp -n '__gpucmp_using refresh' -l changes -d 'then print what the refresh changed (of the offers the filters select)'
+complete -c gpucmp -n '__gpucmp_using refresh' -l exit-on-change -d 'exit 3 when something the filters select changed (for cron)'
 complete -c gpucmp -n '__gpucmp_using import' -l format -x -a 'skypilot' -d 'catalog format: skypilot (the default and only one)'
 complete -c gpucmp -n '__gpucmp_using import' -l as-of -x -d 'the date the catalog describes (YYYY-MM-DD or RFC 3339; default: its Last-Modified, else the file\'s time)'
 complete -c gpucmp -n '__gpucmp_using import' -l provider -x -a 'aws azure civo coreweave crusoe digitalocean fluidstack gcore gcp genesis-cloud hyperbolic hyperstack ibm jarvislabs lambda linode mithril nebius oci ovhcloud runpod scaleway tensordock together vast verda voltage-park vultr' -d 'provider id of a single vms.csv (default: its folder\'s name)'
@@ -194,6 +204,7 @@ complete -c gpucmp -n '__gpucmp_using export' -l gen-key -r -F -d 'make an Ed255
 complete -c gpucmp -n '__gpucmp_using providers; and __fish_contains_opt check' -F
 complete -c gpucmp -n '__gpucmp_using show; and __gpucmp_nargs 0' -a 'aws azure civo coreweave crusoe digitalocean fluidstack gcore gcp genesis-cloud hyperbolic hyperstack ibm jarvislabs lambda linode mithril nebius oci ovhcloud runpod scaleway tensordock together vast verda voltage-park vultr'
 complete -c gpucmp -n '__gpucmp_using compare' -a 'aws azure civo coreweave crusoe digitalocean fluidstack gcore gcp genesis-cloud hyperbolic hyperstack ibm jarvislabs lambda linode mithril nebius oci ovhcloud runpod scaleway tensordock together vast verda voltage-park vultr'
+complete -c gpucmp -n '__gpucmp_using history; and __gpucmp_nargs 0' -a 'aws azure civo coreweave crusoe digitalocean fluidstack gcore gcp genesis-cloud hyperbolic hyperstack ibm jarvislabs lambda linode mithril nebius oci ovhcloud runpod scaleway tensordock together vast verda voltage-park vultr'
 complete -c gpucmp -n '__gpucmp_using refresh' -a 'azure digitalocean gcp hyperstack lambda linode oci runpod scaleway vast verda vultr'
 complete -c gpucmp -n '__gpucmp_using import; and __gpucmp_nargs 0' -F
 complete -c gpucmp -n '__gpucmp_using export; and __gpucmp_nargs 0' -F
@@ -201,4 +212,4 @@ complete -c gpucmp -n '__gpucmp_using cache; and __gpucmp_nargs 0' -a 'status cl
 complete -c gpucmp -n '__gpucmp_using cache; and __gpucmp_nargs 1 clear' -a 'aws azure civo coreweave crusoe digitalocean fluidstack gcore gcp genesis-cloud hyperbolic hyperstack ibm jarvislabs lambda linode mithril nebius oci ovhcloud runpod scaleway tensordock together vast verda voltage-park vultr'
 complete -c gpucmp -n '__gpucmp_using config; and __gpucmp_nargs 0' -a 'path show'
 complete -c gpucmp -n '__gpucmp_using completion; and __gpucmp_nargs 0' -a 'bash zsh fish'
-complete -c gpucmp -n '__gpucmp_using help; and __gpucmp_nargs 0' -a 'list gpus providers show compare recommend refresh import export cache config completion fields where gpu values'
+complete -c gpucmp -n '__gpucmp_using help; and __gpucmp_nargs 0' -a 'list gpus providers show compare recommend history changes refresh import export cache config completion fields where gpu values'

@@ -154,12 +154,12 @@ static void test_retention(void **state)
 	cache_close(c);
 }
 
-/* A cache written by the build before the history (schema 3) opens and
+/* A cache written by the build before the history (schema 4) opens and
  * migrates: its offers stay, the tables and the view appear. */
-static void test_migrates_schema_3(void **state)
+static void test_migrates_schema_4(void **state)
 {
 	(void)state;
-	const char *path = scratch_path("history-v3.db");
+	const char *path = scratch_path("history-v4.db");
 	struct cache *c = NULL;
 	struct cache_open_info info;
 	char *err = NULL;
@@ -169,7 +169,7 @@ static void test_migrates_schema_3(void **state)
 	long long offers = scalar(c, "SELECT count(*) FROM offer");
 	static const char downgrade[] =
 		"DROP VIEW history_v; DROP TABLE history; DROP TABLE history_offer;"
-		" UPDATE meta SET value = '0' WHERE key = 'catalog_hash'; PRAGMA user_version = 3";
+		" UPDATE meta SET value = '0' WHERE key = 'catalog_hash'; PRAGMA user_version = 4";
 	assert_int_equal(sqlite3_exec(cache_db(c), downgrade, NULL, NULL, NULL), SQLITE_OK);
 	cache_close(c);
 	assert_int_equal(cache_open(&c, path, &cat, &info, &err), GC_OK);
@@ -253,7 +253,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_diff),
 		cmocka_unit_test(test_retention),
-		cmocka_unit_test(test_migrates_schema_3),
+		cmocka_unit_test(test_migrates_schema_4),
 		cmocka_unit_test(test_changes_and_daily),
 		cmocka_unit_test(test_sparkline),
 	};
