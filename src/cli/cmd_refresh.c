@@ -291,8 +291,8 @@ static int cmd_refresh(struct cli_args *a)
 	if (!rc)
 		rc = watch_prepare(a, &env, &w);
 	if (!rc)
-		rc = watch_report(a, &env, &w,
-				  from ? cli_refresh_pull(a, &env, &o.http, from) : run(a, &env, &o));
+		rc = from ? cli_refresh_pull(a, &env, &o.http, from) : run(a, &env, &o);
+	rc = watch_report(a, &env, &w, rc);
 	cli_env_release(&env);
 	return rc;
 }
