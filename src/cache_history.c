@@ -163,3 +163,9 @@ void cache_set_history(struct cache *c, int days)
 {
 	c->history_days = days < 0 ? CACHE_HISTORY_DAYS : days;
 }
+
+enum gc_status cache_history_last(struct cache *c, long long *id, char **err)
+{
+	return cache_scalar(c, "SELECT COALESCE(max(id), 0) FROM history", id,
+			    "cannot read price history", err);
+}

@@ -33,8 +33,10 @@ static void selected(const struct query *q, const char *cols, struct query_sql *
 	add(out, ")", st);
 }
 
-enum gc_status query_build_changes(const struct query *q, const char *since,
-				   struct query_sql *out, char **err)
+/* The changes among the offers q selects, over the events that `cond`
+ * (" AND e.at >= ", " AND e.id > ") and its value (text, else num) keep. */
+static enum gc_status changes_sql(const struct query *q, const char *cond, const char *text,
+				  double num, struct query_sql *out, char **err)
 {
 	enum gc_status st = GC_OK;
 	const char *p = q->spot ? "k.s" : "k.p", *wp = q->spot ? "k.ws" : "k.wp";
@@ -53,14 +55,15 @@ enum gc_status query_build_changes(const struct query *q, const char *since,
 	 * number of events */
 	add(out, "WITH v AS ", &st);
 	selected(q, "id, provider, sku, region, gpu, gpu_count", out, &st, err);
-	add(out, ", w AS (SELECT v.*, (SELECT e.id FROM history e WHERE e.offer = v.id"
-		 " AND e.at >= ", &st);
+	add(out, ", w AS (SELECT v.*, (SELECT e.id FROM history e WHERE e.offer = v.id", &st);
+	add(out, cond, &st);
 	if (st == GC_OK)
-		st = query_add_param(out, since, 0, err);
+		st = query_add_param(out, text, num, err);
 	add(out, " ORDER BY e.at, e.id LIMIT 1) AS f, (SELECT e.id FROM history e"
-		 " WHERE e.offer = v.id AND e.at >= ", &st);
+		 " WHERE e.offer = v.id", &st);
+	add(out, cond, &st);
 	if (st == GC_OK)
-		st = query_add_param(out, since, 0, err);
+		st = query_add_param(out, text, num, err);
 	add(out, " ORDER BY e.at DESC, e.id DESC LIMIT 1) AS l FROM v), k AS (SELECT w.*,"
 		 " (fe.kind & 1) = 0 AS was, (le.kind & 2) = 0 AS now, fe.was_price_hr AS wp,"
 		 " le.price_hr AS p, fe.was_spot_price_hr AS ws, le.spot_price_hr AS s,"
@@ -79,6 +82,18 @@ enum gc_status query_build_changes(const struct query *q, const char *since,
 			st = query_add_param(out, NULL, (double)q->limit, err);
 	}
 	return fail(st, err);
+}
+
+enum gc_status query_build_changes(const struct query *q, const char *since,
+				   struct query_sql *out, char **err)
+{
+	return changes_sql(q, " AND e.at >= ", since, 0, out, err);
+}
+
+enum gc_status query_build_changes_after(const struct query *q, long long after,
+					 struct query_sql *out, char **err)
+{
+	return changes_sql(q, " AND e.id > ", NULL, (double)after, out, err);
 }
 
 static char *col_text(sqlite3_stmt *s, int i)

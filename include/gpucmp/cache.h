@@ -141,6 +141,9 @@ void cache_set_history(struct cache *c, int days);
  * kept event stays in that event's was_* columns.  cache_store runs it. */
 enum gc_status cache_history_compact(struct cache *c, const char *now, char **err);
 
+/* The id of the last event recorded (0: none), for what a run changes. */
+enum gc_status cache_history_last(struct cache *c, long long *id, char **err);
+
 /* Replace every offer of `provider` (whatever their source) with the
  * offers `fill` produces and record `meta` (stale cleared), in one
  * transaction: readers see the old or the new offers, never a mix.

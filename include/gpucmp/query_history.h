@@ -28,6 +28,11 @@ struct query_change {
  * rest; by provider, sku and region within each. */
 enum gc_status query_build_changes(const struct query *q, const char *since,
 				   struct query_sql *out, char **err);
+/* The same over the events recorded after event `after` (a
+ * cache_history_last), whatever their time: what one run changed (a pull's
+ * events carry the publisher's time). */
+enum gc_status query_build_changes_after(const struct query *q, long long after,
+					 struct query_sql *out, char **err);
 /* Run it: *out a new array of *n changes (query_changes_release). */
 enum gc_status query_changes(struct cache *c, const struct query_sql *qs,
 			     struct query_change **out, size_t *n, char **err);

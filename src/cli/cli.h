@@ -379,11 +379,12 @@ int cli_history_failed(struct cli_env *env, enum gc_status st, char *err);
  * returns an exit code. */
 struct query_sql;
 int cli_explain_sql(struct query_sql *qs);
-/* What changed since `since` (RFC 3339 UTC) among the offers q selects:
- * printed as --format says when `print`, counted in *count.  With
- * --explain the SQL only.  Returns an exit code. */
+/* What changed since `since` (RFC 3339 UTC; NULL: in the events after
+ * event `after`) among the offers q selects: printed as --format says when
+ * `print`, counted in *count.  With --explain the SQL only.  Returns an
+ * exit code. */
 int cli_changes_print(struct cli_env *env, const struct cli_args *a, const struct query *q,
-		      const char *since, int print, size_t *count);
+		      const char *since, long long after, int print, size_t *count);
 /* The filters refresh --changes takes: --gpu, --gpus, --vram, --max-price,
  * --spot, --region, --available (refresh's IDs name the providers). */
 extern const struct opt_def *const opts_offer_changes[];

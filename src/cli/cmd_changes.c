@@ -83,13 +83,14 @@ int cli_explain_sql(struct query_sql *qs)
 }
 
 int cli_changes_print(struct cli_env *env, const struct cli_args *a, const struct query *q,
-		      const char *since, int print, size_t *count)
+		      const char *since, long long after, int print, size_t *count)
 {
 	struct query_sql qs;
 	struct query_change *v = NULL;
 	char *err = NULL;
 	*count = 0;
-	enum gc_status st = query_build_changes(q, since, &qs, &err);
+	enum gc_status st = since ? query_build_changes(q, since, &qs, &err)
+				  : query_build_changes_after(q, after, &qs, &err);
 	if (st == GC_OK && cli_flag(a, O_EXPLAIN))
 		return cli_explain_sql(&qs);
 	if (st == GC_OK)
@@ -101,7 +102,7 @@ int cli_changes_print(struct cli_env *env, const struct cli_args *a, const struc
 	if (print && (*count || cli_format(a) != RF_TABLE))
 		rc = cli_render(a, env, changes_fields, C_COUNT, *count, change_row, v);
 	if (print && !*count && cli_format(a) == RF_TABLE)
-		msg_note("no changes since %s", since);
+		msg_note("no changes since %s", since ? since : "the refresh began");
 	query_changes_release(v, *count);
 	return rc;
 }
@@ -148,7 +149,7 @@ static int run_changes(struct cli_env *env, const struct cli_args *a, const stru
 		       void *since)
 {
 	size_t n;
-	return cli_changes_print(env, a, q, since, 1, &n);
+	return cli_changes_print(env, a, q, since, 0, 1, &n);
 }
 
 static int cmd_changes(struct cli_args *a)

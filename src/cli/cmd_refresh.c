@@ -208,7 +208,7 @@ static void verbose_skipped(const struct cli_args *a, const struct refresh_resul
 struct watch {
 	int on;
 	struct query q;
-	char since[32];
+	long long after; /* the last event before the run */
 };
 
 static int watch_prepare(const struct cli_args *a, struct cli_env *env, struct watch *w)
@@ -221,8 +221,9 @@ static int watch_prepare(const struct cli_args *a, struct cli_env *env, struct w
 			  "--json' after the refresh");
 		return EXIT_USAGE;
 	}
-	str_time_format(catalog_now(), w->since, sizeof w->since);
-	return cli_changes_query(env, a, &w->q);
+	char *err = NULL;
+	enum gc_status st = cache_history_last(env->cache, &w->after, &err);
+	return st != GC_OK ? cli_history_failed(env, st, err) : cli_changes_query(env, a, &w->q);
 }
 
 static int watch_report(const struct cli_args *a, struct cli_env *env, struct watch *w, int rc)
@@ -230,7 +231,7 @@ static int watch_report(const struct cli_args *a, struct cli_env *env, struct wa
 	size_t n = 0;
 	if (!w->on || rc)
 		return rc;
-	rc = cli_changes_print(env, a, &w->q, w->since, cli_flag(a, O_CHANGES), &n);
+	rc = cli_changes_print(env, a, &w->q, NULL, w->after, cli_flag(a, O_CHANGES), &n);
 	return !rc && n && cli_flag(a, O_EXIT_ON_CHANGE) ? EXIT_CHANGED : rc;
 }
 
