@@ -50,8 +50,8 @@ static const char *const migrations[] = {
 	 * matches it) and the price: 'list --gpu h100 --gpus 8 --max-price 40'
 	 * reads index entries and fetches only the offers that match (the
 	 * sqlite3 shell on the view: 82 -> 11 ms at 10^6 offers; PERFORMANCE.md) */
-	"DROP INDEX offer_gpu;"
-	"CREATE INDEX offer_gpu ON offer(gpu, gpu_count * gpu_fraction, price_hr);",
+	("DROP INDEX offer_gpu;"
+	 "CREATE INDEX offer_gpu ON offer(gpu, gpu_count * gpu_fraction, price_hr);"),
 	/* 4 -> 5: price history (docs/HISTORY.md).  history_offer: every offer
 	 * key (provider, sku, region) a load has stored, with the attributes it
 	 * last changed with (the columns of offer, so that the view history_v
