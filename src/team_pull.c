@@ -315,10 +315,15 @@ static enum gc_status merge_one(struct cache *c, int force, json_t *rec, struct 
 	return st;
 }
 
-/* Every group of the payload (in the caller's transaction). */
+/* Every group of the payload (in the caller's transaction).  A pull
+ * mirrors the publisher, whose own refresh ran the plausible-answer guard
+ * against its previous data: here the dates decide, so min_keep_percent is
+ * not applied again (a client still on the built-in snapshot's 391 lambda
+ * rows took no team snapshot of lambda's real 20). */
 static enum gc_status merge(struct cache *c, const char *data, size_t len, int force,
 			    struct team_pull_result *r, char **err)
 {
+	cache_set_guard(c, force, 0);
 	if (!data)
 		data = "", len = 0;
 	struct lines l = {data, data + len, 0};

@@ -151,13 +151,19 @@ static enum gc_status gen_fill(void *arg, offer_cb cb, void *ctx, char **err)
 	return GC_OK;
 }
 
-static void store(struct cache *c, const char *provider, const char *at, int n, double price)
+static void store_as(struct cache *c, const char *provider, const char *source, const char *at,
+		     int n, double price)
 {
 	struct gen g = {provider, at, n, price};
-	struct cache_meta m = {"live", at, NULL, NULL, NULL, 0};
+	struct cache_meta m = {source, at, NULL, NULL, NULL, 0};
 	char *err = NULL;
 	if (cache_store(c, provider, &m, gen_fill, &g, NULL, &err) != GC_OK)
 		fail_msg("store: %s", err);
+}
+
+static void store(struct cache *c, const char *provider, const char *at, int n, double price)
+{
+	store_as(c, provider, "live", at, n, price);
 }
 
 static double price_of(struct cache *c, const char *provider)
@@ -194,7 +200,10 @@ static void test_export_pull_merge(void **state)
 {
 	(void)state;
 	struct cache *pub = open_mem(), *cl = open_mem();
-	store(pub, "lambda", "2026-12-02T10:00:00Z", 5, 2.0);
+	/* imported: a catalog's kind, as the snapshot's rows are (the
+	 * publisher's own guard lifted, as its config may) */
+	cache_set_guard(pub, 0, 0);
+	store_as(pub, "lambda", "import", "2026-12-02T10:00:00Z", 5, 2.0);
 	store(pub, "vast", "2026-12-02T10:00:00Z", 3, 1.0);
 	/* the client's vast is newer than the snapshot's */
 	store(cl, "vast", "2026-12-02T11:00:00Z", 4, 9.0);
@@ -206,6 +215,9 @@ static void test_export_pull_merge(void **state)
 	assert_int_equal(er.providers, 2);
 	assert_string_equal(er.created_at, "2026-12-02T10:00:00Z");
 	struct team_pull_result r;
+	/* the client's lambda is the snapshot's 391 rows: the CLI's guard
+	 * (10%) does not hold a pull back; the publisher's refresh ran it */
+	cache_set_guard(cl, 0, 10);
 	assert_int_equal(pull(cl, dir, 0, &r), GC_OK);
 	assert_int_equal(r.nproviders, 2);
 	assert_string_equal(r.providers[0].id, "lambda");
