@@ -23,8 +23,8 @@ static const struct field event_fields[E_COUNT] = {
 	[E_REGION] = RENDER_COL("region", "REGION", FT_TEXT, 1),
 	[E_AT] = RENDER_COL("at", "AT", FT_TEXT, 1),
 	[E_CHANGE] = RENDER_COL("change", "CHANGE", FT_TEXT, 1),
-	[E_WAS] = RENDER_COL("was_price_hr", "WAS $/HR", FT_PRICE, 2),
-	[E_PRICE] = RENDER_COL("price_hr", "$/HR", FT_PRICE, 1),
+	[E_WAS] = RENDER_COL("was_price_hr", "WAS $/H", FT_PRICE, 2),
+	[E_PRICE] = RENDER_COL("price_hr", "$/H", FT_PRICE, 1),
 	[E_WAS_SPOT] = RENDER_COL("was_spot_price_hr", "WAS SPOT", FT_PRICE, 0),
 	[E_SPOT] = RENDER_COL("spot_price_hr", "SPOT", FT_PRICE, 3),
 	[E_AVAILABLE] = RENDER_COL("available", "AVAIL", FT_BOOL, 3),
@@ -36,7 +36,7 @@ static const struct field day_fields[D_COUNT] = {
 	[D_DATE] = RENDER_COL("date", "DATE", FT_TEXT, 1),
 	[D_GPU] = RENDER_COL("gpu", "GPU", FT_TEXT, 1),
 	[D_PROVIDER] = RENDER_COL("provider", "PROVIDER", FT_TEXT, 1),
-	[D_MIN] = RENDER_COL("min_price_hr", "MIN $/HR", FT_PRICE, 1),
+	[D_MIN] = RENDER_COL("min_price_hr", "MIN $/H", FT_PRICE, 1),
 };
 
 /* On a terminal: one row per GPU and provider with its trend. */
