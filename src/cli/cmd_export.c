@@ -32,8 +32,9 @@ static void print_result(const struct cli_args *a, const char *dir,
 {
 	char safe[256];
 	str_sanitize(safe, sizeof safe, dir);
-	printf("exported %zu offers of %zu providers to %s (%s, %zu bytes, sha256 %.16s...)\n",
-	       r->offers, r->providers, safe, TEAM_PAYLOAD, r->payload_bytes, r->sha256);
+	printf("exported %zu offer%s of %zu provider%s to %s (%s, %zu bytes, sha256 %.16s...)\n",
+	       r->offers, r->offers == 1 ? "" : "s", r->providers, r->providers == 1 ? "" : "s",
+	       safe, TEAM_PAYLOAD, r->payload_bytes, r->sha256);
 	if (r->key[0] && !cli_flag(a, O_QUIET))
 		printf("signed by %s\n", r->key);
 }
