@@ -83,16 +83,6 @@ static const char *col_text(sqlite3_stmt *s, int i)
 	return (const char *)sqlite3_column_text(s, i);
 }
 
-static double col_num(sqlite3_stmt *s, int i)
-{
-	return sqlite3_column_type(s, i) == SQLITE_NULL ? NAN : sqlite3_column_double(s, i);
-}
-
-static int col_tri(sqlite3_stmt *s, int i)
-{
-	return sqlite3_column_type(s, i) == SQLITE_NULL ? -1 : sqlite3_column_int(s, i) != 0;
-}
-
 /* Row r of the dump query as an offer (text borrowed from the statement). */
 static void row_offer(sqlite3_stmt *r, struct offer *o)
 {
@@ -101,22 +91,22 @@ static void row_offer(sqlite3_stmt *r, struct offer *o)
 	o->sku = col_text(r, 1);
 	o->gpu = col_text(r, 2);
 	o->gpu_name = col_text(r, 3);
-	o->gpu_count = col_num(r, 4);
-	o->gpu_mem_gb = col_num(r, 5);
-	o->vcpus = col_num(r, 6);
-	o->ram_gb = col_num(r, 7);
-	o->disk_gb = col_num(r, 8);
+	o->gpu_count = cache_col_num(r, 4);
+	o->gpu_mem_gb = cache_col_num(r, 5);
+	o->vcpus = cache_col_num(r, 6);
+	o->ram_gb = cache_col_num(r, 7);
+	o->disk_gb = cache_col_num(r, 8);
 	o->region = col_text(r, 9);
-	o->price_hr = col_num(r, 10);
-	o->spot_price_hr = col_num(r, 11);
+	o->price_hr = cache_col_num(r, 10);
+	o->spot_price_hr = cache_col_num(r, 11);
 	o->currency = col_text(r, 12);
-	o->price_native = col_num(r, 13);
-	o->spot_native = col_num(r, 14);
-	o->available = col_tri(r, 15);
-	o->infiniband = col_tri(r, 16);
+	o->price_native = cache_col_num(r, 13);
+	o->spot_native = cache_col_num(r, 14);
+	o->available = cache_col_tri(r, 15);
+	o->infiniband = cache_col_tri(r, 16);
 	o->rdma = col_text(r, 17);
-	o->nvlink = col_tri(r, 18);
-	o->node_bandwidth_gbps = col_num(r, 19);
+	o->nvlink = cache_col_tri(r, 18);
+	o->node_bandwidth_gbps = cache_col_num(r, 19);
 	o->driver_version = col_text(r, 20);
 	o->max_cuda = col_text(r, 21);
 	o->source = col_text(r, 22);
@@ -124,7 +114,7 @@ static void row_offer(sqlite3_stmt *r, struct offer *o)
 	o->fetched_at = col_text(r, 24);
 	o->as_of = col_text(r, 25);
 	o->price_kind = col_text(r, 26);
-	o->gpu_fraction = col_num(r, 27);
+	o->gpu_fraction = cache_col_num(r, 27);
 }
 
 enum gc_status cache_dump_offers(struct cache *c, cache_dump_offer_fn fn, void *arg, char **err)

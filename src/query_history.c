@@ -102,14 +102,11 @@ static char *col_text(sqlite3_stmt *s, int i)
 	return t ? strdup((const char *)t) : NULL;
 }
 
-static double col_num(sqlite3_stmt *s, int i)
-{
-	return sqlite3_column_type(s, i) == SQLITE_NULL ? NAN : sqlite3_column_double(s, i);
-}
-
+/* A yes/no as render_value.num holds it: 1, 0, NAN for NULL. */
 static double col_bool(sqlite3_stmt *s, int i)
 {
-	return sqlite3_column_type(s, i) == SQLITE_NULL ? NAN : sqlite3_column_int(s, i) != 0;
+	int t = cache_col_tri(s, i);
+	return t < 0 ? NAN : t;
 }
 
 /* Step s, growing *v (of `size`-byte items) by one per row and filling it
@@ -146,11 +143,11 @@ static int fill_change(sqlite3_stmt *s, void *item)
 	x->sku = col_text(s, 2);
 	x->region = col_text(s, 3);
 	x->gpu = col_text(s, 4);
-	x->gpu_count = col_num(s, 5);
-	x->price_hr = col_num(s, 6);
-	x->was_price_hr = col_num(s, 7);
-	x->spot_price_hr = col_num(s, 8);
-	x->was_spot_price_hr = col_num(s, 9);
+	x->gpu_count = cache_col_num(s, 5);
+	x->price_hr = cache_col_num(s, 6);
+	x->was_price_hr = cache_col_num(s, 7);
+	x->spot_price_hr = cache_col_num(s, 8);
+	x->was_spot_price_hr = cache_col_num(s, 9);
 	x->available = col_bool(s, 10);
 	x->was_available = col_bool(s, 11);
 	x->at = col_text(s, 12);
@@ -240,10 +237,10 @@ static int fill_event(sqlite3_stmt *s, void *item)
 	x->region = col_text(s, 2);
 	x->at = col_text(s, 3);
 	x->kind = sqlite3_column_int(s, 4);
-	x->price_hr = col_num(s, 5);
-	x->spot_price_hr = col_num(s, 6);
-	x->was_price_hr = col_num(s, 7);
-	x->was_spot_price_hr = col_num(s, 8);
+	x->price_hr = cache_col_num(s, 5);
+	x->spot_price_hr = cache_col_num(s, 6);
+	x->was_price_hr = cache_col_num(s, 7);
+	x->was_spot_price_hr = cache_col_num(s, 8);
 	x->available = col_bool(s, 9);
 	x->was_available = col_bool(s, 10);
 	return x->provider && x->sku && x->region && x->at;
@@ -384,7 +381,7 @@ static size_t day_of(const struct daily_walk *w, sqlite3_stmt *s, int i)
 static void daily_row(struct daily_walk *w, sqlite3_stmt *s)
 {
 	if (sqlite3_column_type(s, 2) == SQLITE_NULL) {
-		lower(w, day_of(w, s, 3), w->ndays - 1, col_num(s, 5));
+		lower(w, day_of(w, s, 3), w->ndays - 1, cache_col_num(s, 5));
 		return;
 	}
 	long long offer = sqlite3_column_int64(s, 2);
@@ -394,14 +391,14 @@ static void daily_row(struct daily_walk *w, sqlite3_stmt *s)
 		w->have_offer = 1;
 		w->offer = offer;
 		w->present = !(kind & CACHE_HIST_APPEARED);
-		w->price = col_num(s, 6);
+		w->price = cache_col_num(s, 6);
 		w->day = day_of(w, s, 8);
 	}
 	size_t day = day_of(w, s, 3);
 	if (w->present)
 		lower(w, w->day, day, w->price);
 	w->present = !(kind & CACHE_HIST_GONE);
-	w->price = col_num(s, 5);
+	w->price = cache_col_num(s, 5);
 	w->day = day;
 }
 

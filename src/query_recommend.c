@@ -23,16 +23,6 @@ static const char *col_text(sqlite3_stmt *s, int i)
 	return t ? (const char *)t : "";
 }
 
-static double col_num(sqlite3_stmt *s, int i)
-{
-	return sqlite3_column_type(s, i) == SQLITE_NULL ? NAN : sqlite3_column_double(s, i);
-}
-
-static int col_tri(sqlite3_stmt *s, int i)
-{
-	return sqlite3_column_type(s, i) == SQLITE_NULL ? -1 : sqlite3_column_int(s, i) != 0;
-}
-
 /* The statement for q, selecting the columns above. */
 static enum gc_status prepare(sqlite3 *db, const struct query *q, sqlite3_stmt **s, char **err)
 {
@@ -83,10 +73,11 @@ static void read_row(sqlite3_stmt *s, const struct profile_set *ps, const struct
 	str_sanitize(k->region, sizeof k->region, col_text(s, C_REGION));
 	snprintf(k->rdma, sizeof k->rdma, "%s", col_text(s, C_RDMA));
 	snprintf(k->mig, sizeof k->mig, "%s", col_text(s, C_MIG));
-	k->o = (struct rec_offer){col_num(s, C_COUNT), col_num(s, C_PRICE), col_num(s, C_SPOT),
-				  col_tri(s, C_AVAIL), col_tri(s, C_IB), NULL,
-				  col_tri(s, C_NVLINK), NULL, col_num(s, C_MEM),
-				  col_num(s, C_VALUE),
+	k->o = (struct rec_offer){cache_col_num(s, C_COUNT), cache_col_num(s, C_PRICE),
+				  cache_col_num(s, C_SPOT), cache_col_tri(s, C_AVAIL),
+				  cache_col_tri(s, C_IB), NULL,
+				  cache_col_tri(s, C_NVLINK), NULL, cache_col_num(s, C_MEM),
+				  cache_col_num(s, C_VALUE),
 				  strcmp(col_text(s, C_KIND), "auction_floor") == 0};
 	k->p = profile_set_find(ps, col_text(s, C_PROVIDER));
 	cost(r->w, r->nodes, r->hours, k);

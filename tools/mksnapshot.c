@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "gpucmp/buf.h"
+#include "gpucmp/cache.h"
 #include "gpucmp/csv.h"
 #include "gpucmp/gpu.h"
 #include "gpucmp/insttype.h"
@@ -93,16 +94,6 @@ static const char *col_text(sqlite3_stmt *s, int i)
 	return (const char *)sqlite3_column_text(s, i);
 }
 
-static double col_num(sqlite3_stmt *s, int i)
-{
-	return sqlite3_column_type(s, i) == SQLITE_NULL ? NAN : sqlite3_column_double(s, i);
-}
-
-static int col_tri(sqlite3_stmt *s, int i)
-{
-	return sqlite3_column_type(s, i) == SQLITE_NULL ? -1 : sqlite3_column_int(s, i) != 0;
-}
-
 /* The catalog tier's offers in a cache, one snapshot row each, in a
  * stable order; prices are the stored USD ones. */
 static int from_cache(const char *db_path, struct buf *out)
@@ -132,20 +123,20 @@ static int from_cache(const char *db_path, struct buf *out)
 		o.sku = col_text(s, 1);
 		o.gpu = col_text(s, 2);
 		o.gpu_name = col_text(s, 3);
-		o.gpu_count = col_num(s, 4);
-		o.gpu_fraction = col_num(s, 5);
-		o.gpu_mem_gb = col_num(s, 6);
-		o.vcpus = col_num(s, 7);
-		o.ram_gb = col_num(s, 8);
-		o.disk_gb = col_num(s, 9);
+		o.gpu_count = cache_col_num(s, 4);
+		o.gpu_fraction = cache_col_num(s, 5);
+		o.gpu_mem_gb = cache_col_num(s, 6);
+		o.vcpus = cache_col_num(s, 7);
+		o.ram_gb = cache_col_num(s, 8);
+		o.disk_gb = cache_col_num(s, 9);
 		o.region = col_text(s, 10);
-		o.price_hr = col_num(s, 11);
-		o.spot_price_hr = col_num(s, 12);
+		o.price_hr = cache_col_num(s, 11);
+		o.spot_price_hr = cache_col_num(s, 12);
 		o.currency = "USD";
-		o.infiniband = col_tri(s, 13);
+		o.infiniband = cache_col_tri(s, 13);
 		o.rdma = col_text(s, 14);
-		o.nvlink = col_tri(s, 15);
-		o.node_bandwidth_gbps = col_num(s, 16);
+		o.nvlink = cache_col_tri(s, 15);
+		o.node_bandwidth_gbps = cache_col_num(s, 16);
 		o.origin = col_text(s, 17);
 		o.fetched_at = col_text(s, 18); /* the writer's as-of date */
 		if (snapshot_write_row(out, &o) != GC_OK) {

@@ -77,6 +77,10 @@ void cache_open_info_release(struct cache_open_info *info);
 
 /* The underlying connection (borrowed), for the query module. */
 sqlite3 *cache_db(struct cache *c);
+/* A column of a row as the offer model holds it: a number or NAN for
+ * NULL; a yes/no as 1, 0 or -1 for NULL (offer.h's tri-state). */
+double cache_col_num(sqlite3_stmt *s, int i);
+int cache_col_tri(sqlite3_stmt *s, int i);
 const char *cache_path(const struct cache *c); /* ":memory:" for in-memory */
 
 /* Replace every offer of `provider` whose source is `source` (NULL: every
