@@ -722,3 +722,35 @@ enum gc_status http_run_one(const struct http_opts *opts, const struct http_requ
 	http_client_free(c);
 	return st;
 }
+
+static void got_done(void *user, struct http_response *resp)
+{
+	struct http_got *g = user;
+	g->status = resp->status;
+	g->st = resp->error;
+	g->message = dup_or_null(resp->message);
+	g->etag = dup_or_null(resp->etag);
+	g->last_modified = dup_or_null(resp->last_modified);
+	if (resp->error == GC_OK && resp->status >= 200 && resp->status < 300) {
+		g->len = resp->body.len;
+		g->body = buf_steal(&resp->body);
+		if (!g->body)
+			g->st = GC_ENOMEM;
+	}
+}
+
+enum gc_status http_get_one(const struct http_opts *opts, const struct http_request *req,
+			    struct http_got *out, char **err)
+{
+	memset(out, 0, sizeof *out);
+	return http_run_one(opts, req, got_done, out, err);
+}
+
+void http_got_release(struct http_got *g)
+{
+	free(g->message);
+	free(g->body);
+	free(g->etag);
+	free(g->last_modified);
+	memset(g, 0, sizeof *g);
+}

@@ -187,32 +187,8 @@ static enum gc_status import_file(const struct import_opts *o, const char *path,
 	return report(o, &r, err, damaged);
 }
 
-struct fetched {
-	char *body; /* taken from the response, not copied */
-	size_t len;
-	long status;
-	enum gc_status st;
-	char *message;
-	long long last_modified; /* -1: none */
-};
-
-static void on_done(void *user, struct http_response *resp)
-{
-	struct fetched *f = user;
-	f->status = resp->status;
-	f->st = resp->error;
-	f->message = resp->message ? strdup(resp->message) : NULL;
-	f->last_modified = str_http_date(resp->last_modified);
-	if (resp->error == GC_OK && resp->status >= 200 && resp->status < 300) {
-		f->len = resp->body.len;
-		f->body = buf_steal(&resp->body);
-		if (!f->body)
-			f->st = GC_ENOMEM;
-	}
-}
-
 /* GET url into *f: the status of the client itself (the transfer's is f's). */
-static enum gc_status fetch(const struct import_opts *o, const char *url, struct fetched *f,
+static enum gc_status fetch(const struct import_opts *o, const char *url, struct http_got *f,
 			    char **err)
 {
 	struct http_opts ho = *o->http;
@@ -222,7 +198,7 @@ static enum gc_status fetch(const struct import_opts *o, const char *url, struct
 	memset(&req, 0, sizeof req);
 	req.url = url;
 	req.label = "import";
-	return http_run_one(&ho, &req, on_done, f, err);
+	return http_get_one(&ho, &req, f, err);
 }
 
 static enum gc_status import_url(const struct import_opts *o, const char *url)
@@ -237,8 +213,7 @@ static enum gc_status import_url(const struct import_opts *o, const char *url)
 	r.origin = shown;
 	if (refuse_id(o, &r, o->provider ? o->provider : name))
 		return report(o, &r, NULL, NULL);
-	struct fetched f;
-	memset(&f, 0, sizeof f);
+	struct http_got f;
 	r.status = fetch(o, url, &f, &err);
 	r.step = IMPORT_CLIENT;
 	if (r.status == GC_OK && f.st != GC_OK) {
@@ -252,10 +227,9 @@ static enum gc_status import_url(const struct import_opts *o, const char *url)
 		r.status = GC_EUNAVAILABLE;
 		r.http_status = f.status;
 	} else if (r.status == GC_OK) {
-		err = import_bytes(o, &r, f.body, f.len, f.last_modified);
+		err = import_bytes(o, &r, f.body, f.len, str_http_date(f.last_modified));
 	}
-	free(f.message);
-	free(f.body);
+	http_got_release(&f);
 	return report(o, &r, err, NULL);
 }
 

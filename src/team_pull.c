@@ -14,46 +14,6 @@
 #include "gpucmp/import.h"
 #include "gpucmp/strutil.h"
 
-/* One file of the snapshot, read or fetched. */
-struct got {
-	long status;        /* HTTP status; 200 for a file */
-	enum gc_status st;  /* of the transfer */
-	char *message;
-	char *body;
-	size_t len;
-	char *etag, *last_modified;
-};
-
-static void got_release(struct got *g)
-{
-	free(g->message);
-	free(g->body);
-	free(g->etag);
-	free(g->last_modified);
-	memset(g, 0, sizeof *g);
-}
-
-static char *dup_or_null(const char *s)
-{
-	return s ? strdup(s) : NULL;
-}
-
-static void on_done(void *user, struct http_response *resp)
-{
-	struct got *g = user;
-	g->status = resp->status;
-	g->st = resp->error;
-	g->message = dup_or_null(resp->message);
-	g->etag = dup_or_null(resp->etag);
-	g->last_modified = dup_or_null(resp->last_modified);
-	if (resp->error == GC_OK && resp->status >= 200 && resp->status < 300) {
-		g->len = resp->body.len;
-		g->body = buf_steal(&resp->body);
-		if (!g->body)
-			g->st = GC_ENOMEM;
-	}
-}
-
 /* The pull of one source. */
 struct pull {
 	const struct team_pull_opts *o;
@@ -65,7 +25,7 @@ struct pull {
 };
 
 static enum gc_status fetch(struct pull *p, const char *url, size_t max, const char *inm,
-			    const char *ims, struct got *g, char **err)
+			    const char *ims, struct http_got *g, char **err)
 {
 	struct http_opts ho = *p->o->http;
 	if (!getenv("GPUCMP_HTTP_MAX_BYTES"))
@@ -76,13 +36,13 @@ static enum gc_status fetch(struct pull *p, const char *url, size_t max, const c
 	req.label = "pull";
 	req.if_none_match = inm;
 	req.if_modified_since = ims;
-	return http_run_one(&ho, &req, on_done, g, err);
+	return http_get_one(&ho, &req, g, err);
 }
 
 /* The file `name` of the snapshot into *g (a URL's validators when
  * `conditional`); GC_OK with g->status saying what came. */
 static enum gc_status get(struct pull *p, const char *name, size_t max, int conditional,
-			  struct got *g, char **err)
+			  struct http_got *g, char **err)
 {
 	char where[4200];
 	snprintf(where, sizeof where, "%s/%s", p->base, name);
@@ -111,7 +71,7 @@ static enum gc_status get(struct pull *p, const char *name, size_t max, int cond
 }
 
 /* The manifest's text as JSON of a format this build reads. */
-static enum gc_status read_manifest(struct pull *p, const struct got *g, char **err)
+static enum gc_status read_manifest(struct pull *p, const struct http_got *g, char **err)
 {
 	json_error_t je;
 	p->manifest = json_loadb(g->body, g->len, 0, &je);
@@ -139,11 +99,11 @@ static int trusted(const struct team_pull_opts *o, const char *key)
 }
 
 /* With trusted keys set: the manifest's signature by one of them. */
-static enum gc_status check_signature(struct pull *p, const struct got *m, char **err)
+static enum gc_status check_signature(struct pull *p, const struct http_got *m, char **err)
 {
 	if (!p->o->ntrusted)
 		return GC_OK;
-	struct got g;
+	struct http_got g;
 	enum gc_status st = get(p, TEAM_SIGNATURE, 65536, 0, &g, err);
 	json_t *sig = st == GC_OK && g.status == 200 ? json_loadb(g.body, g.len, 0, NULL) : NULL;
 	const char *key = json_string_value(json_object_get(sig, "key"));
@@ -166,7 +126,7 @@ static enum gc_status check_signature(struct pull *p, const struct got *m, char 
 	if (st == GC_OK)
 		snprintf(p->r->key, sizeof p->r->key, "%s", key);
 	json_decref(sig);
-	got_release(&g);
+	http_got_release(&g);
 	return st;
 }
 
@@ -180,7 +140,7 @@ static enum gc_status read_payload(struct pull *p, struct buf *out, char **err)
 		return err_set(err, GC_EDATA, "%s: the manifest names no payload sha256 and size; "
 			       "the cache is unchanged", p->shown);
 	size_t size = (size_t)json_integer_value(bytes);
-	struct got g;
+	struct http_got g;
 	enum gc_status st = get(p, TEAM_PAYLOAD, TEAM_MAX_PAYLOAD, 0, &g, err);
 	char have[65] = "";
 	if (st == GC_OK && g.status != 200)
@@ -199,7 +159,7 @@ static enum gc_status read_payload(struct pull *p, struct buf *out, char **err)
 	p->r->payload_bytes = g.len;
 	if (st == GC_OK)
 		st = team_gunzip(g.body, g.len, out, err);
-	got_release(&g);
+	http_got_release(&g);
 	return st;
 }
 
@@ -358,7 +318,7 @@ enum gc_status team_merge(struct cache *c, const char *data, size_t len, int for
 }
 
 /* Keep a URL's manifest validators for the next pull. */
-static enum gc_status keep_validators(struct pull *p, const struct got *g, char **err)
+static enum gc_status keep_validators(struct pull *p, const struct http_got *g, char **err)
 {
 	if (!p->is_url)
 		return GC_OK;
@@ -391,7 +351,7 @@ static void set_base(struct pull *p, const char *from)
 }
 
 /* The manifest: *g, and whether it came (0: 304, nothing to do). */
-static enum gc_status get_manifest(struct pull *p, struct got *g, char **err)
+static enum gc_status get_manifest(struct pull *p, struct http_got *g, char **err)
 {
 	enum gc_status st = get(p, TEAM_MANIFEST, TEAM_MAX_MANIFEST, 1, g, err);
 	if (st == GC_OK && g->status == 304)
@@ -415,7 +375,7 @@ enum gc_status team_pull(const struct team_pull_opts *o, struct team_pull_result
 	p.r = r;
 	set_base(&p, o->from);
 	snprintf(r->from, sizeof r->from, "%s", p.shown);
-	struct got m;
+	struct http_got m;
 	struct buf data;
 	buf_init(&data, TEAM_MAX_INFLATED);
 	enum gc_status st = get_manifest(&p, &m, err);
@@ -434,7 +394,7 @@ enum gc_status team_pull(const struct team_pull_opts *o, struct team_pull_result
 			st = cache_end(o->cache, st, err);
 		}
 	}
-	got_release(&m);
+	http_got_release(&m);
 	buf_free(&data);
 	json_decref(p.manifest);
 	if (st != GC_OK)

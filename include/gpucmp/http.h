@@ -94,6 +94,22 @@ enum gc_status http_client_run(struct http_client *c, char **err);
 enum gc_status http_run_one(const struct http_opts *opts, const struct http_request *req,
 			    http_done_fn done, void *user, char **err);
 
+/* What http_get_one keeps of its one response, owned: release it with
+ * http_got_release (also after a failure). */
+struct http_got {
+	long status;       /* HTTP status; 0 when no response came */
+	enum gc_status st; /* of the transfer */
+	char *message;     /* one line when st != GC_OK, or NULL */
+	char *body;        /* a 2xx answer's body (taken, not copied), else NULL */
+	size_t len;
+	char *etag, *last_modified; /* validators, or NULL */
+};
+/* http_run_one keeping the response in *out (zeroed first): a single
+ * fetch's whole answer without a callback of its own. */
+enum gc_status http_get_one(const struct http_opts *opts, const struct http_request *req,
+			    struct http_got *out, char **err);
+void http_got_release(struct http_got *g);
+
 /* Mask `secret` in `s`, in place: every run of at least 8 consecutive
  * characters of it (any substring of the key that long: a key quoted cut
  * short, or its tail) becomes "***"; a secret shorter than 8 characters is
