@@ -20,6 +20,7 @@
 #include "gpucmp/cache.h"
 #include "gpucmp/catalog.h"
 #include "gpucmp/strutil.h"
+#include "synth.h"
 
 struct sim {
 	const struct catalog *cat;
@@ -30,37 +31,25 @@ struct sim {
 	char at[32];
 };
 
-static unsigned long long mix(unsigned long long z)
-{
-	/* splitmix64's finalizer: offer i's fixed attributes */
-	z += 0x9e3779b97f4a7c15ULL;
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 static enum gc_status fill(void *arg, offer_cb cb, void *ctx, char **err)
 {
-	static const char *const regions[] = {"us-east-1", "us-west-2", "eu-west-1",
-					      "eu-north1", "asia-south-1", "us-central1",
-					      "europe-west4", "FIN-01"};
-	static const double counts[] = {1, 1, 1, 2, 4, 8};
 	struct sim *s = arg;
 	size_t ngpu = gpu_table_count(s->cat->gpus);
 	char sku[64];
 	for (long i = (long)s->prov; i < s->n; i += (long)s->nprov) {
 		if (s->price[i] < 0)
 			continue;
-		unsigned long long h = mix((unsigned long long)i);
+		unsigned long long h = synth_mix((unsigned long long)i);
 		const struct gpu_model *m = gpu_table_at(s->cat->gpus, h % ngpu);
 		struct offer o;
 		offer_init(&o);
 		o.provider = s->cat->profiles.items[s->prov]->id;
 		o.gpu = m->id;
 		o.gpu_name = m->name;
-		o.gpu_count = counts[(h >> 16) % 6];
+		o.gpu_count = synth_counts[(h >> 16) % 6];
 		o.gpu_mem_gb = m->memory_gb;
-		o.region = regions[(h >> 24) % 8];
+		o.region = synth_regions[(h >> 24) % 8];
 		o.price_hr = s->price[i];
 		o.available = 1;
 		snprintf(sku, sizeof sku, "%s-%gx-%ld", m->id, o.gpu_count, i);
@@ -95,13 +84,13 @@ static void churn(struct sim *s, long permille, unsigned long long *seed)
 {
 	long changes = s->n * permille / 1000;
 	for (long k = 0; k < changes; k++) {
-		long i = (long)(mix(++*seed) % (unsigned long long)s->n);
-		double f = 0.9 + (double)(mix(++*seed) % 2001) / 10000.0;
+		long i = (long)(synth_mix(++*seed) % (unsigned long long)s->n);
+		double f = 0.9 + (double)(synth_mix(++*seed) % 2001) / 10000.0;
 		if (s->price[i] > 0)
 			s->price[i] = round(s->price[i] * f * 1000) / 1000;
 	}
 	for (long k = 0; k < s->n / 1000; k++) {
-		long i = (long)(mix(++*seed) % (unsigned long long)s->n);
+		long i = (long)(synth_mix(++*seed) % (unsigned long long)s->n);
 		s->price[i] = -s->price[i];
 	}
 }
@@ -166,7 +155,7 @@ int main(int argc, char **argv)
 	}
 	s.nprov = cat.profiles.n;
 	for (long i = 0; s.price && i < n; i++)
-		s.price[i] = round((0.1 + (double)(mix((unsigned long long)i + 99) % 400000) /
+		s.price[i] = round((0.1 + (double)(synth_mix((unsigned long long)i + 99) % 400000) /
 						  10000.0) * 1000) / 1000;
 	if (s.price && start >= 0 && cache_open(&c, argv[1], &cat, &info, &err) == GC_OK) {
 		cache_set_guard(c, 1, 0);

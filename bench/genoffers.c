@@ -19,6 +19,7 @@
 #include "gpucmp/cache.h"
 #include "gpucmp/catalog.h"
 #include "gpucmp/strutil.h"
+#include "synth.h"
 
 struct gen {
 	const char *fetched_at;
@@ -28,21 +29,16 @@ struct gen {
 	unsigned long long seed;
 };
 
+/* splitmix64's next value of stream *s */
 static unsigned long long next(unsigned long long *s)
 {
-	/* splitmix64 */
-	unsigned long long z = (*s += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	unsigned long long z = synth_mix(*s);
+	*s += 0x9e3779b97f4a7c15ULL;
+	return z;
 }
 
 static enum gc_status fill(void *arg, offer_cb cb, void *ctx, char **err)
 {
-	static const char *const regions[] = {"us-east-1", "us-west-2", "eu-west-1",
-					      "eu-north1", "asia-south-1", "us-central1",
-					      "europe-west4", "FIN-01"};
-	static const double counts[] = {1, 1, 1, 2, 4, 8};
 	struct gen *g = arg;
 	size_t ngpu = gpu_table_count(g->cat->gpus);
 	char sku[64];
@@ -53,11 +49,11 @@ static enum gc_status fill(void *arg, offer_cb cb, void *ctx, char **err)
 		o.provider = g->provider;
 		o.gpu = m->id;
 		o.gpu_name = m->name;
-		o.gpu_count = counts[next(&g->seed) % 6];
+		o.gpu_count = synth_counts[next(&g->seed) % 6];
 		o.gpu_mem_gb = m->memory_gb;
 		o.vcpus = 8 * o.gpu_count;
 		o.ram_gb = 64 * o.gpu_count;
-		o.region = regions[next(&g->seed) % 8];
+		o.region = synth_regions[next(&g->seed) % 8];
 		o.price_hr = round((0.1 + (double)(next(&g->seed) % 400000) / 10000.0) * o.gpu_count * 1000) / 1000;
 		if (next(&g->seed) % 3 == 0)
 			o.spot_price_hr = round(o.price_hr * 600) / 1000;
