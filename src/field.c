@@ -170,6 +170,15 @@ const struct field_value *field_value_find(const char *key, const char *value)
 	return NULL;
 }
 
+int field_is_group(const struct field *f)
+{
+	/* by address: comparing pointers into other arrays with < is undefined */
+	for (size_t i = 0; f && i < group_field_count; i++)
+		if (f == &group_fields[i])
+			return 1;
+	return 0;
+}
+
 const struct field *group_field_find(const char *key)
 {
 	for (size_t i = 0; i < group_field_count; i++)

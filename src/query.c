@@ -378,7 +378,7 @@ static void order_by(struct builder *b, const struct query *q, const char *alias
 		const char *col = sort_col(q, i, &desc);
 		char name[32];
 		const struct field *f = q->nsort ? q->sort[i].field : NULL;
-		if (alias && !(f && group_field_find(f->key) == f)) {
+		if (alias && !field_is_group(f)) {
 			snprintf(name, sizeof name, "%s%zu", alias, i);
 			col = name;
 		}
@@ -480,11 +480,6 @@ static void group_key(struct builder *b, enum query_group g, int alias)
 	}
 }
 
-static int is_group_field(const struct field *f)
-{
-	return f && group_field_find(f->key) == f;
-}
-
 /* The innermost query of a grouping, narrow (the wide columns are read
  * for the rows shown only): the sort keys s0.., the key k0.., the
  * tie-break t0..t4 (t4 the offer's id), the prices and g_rf, which is 1 on
@@ -495,7 +490,7 @@ static void grouped_offers(struct builder *b, const struct query *q)
 	add(b, "SELECT ");
 	for (size_t i = 0; i < (q->nsort ? q->nsort : 1); i++) {
 		int desc;
-		if (q->nsort && is_group_field(q->sort[i].field))
+		if (q->nsort && field_is_group(q->sort[i].field))
 			continue; /* a group's own column, known only outside */
 		snprintf(name, sizeof name, " AS s%zu, ", i);
 		add(b, sort_col(q, i, &desc));

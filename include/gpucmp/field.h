@@ -48,6 +48,8 @@ extern const size_t offer_field_count;
 extern const struct field group_fields[];
 extern const size_t group_field_count;
 const struct field *group_field_find(const char *key);
+/* Is f one of group_fields (NULL: no)? */
+int field_is_group(const struct field *f);
 
 /* What a word in a table means: `value` of the fields (keys separated by
  * spaces; NULL: a mark of any column, "?" or "-"), in a few words for the
