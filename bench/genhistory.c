@@ -66,7 +66,7 @@ static enum gc_status fill(void *arg, offer_cb cb, void *ctx, char **err)
 /* One refresh of every provider at s->at. */
 static int refresh_all(struct cache *c, struct sim *s)
 {
-	struct cache_meta m = {"live", s->at, NULL, NULL, NULL, 0};
+	struct cache_meta m = {"live", s->at, NULL, NULL, NULL, 0, 0};
 	char *err = NULL;
 	for (s->prov = 0; s->prov < s->nprov; s->prov++) {
 		if (cache_store(c, s->cat->profiles.items[s->prov]->id, &m, fill, s, NULL, &err) !=

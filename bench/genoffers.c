@@ -95,7 +95,7 @@ int main(int argc, char **argv)
 	size_t np = cat.profiles.n;
 	const char *at = getenv("GENOFFERS_FETCHED_AT");
 	at = at && *at ? at : "2026-12-01T00:00:00Z";
-	struct cache_meta meta = {"live", at, NULL, NULL, NULL, 0};
+	struct cache_meta meta = {"live", at, NULL, NULL, NULL, 0, 0};
 	cache_set_guard(c, 1, 0);
 	for (size_t p = 0; p < np && !rc; p++) {
 		struct gen g = {at, &cat, cat.profiles.items[p]->id,

@@ -22,6 +22,8 @@
 #include <sys/types.h>
 
 #include "gpucmp/cache.h"
+#include "gpucmp/ingest.h"
+#include "gpucmp/rates.h"
 
 struct cache {
 	sqlite3 *db;
@@ -33,6 +35,11 @@ struct cache {
 	int history_days;   /* cache_set_history: retention; 0 records nothing */
 	int corrupt;        /* an operation met a damaged page (cache_corrupt) */
 	int batch;          /* inside cache_begin: each write is a savepoint of it */
+	struct ingest_policy ingest;     /* cache_set_ingest: the door's settings */
+	struct ingest_stats last_ingest; /* what the door did in the last store */
+	struct rate_table rates;         /* the currencies the door knows, loaded by the
+					  * first store (rates_loaded) */
+	int rates_loaded;
 	dev_t dev;          /* the file opened, to tell it from a replacement */
 	ino_t ino;
 };
@@ -117,7 +124,8 @@ enum gc_status cache_sync_snapshot(struct cache *c, const struct catalog *cat,
 /* Compile c->insert once (again after the indexes changed). */
 enum gc_status cache_prepare_insert(struct cache *c, char **err);
 /* An offer_cb that inserts into c, skipping the providers in `skip` and,
- * with `only` set, every other provider; counts what it inserted. */
+ * with `only` set, every other provider; each row through the door
+ * (ingest.h) first; counts what it inserted. */
 struct cache_batch {
 	struct cache *c;
 	char **skip; /* providers with live or imported offers */
@@ -125,7 +133,14 @@ struct cache_batch {
 	const char *only;
 	size_t inserted;
 	size_t list_rows; /* of those, list prices */
+	struct ingest door;
 };
+/* Start a batch: *sc emptied, its door opened for `provider` (NULL: the
+ * built-in rows of every provider; `new_provider`: an id without a
+ * profile confirmed); GC_EUSAGE when the door refuses the provider
+ * (ingest_begin). */
+enum gc_status cache_batch_begin(struct cache *c, struct cache_batch *sc, const char *provider,
+				 int new_provider, char **err);
 enum gc_status cache_batch_add(void *arg, const struct offer *o, char **err);
 
 /* --- cache_history.c --- */

@@ -41,6 +41,8 @@ void cache_close(struct cache *c)
 		return;
 	sqlite3_finalize(c->insert);
 	sqlite3_close(c->db);
+	if (c->rates_loaded)
+		rates_free(&c->rates);
 	free(c->path);
 	free(c);
 }

@@ -77,9 +77,11 @@ enum gc_status cache_sync_snapshot(struct cache *c, const struct catalog *cat,
 {
 	if (cache_meta_matches(c, "snapshot_hash", cat->seed_hash))
 		return GC_OK;
-	struct cache_batch sc = {c, NULL, 0, NULL, 0, 0};
+	struct cache_batch sc;
 	struct snapshot_info si;
-	enum gc_status st = cache_exec(c, "BEGIN IMMEDIATE", err);
+	enum gc_status st = cache_batch_begin(c, &sc, NULL, 0, err);
+	if (st == GC_OK)
+		st = cache_exec(c, "BEGIN IMMEDIATE", err);
 	if (st != GC_OK)
 		return st;
 	if (!cache_meta_matches(c, "snapshot_hash", cat->seed_hash)) {
@@ -107,7 +109,11 @@ enum gc_status cache_clear(struct cache *c, const struct catalog *cat, const cha
 			   size_t *removed, size_t *restored, char **err)
 {
 	const char *p[] = {provider};
-	enum gc_status st = cache_prepare_insert(c, err);
+	struct cache_batch rc;
+	enum gc_status st = cache_batch_begin(c, &rc, NULL, 0, err);
+	rc.only = provider;
+	if (st == GC_OK)
+		st = cache_prepare_insert(c, err);
 	if (st == GC_OK)
 		st = cache_exec(c, "BEGIN IMMEDIATE", err);
 	if (st != GC_OK)
@@ -122,7 +128,6 @@ enum gc_status cache_clear(struct cache *c, const struct catalog *cat, const cha
 					: "DELETE FROM provider_state",
 			       "cannot clear the refresh state", err, provider ? 1 : 0, p);
 	/* the built-in rows of that provider (NULL: all) */
-	struct cache_batch rc = {c, NULL, 0, provider, 0, 0};
 	struct snapshot_info si;
 	if (st == GC_OK)
 		st = parse_seed(cat, cache_batch_add, &rc, &si, err);

@@ -8,16 +8,24 @@
 #include <string.h>
 
 #include "cache_int.h"
+#include "gpucmp/buf.h"
+#include "gpucmp/catalog.h"
 #include "gpucmp/cuda.h"
+#include "gpucmp/strutil.h"
 
-static const char insert_sql[] =
-	"INSERT INTO offer(provider, sku, gpu, gpu_name, gpu_count, gpu_mem_gb, vcpus,"
-	" ram_gb, disk_gb, region, price_hr, spot_price_hr, currency, price_native,"
-	" spot_native, available, infiniband, rdma, nvlink, node_bandwidth_gbps,"
-	" driver_version, max_cuda, source, origin, fetched_at, driver_num, max_cuda_num,"
-	" as_of, price_kind, gpu_fraction)"
-	" VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
-	" ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30)";
+/* The insert: the stored columns of offer_cols[] in their order (?1 ...
+ * ?N), then the two the cache derives (driver_num, max_cuda_num). */
+static enum gc_status insert_sql(struct buf *b)
+{
+	enum gc_status st = buf_printf(b, "INSERT INTO offer(");
+	for (size_t i = 0; st == GC_OK && i < offer_ncols; i++)
+		st = buf_printf(b, "%s, ", offer_cols[i].name);
+	if (st == GC_OK)
+		st = buf_printf(b, "driver_num, max_cuda_num) VALUES(");
+	for (size_t i = 1; st == GC_OK && i <= offer_ncols + 2; i++)
+		st = buf_printf(b, "?%zu%s", i, i <= offer_ncols + 1 ? ", " : ")");
+	return st;
+}
 
 /* Page cache and sorter settings for a replacement.  BULK_KEEP: rows go
  * into tables whose indexes are kept, so each index insert lands somewhere
@@ -39,49 +47,32 @@ static void bulk_cache(struct cache *c, enum bulk_mode m)
 	sqlite3_exec(c->db, sql[m], NULL, NULL, NULL);
 }
 
+static void bind_version(sqlite3_stmt *s, int i, const char *v)
+{
+	long long n = v ? cuda_version_num(v) : -1;
+	if (n >= 0)
+		sqlite3_bind_int64(s, i, n);
+	else
+		sqlite3_bind_null(s, i);
+}
+
+/* One offer that passed the door: every column by the table. */
 static enum gc_status insert_offer(struct cache *c, const struct offer *o, char **err)
 {
 	sqlite3_stmt *s = c->insert;
 	sqlite3_reset(s);
-	cache_bind_text(s, 1, o->provider);
-	cache_bind_text(s, 2, o->sku);
-	cache_bind_text(s, 3, o->gpu);
-	cache_bind_text(s, 4, o->gpu_name);
-	cache_bind_num(s, 5, o->gpu_count);
-	cache_bind_num(s, 6, o->gpu_mem_gb);
-	cache_bind_num(s, 7, o->vcpus);
-	cache_bind_num(s, 8, o->ram_gb);
-	cache_bind_num(s, 9, o->disk_gb);
-	cache_bind_text(s, 10, o->region);
-	cache_bind_num(s, 11, o->price_hr);
-	cache_bind_num(s, 12, o->spot_price_hr);
-	cache_bind_text(s, 13, o->currency ? o->currency : "USD");
-	cache_bind_num(s, 14, o->price_native);
-	cache_bind_num(s, 15, o->spot_native);
-	cache_bind_tri(s, 16, o->available);
-	cache_bind_tri(s, 17, o->infiniband);
-	cache_bind_text(s, 18, o->rdma);
-	cache_bind_tri(s, 19, o->nvlink);
-	cache_bind_num(s, 20, o->node_bandwidth_gbps);
-	cache_bind_text(s, 21, o->driver_version);
-	cache_bind_text(s, 22, o->max_cuda);
-	cache_bind_text(s, 23, o->source);
-	cache_bind_text(s, 24, o->origin);
-	cache_bind_text(s, 25, o->fetched_at);
-	long long dn = o->driver_version ? cuda_version_num(o->driver_version) : -1;
-	long long cn = o->max_cuda ? cuda_version_num(o->max_cuda) : -1;
-	if (dn >= 0)
-		sqlite3_bind_int64(s, 26, dn);
-	else
-		sqlite3_bind_null(s, 26);
-	if (cn >= 0)
-		sqlite3_bind_int64(s, 27, cn);
-	else
-		sqlite3_bind_null(s, 27);
-	cache_bind_text(s, 28, o->as_of);
-	cache_bind_text(s, 29, o->price_kind);
-	sqlite3_bind_double(s, 30,
-			    o->gpu_fraction > 0 && o->gpu_fraction <= 1 ? o->gpu_fraction : 1);
+	for (size_t i = 0; i < offer_ncols; i++) {
+		const struct offer_col *col = &offer_cols[i];
+		int at = (int)i + 1;
+		if (col->kind == OFFER_TEXT)
+			cache_bind_text(s, at, offer_col_text(o, col));
+		else if (col->kind == OFFER_NUM)
+			cache_bind_num(s, at, offer_col_num(o, col));
+		else
+			cache_bind_tri(s, at, offer_col_tri(o, col));
+	}
+	bind_version(s, (int)offer_ncols + 1, o->driver_version);
+	bind_version(s, (int)offer_ncols + 2, o->max_cuda);
 	if (sqlite3_step(s) != SQLITE_DONE)
 		return cache_db_error(c, err, "cannot insert an offer");
 	return GC_OK;
@@ -91,32 +82,101 @@ enum gc_status cache_prepare_insert(struct cache *c, char **err)
 {
 	if (c->insert)
 		return GC_OK;
-	if (sqlite3_prepare_v2(c->db, insert_sql, -1, &c->insert, NULL) != SQLITE_OK)
-		return cache_db_error(c, err, "cannot prepare insert");
+	struct buf b;
+	buf_init(&b, 4096);
+	enum gc_status st = insert_sql(&b);
+	if (st != GC_OK)
+		st = err_set(err, GC_ENOMEM, "out of memory");
+	else if (sqlite3_prepare_v2(c->db, b.ptr, -1, &c->insert, NULL) != SQLITE_OK)
+		st = cache_db_error(c, err, "cannot prepare insert");
+	buf_free(&b);
+	return st;
+}
+
+void cache_set_ingest(struct cache *c, int new_provider, size_t max_offers)
+{
+	c->ingest.new_provider = new_provider;
+	c->ingest.max_offers = max_offers;
+}
+
+void cache_ingest_stats(const struct cache *c, struct ingest_stats *out)
+{
+	*out = c->last_ingest;
+}
+
+enum gc_status cache_batch_begin(struct cache *c, struct cache_batch *sc, const char *provider,
+				 int new_provider, char **err)
+{
+	memset(sc, 0, sizeof *sc);
+	sc->c = c;
+	char *why = NULL;
+	if (!c->rates_loaded && rates_load_embedded(&c->rates, &why) == GC_OK)
+		c->rates_loaded = 1;
+	free(why); /* without the table, USD alone is a currency */
+	struct ingest_policy p = c->ingest;
+	p.rates = c->rates_loaded ? &c->rates : NULL;
+	p.new_provider |= new_provider;
+	return ingest_begin(&sc->door, &p, provider, !provider || catalog_has_profile(provider),
+			    err);
+}
+
+enum gc_status cache_batch_add(void *arg, const struct offer *raw, char **err)
+{
+	struct cache_batch *sc = arg;
+	const char *p = raw->provider ? raw->provider : "";
+	if (sc->only && strcmp(sc->only, p) != 0)
+		return GC_OK;
+	for (size_t i = 0; i < sc->nskip; i++)
+		if (strcmp(sc->skip[i], p) == 0)
+			return GC_OK;
+	struct offer_text t;
+	struct offer o;
+	int keep;
+	enum gc_status st = ingest_offer(&sc->door, raw, &o, &t, &keep, err);
+	if (st == GC_OK && keep)
+		st = insert_offer(sc->c, &o, err);
+	if (st == GC_OK && keep) {
+		sc->inserted++;
+		sc->list_rows += strcmp(o.source, "list") == 0;
+	}
+	sc->c->last_ingest = sc->door.s;
+	return st;
+}
+
+/* A provider's record through the door too: a source of its set and a
+ * date that is one (ingest.h); its texts are cleaned when stored. */
+static enum gc_status cache_meta_check(const struct cache_meta *m, long long now, char **err)
+{
+	char safe[64];
+	if (!ingest_source_ok(m->source))
+		return err_set(err, GC_EDATA, "the record's source '%s' is none of live, catalog, "
+			       "import, snapshot, list",
+			       str_sanitize(safe, sizeof safe, m->source ? m->source : ""));
+	long long t = ingest_date(m->fetched_at, now);
+	if (t == -1)
+		return err_set(err, GC_EDATA, "the record's fetched_at '%s' is not an RFC 3339 "
+			       "UTC date", str_sanitize(safe, sizeof safe,
+							m->fetched_at ? m->fetched_at : ""));
+	if (t == -2)
+		return err_set(err, GC_EDATA, "the record's fetched_at %s is in the future",
+			       str_sanitize(safe, sizeof safe, m->fetched_at));
 	return GC_OK;
 }
 
-enum gc_status cache_batch_add(void *arg, const struct offer *o, char **err)
+/* A record's text as stored: control characters out, one field's length. */
+static const char *clean(char *dst, const char *s)
 {
-	struct cache_batch *sc = arg;
-	if (sc->only && strcmp(sc->only, o->provider) != 0)
-		return GC_OK;
-	for (size_t i = 0; i < sc->nskip; i++)
-		if (strcmp(sc->skip[i], o->provider) == 0)
-			return GC_OK;
-	enum gc_status st = insert_offer(sc->c, o, err);
-	if (st == GC_OK) {
-		sc->inserted++;
-		sc->list_rows += o->source && strcmp(o->source, "list") == 0;
-	}
-	return st;
+	int changed = 0;
+	return str_field(dst, s, &changed);
 }
 
 static enum gc_status upsert_state(struct cache *c, const char *provider,
 				   const struct cache_meta *m, char **err)
 {
-	const char *p[] = {provider, m->source, m->fetched_at, m->etag, m->last_modified,
-			   m->last_error, m->stale ? "1" : "0"};
+	char b[3][STR_FIELD_MAX + 1];
+	const char *p[] = {provider, m->source, m->fetched_at, clean(b[0], m->etag),
+			   clean(b[1], m->last_modified), clean(b[2], m->last_error),
+			   m->stale ? "1" : "0"};
 	enum gc_status st = cache_run(c,
 			 "INSERT INTO provider_state(provider, source, fetched_at, stale,"
 			 " last_error, etag, last_modified) VALUES(?1, ?2, ?3, ?7, ?6, ?4, ?5)"
@@ -295,8 +355,13 @@ static enum gc_status replace(struct cache *c, const char *provider, const char 
 			      size_t *inserted, char **err)
 {
 	struct index_sql saved = {NULL, 0};
-	enum gc_status st = cache_prepare_insert(c, err);
-	struct cache_batch sc = {c, NULL, 0, NULL, 0, 0};
+	struct cache_batch sc;
+	enum gc_status st = cache_batch_begin(c, &sc, provider, meta && meta->new_provider, err);
+	memset(&c->last_ingest, 0, sizeof c->last_ingest);
+	if (st == GC_OK)
+		st = cache_prepare_insert(c, err);
+	if (st == GC_OK && meta)
+		st = cache_meta_check(meta, c->ingest.now, err);
 	if (st == GC_OK)
 		st = cache_tx_begin(c, err);
 	if (st != GC_OK)

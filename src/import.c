@@ -151,7 +151,7 @@ static char *import_bytes(const struct import_opts *o, struct import_result *r,
 	one.opts = (struct skypilot_opts){.provider = r->provider, .gpus = o->cat->gpus,
 		.types = o->cat->types, .source = "import", .origin = r->origin,
 		.fetched_at = now, .as_of = as_of};
-	struct cache_meta m = {"import", now, NULL, NULL, NULL, 0};
+	struct cache_meta m = {"import", now, NULL, NULL, NULL, 0, r->no_profile};
 	cache_expect_rows(o->cache, count_lines(data, len));
 	char *err = NULL;
 	r->status = cache_store(o->cache, r->provider, &m, fill, &one, &r->inserted, &err);

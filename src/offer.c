@@ -2,7 +2,64 @@
 #include "gpucmp/offer.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
+
+/* The ranges: a GPU's memory up to 10 TB, a machine's vCPUs up to 10^5
+ * and RAM up to 10 PB, disks up to 10^9 GB, links up to 10^6 Gbit/s; a
+ * share of one GPU no smaller than 1/100 (a MIG slice is 1/7, a vGPU
+ * 1/16); prices by offer_price_ok (a native one up to 10^9 of its
+ * currency, for currencies worth less than a dollar). */
+#define T(m, r) {#m, offsetof(struct offer, m), OFFER_TEXT, r, 0, 0, ""}
+#define N(m, r, lo, hi, u) {#m, offsetof(struct offer, m), OFFER_NUM, r, lo, hi, u}
+#define B(m) {#m, offsetof(struct offer, m), OFFER_TRI, 0, 0, 1, ""}
+const struct offer_col offer_cols[] = {
+	T(provider, 1), T(sku, 1), T(gpu, 0), T(gpu_name, 1),
+	N(gpu_count, 1, 1e-3, OFFER_MAX_GPUS, "GPUs"), N(gpu_mem_gb, 0, 1e-3, 1e4, "GB"),
+	N(vcpus, 0, 1e-3, 1e5, "vCPUs"), N(ram_gb, 0, 1e-3, 1e7, "GB"),
+	N(disk_gb, 0, 0, 1e9, "GB"), T(region, 1),
+	N(price_hr, 0, OFFER_MIN_PRICE_HR, OFFER_MAX_PRICE_HR, "USD/h"),
+	N(spot_price_hr, 0, OFFER_MIN_PRICE_HR, OFFER_MAX_PRICE_HR, "USD/h"), T(currency, 0),
+	N(price_native, 0, OFFER_MIN_PRICE_HR, 1e9, "currency/h"),
+	N(spot_native, 0, OFFER_MIN_PRICE_HR, 1e9, "currency/h"), B(available), B(infiniband),
+	T(rdma, 0), B(nvlink), N(node_bandwidth_gbps, 0, 1e-3, 1e6, "Gbit/s"),
+	T(driver_version, 0), T(max_cuda, 0), T(source, 1), T(origin, 0), T(fetched_at, 1),
+	T(as_of, 0), T(price_kind, 0), N(gpu_fraction, 0, 0.01, 1, "of one GPU"),
+};
+#undef T
+#undef N
+#undef B
+const size_t offer_ncols = sizeof offer_cols / sizeof offer_cols[0];
+
+const char *offer_col_text(const struct offer *o, const struct offer_col *c)
+{
+	return *(const char *const *)(const void *)((const char *)o + c->at);
+}
+
+double offer_col_num(const struct offer *o, const struct offer_col *c)
+{
+	return *(const double *)(const void *)((const char *)o + c->at);
+}
+
+int offer_col_tri(const struct offer *o, const struct offer_col *c)
+{
+	return *(const int *)(const void *)((const char *)o + c->at);
+}
+
+void offer_col_set_text(struct offer *o, const struct offer_col *c, const char *v)
+{
+	*(const char **)(void *)((char *)o + c->at) = v;
+}
+
+void offer_col_set_num(struct offer *o, const struct offer_col *c, double v)
+{
+	*(double *)(void *)((char *)o + c->at) = v;
+}
+
+void offer_col_set_tri(struct offer *o, const struct offer_col *c, int v)
+{
+	*(int *)(void *)((char *)o + c->at) = v;
+}
 
 void offer_init(struct offer *o)
 {
@@ -41,16 +98,14 @@ int offer_price_ok(double usd_hr)
 int offer_clean(const struct offer *in, struct offer *out, struct offer_text *t)
 {
 	*out = *in;
-	const char **text[] = {&out->provider, &out->sku,    &out->gpu,        &out->gpu_name,
-			       &out->region,   &out->currency, &out->source,   &out->origin,
-			       &out->fetched_at, &out->rdma,   &out->driver_version, &out->max_cuda,
-			       &out->as_of,    &out->price_kind};
-	_Static_assert(sizeof text / sizeof text[0] == sizeof t->b / sizeof t->b[0],
-		       "one buffer per text field");
 	int n = 0;
-	for (size_t i = 0; i < sizeof text / sizeof text[0]; i++) {
+	size_t k = 0;
+	for (size_t i = 0; i < offer_ncols; i++) {
+		const struct offer_col *c = &offer_cols[i];
+		if (c->kind != OFFER_TEXT || k >= OFFER_NTEXT)
+			continue;
 		int changed = 0;
-		*text[i] = str_field(t->b[i], *text[i], &changed);
+		offer_col_set_text(out, c, str_field(t->b[k++], offer_col_text(out, c), &changed));
 		n += changed;
 	}
 	/* a slice of one GPU is one GPU of that fraction */

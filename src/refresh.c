@@ -253,7 +253,7 @@ static enum gc_status job_store(struct job *j, char **err)
 	job_log(j, dups);
 	char *tagged = job_tagged_etag(j);
 	struct cache_meta m = {j->source, rf->fetched_at, tagged ? tagged : j->etag,
-			       tagged ? j->last_modified : NULL, NULL, 0};
+			       tagged ? j->last_modified : NULL, NULL, 0, 0};
 	if (j->tier == HOSTED_NONE)
 		m.last_modified = j->last_modified;
 	size_t inserted = 0;

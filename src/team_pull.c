@@ -267,7 +267,7 @@ static enum gc_status merge_one(struct cache *c, int force, json_t *rec, struct 
 		return st == GC_OK ? skip(g, err) : st;
 	int stale = json_is_true(json_object_get(rec, "stale"));
 	struct cache_meta m = {jstr(rec, "source"), jstr(rec, "fetched_at"), NULL, NULL,
-			       jstr(rec, "last_error"), stale};
+			       jstr(rec, "last_error"), stale, 0};
 	cache_expect_rows(c, t->offers);
 	st = cache_store(c, t->id, &m, fill, g, NULL, err);
 	if (st != GC_OK)

@@ -18,6 +18,7 @@
 
 #include "gpucmp/catalog.h"
 #include "gpucmp/err.h"
+#include "gpucmp/ingest.h"
 #include "gpucmp/offer.h"
 
 #define CACHE_SCHEMA_VERSION 5
@@ -99,6 +100,8 @@ struct cache_meta {
 	const char *last_error;    /* set by cache_mark_failed; cache_store records it */
 	int stale;                 /* cache_store: 1 keeps the new offers marked stale
 				    * (a pulled provider that failed at its publisher) */
+	int new_provider;          /* cache_store: the writer confirmed an id without a
+				    * built-in profile (--new-provider; ingest.h) */
 };
 
 /* Say how many offers the next cache_store/cache_replace will insert
@@ -124,6 +127,15 @@ void cache_expect_rows(struct cache *c, size_t n);
 #define CACHE_MIN_KEEP_PERCENT 10
 #define CACHE_GUARD_MIN_PREVIOUS 10
 void cache_set_guard(struct cache *c, int force, int min_keep_percent);
+
+/* The door's settings for this connection's stores (ingest.h): whether a
+ * provider id without a built-in profile may be stored (--new-provider)
+ * and the cap of rows per provider (0: INGEST_MAX_OFFERS).  Every store
+ * (cache_store, cache_replace, the seed) runs each row through the door. */
+void cache_set_ingest(struct cache *c, int new_provider, size_t max_offers);
+/* What the door did in the last store on c (rows handed in, stored,
+ * dropped by reason), for a summary. */
+void cache_ingest_stats(const struct cache *c, struct ingest_stats *out);
 
 /* Price history (docs/HISTORY.md): every cache_store records, in its
  * transaction, what changed per offer key (provider, sku, region) against

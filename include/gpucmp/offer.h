@@ -48,6 +48,32 @@ struct offer {
 
 void offer_init(struct offer *o);
 
+/* The stored columns of an offer: one table that the door's checks
+ * (ingest.h), the cache's INSERT and dump, a team snapshot's payload line
+ * and the duplicate check all read, in this order.  A number outside
+ * [lo, hi] is no number: unknown (NAN) for an optional column; an offer
+ * whose required column is missing or out of range is not stored.  A
+ * new stored column is one row here (HACKING.md, "Add a field"). */
+enum offer_col_kind { OFFER_TEXT, OFFER_NUM, OFFER_TRI };
+struct offer_col {
+	const char *name;         /* the cache's column and the payload line's key */
+	size_t at;                /* offsetof(struct offer, ...) */
+	enum offer_col_kind kind;
+	int required;             /* an offer without it is refused */
+	double lo, hi;            /* OFFER_NUM: the range of a real value */
+	const char *unit;         /* for people ("GB", "USD/h"); "" when none */
+};
+extern const struct offer_col offer_cols[];
+extern const size_t offer_ncols;
+/* The column's value in o: a text (may be NULL), number or tri-state. */
+const char *offer_col_text(const struct offer *o, const struct offer_col *c);
+double offer_col_num(const struct offer *o, const struct offer_col *c);
+int offer_col_tri(const struct offer *o, const struct offer_col *c);
+/* Set it (text borrowed). */
+void offer_col_set_text(struct offer *o, const struct offer_col *c, const char *v);
+void offer_col_set_num(struct offer *o, const struct offer_col *c, double v);
+void offer_col_set_tri(struct offer *o, const struct offer_col *c, int v);
+
 /* Receives one offer; the pointers inside are valid only during the call. */
 typedef enum gc_status (*offer_cb)(void *ctx, const struct offer *o, char **err);
 
@@ -63,9 +89,14 @@ typedef enum gc_status (*offer_cb)(void *ctx, const struct offer *o, char **err)
 /* 1 if `usd_hr` is a price by the rule above, 0 if not (NAN included). */
 int offer_price_ok(double usd_hr);
 
+/* The most GPUs one offer may have (a rack holds 72; a larger
+ * number is a broken one: 1e308, infinity). */
+#define OFFER_MAX_GPUS 4096
+
 /* Room for the cleaned copies of an offer's text fields. */
+#define OFFER_NTEXT 14
 struct offer_text {
-	char b[14][STR_FIELD_MAX + 1];
+	char b[OFFER_NTEXT][STR_FIELD_MAX + 1];
 };
 
 /* The door to the cache: *out = *in with every text field through

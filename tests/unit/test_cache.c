@@ -122,7 +122,7 @@ static enum gc_status fill_offers(void *arg, offer_cb cb, void *ctx, char **err)
 		o.gpu_name = "H100";
 		o.gpu_count = 8;
 		o.region = "us-east-1";
-		o.price_hr = 20 + i;
+		o.price_hr = 20 + i % 1000;
 		o.available = 1;
 		o.source = f->source ? f->source : "live";
 		o.fetched_at = "2026-12-02T10:00:00Z";
@@ -170,7 +170,7 @@ static enum gc_status store_n(struct cache *c, const char *provider, const char 
 			      char **msg)
 {
 	struct fill f = {n, -1, provider, source};
-	struct cache_meta m = {source, "2026-12-02T10:00:00Z", NULL, NULL, NULL, 0};
+	struct cache_meta m = {source, "2026-12-02T10:00:00Z", NULL, NULL, NULL, 0, 0};
 	*msg = NULL;
 	return cache_store(c, provider, &m, fill_offers, &f, NULL, msg);
 }

@@ -17,7 +17,10 @@ static int setup(void **state)
 	struct cache_open_info info;
 	if (load_embedded_catalog(&cat) != 0)
 		return -1;
-	return cache_open(&cache, NULL, &cat, &info, NULL) == GC_OK ? 0 : -1;
+	if (cache_open(&cache, NULL, &cat, &info, NULL) != GC_OK)
+		return -1;
+	cache_set_ingest(cache, 1, 0); /* "cudatest" has no profile */
+	return 0;
 }
 
 static int teardown(void **state)

@@ -155,7 +155,7 @@ static void store_as(struct cache *c, const char *provider, const char *source, 
 		     int n, double price)
 {
 	struct gen g = {provider, at, n, price};
-	struct cache_meta m = {source, at, NULL, NULL, NULL, 0};
+	struct cache_meta m = {source, at, NULL, NULL, NULL, 0, 0};
 	char *err = NULL;
 	if (cache_store(c, provider, &m, gen_fill, &g, NULL, &err) != GC_OK)
 		fail_msg("store: %s", err);
