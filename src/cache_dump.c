@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cache_int.h"
+#include "gpucmp/buf.h"
 
 enum gc_status cache_begin(struct cache *c, char **err)
 {
@@ -83,58 +84,51 @@ static const char *col_text(sqlite3_stmt *s, int i)
 	return (const char *)sqlite3_column_text(s, i);
 }
 
-/* Row r of the dump query as an offer (text borrowed from the statement). */
+/* Row r of the dump query as an offer, its columns in offer_cols[]'s
+ * order (text borrowed from the statement). */
 static void row_offer(sqlite3_stmt *r, struct offer *o)
 {
 	offer_init(o);
-	o->provider = col_text(r, 0);
-	o->sku = col_text(r, 1);
-	o->gpu = col_text(r, 2);
-	o->gpu_name = col_text(r, 3);
-	o->gpu_count = cache_col_num(r, 4);
-	o->gpu_mem_gb = cache_col_num(r, 5);
-	o->vcpus = cache_col_num(r, 6);
-	o->ram_gb = cache_col_num(r, 7);
-	o->disk_gb = cache_col_num(r, 8);
-	o->region = col_text(r, 9);
-	o->price_hr = cache_col_num(r, 10);
-	o->spot_price_hr = cache_col_num(r, 11);
-	o->currency = col_text(r, 12);
-	o->price_native = cache_col_num(r, 13);
-	o->spot_native = cache_col_num(r, 14);
-	o->available = cache_col_tri(r, 15);
-	o->infiniband = cache_col_tri(r, 16);
-	o->rdma = col_text(r, 17);
-	o->nvlink = cache_col_tri(r, 18);
-	o->node_bandwidth_gbps = cache_col_num(r, 19);
-	o->driver_version = col_text(r, 20);
-	o->max_cuda = col_text(r, 21);
-	o->source = col_text(r, 22);
-	o->origin = col_text(r, 23);
-	o->fetched_at = col_text(r, 24);
-	o->as_of = col_text(r, 25);
-	o->price_kind = col_text(r, 26);
-	o->gpu_fraction = cache_col_num(r, 27);
+	for (size_t i = 0; i < offer_ncols; i++) {
+		const struct offer_col *c = &offer_cols[i];
+		if (c->kind == OFFER_TEXT)
+			offer_col_set_text(o, c, col_text(r, (int)i));
+		else if (c->kind == OFFER_NUM)
+			offer_col_set_num(o, c, cache_col_num(r, (int)i));
+		else
+			offer_col_set_tri(o, c, cache_col_tri(r, (int)i));
+	}
+}
+
+/* SELECT <the stored columns>, stale FROM offer ...: the dump's query. */
+static enum gc_status dump_sql(struct buf *b)
+{
+	enum gc_status st = buf_printf(b, "SELECT ");
+	for (size_t i = 0; st == GC_OK && i < offer_ncols; i++)
+		st = buf_printf(b, "%s, ", offer_cols[i].name);
+	if (st == GC_OK)
+		st = buf_printf(b, "stale FROM offer WHERE provider IN (" STORED ") ORDER BY"
+				" provider, sku, region, source, price_hr, spot_price_hr,"
+				" gpu_count, id");
+	return st;
 }
 
 enum gc_status cache_dump_offers(struct cache *c, cache_dump_offer_fn fn, void *arg, char **err)
 {
-	static const char sql[] =
-		"SELECT provider, sku, gpu, gpu_name, gpu_count, gpu_mem_gb, vcpus, ram_gb,"
-		" disk_gb, region, price_hr, spot_price_hr, currency, price_native, spot_native,"
-		" available, infiniband, rdma, nvlink, node_bandwidth_gbps, driver_version,"
-		" max_cuda, source, origin, fetched_at, as_of, price_kind, gpu_fraction, stale"
-		" FROM offer WHERE provider IN (" STORED ")"
-		" ORDER BY provider, sku, region, source, price_hr, spot_price_hr, gpu_count, id";
-	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(c->db, sql, -1, &s, NULL) != SQLITE_OK)
-		return cache_db_error(c, err, "cannot read the offers");
-	enum gc_status st = GC_OK;
-	int rc;
+	struct buf sql;
+	buf_init(&sql, 4096);
+	sqlite3_stmt *s = NULL;
+	enum gc_status st = dump_sql(&sql);
+	if (st != GC_OK)
+		st = err_set(err, GC_ENOMEM, "out of memory");
+	else if (sqlite3_prepare_v2(c->db, sql.ptr, -1, &s, NULL) != SQLITE_OK)
+		st = cache_db_error(c, err, "cannot read the offers");
+	buf_free(&sql);
+	int rc = SQLITE_DONE;
 	while (st == GC_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		struct offer o;
 		row_offer(s, &o);
-		st = fn(arg, &o, sqlite3_column_int(s, 28), err);
+		st = fn(arg, &o, sqlite3_column_int(s, (int)offer_ncols), err);
 	}
 	if (st == GC_OK && rc != SQLITE_DONE)
 		st = cache_db_error(c, err, "cannot read the offers");

@@ -6,21 +6,42 @@
 #include <string.h>
 
 #include "cache_int.h"
+#include "gpucmp/buf.h"
 
-/* The columns history_offer shares with offer, bare and read from offer o. */
-#define HIST_COLS                                                                       \
-	"provider, sku, gpu, gpu_name, gpu_count, gpu_mem_gb, vcpus, ram_gb, disk_gb,"  \
-	" region, price_hr, spot_price_hr, currency, price_native, spot_native,"       \
-	" available, infiniband, rdma, nvlink, node_bandwidth_gbps, driver_version,"   \
-	" max_cuda, source, origin, fetched_at, stale, driver_num, max_cuda_num, as_of," \
-	" price_kind, gpu_fraction"
-#define HIST_OCOLS                                                                        \
-	"o.provider, o.sku, o.gpu, o.gpu_name, o.gpu_count, o.gpu_mem_gb, o.vcpus,"       \
-	" o.ram_gb, o.disk_gb, o.region, o.price_hr, o.spot_price_hr, o.currency,"        \
-	" o.price_native, o.spot_native, o.available, o.infiniband, o.rdma, o.nvlink,"    \
-	" o.node_bandwidth_gbps, o.driver_version, o.max_cuda, o.source, o.origin,"       \
-	" o.fetched_at, o.stale, o.driver_num, o.max_cuda_num, o.as_of, o.price_kind,"    \
-	" o.gpu_fraction"
+/* The columns history_offer shares with offer: the stored columns of
+ * offer_cols[] and the three the cache adds, bare (@COLS@) and read from
+ * offer o (@OCOLS@); expand() writes them into a statement. */
+#define HIST_COLS "@COLS@"
+#define HIST_OCOLS "@OCOLS@"
+static const char *const hist_extra[] = {"stale", "driver_num", "max_cuda_num"};
+
+static enum gc_status put_cols(struct buf *b, const char *prefix)
+{
+	enum gc_status st = GC_OK;
+	size_t n = offer_ncols + sizeof hist_extra / sizeof *hist_extra;
+	for (size_t i = 0; st == GC_OK && i < n; i++)
+		st = buf_printf(b, "%s%s%s", i ? ", " : "", prefix,
+				i < offer_ncols ? offer_cols[i].name : hist_extra[i - offer_ncols]);
+	return st;
+}
+
+/* sql with @COLS@ and @OCOLS@ written out, into b. */
+static enum gc_status expand(const char *sql, struct buf *b)
+{
+	enum gc_status st = GC_OK;
+	const char *p = sql, *at;
+	while (st == GC_OK && (at = strchr(p, '@')) != NULL) {
+		int o = strncmp(at, "@OCOLS@", 7) == 0;
+		size_t skip = o ? 7 : strncmp(at, "@COLS@", 6) == 0 ? 6 : 1;
+		st = buf_add(b, p, (size_t)(at - p) + (skip == 1));
+		if (st == GC_OK && skip > 1)
+			st = put_cols(b, o ? "o." : "");
+		p = at + skip;
+	}
+	if (st == GC_OK)
+		st = buf_add(b, p, strlen(p) + 1);
+	return st;
+}
 
 /* A stored row of hist_new changed against what history last knew of it. */
 #define HIST_CHANGED                                                                 \
@@ -82,7 +103,15 @@ static enum gc_status run_bound(struct cache *c, const char *sql, const char *pr
 				const char *at, int events, char **err)
 {
 	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(c->db, sql, -1, &s, NULL) != SQLITE_OK)
+	struct buf b;
+	buf_init(&b, 1 << 16);
+	if (expand(sql, &b) != GC_OK) {
+		buf_free(&b);
+		return err_set(err, GC_ENOMEM, "out of memory");
+	}
+	int rc = sqlite3_prepare_v2(c->db, b.ptr, -1, &s, NULL);
+	buf_free(&b);
+	if (rc != SQLITE_OK)
 		return cache_db_error(c, err, "cannot record price history");
 	int n = sqlite3_bind_parameter_count(s);
 	if (n >= 1)

@@ -104,26 +104,19 @@ enum gc_status offer_store_fill(void *store, offer_cb cb, void *cb_ctx, char **e
 
 /* --- duplicates ------------------------------------------------------------ */
 
-/* What makes an offer: every field but where and when it was read (the
- * same offer on two overlapping pages is one offer). */
-enum { NTEXTS = 10, NNUMBERS = 13 };
-
-static void offer_texts(const struct offer *o, const char *t[NTEXTS])
+/* What makes an offer: every stored column (offer_cols[]) but where and
+ * when it was read (the same offer on two overlapping pages is one). */
+static int makes_offer(const struct offer_col *c)
 {
-	t[0] = o->provider, t[1] = o->sku, t[2] = o->gpu, t[3] = o->gpu_name;
-	t[4] = o->region, t[5] = o->currency, t[6] = o->source, t[7] = o->rdma;
-	t[8] = o->driver_version, t[9] = o->max_cuda;
+	return strcmp(c->name, "origin") != 0 && strcmp(c->name, "fetched_at") != 0 &&
+	       strcmp(c->name, "as_of") != 0;
 }
 
-static void offer_numbers(const struct offer *o, double d[NNUMBERS])
+/* A column's number for comparing: one NAN, one zero, tri-states too. */
+static double col_number(const struct offer *o, const struct offer_col *c)
 {
-	const double v[NNUMBERS] = {o->gpu_count,     o->gpu_mem_gb,   o->vcpus,
-				    o->ram_gb,        o->disk_gb,      o->price_hr,
-				    o->spot_price_hr, o->price_native, o->spot_native,
-				    o->node_bandwidth_gbps, o->available, o->infiniband,
-				    o->nvlink};
-	for (int i = 0; i < NNUMBERS; i++)
-		d[i] = isnan(v[i]) ? -1e300 : v[i] == 0 ? 0 : v[i]; /* one NAN, one zero */
+	double v = c->kind == OFFER_TRI ? offer_col_tri(o, c) : offer_col_num(o, c);
+	return isnan(v) ? -1e300 : v == 0 ? 0 : v;
 }
 
 static unsigned long long fnv(unsigned long long h, const void *p, size_t n)
@@ -136,28 +129,38 @@ static unsigned long long fnv(unsigned long long h, const void *p, size_t n)
 
 static unsigned long long offer_hash(const struct offer *o)
 {
-	const char *t[NTEXTS];
-	double d[NNUMBERS];
 	unsigned long long h = 14695981039346656037ull;
-	offer_texts(o, t);
-	for (int i = 0; i < NTEXTS; i++)
-		h = t[i] ? fnv(h, t[i], strlen(t[i]) + 1) : fnv(h, "", 0) * 31;
-	offer_numbers(o, d);
-	return fnv(h, d, sizeof d);
+	for (size_t i = 0; i < offer_ncols; i++) {
+		const struct offer_col *c = &offer_cols[i];
+		if (!makes_offer(c))
+			continue;
+		if (c->kind == OFFER_TEXT) {
+			const char *t = offer_col_text(o, c);
+			h = t ? fnv(h, t, strlen(t) + 1) : fnv(h, "", 0) * 31;
+		} else {
+			double d = col_number(o, c);
+			h = fnv(h, &d, sizeof d);
+		}
+	}
+	return h;
 }
 
 static int offer_same(const struct offer *a, const struct offer *b)
 {
-	const char *ta[NTEXTS], *tb[NTEXTS];
-	double da[NNUMBERS], db[NNUMBERS];
-	offer_texts(a, ta);
-	offer_texts(b, tb);
-	for (int i = 0; i < NTEXTS; i++)
-		if (!ta[i] != !tb[i] || (ta[i] && strcmp(ta[i], tb[i]) != 0))
+	for (size_t i = 0; i < offer_ncols; i++) {
+		const struct offer_col *c = &offer_cols[i];
+		if (!makes_offer(c))
+			continue;
+		if (c->kind != OFFER_TEXT) {
+			if (col_number(a, c) != col_number(b, c))
+				return 0;
+			continue;
+		}
+		const char *ta = offer_col_text(a, c), *tb = offer_col_text(b, c);
+		if (!ta != !tb || (ta && strcmp(ta, tb) != 0))
 			return 0;
-	offer_numbers(a, da);
-	offer_numbers(b, db);
-	return memcmp(da, db, sizeof da) == 0;
+	}
+	return 1;
 }
 
 size_t offer_store_dedupe(struct offer_store *s)

@@ -18,45 +18,24 @@
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 
-/* The stored columns of an offer, in the order a line lists them. */
-enum kind { K_TEXT, K_NUM, K_TRI };
-static const struct {
-	const char *key;
-	size_t at;
-	enum kind kind;
-	int required;
-} fields[] = {
-#define T(m, r) {#m, offsetof(struct offer, m), K_TEXT, r}
-#define N(m, r) {#m, offsetof(struct offer, m), K_NUM, r}
-#define B(m) {#m, offsetof(struct offer, m), K_TRI, 0}
-	T(provider, 1), T(sku, 1), T(gpu, 0), T(gpu_name, 1), N(gpu_count, 1),
-	N(gpu_mem_gb, 0), N(vcpus, 0), N(ram_gb, 0), N(disk_gb, 0), T(region, 1),
-	N(price_hr, 0), N(spot_price_hr, 0), T(currency, 0), N(price_native, 0),
-	N(spot_native, 0), B(available), B(infiniband), T(rdma, 0), B(nvlink),
-	N(node_bandwidth_gbps, 0), T(driver_version, 0), T(max_cuda, 0), T(source, 1),
-	T(origin, 0), T(fetched_at, 1), T(as_of, 0), T(price_kind, 0), N(gpu_fraction, 0),
-#undef T
-#undef N
-#undef B
-};
-#define NFIELDS (sizeof fields / sizeof fields[0])
-
+/* A payload line lists an offer's stored columns (offer.h, offer_cols[])
+ * by name; unknown ones are null and left out. */
 json_t *team_offer_json(const struct offer *o, int stale)
 {
 	json_t *j = json_object();
 	int ok = j != NULL;
-	for (size_t i = 0; ok && i < NFIELDS; i++) {
-		const char *p = (const char *)o + fields[i].at;
+	for (size_t i = 0; ok && i < offer_ncols; i++) {
+		const struct offer_col *c = &offer_cols[i];
 		json_t *v = NULL;
-		if (fields[i].kind == K_TEXT && *(const char *const *)p)
-			v = json_string(*(const char *const *)p);
-		else if (fields[i].kind == K_NUM && !isnan(*(const double *)p))
-			v = json_real(*(const double *)p);
-		else if (fields[i].kind == K_TRI && *(const int *)p >= 0)
-			v = json_boolean(*(const int *)p);
+		if (c->kind == OFFER_TEXT && offer_col_text(o, c))
+			v = json_string(offer_col_text(o, c));
+		else if (c->kind == OFFER_NUM && !isnan(offer_col_num(o, c)))
+			v = json_real(offer_col_num(o, c));
+		else if (c->kind == OFFER_TRI && offer_col_tri(o, c) >= 0)
+			v = json_boolean(offer_col_tri(o, c));
 		else
 			continue;
-		ok = json_object_set_new(j, fields[i].key, v) == 0;
+		ok = json_object_set_new(j, c->name, v) == 0;
 	}
 	if (ok && stale)
 		ok = json_object_set_new(j, "stale", json_true()) == 0;
@@ -67,53 +46,46 @@ json_t *team_offer_json(const struct offer *o, int stale)
 	return j;
 }
 
-/* One field of obj into o: 0, or -1 when it has the wrong type. */
-static int read_field(json_t *obj, size_t i, struct offer *o)
+/* One column of obj into o: 0, or -1 when it has the wrong type (or a
+ * required one is missing). */
+static int read_field(json_t *obj, const struct offer_col *c, struct offer *o)
 {
-	json_t *v = json_object_get(obj, fields[i].key);
-	char *p = (char *)o + fields[i].at;
+	json_t *v = json_object_get(obj, c->name);
 	if (!v || json_is_null(v))
-		return fields[i].required ? -1 : 0;
-	switch (fields[i].kind) {
-	case K_TEXT:
+		return c->required ? -1 : 0;
+	switch (c->kind) {
+	case OFFER_TEXT:
 		if (!json_is_string(v))
 			return -1;
-		*(const char **)p = json_string_value(v);
+		offer_col_set_text(o, c, json_string_value(v));
 		return 0;
-	case K_NUM:
+	case OFFER_NUM:
 		if (!json_is_number(v))
 			return -1;
-		*(double *)p = json_number_value(v);
+		offer_col_set_num(o, c, json_number_value(v));
 		return 0;
-	case K_TRI:
+	case OFFER_TRI:
 		if (!json_is_boolean(v))
 			return -1;
-		*(int *)p = json_is_true(v);
+		offer_col_set_tri(o, c, json_is_true(v));
 		return 0;
 	}
 	return -1;
 }
 
+/* The values themselves (ranges, dates, words, provider) are checked by
+ * the door every stored row passes (ingest.h), as for any other source. */
 enum gc_status team_offer_read(json_t *obj, struct offer *o, int *stale, char **err)
 {
 	offer_init(o);
 	*stale = 0;
 	if (!json_is_object(obj))
 		return err_set(err, GC_EDATA, "a payload line is not an object");
-	for (size_t i = 0; i < NFIELDS; i++)
-		if (read_field(obj, i, o) != 0)
+	for (size_t i = 0; i < offer_ncols; i++)
+		if (read_field(obj, &offer_cols[i], o) != 0)
 			return err_set(err, GC_EDATA, "an offer's '%s' is missing or of the "
-				       "wrong type", fields[i].key);
-	json_t *s = json_object_get(obj, "stale");
-	*stale = json_is_true(s);
-	/* the door's number rules (offer.h): a price out of bounds is none */
-	if (!offer_price_ok(o->price_hr))
-		o->price_hr = NAN;
-	if (!offer_price_ok(o->spot_price_hr))
-		o->spot_price_hr = NAN;
-	if (!(o->gpu_count > 0 && o->gpu_count <= 1024) ||
-	    !(o->gpu_fraction > 0 && o->gpu_fraction <= 1))
-		return err_set(err, GC_EDATA, "an offer's GPU count or fraction is out of range");
+				       "wrong type", offer_cols[i].name);
+	*stale = json_is_true(json_object_get(obj, "stale"));
 	return GC_OK;
 }
 
