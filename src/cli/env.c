@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "gpucmp/cache_recover.h"
 #include "gpucmp/lock.h"
+#include "gpucmp/refresh.h"
 #include "gpucmp/strutil.h"
 
 int cli_catalog(struct cli_env *env)
@@ -235,5 +236,17 @@ int cli_writer_guard(struct cli_env *env, const struct cli_args *a)
 	int keep = env->config.min_keep_percent;
 	cache_set_guard(env->cache, cli_flag(a, O_FORCE), keep < 0 ? CACHE_MIN_KEEP_PERCENT : keep);
 	cache_set_history(env->cache, env->config.history_days);
+	/* the door's cap of rows per provider: GPUCMP_REFRESH_MAX_OFFERS when
+	 * set, for every way in (a pull and an import too) */
+	struct refresh_opts caps;
+	memset(&caps, 0, sizeof caps);
+	char *err = NULL;
+	enum gc_status st = refresh_env_caps(&caps, &err);
+	if (st != GC_OK) {
+		msg_status(st, err, NULL);
+		free(err);
+		return exit_code_for(st);
+	}
+	cache_set_ingest(env->cache, cli_flag(a, O_NEW_PROVIDER), caps.max_offers);
 	return EXIT_OK;
 }

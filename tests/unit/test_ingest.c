@@ -320,9 +320,23 @@ static void test_cap_counts_rows(void **state)
 	free(err);
 }
 
+/* Every text column has a buffer to be cleaned into (offer_clean). */
+static void test_column_table(void **state)
+{
+	(void)state;
+	size_t texts = 0;
+	for (size_t i = 0; i < offer_ncols; i++) {
+		texts += offer_cols[i].kind == OFFER_TEXT;
+		if (offer_cols[i].kind == OFFER_NUM)
+			assert_true(offer_cols[i].lo <= offer_cols[i].hi);
+	}
+	assert_int_equal(texts, OFFER_NTEXT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_column_table),
 		cmocka_unit_test(test_numbers_by_the_table),
 		cmocka_unit_test(test_words_and_currency),
 		cmocka_unit_test(test_dates),
