@@ -1065,6 +1065,32 @@ scenario_catalog_tier() {
 	expect_rc 0 && has out '"source":"catalog"' && has out "\"as_of\":\"$CAT_ASOF\"" || return 1
 }
 
+# A catalog dated in the future (Last-Modified: 31 Dec 9999) would have
+# frozen the provider: stored, it looked fresh, and every later real
+# catalog was "older". The door refuses the store: the provider keeps its
+# offers (stale), the error names the date; a real date then loads.
+scenario_door_future_date() {
+	catalog_root || return 1
+	server <<EOF || return 1
+GET /v8/nebius/vms.csv file=sky/nebius/vms.csv type=text/plain last_modified=Fri,_31_Dec_9999_23:59:59_GMT
+EOF
+	catalog_env
+	before=$(sql "SELECT count(*) || '|' || min(source) FROM offer WHERE provider='nebius'")
+	last="refresh nebius (Last-Modified 9999)"; g refresh --force nebius
+	[ "$rc" != 0 ] && has err "as_of 9999-12-31T23:59:59Z is in the future" || fail "a catalog from 9999 was not refused" || return 1
+	sql_is "SELECT count(*) || '|' || min(source) FROM offer WHERE provider='nebius'" "$before" || return 1
+	sql_is "SELECT count(*) FROM offer WHERE as_of > '2027'" "0" || return 1
+	sql_is "SELECT stale, last_error LIKE '%in the future%' FROM provider_state WHERE provider='nebius'" "1|1" || return 1
+	stop_server
+	server <<EOF || return 1
+GET /v8/nebius/vms.csv file=sky/nebius/vms.csv type=text/plain last_modified=$CAT_LM
+EOF
+	catalog_env # the new server's port
+	last="refresh nebius (a real date)"; g refresh --force nebius
+	expect_rc 0 || return 1
+	sql_is "SELECT min(source), max(as_of) FROM offer WHERE provider='nebius'" "catalog|$CAT_ASOF"
+}
+
 # A key set for a provider's live API wins over its catalog.
 scenario_catalog_live_wins() {
 	server "GET /api/v1/instance-types file=lambda/instance-types.json" || return 1
