@@ -151,7 +151,11 @@ static enum gc_status whole(struct ingest *in, const struct offer *o, char **err
 		return err_set(err, GC_EDATA, "an offer has no sku");
 	const char *name[] = {"fetched_at", "as_of"}, *v[] = {o->fetched_at, o->as_of};
 	for (int i = 0; i < 2; i++) {
+		if (v[i] && *v[i] && strcmp(v[i], in->good_date[i]) == 0)
+			continue;
 		long long t = i == 1 && !v[i] ? 0 : ingest_date(v[i], in->p.now);
+		if (t >= 0 && v[i] && strlen(v[i]) < sizeof in->good_date[i])
+			memcpy(in->good_date[i], v[i], strlen(v[i]) + 1);
 		if (t == -1)
 			return err_set(err, GC_EDATA, "an offer's %s '%s' is not an RFC 3339 UTC "
 				       "date (YYYY-MM-DDTHH:MM:SSZ, a real calendar day)", name[i],

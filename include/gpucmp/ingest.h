@@ -63,6 +63,8 @@ struct ingest {
 	struct ingest_policy p;
 	const char *provider; /* the store's (borrowed); NULL: any known one (the seed) */
 	struct ingest_stats s;
+	char good_date[2][24]; /* the last fetched_at and as_of that passed: a load
+				* repeats one date on every row */
 };
 
 /* Start a store of `provider` (NULL: rows of several providers, each of

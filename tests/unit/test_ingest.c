@@ -179,6 +179,9 @@ static void test_dates(void **state)
 	good(&o);
 	o.fetched_at = NULL;
 	refused(&o, "fetched_at '' is not");
+	good(&o);
+	o.fetched_at = "";
+	refused(&o, "fetched_at '' is not");
 	/* within the skew is now; a minute past it is the future */
 	assert_true(ingest_date("2026-12-02T12:10:00Z", NOW) > 0);
 	assert_int_equal(ingest_date("2026-12-02T12:11:00Z", NOW), -2);
