@@ -81,9 +81,13 @@ struct team_export_result {
 };
 
 /* Write the snapshot of c into dir (created 0755 if missing): the payload,
- * then the signature (keyfile not NULL) and the manifest, each to a
- * temporary file renamed into place.  GC_EIO (files), GC_EUSAGE (a key
- * file that cannot be read or is not an Ed25519 private key). */
+ * then the signature (keyfile not NULL) and the manifest, each to a new
+ * temporary file of a random name in dir (file_temp_at: never through a
+ * link or over a file someone put there) renamed into place.  GC_EIO
+ * (files; a full disk says "no space left on device"), GC_EUSAGE (a key
+ * file that cannot be read or is not an Ed25519 private key; a dir that is
+ * not a folder, or that another user could change: theirs, a link of
+ * theirs, or writable by any user without the sticky bit). */
 enum gc_status team_export(struct cache *c, const char *dir, const char *keyfile,
 			   struct team_export_result *r, char **err);
 /* The JSON of an export (docs/export-result.schema.json): new reference or NULL. */

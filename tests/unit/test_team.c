@@ -1,6 +1,9 @@
 /* test_team.c - team snapshots (team.h): the offer line both ways, SHA-256,
  * gunzip, Ed25519, and export then pull between two caches: what a pull
  * stores, the newer-stays rule, --force, one transaction. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
 #include <sys/stat.h>
@@ -125,6 +128,7 @@ struct gen {
 	const char *provider, *at;
 	int n;
 	double price;
+	const char *origin;
 };
 
 static enum gc_status gen_fill(void *arg, offer_cb cb, void *ctx, char **err)
@@ -144,6 +148,7 @@ static enum gc_status gen_fill(void *arg, offer_cb cb, void *ctx, char **err)
 		o.price_hr = g->price + i;
 		o.source = "live";
 		o.fetched_at = g->at;
+		o.origin = g->origin;
 		enum gc_status st = cb(ctx, &o, err);
 		if (st != GC_OK)
 			return st;
@@ -154,7 +159,7 @@ static enum gc_status gen_fill(void *arg, offer_cb cb, void *ctx, char **err)
 static void store_as(struct cache *c, const char *provider, const char *source, const char *at,
 		     int n, double price)
 {
-	struct gen g = {provider, at, n, price};
+	struct gen g = {provider, at, n, price, NULL};
 	struct cache_meta m = {source, at, NULL, NULL, NULL, 0};
 	char *err = NULL;
 	if (cache_store(c, provider, &m, gen_fill, &g, NULL, &err) != GC_OK)
@@ -283,6 +288,147 @@ static void test_pull_is_one_transaction(void **state)
 	cache_close(cl);
 }
 
+/* Every entry of dir removed (not the folder itself). */
+static void clear_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	char path[4400];
+	while ((e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		unlink(path);
+	}
+	closedir(d);
+}
+
+/* A fresh empty folder in the scratch area; its path (static). */
+static const char *fresh_dir(const char *name)
+{
+	static char dir[4096];
+	snprintf(dir, sizeof dir, "%s", scratch_path(name));
+	clear_dir(dir);
+	rmdir(dir);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	return dir;
+}
+
+static void write_text(const char *path, const char *text, mode_t mode)
+{
+	unlink(path);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	chmod(path, mode);
+}
+
+static int file_says(const char *path, const char *text)
+{
+	char buf[256] = "";
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return strcmp(buf, text) == 0;
+}
+
+/* A folder holding one provider's offers, exported; the cache closed. */
+static enum gc_status export_some(const char *dir, const char *origin, char **err)
+{
+	struct cache *pub = open_mem();
+	struct gen g = {"vast", "2026-12-02T10:00:00Z", 3, 1.0, origin};
+	struct cache_meta m = {"live", g.at, NULL, NULL, NULL, 0};
+	if (cache_store(pub, "vast", &m, gen_fill, &g, NULL, NULL) != GC_OK)
+		fail_msg("store");
+	struct team_export_result er;
+	enum gc_status st = team_export(pub, dir, NULL, &er, err);
+	cache_close(pub);
+	return st;
+}
+
+/* Links planted where export used to put its temporary files (and at a
+ * final name): nothing is written through them. */
+static void test_export_ignores_planted_links(void **state)
+{
+	(void)state;
+	const char *d = fresh_dir("team-planted");
+	char dir[4096], victim[4200], link[4400];
+	snprintf(dir, sizeof dir, "%s", d);
+	snprintf(victim, sizeof victim, "%s-victim", dir);
+	write_text(victim, "precious", 0644);
+	static const char *const names[] = {".offers.ndjson.gz.tmp", ".manifest.json.tmp",
+					    ".manifest.sig.tmp", "manifest.json"};
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(link, sizeof link, "%s/%s", dir, names[i]);
+		assert_int_equal(symlink(victim, link), 0);
+	}
+	assert_int_equal(export_some(dir, NULL, NULL), GC_OK);
+	assert_true(file_says(victim, "precious"));
+	struct stat sb;
+	snprintf(link, sizeof link, "%s/manifest.json", dir);
+	assert_int_equal(lstat(link, &sb), 0);
+	assert_true(S_ISREG(sb.st_mode)); /* the link replaced, not followed */
+	/* no temporary file left behind */
+	DIR *dd = opendir(dir);
+	assert_non_null(dd);
+	struct dirent *e;
+	int n = 0;
+	while ((e = readdir(dd)) != NULL)
+		n += e->d_name[0] != '.' || strcmp(e->d_name, ".") == 0 ||
+		     strcmp(e->d_name, "..") == 0 ? 0 : 1;
+	closedir(dd);
+	assert_int_equal(n, 3); /* only the three planted links */
+	clear_dir(dir);
+	unlink(victim);
+}
+
+/* A folder others can change is refused: any user without the sticky bit,
+ * another user's (root only: it can make one), a link of another user. */
+static void test_export_folder_rules(void **state)
+{
+	(void)state;
+	const char *d = fresh_dir("team-open");
+	char dir[4096], *err = NULL;
+	snprintf(dir, sizeof dir, "%s", d);
+	chmod(dir, 0777);
+	assert_int_equal(export_some(dir, NULL, &err), GC_EUSAGE);
+	assert_non_null(strstr(err, "can be changed by any user"));
+	assert_non_null(strstr(err, "chmod o-w"));
+	free(err);
+	err = NULL;
+	chmod(dir, 01777); /* sticky, as /tmp: others cannot replace our files */
+	assert_int_equal(export_some(dir, NULL, NULL), GC_OK);
+	chmod(dir, 0775); /* the team's group may write it */
+	assert_int_equal(export_some(dir, NULL, NULL), GC_OK);
+	if (geteuid() != 0)
+		return;
+	chmod(dir, 0755);
+	assert_int_equal(chown(dir, 65534, 65534), 0);
+	assert_int_equal(export_some(dir, NULL, &err), GC_EUSAGE);
+	assert_non_null(strstr(err, "belongs to another user (uid 65534)"));
+	free(err);
+	err = NULL;
+	assert_int_equal(chown(dir, 0, 0), 0);
+	char link[4200];
+	snprintf(link, sizeof link, "%s-link", dir);
+	unlink(link);
+	assert_int_equal(symlink(dir, link), 0);
+	assert_int_equal(export_some(link, NULL, NULL), GC_OK); /* our own link */
+	assert_int_equal(lchown(link, 65534, 65534), 0);
+	assert_int_equal(export_some(link, NULL, &err), GC_EUSAGE);
+	assert_non_null(strstr(err, "is a link of another user"));
+	free(err);
+	unlink(link);
+	clear_dir(dir);
+}
+
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -290,6 +436,8 @@ int main(void)
 		cmocka_unit_test(test_sha256),
 		cmocka_unit_test(test_gunzip_refuses_bad_input),
 		cmocka_unit_test(test_sign_and_verify),
+		cmocka_unit_test(test_export_ignores_planted_links),
+		cmocka_unit_test(test_export_folder_rules),
 		cmocka_unit_test(test_export_pull_merge),
 		cmocka_unit_test(test_pull_is_one_transaction),
 	};
