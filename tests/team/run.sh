@@ -9,7 +9,8 @@
 # server that is down: each refused or kept with the documented exit code,
 # and the client's cache unchanged (its own export is the same bytes).
 # The publisher's side: links planted in the export folder, a folder
-# others can change, a full disk.
+# others can change, a signing key that is a FIFO or readable by others,
+# --gen-key's mode, a full disk.
 # usage: run.sh GPUCMP FIXTURED GENOFFERS
 set -u
 gpucmp=$1 fixtured=$2 genoffers=$3
@@ -104,6 +105,24 @@ if [ "$(id -u)" = 0 ]; then
 else
 	echo "SKIP another user's folder: needs root to make one"
 fi
+# the signing key: a FIFO is never waited on; readable by others is refused
+mkfifo "$t/fifo.key"
+expect "key is a FIFO" 64 timeout 60 "$gpucmp" --cache "$t/pub.db" export "$t/k1" --sign "$t/fifo.key"
+grep -q "signing key .*fifo.key is not a regular file (a FIFO)" "$t/err" &&
+	ok "FIFO key: says so" || bad "FIFO key message"
+cp "$t/team.key" "$t/loose.key"
+chmod 644 "$t/loose.key"
+expect "key readable by others" 64 "$gpucmp" --cache "$t/pub.db" export "$t/k2" --sign "$t/loose.key"
+grep -q "signing key .*loose.key is readable by other users; run: chmod 600 " "$t/err" &&
+	ok "0644 key: the config file's rule and wording" || bad "0644 key message"
+[ ! -e "$t/k2" ] && ok "0644 key: nothing written" || bad "0644 key: written"
+[ "$(stat -c %a "$t/team.key")" = 600 ] && ok "--gen-key writes 0600" || bad "--gen-key mode"
+before_key=$(ck "$t/team.key")
+expect "--gen-key over a key" 74 "$gpucmp" export --gen-key "$t/team.key"
+[ "$(ck "$t/team.key")" = "$before_key" ] && ok "--gen-key never replaces a key" || bad "key replaced"
+ln -s "$t/made-by-link" "$t/link.key"
+expect "--gen-key at a link" 74 "$gpucmp" export --gen-key "$t/link.key"
+[ ! -e "$t/made-by-link" ] && ok "--gen-key does not follow a link" || bad "--gen-key followed a link"
 # a full disk: said in words, the previous snapshot left as it was
 mkdir -p "$t/full"
 if mount -t tmpfs -o size=64k tmpfs "$t/full" 2>/dev/null; then

@@ -338,6 +338,86 @@ static int file_says(const char *path, const char *text)
 	return strcmp(buf, text) == 0;
 }
 
+/* --gen-key: 0600 whatever the umask, never over a file, never through a
+ * link planted at its path (the link's target is not created). */
+static void test_gen_key_private(void **state)
+{
+	(void)state;
+	char pub[TEAM_KEY_LEN], key[4096], victim[4096];
+	const char *dir = fresh_dir("team-genkey");
+	snprintf(key, sizeof key, "%s/team.key", dir);
+	snprintf(victim, sizeof victim, "%s/victim", dir);
+	mode_t old = umask(0);
+	enum gc_status st = team_gen_key(key, pub, NULL);
+	umask(old);
+	assert_int_equal(st, GC_OK);
+	struct stat sb;
+	assert_int_equal(stat(key, &sb), 0);
+	assert_int_equal(sb.st_mode & 07777, 0600);
+	/* an existing file is kept as it was */
+	write_text(victim, "keep me", 0644);
+	char *err = NULL;
+	assert_int_equal(team_gen_key(victim, pub, &err), GC_EIO);
+	assert_non_null(strstr(err, "never replaced"));
+	free(err);
+	assert_true(file_says(victim, "keep me"));
+	/* a dangling link: refused, its target not made */
+	char link[4096], target[4096];
+	snprintf(link, sizeof link, "%s/link.key", dir);
+	snprintf(target, sizeof target, "%s/made-through-link", dir);
+	assert_int_equal(symlink(target, link), 0);
+	assert_int_equal(team_gen_key(link, pub, NULL), GC_EIO);
+	assert_int_equal(access(target, F_OK), -1);
+}
+
+/* team_sign's key: refused before it is read when another user could read
+ * or change it, when it is not a regular file (a FIFO: never waited on),
+ * or belongs to another user; the config file's wording. */
+static void test_sign_key_checks(void **state)
+{
+	(void)state;
+	char pub[TEAM_KEY_LEN], key[4096], fifo[4096], *sig = NULL, *err = NULL;
+	const char *dir = fresh_dir("team-keycheck");
+	snprintf(key, sizeof key, "%s/team.key", dir);
+	assert_int_equal(team_gen_key(key, pub, NULL), GC_OK);
+	static const struct {
+		mode_t mode;
+		const char *says;
+	} modes[] = {
+		{0644, "is readable by other users; run: chmod 600 "},
+		{0640, "is readable by other users; run: chmod 600 "},
+		{0604, "is readable by other users; run: chmod 600 "},
+		{0620, "can be changed by other users; run: chmod 600 "},
+		{0602, "can be changed by other users; run: chmod 600 "},
+	};
+	for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+		chmod(key, modes[i].mode);
+		assert_int_equal(team_sign(key, "x", 1, &sig, pub, &err), GC_EUSAGE);
+		assert_null(sig);
+		if (!strstr(err, modes[i].says) || !strstr(err, "signing key "))
+			fail_msg("mode %o: %s", (unsigned)modes[i].mode, err);
+		free(err);
+		err = NULL;
+	}
+	chmod(key, 0400);
+	assert_int_equal(team_sign(key, "x", 1, &sig, pub, NULL), GC_OK);
+	free(sig);
+	sig = NULL;
+	snprintf(fifo, sizeof fifo, "%s/fifo.key", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(team_sign(fifo, "x", 1, &sig, pub, &err), GC_EUSAGE);
+	assert_non_null(strstr(err, "not a regular file (a FIFO)"));
+	free(err);
+	err = NULL;
+	if (geteuid() == 0) { /* root can hand the key to another user */
+		chmod(key, 0600);
+		assert_int_equal(chown(key, 65534, 65534), 0);
+		assert_int_equal(team_sign(key, "x", 1, &sig, pub, &err), GC_EUSAGE);
+		assert_non_null(strstr(err, "belongs to another user (uid 65534)"));
+		free(err);
+	}
+}
+
 /* A folder holding one provider's offers, exported; the cache closed. */
 static enum gc_status export_some(const char *dir, const char *origin, char **err)
 {
@@ -436,6 +516,8 @@ int main(void)
 		cmocka_unit_test(test_sha256),
 		cmocka_unit_test(test_gunzip_refuses_bad_input),
 		cmocka_unit_test(test_sign_and_verify),
+		cmocka_unit_test(test_gen_key_private),
+		cmocka_unit_test(test_sign_key_checks),
 		cmocka_unit_test(test_export_ignores_planted_links),
 		cmocka_unit_test(test_export_folder_rules),
 		cmocka_unit_test(test_export_pull_merge),
