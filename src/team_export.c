@@ -182,7 +182,11 @@ static enum gc_status on_offer(void *arg, const struct offer *o, int stale, char
 {
 	struct run *x = arg;
 	put_states(x, o->provider);
-	json_t *j = team_offer_json(o, stale);
+	/* a snapshot goes to every client: no local path in it */
+	char origin[4096];
+	struct offer pub = *o;
+	pub.origin = team_public_origin(o->origin, origin, sizeof origin);
+	json_t *j = team_offer_json(&pub, stale);
 	put_line(x, j);
 	json_decref(j);
 	x->r->offers++;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -119,6 +120,40 @@ enum gc_status team_offer_read(json_t *obj, struct offer *o, int *stale, char **
 	    !(o->gpu_fraction > 0 && o->gpu_fraction <= 1))
 		return err_set(err, GC_EDATA, "an offer's GPU count or fraction is out of range");
 	return GC_OK;
+}
+
+/* The length of p's URL scheme and "://" ("https://": 8), or 0. */
+static size_t scheme_len(const char *p)
+{
+	size_t i = 0;
+	while ((p[i] >= 'a' && p[i] <= 'z') || (p[i] >= 'A' && p[i] <= 'Z') ||
+	       (i > 0 && ((p[i] >= '0' && p[i] <= '9') || p[i] == '+' || p[i] == '-' ||
+			  p[i] == '.')))
+		i++;
+	return i > 0 && strncmp(p + i, "://", 3) == 0 ? i + 3 : 0;
+}
+
+const char *team_public_origin(const char *origin, char *out, size_t n)
+{
+	if (!origin || !n)
+		return NULL;
+	size_t sl = scheme_len(origin);
+	if (sl && strncasecmp(origin, "file://", 7) != 0) {
+		http_url_redact(out, n, origin, NULL);
+		return out;
+	}
+	/* a path: its last component (a file: URL's too, query and all cut) */
+	const char *p = origin + sl;
+	size_t len = strcspn(p, sl ? "?#" : "");
+	while (len > 0 && p[len - 1] == '/')
+		len--;
+	size_t start = len;
+	while (start > 0 && p[start - 1] != '/')
+		start--;
+	if (start == len)
+		return NULL;
+	snprintf(out, n, "%.*s", (int)(len - start), p + start);
+	return out;
 }
 
 enum gc_status team_sha256(const void *data, size_t len, char hex[65], char **err)

@@ -57,6 +57,14 @@ struct json_t *team_offer_json(const struct offer *o, int stale);
  * has the wrong type. */
 enum gc_status team_offer_read(struct json_t *obj, struct offer *o, int *stale, char **err);
 
+/* An offer's `origin` as an export publishes it, into out (size n): a
+ * URL with its credentials masked (http_url_redact), a local path (or a
+ * file: URL) as its last component only ("vms.csv"), never the folders
+ * above it (the publisher's home, their user name).  NULL for no origin
+ * (or none left), else out.  The same for what it returns, so a pulled
+ * cache exports the same bytes. */
+const char *team_public_origin(const char *origin, char *out, size_t n);
+
 /* A new Ed25519 key pair: the private key (PEM, PKCS#8) written to path
  * (created 0600 whatever the umask, never over an existing file nor
  * through a link: GC_EIO) and the public key in base64 into pub. */
@@ -86,11 +94,11 @@ struct team_export_result {
 /* Write the snapshot of c into dir (created 0755 if missing): the payload,
  * then the signature (keyfile not NULL) and the manifest, each to a new
  * temporary file of a random name in dir (file_temp_at: never through a
- * link or over a file someone put there) renamed into place.  GC_EIO
- * (files; a full disk says "no space left on device"), GC_EUSAGE (a key
- * file team_sign refuses; a dir that is not a folder, or that another user
- * could change: theirs, a link of theirs, or writable by any user without
- * the sticky bit). */
+ * link or over a file someone put there) renamed into place; each offer's
+ * origin as team_public_origin gives it.  GC_EIO (files; a full disk says
+ * "no space left on device"), GC_EUSAGE (a key file team_sign refuses; a
+ * dir that is not a folder, or that another user could change: theirs,
+ * a link of theirs, or writable by any user without the sticky bit). */
 enum gc_status team_export(struct cache *c, const char *dir, const char *keyfile,
 			   struct team_export_result *r, char **err);
 /* The JSON of an export (docs/export-result.schema.json): new reference or NULL. */

@@ -10,7 +10,7 @@
 # and the client's cache unchanged (its own export is the same bytes).
 # The publisher's side: links planted in the export folder, a folder
 # others can change, a signing key that is a FIFO or readable by others,
-# --gen-key's mode, a full disk.
+# --gen-key's mode, no local path in an export, a full disk.
 # usage: run.sh GPUCMP FIXTURED GENOFFERS
 set -u
 gpucmp=$1 fixtured=$2 genoffers=$3
@@ -123,10 +123,18 @@ expect "--gen-key over a key" 74 "$gpucmp" export --gen-key "$t/team.key"
 ln -s "$t/made-by-link" "$t/link.key"
 expect "--gen-key at a link" 74 "$gpucmp" export --gen-key "$t/link.key"
 [ ! -e "$t/made-by-link" ] && ok "--gen-key does not follow a link" || bad "--gen-key followed a link"
+# offers imported from a local path: their file's name, never the path
+"$gpucmp" --cache "$t/imp.db" --quiet import "$src/tests/fixtures/skypilot/lambda/vms.csv" \
+	--force >/dev/null 2>&1
+expect "export of an import" 0 "$gpucmp" --cache "$t/imp.db" export "$t/imp"
+if gzip -dc "$t/imp/offers.ndjson.gz" | grep -q "$src"; then bad "the export publishes a local path"
+elif gzip -dc "$t/imp/offers.ndjson.gz" | grep -q '"origin":"vms.csv"'; then
+	ok "origin in an export: the file's name, no local path"
+else bad "origin in an export: not the file's name"; fi
 # a full disk: said in words, the previous snapshot left as it was
 mkdir -p "$t/full"
 if mount -t tmpfs -o size=64k tmpfs "$t/full" 2>/dev/null; then
-	"$gpucmp" --cache "$t/old.db" export "$t/full" >/dev/null 2>&1
+	"$gpucmp" --cache "$t/imp.db" export "$t/full" >/dev/null 2>&1
 	was=$(ck "$t/full/manifest.json" "$t/full/offers.ndjson.gz")
 	dd if=/dev/zero of="$t/full/fill" bs=4k 2>/dev/null
 	expect "export on a full disk" 74 "$gpucmp" --cache "$t/pub.db" export "$t/full"

@@ -508,6 +508,61 @@ static void test_export_folder_rules(void **state)
 	clear_dir(dir);
 }
 
+static void test_public_origin(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{"/home/alice/catalogs/lambda/vms.csv", "vms.csv"},
+		{"catalogs/lambda/vms.csv", "vms.csv"},
+		{"vms.csv", "vms.csv"},
+		{"/home/alice/catalogs/", "catalogs"},
+		{"/", NULL},
+		{"", NULL},
+		{"file:///home/alice/vms.csv?x=1", "vms.csv"},
+		{"https://api.lambdalabs.com/api/v1/instance-types",
+		 "https://api.lambdalabs.com/api/v1/instance-types"},
+		{"https://bob:hunter22@example.com/x/vms.csv?token=abc&page=2",
+		 "https://***@example.com/x/vms.csv?token=***&page=2"},
+	};
+	char out[256];
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *got = team_public_origin(cases[i].in, out, sizeof out);
+		if (!cases[i].out ? got != NULL : (!got || strcmp(got, cases[i].out) != 0))
+			fail_msg("'%s' gave '%s'", cases[i].in, got ? got : "(null)");
+		/* the same for what it returns: a pulled cache exports the same */
+		char again[256];
+		if (got && strcmp(team_public_origin(got, again, sizeof again), got) != 0)
+			fail_msg("'%s' changes again", got);
+	}
+	assert_null(team_public_origin(NULL, out, sizeof out));
+}
+
+/* The payload of an export of offers imported from a local path holds
+ * their file's name, never the path. */
+static void test_export_publishes_no_path(void **state)
+{
+	(void)state;
+	const char *d = fresh_dir("team-origin");
+	char dir[4096], path[4200];
+	snprintf(dir, sizeof dir, "%s", d);
+	assert_int_equal(export_some(dir, "/home/alice/secret-project/vast/vms.csv", NULL),
+			 GC_OK);
+	snprintf(path, sizeof path, "%s/" TEAM_PAYLOAD, dir);
+	char *gz = NULL;
+	size_t len = 0;
+	assert_int_equal(file_read_all(path, 1 << 20, &gz, &len, NULL), GC_OK);
+	struct buf b;
+	buf_init(&b, 1 << 20);
+	assert_int_equal(team_gunzip(gz, len, &b, NULL), GC_OK);
+	assert_int_equal(buf_add(&b, "", 1), GC_OK);
+	assert_null(strstr(b.ptr, "alice"));
+	assert_non_null(strstr(b.ptr, "\"origin\":\"vms.csv\""));
+	buf_free(&b);
+	free(gz);
+	clear_dir(dir);
+}
 
 int main(void)
 {
@@ -520,6 +575,8 @@ int main(void)
 		cmocka_unit_test(test_sign_key_checks),
 		cmocka_unit_test(test_export_ignores_planted_links),
 		cmocka_unit_test(test_export_folder_rules),
+		cmocka_unit_test(test_public_origin),
+		cmocka_unit_test(test_export_publishes_no_path),
 		cmocka_unit_test(test_export_pull_merge),
 		cmocka_unit_test(test_pull_is_one_transaction),
 	};
