@@ -1,13 +1,16 @@
-/* fileio.c - whole-file reads with a size cap, and directory listings. */
+/* fileio.c - whole-file reads with a size cap, private files, safe
+ * temporary files, and directory listings. */
 #include "gpucmp/fileio.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gpucmp/buf.h"
@@ -24,35 +27,32 @@ const char *file_kind(mode_t mode)
 				: "not a regular file";
 }
 
-enum gc_status file_read_all(const char *path, size_t limit, char **data, size_t *len,
-			     char **err)
+/* Open `path` for reading without waiting: O_NONBLOCK, so that opening a
+ * FIFO does not wait for a writer (only regular files are read, which
+ * O_NONBLOCK does not change).  Its descriptor and *sb, or -1 with errno. */
+static int open_nowait(const char *path, struct stat *sb)
 {
-	*data = NULL;
-	*len = 0;
-	/* O_NONBLOCK: opening a FIFO must not wait for a writer; only regular
-	 * files are read, which O_NONBLOCK does not change */
 	int fd = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return err_set(err, errno == ENOENT ? GC_ENOTFOUND : GC_EIO, "%s: %s", path,
-			       strerror(errno));
-	struct stat sb;
-	enum gc_status st = GC_OK;
-	if (fstat(fd, &sb) != 0)
-		st = err_set(err, GC_EIO, "%s: %s", path, strerror(errno));
-	else if (S_ISDIR(sb.st_mode))
-		st = err_set(err, GC_EIO, "%s: is a directory", path);
-	else if (!S_ISREG(sb.st_mode))
-		st = err_set(err, GC_EIO, "%s: not a regular file (%s)", path,
-			     file_kind(sb.st_mode));
-	if (st != GC_OK) {
+	if (fd >= 0 && fstat(fd, sb) != 0) {
+		int e = errno;
 		close(fd);
-		return st;
+		errno = e;
+		return -1;
 	}
+	return fd;
+}
+
+/* All of the open regular file fd (at most limit bytes) into a new
+ * NUL-terminated buffer; fd is closed. */
+static enum gc_status read_fd(int fd, const char *path, size_t limit, char **data, size_t *len,
+			      char **err)
+{
 	FILE *f = fdopen(fd, "rb");
 	if (!f) {
 		close(fd);
 		return err_set(err, GC_ENOMEM, "out of memory");
 	}
+	enum gc_status st = GC_OK;
 	struct buf b;
 	buf_init(&b, limit);
 	char chunk[65536];
@@ -80,6 +80,111 @@ enum gc_status file_read_all(const char *path, size_t limit, char **data, size_t
 	if (!*data)
 		return err_set(err, GC_ENOMEM, "out of memory");
 	return GC_OK;
+}
+
+enum gc_status file_read_all(const char *path, size_t limit, char **data, size_t *len,
+			     char **err)
+{
+	*data = NULL;
+	*len = 0;
+	struct stat sb;
+	int fd = open_nowait(path, &sb);
+	if (fd < 0)
+		return err_set(err, errno == ENOENT ? GC_ENOTFOUND : GC_EIO, "%s: %s", path,
+			       strerror(errno));
+	enum gc_status st = GC_OK;
+	if (S_ISDIR(sb.st_mode))
+		st = err_set(err, GC_EIO, "%s: is a directory", path);
+	else if (!S_ISREG(sb.st_mode))
+		st = err_set(err, GC_EIO, "%s: not a regular file (%s)", path,
+			     file_kind(sb.st_mode));
+	if (st != GC_OK) {
+		close(fd);
+		return st;
+	}
+	return read_fd(fd, path, limit, data, len, err);
+}
+
+/* The rule for a file holding a secret (the config file's, src/config.c):
+ * the user's own (or root's), neither readable nor writable by others. */
+static enum gc_status private_ok(const char *path, const char *what, const struct stat *sb,
+				 char **err)
+{
+	uid_t me = geteuid();
+	if (!S_ISREG(sb->st_mode))
+		return err_set(err, GC_EUSAGE, "%s %s is not a regular file (%s)", what, path,
+			       file_kind(sb->st_mode));
+	if (sb->st_uid != me && sb->st_uid != 0)
+		return err_set(err, GC_EUSAGE, "%s %s belongs to another user (uid %ld); use "
+			       "your own", what, path, (long)sb->st_uid);
+	if (sb->st_mode & 044)
+		return err_set(err, GC_EUSAGE, "%s %s is readable by other users; run: chmod "
+			       "600 %s", what, path, path);
+	if (sb->st_mode & 022)
+		return err_set(err, GC_EUSAGE, "%s %s can be changed by other users; run: chmod "
+			       "600 %s", what, path, path);
+	return GC_OK;
+}
+
+enum gc_status file_read_private(const char *path, const char *what, size_t limit, char **data,
+				 size_t *len, char **err)
+{
+	*data = NULL;
+	*len = 0;
+	struct stat sb;
+	int fd = open_nowait(path, &sb);
+	if (fd < 0)
+		return err_set(err, errno == ENOENT ? GC_ENOTFOUND : GC_EUSAGE,
+			       "cannot read the %s %s: %s", what, path, strerror(errno));
+	enum gc_status st = private_ok(path, what, &sb, err);
+	if (st != GC_OK) {
+		close(fd);
+		return st;
+	}
+	return read_fd(fd, path, limit, data, len, err);
+}
+
+/* A name no one can guess: the clock, the process and a counter, mixed
+ * (splitmix64).  O_EXCL makes the file safe whatever the name; the name
+ * only keeps others from taking it first. */
+static unsigned long long temp_bits(unsigned long long n)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	unsigned long long x = (unsigned long long)ts.tv_nsec ^
+			       ((unsigned long long)ts.tv_sec << 30) ^
+			       ((unsigned long long)getpid() << 40) ^ (n * 0x9e3779b97f4a7c15ULL) ^
+			       (unsigned long long)(uintptr_t)&ts;
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+int file_temp_at(int dirfd, const char *name, mode_t mode, char *tmp, size_t n)
+{
+	static const char abc[] =
+		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_";
+	static unsigned long long counter;
+	for (int tries = 0; tries < 100; tries++) {
+		unsigned long long x = temp_bits(++counter);
+		char r[13];
+		for (int i = 0; i < 12; i++, x >>= 5)
+			r[i] = abc[(x ^ (x >> 40)) & 63];
+		r[12] = '\0';
+		int w = snprintf(tmp, n, ".%s.%s", name, r);
+		if (w < 0 || (size_t)w >= n) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		int fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC |
+					     O_NOCTTY, mode);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	errno = EEXIST;
+	return -1;
 }
 
 int file_is_dir(const char *path)

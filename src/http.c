@@ -135,24 +135,55 @@ static size_t key_run(const char *p, const char *secret, size_t n)
 	return best;
 }
 
+static int word_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* How many bytes of the secret (n bytes) to mask at p in s: a run of
+ * REDACT_MIN_RUN of its characters; a secret shorter than that, where it
+ * stands whole as a word (no letter or digit either side: a key "k" does
+ * not mask the k of "kept").  0: none. */
+static size_t secret_at(const char *s, const char *p, const char *secret, size_t n)
+{
+	if (n >= REDACT_MIN_RUN) {
+		size_t run = key_run(p, secret, n);
+		return run >= REDACT_MIN_RUN ? run : 0;
+	}
+	if (strncmp(p, secret, n) != 0 || (p > s && word_char(p[-1]) && word_char(secret[0])) ||
+	    (word_char(p[n]) && word_char(secret[n - 1])))
+		return 0;
+	return n;
+}
+
 void http_redact(char *s, const char *secret)
 {
 	if (!s || !secret || !*secret)
 		return;
 	size_t n = strlen(secret), m = n < 3 ? n : 3;
-	size_t need = n < REDACT_MIN_RUN ? n : REDACT_MIN_RUN;
 	/* go on after each mask: a key of stars would match its own mask */
 	for (char *p = s; *p;) {
-		size_t run = key_run(p, secret, n);
-		if (run < need) {
+		size_t run = secret_at(s, p, secret, n);
+		if (!run) {
 			p++;
 			continue;
 		}
-		/* need >= m, so the mask never grows the text */
+		/* run >= m, so the mask never grows the text */
 		memset(p, '*', m);
 		memmove(p + m, p + run, strlen(p + run) + 1);
 		p += m;
 	}
+}
+
+int http_mentions(const char *s, const char *secret)
+{
+	if (!s || !secret || !*secret)
+		return 0;
+	size_t n = strlen(secret);
+	for (const char *p = s; *p; p++)
+		if (secret_at(s, p, secret, n))
+			return 1;
+	return 0;
 }
 
 int http_validator_ok(const char *v)

@@ -367,6 +367,21 @@ static void job_headers(const struct adapter_request *q, struct http_request *hr
 	}
 }
 
+/* Does v hold the key, or a run-time token (as http_redact masks them)? */
+static int job_secret_in(const struct job *j, const char *v)
+{
+	return http_mentions(v, j->key) || http_mentions(v, j->run.secret2);
+}
+
+/* A received validator as it may be stored and sent back: a new string, or
+ * NULL for none.  One that echoes the key is dropped, not stored masked (a
+ * masked ETag matches nothing): the cache never holds the key, and the
+ * next refresh simply asks without it. */
+static char *job_validator(const struct job *j, const char *v)
+{
+	return v && !job_secret_in(j, v) ? strdup(v) : NULL;
+}
+
 /* The first request of a conditional adapter carries the previous
  * refresh's validators (of the same source and tier); 1 when it does. */
 static int job_validators(const struct job *j, struct http_request *hr)
@@ -385,9 +400,11 @@ static int job_validators(const struct job *j, struct http_request *hr)
 		else
 			inm = ims = NULL; /* another catalog's, or a live API's */
 	}
-	if (http_validator_ok(inm))
+	/* nor one holding the key, from a cache an older gpucmp wrote: not
+	 * sent, so the answer's validators replace it */
+	if (http_validator_ok(inm) && !job_secret_in(j, inm))
 		hr->if_none_match = inm;
-	if (http_validator_ok(ims))
+	if (http_validator_ok(ims) && !job_secret_in(j, ims))
 		hr->if_modified_since = ims;
 	return hr->if_none_match || hr->if_modified_since;
 }
@@ -554,8 +571,8 @@ static int job_answer(struct job *j, struct flight *f, const struct http_respons
 		 * conditional adapter, a catalog's file or version */
 		free(j->etag);
 		free(j->last_modified);
-		j->etag = resp->etag ? strdup(resp->etag) : NULL;
-		j->last_modified = resp->last_modified ? strdup(resp->last_modified) : NULL;
+		j->etag = job_validator(j, resp->etag);
+		j->last_modified = job_validator(j, resp->last_modified);
 	}
 	/* offers record the URL without its query: Azure's filter alone is
 	 * longer than the rest of a row, and the page is in the messages */

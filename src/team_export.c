@@ -4,6 +4,7 @@
 #include "gpucmp/team.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,7 +16,26 @@
 
 #include <openssl/evp.h>
 
+#include "gpucmp/fileio.h"
 #include "gpucmp/strutil.h"
+
+#ifndef S_ISVTX
+#define S_ISVTX 01000 /* the sticky bit (XSI; _POSIX_C_SOURCE leaves it out) */
+#endif
+
+/* A failed write's message: a full disk said in words, with what to do. */
+static enum gc_status write_failed(char **err, const char *dir, const char *name, int e)
+{
+	if (e == ENOSPC || e == EDQUOT)
+		return err_set(err, GC_EIO, "cannot write %s/%s: no space left on device%s; free "
+			       "some space or export to another folder", dir, name,
+			       e == EDQUOT ? " (disk quota)" : "");
+	if (e == EFBIG)
+		return err_set(err, GC_EIO, "cannot write %s/%s: file too large (the file-size "
+			       "limit, ulimit -f, is reached)", dir, name);
+	return err_set(err, GC_EIO, "cannot write %s/%s: %s", dir, name,
+		       e ? strerror(e) : "write error");
+}
 
 /* The payload on its way to its file: gzip with no time, name or OS, so
  * that the same lines give the same bytes. */
@@ -26,6 +46,7 @@ struct gz {
 	EVP_MD_CTX *md;
 	size_t bytes;
 	int failed;
+	int errnum; /* errno of the first failed write, or 0 */
 	unsigned char out[65536];
 };
 
@@ -53,8 +74,11 @@ static void gz_write(struct gz *g, const void *data, size_t n, int flush)
 		g->z.avail_out = sizeof g->out;
 		zr = deflate(&g->z, flush);
 		size_t have = sizeof g->out - g->z.avail_out;
-		if (zr == Z_STREAM_ERROR || fwrite(g->out, 1, have, g->f) != have ||
-		    EVP_DigestUpdate(g->md, g->out, have) != 1)
+		errno = 0;
+		int wrote = zr != Z_STREAM_ERROR && fwrite(g->out, 1, have, g->f) == have;
+		if (!wrote && !g->errnum)
+			g->errnum = errno;
+		if (!wrote || EVP_DigestUpdate(g->md, g->out, have) != 1)
 			g->failed = 1;
 		g->bytes += have;
 	} while (!g->failed && (g->z.avail_out == 0 || (flush == Z_FINISH && zr != Z_STREAM_END)));
@@ -84,6 +108,7 @@ struct run {
 	struct state *states;
 	size_t nstates, cap, next; /* next: the first record not yet written */
 	struct team_export_result *r;
+	const char *dir; /* for messages */
 	enum gc_status st;
 };
 
@@ -157,49 +182,70 @@ static enum gc_status on_offer(void *arg, const struct offer *o, int stale, char
 {
 	struct run *x = arg;
 	put_states(x, o->provider);
-	json_t *j = team_offer_json(o, stale);
+	/* a snapshot goes to every client: no local path in it */
+	char origin[4096];
+	struct offer pub = *o;
+	pub.origin = team_public_origin(o->origin, origin, sizeof origin);
+	json_t *j = team_offer_json(&pub, stale);
 	put_line(x, j);
 	json_decref(j);
 	x->r->offers++;
 	if (x->st == GC_OK && x->gz.failed)
-		x->st = GC_EIO;
-	return x->st == GC_OK ? GC_OK : err_set(err, x->st, "cannot write the payload");
+		return x->st = write_failed(err, x->dir, TEAM_PAYLOAD, x->gz.errnum);
+	return x->st == GC_OK ? GC_OK : err_set(err, x->st, "out of memory");
 }
 
-/* dir/name.tmp, written by `put`, renamed to dir/name. */
-static enum gc_status write_file(const char *dir, const char *name,
+/* The folder an export writes into, with its descriptor `fd`. */
+struct out {
+	const char *dir;
+	int fd;
+};
+
+/* dir/name by way of a new temporary file in dir (file_temp_at: never a
+ * file or link someone put there), written by `put`, renamed into place. */
+static enum gc_status write_file(const struct out *o, const char *name,
 				 enum gc_status (*put)(void *arg, FILE *f, char **err), void *arg,
 				 char **err)
 {
-	char tmp[4096], path[4096];
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	snprintf(tmp, sizeof tmp, "%s/.%s.tmp", dir, name);
-	FILE *f = fopen(tmp, "wb");
-	if (!f)
-		return err_set(err, GC_EIO, "cannot write %s: %s", tmp, strerror(errno));
+	char tmp[256];
+	/* published files: readable by all, as the folder is */
+	int fd = file_temp_at(o->fd, name, 0644, tmp, sizeof tmp);
+	if (fd < 0)
+		return err_set(err, GC_EIO, "cannot create a file in %s: %s", o->dir,
+			       strerror(errno));
+	FILE *f = fdopen(fd, "wb");
+	if (!f) {
+		close(fd);
+		unlinkat(o->fd, tmp, 0);
+		return err_set(err, GC_ENOMEM, "out of memory");
+	}
 	enum gc_status st = put(arg, f, err);
+	errno = 0;
 	if (fflush(f) != 0 || fsync(fileno(f)) != 0)
-		st = st != GC_OK ? st : err_set(err, GC_EIO, "cannot write %s: %s", tmp,
-						strerror(errno));
+		st = st != GC_OK ? st : write_failed(err, o->dir, name, errno);
 	if (fclose(f) != 0 && st == GC_OK)
-		st = err_set(err, GC_EIO, "cannot write %s: %s", tmp, strerror(errno));
-	if (st == GC_OK && rename(tmp, path) != 0)
-		st = err_set(err, GC_EIO, "cannot rename %s: %s", tmp, strerror(errno));
+		st = write_failed(err, o->dir, name, errno);
+	if (st == GC_OK && renameat(o->fd, tmp, o->fd, name) != 0)
+		st = err_set(err, GC_EIO, "cannot rename %s/%s to %s: %s", o->dir, tmp, name,
+			     strerror(errno));
 	if (st != GC_OK)
-		unlink(tmp);
+		unlinkat(o->fd, tmp, 0);
 	return st;
 }
 
 struct text {
 	const char *data;
 	size_t len;
+	const struct out *o;
+	const char *name;
 };
 
 static enum gc_status put_text(void *arg, FILE *f, char **err)
 {
 	const struct text *t = arg;
+	errno = 0;
 	if (fwrite(t->data, 1, t->len, f) != t->len)
-		return err_set(err, GC_EIO, "cannot write: %s", strerror(errno));
+		return write_failed(err, t->o->dir, t->name, errno);
 	return GC_OK;
 }
 
@@ -223,8 +269,10 @@ static enum gc_status put_payload(void *arg, FILE *f, char **err)
 	}
 	gz_close(&x->gz, x->r->sha256);
 	x->r->payload_bytes = x->gz.bytes;
-	if (st == GC_OK && (x->st != GC_OK || x->gz.failed))
-		st = err_set(err, x->st != GC_OK ? x->st : GC_EIO, "cannot write the payload");
+	if (st == GC_OK && x->st != GC_OK)
+		st = err_set(err, x->st, "out of memory");
+	else if (st == GC_OK && x->gz.failed)
+		st = write_failed(err, x->dir, TEAM_PAYLOAD, x->gz.errnum);
 	return st;
 }
 
@@ -244,8 +292,8 @@ static json_t *manifest_json(struct run *x)
 			 (json_int_t)r->offers, "providers", list);
 }
 
-/* The signature of the manifest's text into dir/manifest.sig. */
-static enum gc_status write_signature(const char *dir, const char *keyfile, const char *text,
+/* The signature of the manifest's text into manifest.sig. */
+static enum gc_status write_signature(const struct out *o, const char *keyfile, const char *text,
 				      struct team_export_result *r, char **err)
 {
 	char *sig = NULL;
@@ -257,9 +305,9 @@ static enum gc_status write_signature(const char *dir, const char *keyfile, cons
 	char *line = body ? str_concat(body, "\n") : NULL;
 	if (st == GC_OK && !line)
 		st = err_set(err, GC_ENOMEM, "out of memory");
-	struct text t = {line, line ? strlen(line) : 0};
+	struct text t = {line, line ? strlen(line) : 0, o, TEAM_SIGNATURE};
 	if (st == GC_OK)
-		st = write_file(dir, TEAM_SIGNATURE, put_text, &t, err);
+		st = write_file(o, TEAM_SIGNATURE, put_text, &t, err);
 	free(line);
 	free(body);
 	json_decref(j);
@@ -268,7 +316,7 @@ static enum gc_status write_signature(const char *dir, const char *keyfile, cons
 }
 
 /* The manifest (and its signature) once the payload is in place. */
-static enum gc_status write_manifest(struct run *x, const char *dir, const char *keyfile,
+static enum gc_status write_manifest(struct run *x, const struct out *o, const char *keyfile,
 				     char **err)
 {
 	json_t *m = manifest_json(x);
@@ -278,21 +326,45 @@ static enum gc_status write_manifest(struct run *x, const char *dir, const char 
 	free(body);
 	if (!text)
 		return err_set(err, GC_ENOMEM, "out of memory");
-	enum gc_status st = keyfile ? write_signature(dir, keyfile, text, x->r, err) : GC_OK;
-	struct text t = {text, strlen(text)};
+	enum gc_status st = keyfile ? write_signature(o, keyfile, text, x->r, err) : GC_OK;
+	struct text t = {text, strlen(text), o, TEAM_MANIFEST};
 	if (st == GC_OK)
-		st = write_file(dir, TEAM_MANIFEST, put_text, &t, err);
+		st = write_file(o, TEAM_MANIFEST, put_text, &t, err);
 	free(text);
 	return st;
 }
 
-static enum gc_status make_dir(const char *dir, char **err)
+/* The folder an export writes into: made (0755) if missing, then opened
+ * once, every file written through that descriptor (a folder renamed or
+ * swapped meanwhile changes nothing), and refused when another user could
+ * change the snapshot between the export and its upload: a folder, or a
+ * link to one, of another user (root excepted), or one any user may write
+ * without the sticky bit (a group-writable folder is the team's choice). */
+static enum gc_status open_dir(const char *dir, struct out *o, char **err)
 {
+	o->dir = dir;
+	o->fd = -1;
 	if (mkdir(dir, 0755) != 0 && errno != EEXIST)
 		return err_set(err, GC_EIO, "cannot create %s: %s", dir, strerror(errno));
+	uid_t me = geteuid();
 	struct stat sb;
-	if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
+	if (lstat(dir, &sb) == 0 && S_ISLNK(sb.st_mode) && sb.st_uid != me && sb.st_uid != 0)
+		return err_set(err, GC_EUSAGE, "export folder %s is a link of another user (uid "
+			       "%ld); export to a folder of your own", dir, (long)sb.st_uid);
+	o->fd = open(dir, O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (o->fd < 0 && errno == ENOTDIR)
 		return err_set(err, GC_EUSAGE, "%s is not a folder; export writes a folder", dir);
+	if (o->fd < 0 || fstat(o->fd, &sb) != 0)
+		return err_set(err, GC_EIO, "cannot open %s: %s", dir, strerror(errno));
+	if (sb.st_uid != me && sb.st_uid != 0)
+		return err_set(err, GC_EUSAGE,
+			       "export folder %s belongs to another user (uid %ld), who could "
+			       "change the snapshot before it is uploaded; export to a folder of "
+			       "your own", dir, (long)sb.st_uid);
+	if ((sb.st_mode & S_IWOTH) && !(sb.st_mode & S_ISVTX))
+		return err_set(err, GC_EUSAGE, "export folder %s can be changed by any user, who "
+			       "could replace the snapshot before it is uploaded; run: chmod o-w "
+			       "%s, or export to a folder of your own", dir, dir);
 	return GC_OK;
 }
 
@@ -312,6 +384,8 @@ enum gc_status team_export(struct cache *c, const char *dir, const char *keyfile
 	struct run x;
 	memset(&x, 0, sizeof x);
 	x.r = r;
+	x.dir = dir;
+	struct out o = {dir, -1};
 	enum gc_status st = cache_read_begin(c, err);
 	int reading = st == GC_OK;
 	if (st == GC_OK)
@@ -322,14 +396,16 @@ enum gc_status team_export(struct cache *c, const char *dir, const char *keyfile
 	if (st == GC_OK)
 		st = check_key(keyfile, r, err);
 	if (st == GC_OK)
-		st = make_dir(dir, err);
+		st = open_dir(dir, &o, err);
 	struct payload p = {&x, c};
 	if (st == GC_OK)
-		st = write_file(dir, TEAM_PAYLOAD, put_payload, &p, err);
+		st = write_file(&o, TEAM_PAYLOAD, put_payload, &p, err);
 	if (reading)
 		cache_read_end(c);
 	if (st == GC_OK)
-		st = write_manifest(&x, dir, keyfile, err);
+		st = write_manifest(&x, &o, keyfile, err);
+	if (o.fd >= 0)
+		close(o.fd);
 	for (size_t i = 0; i < x.nstates; i++) {
 		free(x.states[i].line);
 		json_decref(x.states[i].entry);

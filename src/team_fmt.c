@@ -12,11 +12,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include <zlib.h>
 
+#include <openssl/bio.h>
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
+
+#include "gpucmp/fileio.h"
 
 /* A payload line lists an offer's stored columns (offer.h, offer_cols[])
  * by name; unknown ones are null and left out. */
@@ -87,6 +92,40 @@ enum gc_status team_offer_read(json_t *obj, struct offer *o, int *stale, char **
 				       "wrong type", offer_cols[i].name);
 	*stale = json_is_true(json_object_get(obj, "stale"));
 	return GC_OK;
+}
+
+/* The length of p's URL scheme and "://" ("https://": 8), or 0. */
+static size_t scheme_len(const char *p)
+{
+	size_t i = 0;
+	while ((p[i] >= 'a' && p[i] <= 'z') || (p[i] >= 'A' && p[i] <= 'Z') ||
+	       (i > 0 && ((p[i] >= '0' && p[i] <= '9') || p[i] == '+' || p[i] == '-' ||
+			  p[i] == '.')))
+		i++;
+	return i > 0 && strncmp(p + i, "://", 3) == 0 ? i + 3 : 0;
+}
+
+const char *team_public_origin(const char *origin, char *out, size_t n)
+{
+	if (!origin || !n)
+		return NULL;
+	size_t sl = scheme_len(origin);
+	if (sl && strncasecmp(origin, "file://", 7) != 0) {
+		http_url_redact(out, n, origin, NULL);
+		return out;
+	}
+	/* a path: its last component (a file: URL's too, query and all cut) */
+	const char *p = origin + sl;
+	size_t len = strcspn(p, sl ? "?#" : "");
+	while (len > 0 && p[len - 1] == '/')
+		len--;
+	size_t start = len;
+	while (start > 0 && p[start - 1] != '/')
+		start--;
+	if (start == len)
+		return NULL;
+	snprintf(out, n, "%.*s", (int)(len - start), p + start);
+	return out;
 }
 
 enum gc_status team_sha256(const void *data, size_t len, char hex[65], char **err)
@@ -171,7 +210,11 @@ enum gc_status team_gen_key(const char *path, char pub[TEAM_KEY_LEN], char **err
 	if (!k)
 		return err_set(err, GC_ENOMEM, "cannot make an Ed25519 key");
 	enum gc_status st = public_b64(k, pub, err);
-	int fd = st == GC_OK ? open(path, O_WRONLY | O_CREAT | O_EXCL, 0600) : -1;
+	/* O_EXCL: never over an existing file, nor through a link planted at
+	 * path (O_NOFOLLOW says so twice); 0600 whatever the umask */
+	int fd = st == GC_OK ? open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC |
+					      O_NOCTTY, 0600)
+			     : -1;
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (st == GC_OK && !f)
 		st = err_set(err, GC_EIO, "cannot create %s: %s (an existing key is never "
@@ -182,18 +225,33 @@ enum gc_status team_gen_key(const char *path, char pub[TEAM_KEY_LEN], char **err
 		st = err_set(err, GC_EIO, "cannot write %s: %s", path, strerror(errno));
 	if (!f && fd >= 0)
 		close(fd);
+	if (fd >= 0 && st != GC_OK)
+		unlink(path); /* ours, half written */
 	EVP_PKEY_free(k);
 	return st;
 }
 
+/* The largest key file read: a PEM Ed25519 key is 119 bytes. */
+enum { KEY_MAX_BYTES = 64 << 10 };
+
+/* The private key at keyfile: a regular file of this user, not readable
+ * by others (file_read_private: never waited on, as a FIFO would be). */
 static enum gc_status read_key(const char *keyfile, EVP_PKEY **k, char **err)
 {
-	FILE *f = fopen(keyfile, "r");
-	if (!f)
-		return err_set(err, GC_EUSAGE, "cannot read the key %s: %s", keyfile,
-			       strerror(errno));
-	*k = PEM_read_PrivateKey(f, NULL, NULL, NULL);
-	fclose(f);
+	char *pem = NULL;
+	size_t len = 0;
+	*k = NULL;
+	enum gc_status st = file_read_private(keyfile, "signing key", KEY_MAX_BYTES, &pem, &len,
+					      err);
+	if (st == GC_ENOTFOUND || st == GC_EIO)
+		st = GC_EUSAGE;
+	if (st != GC_OK)
+		return st;
+	BIO *b = BIO_new_mem_buf(pem, (int)len);
+	*k = b ? PEM_read_bio_PrivateKey(b, NULL, NULL, NULL) : NULL;
+	BIO_free(b);
+	OPENSSL_cleanse(pem, len);
+	free(pem);
 	if (!*k || EVP_PKEY_get_base_id(*k) != EVP_PKEY_ED25519) {
 		EVP_PKEY_free(*k);
 		*k = NULL;

@@ -112,9 +112,13 @@ void http_got_release(struct http_got *g);
 
 /* Mask `secret` in `s`, in place: every run of at least 8 consecutive
  * characters of it (any substring of the key that long: a key quoted cut
- * short, or its tail) becomes "***"; a secret shorter than 8 characters is
- * masked where it appears whole (as up to 3 stars). */
+ * short, or its tail) becomes "***"; a secret shorter than 8 characters
+ * (no real API key is) is masked where it appears whole as a word of its
+ * own, with no letter or digit either side (as up to 3 stars): a key "k"
+ * leaves "kept" alone. */
 void http_redact(char *s, const char *secret);
+/* 1 when http_redact(s, secret) would mask something in s, else 0. */
+int http_mentions(const char *s, const char *secret);
 
 /* Whether `v` may be sent back as a validator (If-None-Match,
  * If-Modified-Since): 1 to HTTP_MAX_VALIDATOR bytes, each printable ASCII

@@ -57,12 +57,23 @@ struct json_t *team_offer_json(const struct offer *o, int stale);
  * has the wrong type. */
 enum gc_status team_offer_read(struct json_t *obj, struct offer *o, int *stale, char **err);
 
+/* An offer's `origin` as an export publishes it, into out (size n): a
+ * URL with its credentials masked (http_url_redact), a local path (or a
+ * file: URL) as its last component only ("vms.csv"), never the folders
+ * above it (the publisher's home, their user name).  NULL for no origin
+ * (or none left), else out.  The same for what it returns, so a pulled
+ * cache exports the same bytes. */
+const char *team_public_origin(const char *origin, char *out, size_t n);
+
 /* A new Ed25519 key pair: the private key (PEM, PKCS#8) written to path
- * (created 0600, never over an existing file) and the public key in base64
- * into pub. */
+ * (created 0600 whatever the umask, never over an existing file nor
+ * through a link: GC_EIO) and the public key in base64 into pub. */
 enum gc_status team_gen_key(const char *path, char pub[TEAM_KEY_LEN], char **err);
 /* Sign data with the PEM private key at keyfile: the signature in base64
- * into sig (a new string) and its public key into pub. */
+ * into sig (a new string) and its public key into pub.  GC_EUSAGE for a
+ * key file that is missing, not a regular file (a FIFO is never waited
+ * on), another user's, readable or writable by other users (the config
+ * file's rule, file_read_private), or not an Ed25519 private key. */
 enum gc_status team_sign(const char *keyfile, const void *data, size_t len, char **sig,
 			 char pub[TEAM_KEY_LEN], char **err);
 /* Does sig (base64) sign data with the public key pub (base64)?  1 yes,
@@ -81,9 +92,13 @@ struct team_export_result {
 };
 
 /* Write the snapshot of c into dir (created 0755 if missing): the payload,
- * then the signature (keyfile not NULL) and the manifest, each to a
- * temporary file renamed into place.  GC_EIO (files), GC_EUSAGE (a key
- * file that cannot be read or is not an Ed25519 private key). */
+ * then the signature (keyfile not NULL) and the manifest, each to a new
+ * temporary file of a random name in dir (file_temp_at: never through a
+ * link or over a file someone put there) renamed into place; each offer's
+ * origin as team_public_origin gives it.  GC_EIO (files; a full disk says
+ * "no space left on device"), GC_EUSAGE (a key file team_sign refuses; a
+ * dir that is not a folder, or that another user could change: theirs,
+ * a link of theirs, or writable by any user without the sticky bit). */
 enum gc_status team_export(struct cache *c, const char *dir, const char *keyfile,
 			   struct team_export_result *r, char **err);
 /* The JSON of an export (docs/export-result.schema.json): new reference or NULL. */

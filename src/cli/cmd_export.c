@@ -100,7 +100,10 @@ const struct cmd_entry cmd_export_entry = {
 		"per provider its as_of and offer count, the payload's sha256) and, with\n"
 		"--sign, manifest.sig. The same cache gives the same bytes. Upload the folder\n"
 		"to any static web server or bucket (docs/TEAM.md).\n\n"
-		"exit: 0 written, 64 a bad key file, 65 nothing to export, 74 cannot write.\n\n"
+		"The key file must be yours and private (chmod 600); DIR must not be another\n"
+		"user's or writable by any user (without the sticky bit).\n\n"
+		"exit: 0 written, 64 a bad or unsafe key file or folder, 65 nothing to\n"
+		"export, 74 cannot write (a full disk says so).\n\n"
 		"examples:\n"
 		"  gpucmp export --gen-key ~/.config/gpucmp/team.key\n"
 		"  gpucmp export /srv/www/gpucmp --sign ~/.config/gpucmp/team.key",

@@ -959,6 +959,32 @@ scenario_hostile_etag_cr() {
 	sql_is "SELECT count(*) FROM provider_state WHERE instr(etag, char(13)) OR instr(last_modified, char(13))" "0"
 }
 
+# An ETag and a Last-Modified that echo the key are dropped, not stored
+# masked (a masked ETag matches nothing): the cache never holds the key
+# (g checks it after every run) and the next refresh asks without them.
+# One that an older gpucmp stored is not sent back, so the answer's
+# validators replace it instead of a 304 keeping it for ever.
+scenario_hostile_etag_key() {
+	server "GET /api/v1/instance-types file=lambda/instance-types.json etag=v1-$SECRET last_modified=x-$SECRET" || return 1
+	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
+	last="refresh (validators echoing the key)"; g refresh lambda
+	expect_rc 0 || return 1
+	sql_is "SELECT etag IS NULL, last_modified IS NULL FROM provider_state WHERE provider='lambda'" "1|1" || return 1
+	: >"$dir/requests.log"
+	last="refresh (again)"; g refresh lambda
+	expect_rc 0 && lacks out "unchanged" && lacks requests.log "If-None-Match" || return 1
+	lacks requests.log "If-Modified-Since" || return 1
+	# a cache an older gpucmp wrote; run without g: the key's bytes may stay
+	# in the file's free space, which is not what this checks
+	sql "UPDATE provider_state SET etag = '\"v1-$SECRET\"' WHERE provider='lambda'" || return 1
+	: >"$dir/requests.log"
+	last="refresh (a stored etag holding the key)"
+	"$bin" refresh lambda >"$dir/out" 2>"$dir/err"
+	rc=$?
+	expect_rc 0 && lacks requests.log "If-None-Match" || return 1
+	sql_is "SELECT etag IS NULL FROM provider_state WHERE provider='lambda'" "1"
+}
+
 # --deadline bounds a provider's whole refresh: a body trickled at 1 byte
 # per second, a Retry-After longer than the deadline, a pagination whose
 # every page comes just under --timeout.  `timeout` turns a hang into a

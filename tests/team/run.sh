@@ -8,13 +8,16 @@
 # version, an older snapshot (local newer stays; --force takes it), a
 # server that is down: each refused or kept with the documented exit code,
 # and the client's cache unchanged (its own export is the same bytes).
+# The publisher's side: links planted in the export folder, a folder
+# others can change, a signing key that is a FIFO or readable by others,
+# --gen-key's mode, no local path in an export, a full disk.
 # usage: run.sh GPUCMP FIXTURED GENOFFERS
 set -u
 gpucmp=$1 fixtured=$2 genoffers=$3
 . "$(dirname "$0")/../lib/fixtured.sh"
 t=$(mktemp -d "${TMPDIR:-/tmp}/gpucmp-team.XXXXXX")
 pid=""
-trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$t"' EXIT INT TERM
+trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; umount "$t/full" 2>/dev/null; rm -rf "$t"' EXIT INT TERM
 fail=0
 export HOME="$t" GPUCMP_CONFIG="$t/config.yaml" GPUCMP_TODAY=2026-12-02
 : >"$t/config.yaml"
@@ -66,6 +69,85 @@ cp "$srv/good/offers.ndjson.gz" "$srv/future/"
 sed 's/"version": 1/"version": 2/' "$srv/good/manifest.json" >"$srv/future/manifest.json"
 "$gpucmp" export "$t/none" >/dev/null 2>&1
 expect "export of nothing refused" 65 "$gpucmp" --cache "$t/empty.db" export "$t/none"
+
+# --- the publisher's files: folder, temporary files, key, origin, disk --------
+src=$(cd "$(dirname "$0")/../.." && pwd)
+ck() { cksum "$@" 2>/dev/null; }
+# links planted where export's temporary files used to go: never followed
+mkdir -p "$t/planted"
+echo precious >"$t/victim"
+for f in .offers.ndjson.gz.tmp .manifest.json.tmp .manifest.sig.tmp manifest.json; do
+	ln -s "$t/victim" "$t/planted/$f"
+done
+expect "export past planted links" 0 "$gpucmp" --cache "$t/pub.db" export "$t/planted" --sign "$t/team.key"
+[ "$(cat "$t/victim")" = precious ] && ok "planted links: nothing written through them" ||
+	bad "export wrote through a link planted in its folder"
+[ -f "$t/planted/manifest.json" ] && [ ! -L "$t/planted/manifest.json" ] &&
+	cmp -s "$t/planted/manifest.json" "$srv/good/manifest.json" &&
+	ok "a link at manifest.json is replaced, not followed" || bad "manifest.json after a planted link"
+[ "$(ls -A "$t/planted" | grep -c '^\.')" = 3 ] && ok "no temporary file left behind" ||
+	bad "temporary files left: $(ls -A "$t/planted")"
+# a folder any user may change (no sticky bit), or another user's: refused
+mkdir -p "$t/open"
+chmod 777 "$t/open"
+expect "folder anyone can write" 64 "$gpucmp" --cache "$t/pub.db" export "$t/open"
+grep -q "can be changed by any user.*chmod o-w" "$t/err" && ok "open folder: says so" ||
+	bad "open folder message"
+[ -z "$(ls -A "$t/open")" ] && ok "open folder: nothing written" || bad "open folder written"
+chmod 1777 "$t/open"
+expect "sticky folder anyone can write (as /tmp)" 0 "$gpucmp" --cache "$t/pub.db" export "$t/open"
+if [ "$(id -u)" = 0 ]; then
+	mkdir -p "$t/theirs"
+	chown 65534:65534 "$t/theirs"
+	expect "another user's folder" 64 "$gpucmp" --cache "$t/pub.db" export "$t/theirs"
+	grep -q "belongs to another user (uid 65534)" "$t/err" && ok "another user's folder: says so" ||
+		bad "another user's folder message"
+else
+	echo "SKIP another user's folder: needs root to make one"
+fi
+# the signing key: a FIFO is never waited on; readable by others is refused
+mkfifo "$t/fifo.key"
+expect "key is a FIFO" 64 timeout 60 "$gpucmp" --cache "$t/pub.db" export "$t/k1" --sign "$t/fifo.key"
+grep -q "signing key .*fifo.key is not a regular file (a FIFO)" "$t/err" &&
+	ok "FIFO key: says so" || bad "FIFO key message"
+cp "$t/team.key" "$t/loose.key"
+chmod 644 "$t/loose.key"
+expect "key readable by others" 64 "$gpucmp" --cache "$t/pub.db" export "$t/k2" --sign "$t/loose.key"
+grep -q "signing key .*loose.key is readable by other users; run: chmod 600 " "$t/err" &&
+	ok "0644 key: the config file's rule and wording" || bad "0644 key message"
+[ ! -e "$t/k2" ] && ok "0644 key: nothing written" || bad "0644 key: written"
+[ "$(stat -c %a "$t/team.key")" = 600 ] && ok "--gen-key writes 0600" || bad "--gen-key mode"
+before_key=$(ck "$t/team.key")
+expect "--gen-key over a key" 74 "$gpucmp" export --gen-key "$t/team.key"
+[ "$(ck "$t/team.key")" = "$before_key" ] && ok "--gen-key never replaces a key" || bad "key replaced"
+ln -s "$t/made-by-link" "$t/link.key"
+expect "--gen-key at a link" 74 "$gpucmp" export --gen-key "$t/link.key"
+[ ! -e "$t/made-by-link" ] && ok "--gen-key does not follow a link" || bad "--gen-key followed a link"
+# offers imported from a local path: their file's name, never the path
+"$gpucmp" --cache "$t/imp.db" --quiet import "$src/tests/fixtures/skypilot/lambda/vms.csv" \
+	--force >/dev/null 2>&1
+expect "export of an import" 0 "$gpucmp" --cache "$t/imp.db" export "$t/imp"
+if gzip -dc "$t/imp/offers.ndjson.gz" | grep -q "$src"; then bad "the export publishes a local path"
+elif gzip -dc "$t/imp/offers.ndjson.gz" | grep -q '"origin":"vms.csv"'; then
+	ok "origin in an export: the file's name, no local path"
+else bad "origin in an export: not the file's name"; fi
+# a full disk: said in words, the previous snapshot left as it was
+mkdir -p "$t/full"
+if mount -t tmpfs -o size=64k tmpfs "$t/full" 2>/dev/null; then
+	"$gpucmp" --cache "$t/imp.db" export "$t/full" >/dev/null 2>&1
+	was=$(ck "$t/full/manifest.json" "$t/full/offers.ndjson.gz")
+	dd if=/dev/zero of="$t/full/fill" bs=4k 2>/dev/null
+	expect "export on a full disk" 74 "$gpucmp" --cache "$t/pub.db" export "$t/full"
+	grep -q "offers.ndjson.gz: no space left on device; free some space" "$t/err" &&
+		ok "full disk: says no space left on device" || bad "full disk message: $(cat "$t/err")"
+	[ "$(ck "$t/full/manifest.json" "$t/full/offers.ndjson.gz")" = "$was" ] &&
+		[ "$(ls -A "$t/full" | grep -c '^\.')" = 0 ] &&
+		ok "full disk: the previous snapshot kept, no temporary file left" ||
+		bad "full disk: the folder changed"
+	umount "$t/full"
+else
+	echo "SKIP full disk: cannot mount a tmpfs here"
+fi
 
 cat >"$t/routes" <<R
 GET /good/manifest.json file=good/manifest.json etag=m1 type=application/json

@@ -71,6 +71,32 @@ static void test_redact_runs(void **state)
 	assert_no_key_run(out);
 }
 
+/* A key shorter than 8 characters (no real API key is) is masked only
+ * where it stands as a word: a key "k" leaves "kept" alone. */
+static void test_redact_short_key_words(void **state)
+{
+	(void)state;
+	char s[128];
+	snprintf(s, sizeof s, "kept k and key=k; talk");
+	http_redact(s, "k");
+	assert_string_equal(s, "kept * and key=*; talk");
+	snprintf(s, sizeof s, "abc1 xabc abc-9 (abc)");
+	http_redact(s, "abc");
+	assert_string_equal(s, "abc1 xabc ***-9 (***)");
+	/* a key whose edge is not a letter or digit needs no boundary there */
+	snprintf(s, sizeof s, "x-1 y-12");
+	http_redact(s, "-1");
+	assert_string_equal(s, "x** y-12");
+	assert_true(http_mentions("kept k", "k"));
+	assert_false(http_mentions("kept", "k"));
+	assert_true(http_mentions("W/\"sk-test-7f3a9c21d4e8b6\"", KEY));
+	assert_true(http_mentions("etag-7f3a9c21-x", KEY)); /* 8 of its characters */
+	assert_false(http_mentions("etag-f3a9c21-x", KEY)); /* 7 */
+	assert_false(http_mentions(NULL, KEY));
+	assert_false(http_mentions("x", NULL));
+	assert_false(http_mentions("x", ""));
+}
+
 static void test_validator_ok(void **state)
 {
 	(void)state;
@@ -243,6 +269,7 @@ int main(void)
 		cmocka_unit_test(test_redact),
 		cmocka_unit_test(test_url_redact),
 		cmocka_unit_test(test_redact_runs),
+		cmocka_unit_test(test_redact_short_key_words),
 		cmocka_unit_test(test_validator_ok),
 		cmocka_unit_test(test_json_error_quotes_nothing),
 		cmocka_unit_test(test_json_budget),

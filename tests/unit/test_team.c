@@ -1,6 +1,9 @@
 /* test_team.c - team snapshots (team.h): the offer line both ways, SHA-256,
  * gunzip, Ed25519, and export then pull between two caches: what a pull
  * stores, the newer-stays rule, --force, one transaction. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
 #include <sys/stat.h>
@@ -125,6 +128,7 @@ struct gen {
 	const char *provider, *at;
 	int n;
 	double price;
+	const char *origin;
 };
 
 static enum gc_status gen_fill(void *arg, offer_cb cb, void *ctx, char **err)
@@ -144,6 +148,7 @@ static enum gc_status gen_fill(void *arg, offer_cb cb, void *ctx, char **err)
 		o.price_hr = g->price + i;
 		o.source = "live";
 		o.fetched_at = g->at;
+		o.origin = g->origin;
 		enum gc_status st = cb(ctx, &o, err);
 		if (st != GC_OK)
 			return st;
@@ -154,7 +159,7 @@ static enum gc_status gen_fill(void *arg, offer_cb cb, void *ctx, char **err)
 static void store_as(struct cache *c, const char *provider, const char *source, const char *at,
 		     int n, double price)
 {
-	struct gen g = {provider, at, n, price};
+	struct gen g = {provider, at, n, price, NULL};
 	struct cache_meta m = {source, at, NULL, NULL, NULL, 0, 0};
 	char *err = NULL;
 	if (cache_store(c, provider, &m, gen_fill, &g, NULL, &err) != GC_OK)
@@ -283,6 +288,282 @@ static void test_pull_is_one_transaction(void **state)
 	cache_close(cl);
 }
 
+/* Every entry of dir removed (not the folder itself). */
+static void clear_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	char path[4400];
+	while ((e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		unlink(path);
+	}
+	closedir(d);
+}
+
+/* A fresh empty folder in the scratch area; its path (static). */
+static const char *fresh_dir(const char *name)
+{
+	static char dir[4096];
+	snprintf(dir, sizeof dir, "%s", scratch_path(name));
+	clear_dir(dir);
+	rmdir(dir);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	return dir;
+}
+
+static void write_text(const char *path, const char *text, mode_t mode)
+{
+	unlink(path);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	chmod(path, mode);
+}
+
+static int file_says(const char *path, const char *text)
+{
+	char buf[256] = "";
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return strcmp(buf, text) == 0;
+}
+
+/* --gen-key: 0600 whatever the umask, never over a file, never through a
+ * link planted at its path (the link's target is not created). */
+static void test_gen_key_private(void **state)
+{
+	(void)state;
+	char pub[TEAM_KEY_LEN], key[4096], victim[4096];
+	const char *dir = fresh_dir("team-genkey");
+	snprintf(key, sizeof key, "%s/team.key", dir);
+	snprintf(victim, sizeof victim, "%s/victim", dir);
+	mode_t old = umask(0);
+	enum gc_status st = team_gen_key(key, pub, NULL);
+	umask(old);
+	assert_int_equal(st, GC_OK);
+	struct stat sb;
+	assert_int_equal(stat(key, &sb), 0);
+	assert_int_equal(sb.st_mode & 07777, 0600);
+	/* an existing file is kept as it was */
+	write_text(victim, "keep me", 0644);
+	char *err = NULL;
+	assert_int_equal(team_gen_key(victim, pub, &err), GC_EIO);
+	assert_non_null(strstr(err, "never replaced"));
+	free(err);
+	assert_true(file_says(victim, "keep me"));
+	/* a dangling link: refused, its target not made */
+	char link[4096], target[4096];
+	snprintf(link, sizeof link, "%s/link.key", dir);
+	snprintf(target, sizeof target, "%s/made-through-link", dir);
+	assert_int_equal(symlink(target, link), 0);
+	assert_int_equal(team_gen_key(link, pub, NULL), GC_EIO);
+	assert_int_equal(access(target, F_OK), -1);
+}
+
+/* team_sign's key: refused before it is read when another user could read
+ * or change it, when it is not a regular file (a FIFO: never waited on),
+ * or belongs to another user; the config file's wording. */
+static void test_sign_key_checks(void **state)
+{
+	(void)state;
+	char pub[TEAM_KEY_LEN], key[4096], fifo[4096], *sig = NULL, *err = NULL;
+	const char *dir = fresh_dir("team-keycheck");
+	snprintf(key, sizeof key, "%s/team.key", dir);
+	assert_int_equal(team_gen_key(key, pub, NULL), GC_OK);
+	static const struct {
+		mode_t mode;
+		const char *says;
+	} modes[] = {
+		{0644, "is readable by other users; run: chmod 600 "},
+		{0640, "is readable by other users; run: chmod 600 "},
+		{0604, "is readable by other users; run: chmod 600 "},
+		{0620, "can be changed by other users; run: chmod 600 "},
+		{0602, "can be changed by other users; run: chmod 600 "},
+	};
+	for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+		chmod(key, modes[i].mode);
+		assert_int_equal(team_sign(key, "x", 1, &sig, pub, &err), GC_EUSAGE);
+		assert_null(sig);
+		if (!strstr(err, modes[i].says) || !strstr(err, "signing key "))
+			fail_msg("mode %o: %s", (unsigned)modes[i].mode, err);
+		free(err);
+		err = NULL;
+	}
+	chmod(key, 0400);
+	assert_int_equal(team_sign(key, "x", 1, &sig, pub, NULL), GC_OK);
+	free(sig);
+	sig = NULL;
+	snprintf(fifo, sizeof fifo, "%s/fifo.key", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(team_sign(fifo, "x", 1, &sig, pub, &err), GC_EUSAGE);
+	assert_non_null(strstr(err, "not a regular file (a FIFO)"));
+	free(err);
+	err = NULL;
+	if (geteuid() == 0) { /* root can hand the key to another user */
+		chmod(key, 0600);
+		assert_int_equal(chown(key, 65534, 65534), 0);
+		assert_int_equal(team_sign(key, "x", 1, &sig, pub, &err), GC_EUSAGE);
+		assert_non_null(strstr(err, "belongs to another user (uid 65534)"));
+		free(err);
+	}
+}
+
+/* A folder holding one provider's offers, exported; the cache closed. */
+static enum gc_status export_some(const char *dir, const char *origin, char **err)
+{
+	struct cache *pub = open_mem();
+	struct gen g = {"vast", "2026-12-02T10:00:00Z", 3, 1.0, origin};
+	struct cache_meta m = {"live", g.at, NULL, NULL, NULL, 0, 0};
+	if (cache_store(pub, "vast", &m, gen_fill, &g, NULL, NULL) != GC_OK)
+		fail_msg("store");
+	struct team_export_result er;
+	enum gc_status st = team_export(pub, dir, NULL, &er, err);
+	cache_close(pub);
+	return st;
+}
+
+/* Links planted where export used to put its temporary files (and at a
+ * final name): nothing is written through them. */
+static void test_export_ignores_planted_links(void **state)
+{
+	(void)state;
+	const char *d = fresh_dir("team-planted");
+	char dir[4096], victim[4200], link[4400];
+	snprintf(dir, sizeof dir, "%s", d);
+	snprintf(victim, sizeof victim, "%s-victim", dir);
+	write_text(victim, "precious", 0644);
+	static const char *const names[] = {".offers.ndjson.gz.tmp", ".manifest.json.tmp",
+					    ".manifest.sig.tmp", "manifest.json"};
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(link, sizeof link, "%s/%s", dir, names[i]);
+		assert_int_equal(symlink(victim, link), 0);
+	}
+	assert_int_equal(export_some(dir, NULL, NULL), GC_OK);
+	assert_true(file_says(victim, "precious"));
+	struct stat sb;
+	snprintf(link, sizeof link, "%s/manifest.json", dir);
+	assert_int_equal(lstat(link, &sb), 0);
+	assert_true(S_ISREG(sb.st_mode)); /* the link replaced, not followed */
+	/* no temporary file left behind */
+	DIR *dd = opendir(dir);
+	assert_non_null(dd);
+	struct dirent *e;
+	int n = 0;
+	while ((e = readdir(dd)) != NULL)
+		n += e->d_name[0] != '.' || strcmp(e->d_name, ".") == 0 ||
+		     strcmp(e->d_name, "..") == 0 ? 0 : 1;
+	closedir(dd);
+	assert_int_equal(n, 3); /* only the three planted links */
+	clear_dir(dir);
+	unlink(victim);
+}
+
+/* A folder others can change is refused: any user without the sticky bit,
+ * another user's (root only: it can make one), a link of another user. */
+static void test_export_folder_rules(void **state)
+{
+	(void)state;
+	const char *d = fresh_dir("team-open");
+	char dir[4096], *err = NULL;
+	snprintf(dir, sizeof dir, "%s", d);
+	chmod(dir, 0777);
+	assert_int_equal(export_some(dir, NULL, &err), GC_EUSAGE);
+	assert_non_null(strstr(err, "can be changed by any user"));
+	assert_non_null(strstr(err, "chmod o-w"));
+	free(err);
+	err = NULL;
+	chmod(dir, 01777); /* sticky, as /tmp: others cannot replace our files */
+	assert_int_equal(export_some(dir, NULL, NULL), GC_OK);
+	chmod(dir, 0775); /* the team's group may write it */
+	assert_int_equal(export_some(dir, NULL, NULL), GC_OK);
+	if (geteuid() != 0)
+		return;
+	chmod(dir, 0755);
+	assert_int_equal(chown(dir, 65534, 65534), 0);
+	assert_int_equal(export_some(dir, NULL, &err), GC_EUSAGE);
+	assert_non_null(strstr(err, "belongs to another user (uid 65534)"));
+	free(err);
+	err = NULL;
+	assert_int_equal(chown(dir, 0, 0), 0);
+	char link[4200];
+	snprintf(link, sizeof link, "%s-link", dir);
+	unlink(link);
+	assert_int_equal(symlink(dir, link), 0);
+	assert_int_equal(export_some(link, NULL, NULL), GC_OK); /* our own link */
+	assert_int_equal(lchown(link, 65534, 65534), 0);
+	assert_int_equal(export_some(link, NULL, &err), GC_EUSAGE);
+	assert_non_null(strstr(err, "is a link of another user"));
+	free(err);
+	unlink(link);
+	clear_dir(dir);
+}
+
+static void test_public_origin(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{"/home/alice/catalogs/lambda/vms.csv", "vms.csv"},
+		{"catalogs/lambda/vms.csv", "vms.csv"},
+		{"vms.csv", "vms.csv"},
+		{"/home/alice/catalogs/", "catalogs"},
+		{"/", NULL},
+		{"", NULL},
+		{"file:///home/alice/vms.csv?x=1", "vms.csv"},
+		{"https://api.lambdalabs.com/api/v1/instance-types",
+		 "https://api.lambdalabs.com/api/v1/instance-types"},
+		{"https://bob:hunter22@example.com/x/vms.csv?token=abc&page=2",
+		 "https://***@example.com/x/vms.csv?token=***&page=2"},
+	};
+	char out[256];
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *got = team_public_origin(cases[i].in, out, sizeof out);
+		if (!cases[i].out ? got != NULL : (!got || strcmp(got, cases[i].out) != 0))
+			fail_msg("'%s' gave '%s'", cases[i].in, got ? got : "(null)");
+		/* the same for what it returns: a pulled cache exports the same */
+		char again[256];
+		if (got && strcmp(team_public_origin(got, again, sizeof again), got) != 0)
+			fail_msg("'%s' changes again", got);
+	}
+	assert_null(team_public_origin(NULL, out, sizeof out));
+}
+
+/* The payload of an export of offers imported from a local path holds
+ * their file's name, never the path. */
+static void test_export_publishes_no_path(void **state)
+{
+	(void)state;
+	const char *d = fresh_dir("team-origin");
+	char dir[4096], path[4200];
+	snprintf(dir, sizeof dir, "%s", d);
+	assert_int_equal(export_some(dir, "/home/alice/secret-project/vast/vms.csv", NULL),
+			 GC_OK);
+	snprintf(path, sizeof path, "%s/" TEAM_PAYLOAD, dir);
+	char *gz = NULL;
+	size_t len = 0;
+	assert_int_equal(file_read_all(path, 1 << 20, &gz, &len, NULL), GC_OK);
+	struct buf b;
+	buf_init(&b, 1 << 20);
+	assert_int_equal(team_gunzip(gz, len, &b, NULL), GC_OK);
+	assert_int_equal(buf_add(&b, "", 1), GC_OK);
+	assert_null(strstr(b.ptr, "alice"));
+	assert_non_null(strstr(b.ptr, "\"origin\":\"vms.csv\""));
+	buf_free(&b);
+	free(gz);
+	clear_dir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -290,6 +571,12 @@ int main(void)
 		cmocka_unit_test(test_sha256),
 		cmocka_unit_test(test_gunzip_refuses_bad_input),
 		cmocka_unit_test(test_sign_and_verify),
+		cmocka_unit_test(test_gen_key_private),
+		cmocka_unit_test(test_sign_key_checks),
+		cmocka_unit_test(test_export_ignores_planted_links),
+		cmocka_unit_test(test_export_folder_rules),
+		cmocka_unit_test(test_public_origin),
+		cmocka_unit_test(test_export_publishes_no_path),
 		cmocka_unit_test(test_export_pull_merge),
 		cmocka_unit_test(test_pull_is_one_transaction),
 	};
