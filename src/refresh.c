@@ -622,6 +622,7 @@ static void job_start(struct job *j)
 	j->run.fetched_at = rf->fetched_at;
 	j->run.emit = job_emit;
 	j->run.emit_ctx = j;
+	j->run.max_offers = rf->max_offers;
 	j->first = 1;
 	j->budget = rf->opts->max_bytes ? rf->opts->max_bytes : REFRESH_DEFAULT_MAX_BYTES;
 	if (!b) {
