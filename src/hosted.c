@@ -98,11 +98,12 @@ int hosted_version_date(const char *v, char *out, size_t n)
 	for (i = 9; v[i]; i++)
 		if (!isdigit((unsigned char)v[i]) || i > 20)
 			return -1;
-	int y = (v[0] - '0') * 1000 + (v[1] - '0') * 100 + (v[2] - '0') * 10 + (v[3] - '0');
-	int m = (v[4] - '0') * 10 + (v[5] - '0'), d = (v[6] - '0') * 10 + (v[7] - '0');
-	if (y < 2000 || m < 1 || m > 12 || d < 1 || d > 31)
-		return -1;
-	snprintf(out, n, "%04d-%02d-%02dT00:00:00Z", y, m, d);
+	char day[11];
+	snprintf(day, sizeof day, "%.4s-%.2s-%.2s", v, v + 4, v + 6);
+	/* a real calendar date (str_date_days: 20260231 is none) */
+	if (memcmp(v, "2000", 4) < 0 || str_date_days(day) < 0)
+		return -2;
+	snprintf(out, n, "%sT00:00:00Z", day);
 	return 0;
 }
 
@@ -641,8 +642,14 @@ static enum gc_status gh_parse(struct adapter_run *run, const struct adapter_req
 			return err_set(err, GC_EDATA, "not a gpuhunt catalog version");
 		memcpy(g->version, body, len);
 		g->version[len] = '\0';
-		if (memchr(body, '\0', len) ||
-		    hosted_version_date(g->version, g->as_of, sizeof g->as_of) != 0)
+		int rc = memchr(body, '\0', len) ? -1
+			 : hosted_version_date(g->version, g->as_of, sizeof g->as_of);
+		if (rc == -2)
+			return err_set(err, GC_EDATA,
+				       "gpuhunt catalog version '%s' names no calendar date "
+				       "(YYYYMMDD-N)",
+				       g->version);
+		if (rc != 0)
 			return err_set(err, GC_EDATA,
 				       "not a gpuhunt catalog version (expected YYYYMMDD-N)");
 		return adapter_queue(run, KIND_ZIP, NULL, NULL, err, "%s/%s/%s/catalog.zip",

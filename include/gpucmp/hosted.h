@@ -64,7 +64,8 @@ const char *hosted_kind_name(enum hosted_kind k); /* "skypilot" | "gpuhunt" | "n
 void hosted_adapter(struct adapter *out, const char *id, enum hosted_kind k, const char *base);
 
 /* "YYYYMMDD-N" (a gpuhunt version) -> "YYYY-MM-DDT00:00:00Z"; 0, or -1 when
- * it is not one. */
+ * it is not of that shape, -2 when its date is no calendar date (20260231,
+ * or a year before 2000). */
 int hosted_version_date(const char *version, char *out, size_t n);
 /* An HTTP date (Last-Modified) -> RFC 3339 UTC; 0 or -1. */
 int hosted_http_date(const char *date, char *out, size_t n);

@@ -75,7 +75,15 @@ static void test_dates(void **state)
 	char out[32];
 	assert_int_equal(hosted_version_date("20261130-3", out, sizeof out), 0);
 	assert_string_equal(out, "2026-11-30T00:00:00Z");
-	assert_int_equal(hosted_version_date("20261330-3", out, sizeof out), -1);
+	assert_int_equal(hosted_version_date("20240229-1", out, sizeof out), 0);
+	assert_string_equal(out, "2024-02-29T00:00:00Z");
+	/* the shape right, the date none: refused, told apart */
+	assert_int_equal(hosted_version_date("20261330-3", out, sizeof out), -2);
+	assert_int_equal(hosted_version_date("20260231-1", out, sizeof out), -2);
+	assert_int_equal(hosted_version_date("20250229-1", out, sizeof out), -2);
+	assert_int_equal(hosted_version_date("20260431-1", out, sizeof out), -2);
+	assert_int_equal(hosted_version_date("20260100-1", out, sizeof out), -2);
+	assert_int_equal(hosted_version_date("19991231-1", out, sizeof out), -2);
 	assert_int_equal(hosted_version_date("20261130", out, sizeof out), -1);
 	assert_int_equal(hosted_version_date("20261130-3/../x", out, sizeof out), -1);
 	assert_int_equal(hosted_version_date("../../x", out, sizeof out), -1);
