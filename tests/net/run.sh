@@ -1226,6 +1226,31 @@ ROUTES
 	sql_is "SELECT count(*), max(stale) FROM offer WHERE provider='verda'" "4|0"
 }
 
+# SkyPilot's file fails, then gpuhunt's too: the message names both
+# catalogs' reasons, not only the last.  A version whose date is no
+# calendar date (20260231) is refused, naming it.
+scenario_catalog_gpuhunt_both_fail() {
+	server <<ROUTES || return 1
+GET /v8/verda/vms.csv status=404 body=not-found
+GET /v3/verda/version body=20260231-1 type=text/plain
+ROUTES
+	catalog_env
+	before=$(sql "SELECT count(*) FROM offer WHERE provider='verda'")
+	last="refresh verda (both catalogs fail)"; g refresh --retries 0 verda
+	expect_rc 69 || return 1
+	has err "verda: skypilot: $BASE/v8/verda/vms.csv: HTTP 404; gpuhunt: $BASE/v3/verda/version: gpuhunt catalog version '20260231-1' names no calendar date" || return 1
+	lacks requests.log "catalog.zip" || return 1
+	sql_is "SELECT count(*), max(stale) FROM offer WHERE provider='verda'" "$before|1" || return 1
+	sql_is "SELECT last_error LIKE 'skypilot: %HTTP 404; gpuhunt: %no calendar date%' FROM provider_state WHERE provider='verda'" "1" || return 1
+	server "GET /v8/verda/vms.csv status=404 body=not-found" || return 1
+	catalog_env
+	last="refresh verda (no gpuhunt version either)"; g refresh --retries 0 verda
+	expect_rc 69 || return 1
+	has err "verda: skypilot: $BASE/v8/verda/vms.csv: HTTP 404; gpuhunt: $BASE/v3/verda/version: HTTP 404" || return 1
+	last="refresh --json verda"; g refresh --json --retries 0 verda
+	expect_rc 69 && has out "skypilot: $BASE/v8/verda/vms.csv: HTTP 404; gpuhunt: " || return 1
+}
+
 # One tiny GPU row repeated to 250 MiB in a zip of a few hundred KB (the
 # issue: 2.5 GB and 19 s, then stored): the rows count against the offer
 # cap as they are read, so it is refused at row 100,001, nothing stored,
