@@ -78,8 +78,9 @@ int hosted_http_date(const char *date, char *out, size_t n);
  *
  * The file is read one record at a time; only its GPU rows are kept (to be
  * paired), at most max_rows of them: one more is an error, counted as the
- * rows are read, so memory is bounded by the cap (and a row's names by
- * STR_FIELD_MAX), not by the file.  Offers are emitted only once the whole
+ * rows are read, so memory is bounded by the cap, not by the file (a
+ * row's names are kept up to about twice STR_FIELD_MAX bytes each, which
+ * offer_clean cuts the same, and 32 MiB in all).  Offers are emitted only once the whole
  * file is read: a file refused on the way emits none. */
 struct gpuhunt_opts {
 	const char *provider;               /* gpucmp id given to every offer */
