@@ -15,13 +15,69 @@ void csv_init(struct csv_reader *r, const char *data, size_t len)
 	buf_init(&r->store, CSV_MAX_RECORD);
 }
 
+void csv_init_stream(struct csv_reader *r, csv_read_fn read, void *ctx)
+{
+	memset(r, 0, sizeof *r);
+	r->p = r->end = "";
+	r->read = read;
+	r->read_ctx = ctx;
+	r->next_line = 1;
+	buf_init(&r->store, CSV_MAX_RECORD);
+}
+
 void csv_release(struct csv_reader *r)
 {
 	buf_free(&r->store);
 	free(r->offsets);
 	free(r->fields);
+	free(r->chunk);
 	r->offsets = NULL;
 	r->fields = NULL;
+	r->chunk = NULL;
+}
+
+/* A stream's next chunk into r->chunk: the first holds at least 3 bytes
+ * unless the stream is shorter (so its byte-order mark is seen whole).
+ * Returns the bytes read (0 at the end), -1 (the read failed, *err set by
+ * it) or CSV_NOMEM. */
+static long refill(struct csv_reader *r, char **err)
+{
+	if (!r->chunk && !(r->chunk = malloc(CSV_CHUNK))) {
+		err_set(err, GC_ENOMEM, "out of memory reading CSV");
+		return CSV_NOMEM;
+	}
+	size_t n = 0;
+	do {
+		long got = r->read(r->read_ctx, r->chunk + n, CSV_CHUNK - n, err);
+		if (got < 0) {
+			r->eof = 1;
+			return -1;
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got < CSV_CHUNK - n ? (size_t)got : CSV_CHUNK - n;
+	} while (!r->started && n < 3);
+	r->eof = n == 0;
+	return (long)n;
+}
+
+/* 1 when a byte is at r->p (a stream's next chunk read when the last is
+ * used up), 0 at the end of the input, -1 or CSV_NOMEM with *err set. */
+static int have(struct csv_reader *r, char **err)
+{
+	while (r->p >= r->end) {
+		if (!r->read || r->eof)
+			return 0;
+		long n = refill(r, err);
+		if (n <= 0)
+			return (int)n;
+		r->p = r->chunk;
+		r->end = r->chunk + n;
+		if (!r->started && n >= 3 && memcmp(r->p, "\xEF\xBB\xBF", 3) == 0)
+			r->p += 3;
+		r->started = 1;
+	}
+	return 1;
 }
 
 static int start_field(struct csv_reader *r)
@@ -52,17 +108,21 @@ static int finish_record(struct csv_reader *r)
 	return 0;
 }
 
-/* Consume one line ending at r->p if present; returns 1 if one was eaten. */
-static int eat_eol(struct csv_reader *r)
+/* Consume the line ending at r->p, if one is there: 1 when one was eaten,
+ * 0 when not, -1 or CSV_NOMEM when reading on failed. */
+static int eat_eol(struct csv_reader *r, char **err)
 {
-	if (r->p < r->end && *r->p == '\r') {
+	if (*r->p == '\r') {
 		r->p++;
-		if (r->p < r->end && *r->p == '\n')
+		int h = have(r, err);
+		if (h < 0)
+			return h;
+		if (h && *r->p == '\n')
 			r->p++;
 		r->next_line++;
 		return 1;
 	}
-	if (r->p < r->end && *r->p == '\n') {
+	if (*r->p == '\n') {
 		r->p++;
 		r->next_line++;
 		return 1;
@@ -97,18 +157,21 @@ static int read_quoted(struct csv_reader *r, char **err)
 	size_t open_line = r->next_line;
 	r->p++; /* opening quote */
 	for (;;) {
-		if (r->p >= r->end) {
+		int h = have(r, err);
+		if (h < 0)
+			return h;
+		if (!h) {
 			err_set(err, GC_EDATA, "line %zu: unterminated quoted field",
 				open_line);
 			return -1;
 		}
 		char c = *r->p++;
 		if (c == '"') {
-			if (r->p < r->end && *r->p == '"') {
-				r->p++;
-			} else {
+			if ((h = have(r, err)) < 0)
+				return h;
+			if (!h || *r->p != '"')
 				return 0;
-			}
+			r->p++;
 		} else if (c == '\n') {
 			r->next_line++;
 		} else if (c == '\0') {
@@ -120,38 +183,55 @@ static int read_quoted(struct csv_reader *r, char **err)
 	}
 }
 
-int csv_next(struct csv_reader *r, char **err)
+/* The unquoted bytes of a field (or stray bytes after a closing quote),
+ * copied a run at a time, up to a comma, a line end or the end of the
+ * input.  Returns 0, -1 (a NUL, too long, a failed read) or CSV_NOMEM. */
+static int read_run(struct csv_reader *r, char **err)
 {
-	buf_reset(&r->store);
-	r->nfields = 0;
-	if (r->p >= r->end)
-		return 0;
-	r->line = r->next_line;
-	enum gc_status st = GC_OK;
 	for (;;) {
-		if (start_field(r) != 0)
-			goto nomem;
-		if (r->p < r->end && *r->p == '"') {
-			int q = read_quoted(r, err);
-			if (q != 0)
-				return q;
-		}
-		/* unquoted bytes (or stray bytes after a closing quote), copied as one run */
+		int h = have(r, err);
+		if (h <= 0)
+			return h;
 		const char *run = r->p;
 		while (r->p < r->end && *r->p != ',' && *r->p != '\n' && *r->p != '\r' &&
 		       *r->p != '\0')
 			r->p++;
 		if (r->p < r->end && *r->p == '\0')
 			return nul_byte(r, err);
+		enum gc_status st = GC_OK;
 		if (r->p > run && (st = buf_add(&r->store, run, (size_t)(r->p - run))) != GC_OK)
 			return add_failed(r, st, err);
-		if ((st = buf_addc(&r->store, '\0')) != GC_OK)
+		if (r->p < r->end)
+			return 0;
+	}
+}
+
+int csv_next(struct csv_reader *r, char **err)
+{
+	buf_reset(&r->store);
+	r->nfields = 0;
+	int h = have(r, err);
+	if (h <= 0)
+		return h;
+	r->line = r->next_line;
+	for (;;) {
+		if (start_field(r) != 0)
+			goto nomem;
+		if ((h = have(r, err)) > 0 && *r->p == '"')
+			h = read_quoted(r, err);
+		if (h < 0 || (h = read_run(r, err)) < 0)
+			return h;
+		enum gc_status st = buf_addc(&r->store, '\0');
+		if (st != GC_OK)
 			return add_failed(r, st, err);
-		if (r->p < r->end && *r->p == ',') {
+		if ((h = have(r, err)) < 0)
+			return h;
+		if (h && *r->p == ',') {
 			r->p++;
 			continue;
 		}
-		eat_eol(r);
+		if (h && (h = eat_eol(r, err)) < 0)
+			return h;
 		break;
 	}
 	if (finish_record(r) != 0)

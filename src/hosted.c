@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,11 +98,12 @@ int hosted_version_date(const char *v, char *out, size_t n)
 	for (i = 9; v[i]; i++)
 		if (!isdigit((unsigned char)v[i]) || i > 20)
 			return -1;
-	int y = (v[0] - '0') * 1000 + (v[1] - '0') * 100 + (v[2] - '0') * 10 + (v[3] - '0');
-	int m = (v[4] - '0') * 10 + (v[5] - '0'), d = (v[6] - '0') * 10 + (v[7] - '0');
-	if (y < 2000 || m < 1 || m > 12 || d < 1 || d > 31)
-		return -1;
-	snprintf(out, n, "%04d-%02d-%02dT00:00:00Z", y, m, d);
+	char day[11];
+	snprintf(day, sizeof day, "%.4s-%.2s-%.2s", v, v + 4, v + 6);
+	/* a real calendar date (str_date_days: 20260231 is none) */
+	if (memcmp(v, "2000", 4) < 0 || str_date_days(day) < 0)
+		return -2;
+	snprintf(out, n, "%sT00:00:00Z", day);
 	return 0;
 }
 
@@ -176,76 +178,51 @@ static enum gc_status open_buffer(const void *zip, size_t len, zip_t **za, char 
 	return st;
 }
 
-enum gc_status hosted_unzip(const void *zip, size_t len, const char *name, size_t max,
-			    char **out, size_t *outlen, char **err)
+/* *zf: the member `name` of za, opened to be read; its declared size over
+ * max (when max) refuses it before any byte is inflated. */
+static enum gc_status open_member(zip_t *za, const char *name, size_t max, zip_file_t **zf,
+				  char **err)
 {
-	*out = NULL;
-	*outlen = 0;
-	zip_t *za;
-	enum gc_status st = open_buffer(zip, len, &za, err);
-	if (st != GC_OK)
-		return st;
 	zip_int64_t idx = z.name_locate(za, name, 0);
 	zip_stat_t sb;
-	zip_file_t *zf = NULL;
-	char *buf = NULL;
-	size_t n = 0;
+	*zf = NULL;
 	if (idx < 0)
-		st = err_set(err, GC_EDATA, "the zip holds no '%s'", name);
-	else if (z.stat_index(za, (zip_uint64_t)idx, 0, &sb) == 0 &&
-		 (sb.valid & ZIP_STAT_SIZE) && sb.size > max)
-		st = err_set(err, GC_EDATA, "'%s' in the zip is over %zu bytes", name, max);
-	else if (!(zf = z.fopen_index(za, (zip_uint64_t)idx, 0)))
-		st = err_set(err, GC_EDATA, "cannot read '%s' in the zip (%s)", name,
-			     z.strerror(za));
-	size_t cap = 0;
-	while (st == GC_OK) {
-		if (cap - n < 65536) {
-			size_t nc = cap ? cap * 2 : 262144;
-			char *b = nc > max + 65537 ? NULL : realloc(buf, nc + 1);
-			if (!b && nc > max + 65537) {
-				st = err_set(err, GC_EDATA, "'%s' in the zip is over %zu bytes",
-					     name, max);
-				break;
-			}
-			if (!b) {
-				st = err_set(err, GC_ENOMEM, "out of memory");
-				break;
-			}
-			buf = b;
-			cap = nc;
-		}
-		zip_int64_t r = z.fread(zf, buf + n, cap - n);
-		if (r < 0) {
-			st = err_set(err, GC_EDATA, "cannot read '%s' in the zip (%s)", name,
-				     z.file_strerror(zf));
-			break;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-		if (n > max)
-			st = err_set(err, GC_EDATA, "'%s' in the zip is over %zu bytes", name, max);
-	}
-	if (zf)
-		z.fclose(zf);
-	z.discard(za);
-	if (st != GC_OK) {
-		free(buf);
-		return st;
-	}
-	if (!buf && !(buf = malloc(1)))
-		return err_set(err, GC_ENOMEM, "out of memory");
-	buf[n] = '\0';
-	*out = buf;
-	*outlen = n;
+		return err_set(err, GC_EDATA, "the zip holds no '%s'", name);
+	if (max && z.stat_index(za, (zip_uint64_t)idx, 0, &sb) == 0 &&
+	    (sb.valid & ZIP_STAT_SIZE) && sb.size > max)
+		return err_set(err, GC_EDATA, "'%s' in the zip is over %zu bytes", name, max);
+	if (!(*zf = z.fopen_index(za, (zip_uint64_t)idx, 0)))
+		return err_set(err, GC_EDATA, "cannot read '%s' in the zip (%s)", name,
+			       z.strerror(za));
 	return GC_OK;
+}
+
+struct zip_in {
+	zip_file_t *zf;
+	const char *name;
+};
+
+/* csv_read_fn over a zip member: inflated as it is read. */
+static long zip_in_read(void *ctx, char *buf, size_t n, char **err)
+{
+	struct zip_in *in = ctx;
+	zip_int64_t r = z.fread(in->zf, buf, n);
+	if (r < 0) {
+		err_set(err, GC_EDATA, "cannot read '%s' in the zip (%s)", in->name,
+			z.file_strerror(in->zf));
+		return -1;
+	}
+	return (long)r;
 }
 
 /* ---- gpuhunt CSV ---------------------------------------------------- */
 
+/* One GPU row kept for pairing.  Its names (instance, location, GPU) are
+ * in the pairing's `names` from `at`, pointed at once every row is read
+ * (that buffer moves while it grows). */
 struct grow {
-	char *name, *loc, *gpu_name;
+	const char *name, *loc, *gpu_name;
+	size_t at;
 	double price, cpu, mem, cnt, gmem, disk;
 	int spot;
 };
@@ -253,6 +230,24 @@ struct grow {
 struct gcols {
 	int name, loc, price, cpu, mem, cnt, gpu, gmem, spot, disk, vendor;
 };
+
+/* The GPU rows of a catalog until they are paired: at most `max` (0: no
+ * cap), their names in one buffer capped at GH_MAX_NAMES. */
+struct gh_rows {
+	struct grow *v;
+	size_t n, cap, max;
+	struct buf names;
+};
+
+/* The bytes of a name kept for pairing.  The door (offer_clean,
+ * str_field) keeps at most STR_FIELD_MAX bytes of a text, read from at
+ * most twice as many (a C1 control, two bytes, becomes one '?') plus one
+ * character's look-ahead: a longer name is cut here without changing the
+ * offer it makes, and a row's names cost at most 3 x GH_NAME_KEEP bytes. */
+#define GH_NAME_KEEP (2 * STR_FIELD_MAX + 8)
+/* All the names kept: a real row's are under 60 bytes, so this holds half
+ * a million rows, and the names of a hostile catalog's rows at most this. */
+#define GH_MAX_NAMES ((size_t)32 << 20)
 
 /* A number: 0 with *v (NAN when empty and optional), -1 when bad. */
 static int num(const char *s, int required, double *v)
@@ -326,16 +321,6 @@ static enum gc_status gh_emit(const struct gpuhunt_opts *o, const struct grow *o
 	return offer_deliver(cb, ctx, &x, &s->cleaned, err);
 }
 
-static void rows_free(struct grow *rows, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(rows[i].name);
-		free(rows[i].loc);
-		free(rows[i].gpu_name);
-	}
-	free(rows);
-}
-
 /* The header's columns into *c; GC_EDATA naming a required one missing. */
 static enum gc_status gh_columns(struct csv_reader *rd, struct gcols *c, char **err)
 {
@@ -382,59 +367,80 @@ static int gh_row(char **f, size_t n, const struct gcols *c, struct gpuhunt_stat
 	return 1;
 }
 
-/* Read the GPU rows into *rows; the others are only counted. */
-static enum gc_status gh_read(const char *data, size_t len, struct gpuhunt_stats *s,
-			      struct grow **rows, size_t *nrows, char **err)
+/* Keep GPU row *r with its names (instance, location, GPU) for pairing:
+ * the cap on rows is counted here, as each row is read. */
+static enum gc_status gh_keep(struct gh_rows *k, const char *const names[3], struct grow *r,
+			      char **err)
 {
-	struct csv_reader rd;
-	struct gcols c;
-	size_t cap = 0;
+	if (k->max && k->n >= k->max)
+		return err_set(err, GC_EDATA,
+			       "more than %zu GPU rows (the offer cap per provider, counted as "
+			       "rows are read: an on-demand and a spot row count two; raise it "
+			       "with GPUCMP_REFRESH_MAX_OFFERS)",
+			       k->max);
+	if (buf_grow_array(&k->v, &k->cap, k->n, sizeof *k->v, 256) != GC_OK)
+		return err_set(err, GC_ENOMEM, "out of memory");
+	r->at = k->names.len;
 	enum gc_status st = GC_OK;
-	csv_init(&rd, data, len);
-	int rc = csv_next(&rd, err);
+	for (size_t i = 0; i < 3 && st == GC_OK; i++) {
+		st = buf_add(&k->names, names[i], strnlen(names[i], GH_NAME_KEEP));
+		if (st == GC_OK)
+			st = buf_addc(&k->names, '\0');
+	}
+	if (st == GC_EDATA)
+		return err_set(err, st,
+			       "the GPU rows' names (instance, location, GPU) are over %zu bytes "
+			       "in all: not a price catalog",
+			       GH_MAX_NAMES);
+	if (st != GC_OK)
+		return err_set(err, GC_ENOMEM, "out of memory");
+	k->v[k->n++] = *r;
+	return GC_OK;
+}
+
+/* Read the GPU rows into *k, one record at a time; the others are only
+ * counted. */
+static enum gc_status gh_read(struct csv_reader *rd, struct gpuhunt_stats *s, struct gh_rows *k,
+			      char **err)
+{
+	struct gcols c;
+	enum gc_status st = GC_OK;
+	int rc = csv_next(rd, err);
 	if (rc == 0)
 		st = err_set(err, GC_EDATA, "empty catalog");
 	if (rc > 0)
-		st = gh_columns(&rd, &c, err);
-	while (st == GC_OK && rc > 0 && (rc = csv_next(&rd, err)) > 0) {
-		char **f = rd.fields;
-		size_t n = rd.nfields;
+		st = gh_columns(rd, &c, err);
+	while (st == GC_OK && rc > 0 && (rc = csv_next(rd, err)) > 0) {
+		char **f = rd->fields;
+		size_t n = rd->nfields;
 		struct grow r;
-		if (!gh_row(f, n, &c, s, &r))
-			continue;
-		if (buf_grow_array(rows, &cap, *nrows, sizeof **rows, 256) != GC_OK) {
-			st = err_set(err, GC_ENOMEM, "out of memory");
-			break;
-		}
-		r.name = strdup(fld(f, n, c.name));
-		r.loc = strdup(fld(f, n, c.loc));
-		r.gpu_name = strdup(fld(f, n, c.gpu));
-		(*rows)[(*nrows)++] = r;
-		if (!r.name || !r.loc || !r.gpu_name)
-			st = err_set(err, GC_ENOMEM, "out of memory");
+		const char *names[3] = {fld(f, n, c.name), fld(f, n, c.loc), fld(f, n, c.gpu)};
+		if (gh_row(f, n, &c, s, &r))
+			st = gh_keep(k, names, &r, err);
 	}
 	if (rc < 0 && st == GC_OK) {
 		st = rc == CSV_NOMEM ? GC_ENOMEM : GC_EDATA;
 		if (st == GC_ENOMEM)
 			err_set(err, st, "out of memory");
 	}
-	csv_release(&rd);
 	return st;
 }
 
-enum gc_status gpuhunt_parse(const char *data, size_t len, const struct gpuhunt_opts *opts,
-			     offer_cb cb, void *ctx, struct gpuhunt_stats *stats, char **err)
+/* One offer per instance and location: its first on-demand and first spot
+ * row (sorted on-demand first); further rows are duplicates. */
+static enum gc_status gh_pair(struct gh_rows *k, const struct gpuhunt_opts *opts,
+			      offer_cb cb, void *ctx, struct gpuhunt_stats *s, char **err)
 {
-	struct gpuhunt_stats local;
-	struct gpuhunt_stats *s = stats ? stats : &local;
-	memset(s, 0, sizeof *s);
-	struct grow *rows = NULL;
-	size_t nrows = 0;
-	enum gc_status st = gh_read(data, len, s, &rows, &nrows, err);
-	if (st == GC_OK && nrows)
+	struct grow *rows = k->v;
+	size_t nrows = k->n;
+	for (size_t i = 0; i < nrows; i++) {
+		rows[i].name = k->names.ptr + rows[i].at;
+		rows[i].loc = rows[i].name + strlen(rows[i].name) + 1;
+		rows[i].gpu_name = rows[i].loc + strlen(rows[i].loc) + 1;
+	}
+	if (nrows)
 		qsort(rows, nrows, sizeof *rows, grow_cmp);
-	/* one offer per instance and location: its first on-demand and first
-	 * spot row (sorted on-demand first); further rows are duplicates */
+	enum gc_status st = GC_OK;
 	for (size_t i = 0; st == GC_OK && i < nrows;) {
 		size_t j = i;
 		const struct grow *od = NULL, *sp = NULL;
@@ -450,7 +456,93 @@ enum gc_status gpuhunt_parse(const char *data, size_t len, const struct gpuhunt_
 		st = gh_emit(opts, od, sp, s, cb, ctx, err);
 		i = j;
 	}
-	rows_free(rows, nrows);
+	return st;
+}
+
+/* A stream under the cap on bytes read (opts->max_bytes). */
+struct gh_counted {
+	csv_read_fn read;
+	void *ctx;
+	size_t n, max;
+};
+
+static long gh_counted_read(void *ctx, char *buf, size_t n, char **err)
+{
+	struct gh_counted *c = ctx;
+	long r = c->read(c->ctx, buf, n, err);
+	if (r <= 0 || (c->n += (size_t)r) <= c->max)
+		return r;
+	err_set(err, GC_EDATA,
+		"the catalog is over %zu bytes (inflated; the cap of a gpuhunt catalog file)",
+		c->max);
+	return -1;
+}
+
+/* Read, then pair: nothing is emitted unless the whole file was read. */
+static enum gc_status gh_parse_reader(struct csv_reader *rd, const struct gpuhunt_opts *opts,
+				      offer_cb cb, void *ctx, struct gpuhunt_stats *stats,
+				      char **err)
+{
+	struct gpuhunt_stats local;
+	struct gpuhunt_stats *s = stats ? stats : &local;
+	memset(s, 0, sizeof *s);
+	struct gh_rows k;
+	memset(&k, 0, sizeof k);
+	k.max = opts->max_rows;
+	buf_init(&k.names, GH_MAX_NAMES);
+	enum gc_status st = gh_read(rd, s, &k, err);
+	if (st == GC_OK)
+		st = gh_pair(&k, opts, cb, ctx, s, err);
+	free(k.v);
+	buf_free(&k.names);
+	return st;
+}
+
+enum gc_status gpuhunt_parse(const char *data, size_t len, const struct gpuhunt_opts *opts,
+			     offer_cb cb, void *ctx, struct gpuhunt_stats *stats, char **err)
+{
+	if (stats)
+		memset(stats, 0, sizeof *stats);
+	if (opts->max_bytes && len > opts->max_bytes)
+		return err_set(err, GC_EDATA,
+			       "the catalog is over %zu bytes (the cap of a gpuhunt catalog file)",
+			       opts->max_bytes);
+	struct csv_reader rd;
+	csv_init(&rd, data, len);
+	enum gc_status st = gh_parse_reader(&rd, opts, cb, ctx, stats, err);
+	csv_release(&rd);
+	return st;
+}
+
+enum gc_status gpuhunt_parse_stream(csv_read_fn read, void *rctx,
+				    const struct gpuhunt_opts *opts, offer_cb cb, void *ctx,
+				    struct gpuhunt_stats *stats, char **err)
+{
+	struct gh_counted c = {read, rctx, 0, opts->max_bytes ? opts->max_bytes : SIZE_MAX};
+	struct csv_reader rd;
+	csv_init_stream(&rd, gh_counted_read, &c);
+	enum gc_status st = gh_parse_reader(&rd, opts, cb, ctx, stats, err);
+	csv_release(&rd);
+	return st;
+}
+
+enum gc_status gpuhunt_parse_zip(const void *zip, size_t len, const char *member,
+				 const struct gpuhunt_opts *opts, offer_cb cb, void *ctx,
+				 struct gpuhunt_stats *stats, char **err)
+{
+	if (stats)
+		memset(stats, 0, sizeof *stats);
+	zip_t *za;
+	enum gc_status st = open_buffer(zip, len, &za, err);
+	if (st != GC_OK)
+		return st;
+	struct zip_in in = {NULL, member};
+	st = open_member(za, member, opts->max_bytes, &in.zf, err);
+	if (st == GC_OK)
+		st = gpuhunt_parse_stream(zip_in_read, &in, opts, cb, ctx, stats, err);
+	if (in.zf)
+		z.fclose(in.zf);
+	z.discard(za);
 	return st;
 }
 
@@ -550,26 +642,28 @@ static enum gc_status gh_parse(struct adapter_run *run, const struct adapter_req
 			return err_set(err, GC_EDATA, "not a gpuhunt catalog version");
 		memcpy(g->version, body, len);
 		g->version[len] = '\0';
-		if (memchr(body, '\0', len) ||
-		    hosted_version_date(g->version, g->as_of, sizeof g->as_of) != 0)
+		int rc = memchr(body, '\0', len) ? -1
+			 : hosted_version_date(g->version, g->as_of, sizeof g->as_of);
+		if (rc == -2)
+			return err_set(err, GC_EDATA,
+				       "gpuhunt catalog version '%s' names no calendar date "
+				       "(YYYYMMDD-N)",
+				       g->version);
+		if (rc != 0)
 			return err_set(err, GC_EDATA,
 				       "not a gpuhunt catalog version (expected YYYYMMDD-N)");
 		return adapter_queue(run, KIND_ZIP, NULL, NULL, err, "%s/%s/%s/catalog.zip",
 				     run->base, m->gpuhunt, g->version);
 	}
-	char name[64], *csv = NULL;
-	size_t n = 0;
+	char name[64];
 	snprintf(name, sizeof name, "%s.csv", m->gpuhunt);
-	enum gc_status st = hosted_unzip(body, len, name, HOSTED_MAX_CSV, &csv, &n, err);
-	if (st != GC_OK)
-		return st;
-	struct gpuhunt_opts o = {run->ad->id, run->gpus, run->types, "catalog", run->origin,
-				 run->fetched_at, g->as_of};
+	struct gpuhunt_opts o = {run->ad->id, run->gpus,	  run->types,	  "catalog",
+				 run->origin, run->fetched_at, g->as_of,	  run->max_offers,
+				 HOSTED_MAX_CSV};
 	struct gpuhunt_stats s;
 	struct sink k = {run, NULL};
-	st = gpuhunt_parse(csv, n, &o, sink_cb, &k, &s, err);
+	enum gc_status st = gpuhunt_parse_zip(body, len, name, &o, sink_cb, &k, &s, err);
 	st = sink_end(&k, st, err);
-	free(csv);
 	run->offers += s.offers;
 	run->drop_no_gpu += s.cpu_only + s.tpu;
 	run->drop_no_price += s.no_price;

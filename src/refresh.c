@@ -40,6 +40,8 @@ struct job {
 	int failing;                 /* failed: wait for the requests in flight, then end */
 	enum gc_status fail_status;
 	char *fail_msg;
+	char *sky_msg;               /* why the SkyPilot catalog failed, when gpuhunt
+					stands in for it (shown with gpuhunt's own) */
 	double t0;
 	size_t budget;               /* body bytes the crawl may still receive */
 };
@@ -209,6 +211,8 @@ static int job_fallback(struct job *j, const char *msg)
 		 "the skypilot catalog failed (%.900s); trying the gpuhunt catalog",
 		 msg ? msg : "failed");
 	job_note(rf, j->res->id, line);
+	free(j->sky_msg);
+	j->sky_msg = strdup(msg ? msg : "failed");
 	size_t requests = j->run.requests;
 	job_release(j);
 	j->failing = j->unchanged = 0;
@@ -283,12 +287,26 @@ static void job_failed(struct job *j, enum gc_status st, const char *msg)
 	free(e2);
 }
 
+/* A failure's message; after a fallback, both catalogs' ("skypilot: ...;
+ * gpuhunt: ..."), a new string in *both (NULL: msg alone). */
+static const char *job_both(struct job *j, const char *msg, char **both)
+{
+	*both = NULL;
+	if (!j->sky_msg)
+		return msg;
+	const char *gh = msg ? msg : "failed";
+	size_t n = strlen(j->sky_msg) + strlen(gh) + 32;
+	if ((*both = malloc(n)))
+		snprintf(*both, n, "skypilot: %s; gpuhunt: %s", j->sky_msg, gh);
+	return *both ? *both : msg;
+}
+
 /* Settle a job: store its offers (or its failure) and free its run. */
 static void job_end(struct job *j, enum refresh_outcome out, enum gc_status st, const char *msg)
 {
 	struct refresh *rf = j->rf;
 	struct refresh_result *r = j->res;
-	char *err = NULL;
+	char *err = NULL, *both = NULL;
 	if (out == REFRESH_FAILED && job_fallback(j, msg))
 		return;
 	r->outcome = out;
@@ -299,8 +317,12 @@ static void job_end(struct job *j, enum refresh_outcome out, enum gc_status st, 
 	else if (out == REFRESH_UNCHANGED)
 		st = cache_mark_fresh(rf->cache, j->ad->id, rf->fetched_at, &err);
 	if (out == REFRESH_FAILED || st != GC_OK)
-		job_failed(j, st, st != GC_OK && out != REFRESH_FAILED ? err : msg);
+		job_failed(j, st, job_both(j, st != GC_OK && out != REFRESH_FAILED ? err : msg,
+					   &both));
+	free(both);
 	free(err);
+	free(j->sky_msg);
+	j->sky_msg = NULL;
 	job_release(j);
 	j->finished = 1;
 	rf->running--;
@@ -639,6 +661,7 @@ static void job_start(struct job *j)
 	j->run.fetched_at = rf->fetched_at;
 	j->run.emit = job_emit;
 	j->run.emit_ctx = j;
+	j->run.max_offers = rf->max_offers;
 	j->first = 1;
 	j->budget = rf->opts->max_bytes ? rf->opts->max_bytes : REFRESH_DEFAULT_MAX_BYTES;
 	if (!b) {
@@ -769,11 +792,13 @@ static enum gc_status refresh_crawl(struct refresh *rf, const struct refresh_pla
 		st = http_client_run(rf->http, err);
 	}
 	http_client_free(rf->http);
-	for (size_t i = 0; i < rf->njobs; i++)
+	for (size_t i = 0; i < rf->njobs; i++) {
 		if (rf->jobs[i].started && !rf->jobs[i].finished)
 			/* only after libcurl's multi interface itself failed; the
 			 * flight records of its unfinished transfers are lost with it */
 			job_release(&rf->jobs[i]);
+		free(rf->jobs[i].sky_msg);
+	}
 	rates_free(&rf->rates);
 	return st;
 }

@@ -66,6 +66,8 @@ struct adapter_run {
 	const char *last_modified;          /* its Last-Modified header, or NULL */
 	offer_cb emit;
 	void *emit_ctx;
+	size_t max_offers;   /* the crawl's offer cap, for a parser that must count
+				rows before it emits (0: none; emit enforces it) */
 	void *state;         /* the adapter's own, freed with ad->free_state */
 	char *secret2;       /* a token obtained at run time; redacted like the key */
 	/* requests not yet made, in order */

@@ -22,6 +22,7 @@
 #include <stddef.h>
 
 #include "gpucmp/adapter.h"
+#include "gpucmp/csv.h"
 #include "gpucmp/err.h"
 #include "gpucmp/gpu.h"
 #include "gpucmp/insttype.h"
@@ -63,32 +64,48 @@ const char *hosted_kind_name(enum hosted_kind k); /* "skypilot" | "gpuhunt" | "n
 void hosted_adapter(struct adapter *out, const char *id, enum hosted_kind k, const char *base);
 
 /* "YYYYMMDD-N" (a gpuhunt version) -> "YYYY-MM-DDT00:00:00Z"; 0, or -1 when
- * it is not one. */
+ * it is not of that shape, -2 when its date is no calendar date (20260231,
+ * or a year before 2000). */
 int hosted_version_date(const char *version, char *out, size_t n);
 /* An HTTP date (Last-Modified) -> RFC 3339 UTC; 0 or -1. */
 int hosted_http_date(const char *date, char *out, size_t n);
-
-/* The member `name` of a zip held in memory (libzip), as a new
- * NUL-terminated buffer of at most `max` bytes. */
-enum gc_status hosted_unzip(const void *zip, size_t len, const char *name, size_t max,
-			    char **out, size_t *outlen, char **err);
 
 /* A gpuhunt catalog CSV (storage.py's columns: instance_name, location,
  * price, cpu, memory, gpu_count, gpu_name, gpu_memory (per GPU), spot,
  * disk_size, gpu_vendor, flags, cpu_arch, provider_data) -> offers.  The
  * on-demand and spot rows of one instance_name and location become one
- * offer with both prices. */
+ * offer with both prices.
+ *
+ * The file is read one record at a time; only its GPU rows are kept (to be
+ * paired), at most max_rows of them: one more is an error, counted as the
+ * rows are read, so memory is bounded by the cap, not by the file (a
+ * row's names are kept up to about twice STR_FIELD_MAX bytes each, which
+ * offer_clean cuts the same, and 32 MiB in all).  Offers are emitted only once the whole
+ * file is read: a file refused on the way emits none. */
 struct gpuhunt_opts {
 	const char *provider;               /* gpucmp id given to every offer */
 	const struct gpu_table *gpus;       /* required */
 	const struct insttype_table *types; /* may be NULL */
 	const char *source, *origin, *fetched_at, *as_of;
+	size_t max_rows;                    /* GPU rows kept at most (0: no cap) */
+	size_t max_bytes;                   /* bytes of CSV read at most (0: no cap) */
 };
 struct gpuhunt_stats {
 	size_t rows, offers, cpu_only, tpu, no_price, bad_number, duplicates, unknown_gpu,
 		spot_dropped, cleaned;
 };
+/* From len bytes at data. */
 enum gc_status gpuhunt_parse(const char *data, size_t len, const struct gpuhunt_opts *opts,
 			     offer_cb cb, void *ctx, struct gpuhunt_stats *stats, char **err);
+/* From a stream: read(rctx, ...) as csv_init_stream takes it. */
+enum gc_status gpuhunt_parse_stream(csv_read_fn read, void *rctx,
+				    const struct gpuhunt_opts *opts, offer_cb cb, void *ctx,
+				    struct gpuhunt_stats *stats, char **err);
+/* From the member `member` of the zip of len bytes at zip (libzip, loaded at
+ * first use), inflated as it is read: the CSV is never held whole; its
+ * declared size, then the bytes inflated, are held to max_bytes. */
+enum gc_status gpuhunt_parse_zip(const void *zip, size_t len, const char *member,
+				 const struct gpuhunt_opts *opts, offer_cb cb, void *ctx,
+				 struct gpuhunt_stats *stats, char **err);
 
 #endif

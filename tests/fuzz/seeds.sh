@@ -144,19 +144,27 @@ done
 } >"$out/skypilot.dict"
 
 # gpuhunt: each constructed gpuhunt CSV (tests/fixtures/catalogs/gpuhunt),
-# behind the byte of its provider (the order of providers[] in
-# fuzz_gpuhunt.c: azure 1, verda 7).
+# behind its control byte (fuzz_gpuhunt.c: the provider is the byte modulo
+# 9, azure 1, verda 7; with the top bit set, azure 136 and verda 133, the
+# stream's pieces are up to 4096 bytes instead of 16), and azure's with a
+# byte-order mark and CRLF line ends.
 mkdir -p "$out/gpuhunt"
-for pair in azure:1 verda:7; do
-	name=${pair%:*}
+for seed in azure:1:azure verda:7:verda azure:136:azure-big verda:133:verda-big; do
+	name=${seed%%:*}
+	rest=${seed#*:}
 	{
-		printf "\\$(printf %03o "${pair#*:}")"
+		printf "\\$(printf %03o "${rest%%:*}")"
 		cat "$src/tests/fixtures/catalogs/gpuhunt/$name.csv"
-	} >"$out/gpuhunt/$name"
+	} >"$out/gpuhunt/${rest#*:}"
 done
 {
+	printf '\001\357\273\277'
+	sed 's/$/\r/' "$src/tests/fixtures/catalogs/gpuhunt/azure.csv"
+} >"$out/gpuhunt/azure-crlf"
+{
 	printf '%s\n' '","' '"\x0a"' '"\x0d\x0a"' '"\""' '"True"' '"False"' '"tpu-"' '"google"' \
-		'"nvidia"' '"amd"' '"nan"' '"inf"' '"-1"' '"0x10"' '"1e-300"' '"\x00"' '"\xc2\x9b"' '"\x1b["'
+		'"nvidia"' '"amd"' '"nan"' '"inf"' '"-1"' '"0x10"' '"1e-300"' '"\x00"' '"\xc2\x9b"' '"\x1b["' \
+		'"\xef\xbb\xbf"'
 	head -n 1 "$src/tests/fixtures/catalogs/gpuhunt/azure.csv" | tr ',' '\n' | sed 's/.*/"&"/'
 } >"$out/gpuhunt.dict"
 

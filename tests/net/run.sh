@@ -1278,6 +1278,64 @@ ROUTES
 	sql_is "SELECT count(*), max(stale) FROM offer WHERE provider='verda'" "4|0"
 }
 
+# SkyPilot's file fails, then gpuhunt's too: the message names both
+# catalogs' reasons, not only the last.  A version whose date is no
+# calendar date (20260231) is refused, naming it.
+scenario_catalog_gpuhunt_both_fail() {
+	server <<ROUTES || return 1
+GET /v8/verda/vms.csv status=404 body=not-found
+GET /v3/verda/version body=20260231-1 type=text/plain
+ROUTES
+	catalog_env
+	before=$(sql "SELECT count(*) FROM offer WHERE provider='verda'")
+	last="refresh verda (both catalogs fail)"; g refresh --retries 0 verda
+	expect_rc 69 || return 1
+	has err "verda: skypilot: $BASE/v8/verda/vms.csv: HTTP 404; gpuhunt: $BASE/v3/verda/version: gpuhunt catalog version '20260231-1' names no calendar date" || return 1
+	lacks requests.log "catalog.zip" || return 1
+	sql_is "SELECT count(*), max(stale) FROM offer WHERE provider='verda'" "$before|1" || return 1
+	sql_is "SELECT last_error LIKE 'skypilot: %HTTP 404; gpuhunt: %no calendar date%' FROM provider_state WHERE provider='verda'" "1" || return 1
+	server "GET /v8/verda/vms.csv status=404 body=not-found" || return 1
+	catalog_env
+	last="refresh verda (no gpuhunt version either)"; g refresh --retries 0 verda
+	expect_rc 69 || return 1
+	has err "verda: skypilot: $BASE/v8/verda/vms.csv: HTTP 404; gpuhunt: $BASE/v3/verda/version: HTTP 404" || return 1
+	last="refresh --json verda"; g refresh --json --retries 0 verda
+	expect_rc 69 && has out "skypilot: $BASE/v8/verda/vms.csv: HTTP 404; gpuhunt: " || return 1
+}
+
+# One tiny GPU row repeated to 250 MiB in a zip of a few hundred KB (the
+# issue: 2.5 GB and 19 s, then stored): the rows count against the offer
+# cap as they are read, so it is refused at row 100,001, nothing stored,
+# within an address-space limit the old reader (the whole file inflated,
+# then every row kept) could not live in.  The limit is left out under
+# valgrind or a sanitizer, which reserve address space of their own.
+scenario_catalog_gpuhunt_flood() {
+	catalog_root || return 1
+	printf '%s\n%s\n' "$(head -1 "$catalogs/gpuhunt/verda.csv")" "a,b,2.19,1,1,1,H100,80,False" \
+		>"$dir/tiny.csv"
+	"$mkzip" "$SERVER_ROOT/flood.zip" verda.csv "$dir/tiny.csv" 262144000 ||
+		fail "gpucmp-mkzip failed" || return 1
+	server <<ROUTES || return 1
+GET /v8/verda/vms.csv status=404 body=not-found
+GET /v3/verda/version body=20261130-3 type=text/plain
+GET /v3/verda/20261130-3/catalog.zip file=flood.zip type=application/zip
+ROUTES
+	catalog_env
+	before=$(sql "SELECT count(*) FROM offer WHERE provider='verda'")
+	limit=unlimited
+	if [ -z "$wrapper" ] && ! ldd "$bin" 2>/dev/null | grep -q 'lib[at]san'; then
+		limit=300000 # KiB of address space; the reader needs under 100 MB
+	fi
+	last="refresh --force verda (250 MiB of one row, ulimit -v $limit)"
+	# shellcheck disable=SC2086
+	(ulimit -v $limit && exec $wrapper "$bin" refresh --force verda) >"$dir/out" 2>"$dir/err"
+	rc=$?
+	expect_rc 69 && has err "more than 100000 GPU rows" && has err "GPUCMP_REFRESH_MAX_OFFERS" ||
+		return 1
+	lacks err "out of memory" || return 1
+	sql_is "SELECT count(*), max(stale), min(source) FROM offer WHERE provider='verda'" "$before|1|snapshot"
+}
+
 # No IDs: every provider with a live adapter or a catalog.  Keyless live
 # adapters point at a closed port (they fail); every provider a catalog
 # covers and no key unlocks is priced from it, all in one run.

@@ -125,6 +125,128 @@ static void test_record_limit(void **state)
 	free(data);
 }
 
+/* A stream over a buffer in pieces of `step` bytes. */
+struct pieces {
+	const char *p;
+	size_t left, step;
+	int fail; /* fail instead of ending */
+};
+
+static long pieces_read(void *ctx, char *buf, size_t n, char **err)
+{
+	struct pieces *c = ctx;
+	if (!c->left && c->fail) {
+		err_set(err, GC_EDATA, "the source broke");
+		return -1;
+	}
+	size_t k = c->left < c->step ? c->left : c->step;
+	k = k < n ? k : n;
+	memcpy(buf, c->p, k);
+	c->p += k;
+	c->left -= k;
+	return (long)k;
+}
+
+/* Every record of r as text: code, line, fields; the error's text. */
+static void transcript(struct csv_reader *r, struct buf *out)
+{
+	int rc;
+	do {
+		char *err = NULL;
+		rc = csv_next(r, &err);
+		buf_printf(out, "%d@%zu:", rc, r->line);
+		for (size_t i = 0; rc > 0 && i < r->nfields; i++)
+			buf_printf(out, "[%s]", r->fields[i]);
+		buf_printf(out, "%s\n", err ? err : "");
+		free(err);
+	} while (rc > 0);
+}
+
+/* A stream read in any pieces gives the records, line numbers and errors
+ * of the same bytes in memory: a CRLF, a doubled quote, a byte-order mark
+ * and a record split between two reads. */
+static void test_stream_in_pieces(void **state)
+{
+	(void)state;
+	static const char *const inputs[] = {
+		"\xEF\xBB\xBF" "a,b,c\r\n1,\"x, y\",\"he said \"\"hi\"\"\"\r\n"
+		"\"multi\nline\",,last\nDenmark, DK, EU,\"Denmark, DK, EU\",3",
+		"a\r\rb\r\n\r\n,\n\"\"\"\"\n\"q\"tail,x\r",
+		"\xEF\xBB",
+		"\xEF\xBB\xBF",
+		"a,b\n1,\"never closed\n2,3\n",
+		"",
+		",",
+	};
+	for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+		size_t len = strlen(inputs[i]);
+		struct buf want, got;
+		buf_init(&want, 0);
+		struct csv_reader r;
+		csv_init(&r, inputs[i], len);
+		transcript(&r, &want);
+		csv_release(&r);
+		for (size_t step = 1; step <= len + 1; step++) {
+			struct pieces in = {inputs[i], len, step, 0};
+			buf_init(&got, 0);
+			csv_init_stream(&r, pieces_read, &in);
+			transcript(&r, &got);
+			csv_release(&r);
+			if (strcmp(got.ptr, want.ptr) != 0)
+				fail_msg("input %zu in pieces of %zu:\n%s\nwant\n%s", i, step,
+					 got.ptr, want.ptr);
+			buf_free(&got);
+		}
+		buf_free(&want);
+	}
+	/* a NUL and an over-long record, found across chunks */
+	size_t n = 3 * CSV_CHUNK;
+	char *data = malloc(n);
+	assert_non_null(data);
+	memset(data, 'x', n);
+	memcpy(data, "h\n", 2);
+	struct pieces in = {data, n, CSV_CHUNK, 0};
+	struct csv_reader r;
+	char *err = NULL;
+	csv_init_stream(&r, pieces_read, &in);
+	assert_int_equal(csv_next(&r, &err), 1);
+	assert_int_equal(csv_next(&r, &err), -1);
+	assert_non_null(strstr(err, "line 2: record longer than 65536 bytes"));
+	free(err);
+	err = NULL;
+	csv_release(&r);
+	data[CSV_CHUNK + 5] = '\0';
+	memset(data + 2, 'y', 4);
+	data[6] = '\n';
+	in = (struct pieces){data, n, 1000, 0};
+	csv_init_stream(&r, pieces_read, &in);
+	assert_int_equal(csv_next(&r, &err), 1);
+	assert_int_equal(csv_next(&r, &err), 1);
+	assert_int_equal(csv_next(&r, &err), -1);
+	assert_non_null(strstr(err, "line 3: NUL byte"));
+	free(err);
+	csv_release(&r);
+	free(data);
+}
+
+/* A read that fails is the reader's error, its message as the source gave
+ * it; the records before it were read. */
+static void test_stream_read_fails(void **state)
+{
+	(void)state;
+	const char data[] = "a,b\n1,2\n3,";
+	struct pieces in = {data, sizeof data - 1, 4, 1};
+	struct csv_reader r;
+	char *err = NULL;
+	csv_init_stream(&r, pieces_read, &in);
+	expect_record(&r, 2, (const char *const[]){"a", "b"});
+	expect_record(&r, 2, (const char *const[]){"1", "2"});
+	assert_int_equal(csv_next(&r, &err), -1);
+	assert_string_equal(err, "the source broke");
+	free(err);
+	csv_release(&r);
+}
+
 static void test_quote_output(void **state)
 {
 	(void)state;
@@ -183,6 +305,8 @@ int main(void)
 		cmocka_unit_test(test_record_limit),
 		cmocka_unit_test(test_quoting_and_line_endings),
 		cmocka_unit_test(test_unterminated_quote),
+		cmocka_unit_test(test_stream_in_pieces),
+		cmocka_unit_test(test_stream_read_fails),
 		cmocka_unit_test(test_quote_output),
 		cmocka_unit_test(test_buf_cap),
 	};

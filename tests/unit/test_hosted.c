@@ -1,8 +1,10 @@
 /* test_hosted.c - the hosted catalog tier: id mapping, dates, the gpuhunt
- * reader and libzip, and each catalog adapter on its fixture files
- * (tests/fixtures/catalogs/, README.md there names their origin). */
+ * reader (from memory, a stream, a zip) and its caps, and each catalog
+ * adapter on its fixture files (tests/fixtures/catalogs/, README.md there
+ * names their origin).  Zips are written here with libzip. */
 #include <math.h>
 #include <stdio.h>
+#include <zip.h>
 
 #include "testutil.h"
 
@@ -73,7 +75,15 @@ static void test_dates(void **state)
 	char out[32];
 	assert_int_equal(hosted_version_date("20261130-3", out, sizeof out), 0);
 	assert_string_equal(out, "2026-11-30T00:00:00Z");
-	assert_int_equal(hosted_version_date("20261330-3", out, sizeof out), -1);
+	assert_int_equal(hosted_version_date("20240229-1", out, sizeof out), 0);
+	assert_string_equal(out, "2024-02-29T00:00:00Z");
+	/* the shape right, the date none: refused, told apart */
+	assert_int_equal(hosted_version_date("20261330-3", out, sizeof out), -2);
+	assert_int_equal(hosted_version_date("20260231-1", out, sizeof out), -2);
+	assert_int_equal(hosted_version_date("20250229-1", out, sizeof out), -2);
+	assert_int_equal(hosted_version_date("20260431-1", out, sizeof out), -2);
+	assert_int_equal(hosted_version_date("20260100-1", out, sizeof out), -2);
+	assert_int_equal(hosted_version_date("19991231-1", out, sizeof out), -2);
 	assert_int_equal(hosted_version_date("20261130", out, sizeof out), -1);
 	assert_int_equal(hosted_version_date("20261130-3/../x", out, sizeof out), -1);
 	assert_int_equal(hosted_version_date("../../x", out, sizeof out), -1);
@@ -161,7 +171,9 @@ static void test_gpuhunt_csv(void **state)
 				 "catalog",
 				 "t",
 				 "2026-12-02T00:00:00Z",
-				 "2026-11-30T00:00:00Z"};
+				 "2026-11-30T00:00:00Z",
+				 0,
+				 0};
 	struct gpuhunt_stats s;
 	struct tally t;
 	memset(&t, 0, sizeof t);
@@ -198,19 +210,260 @@ static void test_gpuhunt_csv(void **state)
 	free(err);
 }
 
-static void test_unzip_refuses(void **state)
+static const struct gpuhunt_opts gh_opts = {"verda", NULL, NULL, "catalog", "t",
+					    "2026-12-02T00:00:00Z", "2026-11-30T00:00:00Z", 0, 0};
+
+/* Offers seen, in order, as "sku region price spot" lines. */
+struct seen {
+	size_t n;
+	char text[4096];
+};
+
+static enum gc_status see(void *ctx, const struct offer *o, char **err)
+{
+	(void)err;
+	struct seen *t = ctx;
+	size_t l = strlen(t->text);
+	snprintf(t->text + l, sizeof t->text - l, "%s %s %g %g\n", o->sku, o->region, o->price_hr,
+		 o->spot_price_hr);
+	t->n++;
+	return GC_OK;
+}
+
+/* A stream over a buffer in pieces of `step` bytes. */
+struct pieces {
+	const char *p;
+	size_t left, step;
+};
+
+static long pieces_read(void *ctx, char *buf, size_t n, char **err)
+{
+	(void)err;
+	struct pieces *c = ctx;
+	size_t k = c->left < c->step ? c->left : c->step;
+	k = k < n ? k : n;
+	memcpy(buf, c->p, k);
+	c->p += k;
+	c->left -= k;
+	return (long)k;
+}
+
+/* The stream reader (what refresh runs on a zip) gives what the memory
+ * reader gives, whatever the pieces: every record boundary, CRLF, quote
+ * and byte-order mark split across two reads. */
+static void test_gpuhunt_stream_pieces(void **state)
 {
 	(void)state;
-	char *out = NULL, *err = NULL;
-	size_t n;
-	assert_int_equal(hosted_unzip("PK\x03\x04garbage", 11, "x.csv", 1 << 20, &out, &n, &err),
+	static const char *const files[] = {"tests/fixtures/catalogs/gpuhunt/azure.csv",
+					    "tests/fixtures/catalogs/gpuhunt/verda.csv"};
+	struct gpuhunt_opts o = gh_opts;
+	o.gpus = cat.gpus;
+	o.types = cat.types;
+	for (size_t f = 0; f < 2; f++) {
+		size_t len;
+		char *csv = read_source_file(files[f], &len);
+		assert_non_null(csv);
+		struct seen want;
+		struct gpuhunt_stats ws, gs;
+		memset(&want, 0, sizeof want);
+		assert_int_equal(gpuhunt_parse(csv, len, &o, see, &want, &ws, NULL), GC_OK);
+		static const size_t steps[] = {1, 2, 3, 5, 7, 64, 100000};
+		for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+			struct pieces in = {csv, len, steps[i]};
+			struct seen got;
+			memset(&got, 0, sizeof got);
+			assert_int_equal(gpuhunt_parse_stream(pieces_read, &in, &o, see, &got, &gs,
+							      NULL),
+					 GC_OK);
+			assert_string_equal(got.text, want.text);
+			assert_true(memcmp(&gs, &ws, sizeof gs) == 0);
+		}
+		free(csv);
+	}
+}
+
+/* An endless catalog: its header, then `row` over and over; counts the
+ * bytes it handed out. */
+struct endless {
+	const char *row;
+	size_t at, given;
+	int header_done;
+};
+
+static const char gh_header[] =
+	"instance_name,location,price,cpu,memory,gpu_count,gpu_name,gpu_memory,spot,"
+	"disk_size,gpu_vendor,flags,cpu_arch,provider_data\n";
+
+static long endless_read(void *ctx, char *buf, size_t n, char **err)
+{
+	(void)err;
+	struct endless *e = ctx;
+	size_t k = 0;
+	while (k < n) {
+		const char *src = e->header_done ? e->row : gh_header;
+		size_t len = strlen(src), m = len - e->at < n - k ? len - e->at : n - k;
+		memcpy(buf + k, src + e->at, m);
+		k += m;
+		if ((e->at += m) == len) {
+			e->at = 0;
+			e->header_done = 1;
+		}
+	}
+	e->given += k;
+	return (long)k;
+}
+
+/* One tiny GPU row repeated without end (issue: a 632 KB zip of it
+ * inflated to 250 MiB took 2.5 GB and was stored): refused once more GPU
+ * rows than the cap arrive, having read about the cap's worth of rows,
+ * emitting nothing.  Under the cap, the repeats are duplicates of one offer. */
+static void test_gpuhunt_row_cap(void **state)
+{
+	(void)state;
+	static const char row[] = "1H100.80S.30V,FIN-01,2.19,30,120.0,1,H100,80.0,False,,nvidia,,"
+				  "x86,\n";
+	struct gpuhunt_opts o = gh_opts;
+	o.gpus = cat.gpus;
+	o.max_rows = 100000;
+	struct endless e = {row, 0, 0, 0};
+	struct seen got;
+	memset(&got, 0, sizeof got);
+	char *err = NULL;
+	assert_int_equal(gpuhunt_parse_stream(endless_read, &e, &o, see, &got, NULL, &err),
 			 GC_EDATA);
-	assert_null(out);
-	assert_non_null(strstr(err, "zip"));
+	assert_non_null(strstr(err, "more than 100000 GPU rows"));
+	assert_non_null(strstr(err, "GPUCMP_REFRESH_MAX_OFFERS"));
+	assert_int_equal(got.n, 0);
+	/* the rows up to the cap and one chunk more: the work follows the cap */
+	assert_true(e.given <= 100001 * (sizeof row - 1) + sizeof gh_header + CSV_CHUNK);
 	free(err);
 	err = NULL;
-	assert_int_equal(hosted_unzip("", 0, "x.csv", 1 << 20, &out, &n, &err), GC_EDATA);
+
+	/* 50 copies under a cap of 50: one offer, 49 duplicates */
+	size_t len = strlen(gh_header) + 50 * (sizeof row - 1);
+	char *csv = malloc(len + 1);
+	assert_non_null(csv);
+	struct endless fill = {row, 0, 0, 0};
+	assert_int_equal(endless_read(&fill, csv, len, NULL), (long)len);
+	struct gpuhunt_stats s;
+	o.max_rows = 50;
+	assert_int_equal(gpuhunt_parse(csv, len, &o, see, &got, &s, &err), GC_OK);
+	assert_int_equal(got.n, 1);
+	assert_int_equal(s.duplicates, 49);
+	o.max_rows = 49;
+	assert_int_equal(gpuhunt_parse(csv, len, &o, see, &got, &s, &err), GC_EDATA);
+	assert_non_null(strstr(err, "more than 49 GPU rows"));
 	free(err);
+	free(csv);
+}
+
+/* Rows the reader does not keep (CPU rows) cost no memory; the bytes read
+ * are capped all the same, and GPU rows with names as long as a record
+ * allows are held to a cap on their names' bytes. */
+static void test_gpuhunt_byte_caps(void **state)
+{
+	(void)state;
+	struct gpuhunt_opts o = gh_opts;
+	o.gpus = cat.gpus;
+	o.max_bytes = 1 << 20;
+	struct endless e = {"Standard_D2s_v3,eastus,0.096,2,8.0,0,,,False,,,,x86,\n", 0, 0, 0};
+	char *err = NULL;
+	struct gpuhunt_stats s;
+	assert_int_equal(gpuhunt_parse_stream(endless_read, &e, &o, see, &(struct seen){0}, &s,
+					      &err),
+			 GC_EDATA);
+	assert_non_null(strstr(err, "over 1048576 bytes"));
+	assert_true(e.given <= (1 << 20) + CSV_CHUNK);
+	assert_true(s.cpu_only > 10000);
+	free(err);
+	err = NULL;
+	/* memory: the same cap on the length */
+	assert_int_equal(gpuhunt_parse("x", 2 << 20, &o, see, &(struct seen){0}, NULL, &err),
+			 GC_EDATA);
+	free(err);
+	err = NULL;
+
+	/* GPU rows whose instance and location are 20,000 bytes each: kept
+	 * cut (to GH_NAME_KEEP; offer_clean cuts them further), and the names
+	 * of all the rows kept are capped (32 MiB) */
+	static char row[41000];
+	memset(row, 'a', 20000);
+	row[20000] = ',';
+	memset(row + 20001, 'l', 20000);
+	snprintf(row + 40001, sizeof row - 40001,
+		 ",2.19,30,120.0,1,H100,80.0,False,,nvidia,,x86,\n");
+	struct endless big = {row, 0, 0, 0};
+	o.max_bytes = 0;
+	o.max_rows = 0;
+	assert_int_equal(gpuhunt_parse_stream(endless_read, &big, &o, see, &(struct seen){0}, &s,
+					      &err),
+			 GC_EDATA);
+	assert_non_null(strstr(err, "names"));
+	/* 32 MiB of names at about 2 KB a row (not 40 KB): some 16,000 rows */
+	assert_true(s.rows > 15000 && s.rows < 17000);
+	free(err);
+}
+
+/* A zip of `csv` holding it as `name`, written with libzip; the archive's
+ * bytes (new) and length. */
+static char *zip_of(const char *name, const char *csv, size_t len, size_t *zlen)
+{
+	const char *path = scratch_path("gh-test.zip");
+	int ze = 0;
+	zip_t *z = zip_open(path, ZIP_CREATE | ZIP_TRUNCATE, &ze);
+	assert_non_null(z);
+	zip_source_t *src = zip_source_buffer(z, csv, len, 0);
+	assert_non_null(src);
+	assert_true(zip_file_add(z, name, src, ZIP_FL_OVERWRITE) >= 0);
+	assert_int_equal(zip_close(z), 0);
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	char *b = malloc(len + 65536);
+	assert_non_null(b);
+	*zlen = fread(b, 1, len + 65536, f);
+	fclose(f);
+	return b;
+}
+
+/* The refresh path: a zip member read as a stream, with its caps. */
+static void test_gpuhunt_zip(void **state)
+{
+	(void)state;
+	size_t len, zlen;
+	char *csv = read_source_file("tests/fixtures/catalogs/gpuhunt/verda.csv", &len);
+	char *zip = zip_of("verda.csv", csv, len, &zlen);
+	struct gpuhunt_opts o = gh_opts;
+	o.gpus = cat.gpus;
+	o.max_rows = 10;
+	o.max_bytes = 1 << 20;
+	struct seen got;
+	memset(&got, 0, sizeof got);
+	char *err = NULL;
+	assert_int_equal(gpuhunt_parse_zip(zip, zlen, "verda.csv", &o, see, &got, NULL, &err),
+			 GC_OK);
+	assert_int_equal(got.n, 4);
+	assert_non_null(strstr(got.text, "1H100.80S.30V FIN-01 2.19 0.99\n"));
+	assert_int_equal(gpuhunt_parse_zip(zip, zlen, "aws.csv", &o, see, &got, NULL, &err),
+			 GC_EDATA);
+	assert_non_null(strstr(err, "the zip holds no 'aws.csv'"));
+	free(err);
+	err = NULL;
+	o.max_bytes = 100; /* its declared size is over: refused before inflating */
+	assert_int_equal(gpuhunt_parse_zip(zip, zlen, "verda.csv", &o, see, &got, NULL, &err),
+			 GC_EDATA);
+	assert_non_null(strstr(err, "over 100 bytes"));
+	free(err);
+	err = NULL;
+	assert_int_equal(gpuhunt_parse_zip("PK\x03\x04garbage", 11, "x.csv", &o, see, &got, NULL,
+					   &err),
+			 GC_EDATA);
+	assert_non_null(strstr(err, "not a zip archive"));
+	free(err);
+	err = NULL;
+	assert_int_equal(gpuhunt_parse_zip("", 0, "x.csv", &o, see, &got, NULL, &err), GC_EDATA);
+	free(err);
+	free(zip);
+	free(csv);
 }
 
 int main(void)
@@ -220,7 +473,10 @@ int main(void)
 		cmocka_unit_test(test_dates),
 		cmocka_unit_test(test_skypilot_fixtures),
 		cmocka_unit_test(test_gpuhunt_csv),
-		cmocka_unit_test(test_unzip_refuses),
+		cmocka_unit_test(test_gpuhunt_stream_pieces),
+		cmocka_unit_test(test_gpuhunt_row_cap),
+		cmocka_unit_test(test_gpuhunt_byte_caps),
+		cmocka_unit_test(test_gpuhunt_zip),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
