@@ -112,7 +112,18 @@ static int parse_limits(const struct cli_args *a, struct refresh_opts *o)
 	return rc ? rc : cli_http_opts(a, &o->http);
 }
 
-/* Options, catalog, config, providers and the cache, ready for the run. */
+/* What refresh pulls instead of fetching: --from, else (no IDs) the
+ * config's pull_from; NULL: a live refresh. */
+static const char *pull_source(const struct cli_args *a, const struct cli_env *env)
+{
+	const char *from = cli_opt(a, O_FROM);
+	if (from)
+		return from;
+	return a->npos == 0 ? env->config.pull_from : NULL;
+}
+
+/* Options, catalog, config, providers and the cache, ready for the run
+ * (a pull takes the writer lock later, after its network part). */
 static int prepare(struct cli_args *a, struct cli_env *env, struct refresh_opts *o,
 		   const char **chosen)
 {
@@ -127,6 +138,7 @@ static int prepare(struct cli_args *a, struct cli_env *env, struct refresh_opts 
 		rc = tiers(a, env, o);
 	if (!rc)
 		rc = pick(a, env, o, chosen);
+	env->lock_later = !rc && pull_source(a, env) != NULL;
 	if (!rc)
 		rc = cli_open_cache(env, a);
 	if (!rc)
@@ -265,16 +277,6 @@ static int run(const struct cli_args *a, struct cli_env *env, struct refresh_opt
 	       : v == REFRESH_SOME_FAILED ? EXIT_TEMPFAIL : EXIT_OK;
 }
 
-/* What refresh pulls instead of fetching: --from, else (no IDs) the
- * config's pull_from; NULL: a live refresh. */
-static const char *pull_source(const struct cli_args *a, const struct cli_env *env)
-{
-	const char *from = cli_opt(a, O_FROM);
-	if (from)
-		return from;
-	return a->npos == 0 ? env->config.pull_from : NULL;
-}
-
 static int cmd_refresh(struct cli_args *a)
 {
 	struct cli_env env;
@@ -292,7 +294,8 @@ static int cmd_refresh(struct cli_args *a)
 	if (!rc)
 		rc = watch_prepare(a, &env, &w);
 	if (!rc)
-		rc = from ? cli_refresh_pull(a, &env, &o.http, from) : run(a, &env, &o);
+		rc = from ? cli_refresh_pull(a, &env, &o.http, from, o.deadline_s)
+			  : run(a, &env, &o);
 	rc = watch_report(a, &env, &w, rc);
 	cli_env_release(&env);
 	return rc;
