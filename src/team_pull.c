@@ -386,7 +386,7 @@ enum gc_status team_manifest_read(const char *text, size_t len, struct team_mani
 	memset(m, 0, sizeof *m);
 	json_t *j = NULL;
 	enum gc_status st = len > TEAM_MAX_MANIFEST
-		? err_set(err, GC_EDATA, "larger than %zu bytes (a manifest is about 1 KB)",
+		? err_set(err, GC_EDATA, "larger than %zu bytes (a manifest is a few KB)",
 			  TEAM_MAX_MANIFEST)
 		: adapter_json_capped(text, len, TEAM_MANIFEST_MAX_VALUES, JSON_REJECT_DUPLICATES,
 				      &j, err);

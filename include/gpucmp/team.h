@@ -34,7 +34,7 @@ struct json_t;
 #define TEAM_PAYLOAD "offers.ndjson.gz"
 #define TEAM_SIGNATURE "manifest.sig"
 /* What a pull reads at most (docs/TEAM.md, "Limits").  A real manifest
- * is about 1 KB (150 bytes a provider) and a signature 150 bytes: both
+ * is a few KB (200 bytes a provider) and a signature 150 bytes: both
  * are refused past their caps before a byte of them is parsed.  The
  * payload is held compressed (1.3 MB for 10^5 offers), inflated as it is
  * read, never whole: a line at most TEAM_MAX_LINE bytes (a real one is
