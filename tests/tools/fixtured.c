@@ -89,6 +89,23 @@ static char *read_file(const char *path, size_t *len)
 	return data;
 }
 
+/* stall=1 or mark=REL into r; NULL on success, else the complaint. */
+static const char *parse_hold(struct route *r, const char *tok, const char *v, const char *root)
+{
+	if (strcmp(tok, "stall") == 0) {
+		if (strcmp(v, "1") != 0)
+			return "bad stall (stall=1)";
+		r->stall = 1;
+		return NULL;
+	}
+	size_t len = strlen(root) + strlen(v) + 2;
+	free(r->mark);
+	if (!*v || !(r->mark = malloc(len)))
+		return *v ? "out of memory" : "bad mark";
+	snprintf(r->mark, len, "%s/%s", root, v);
+	return NULL;
+}
+
 /* Parse the option token `tok` into r; NULL on success, else the complaint. */
 static const char *parse_option(struct route *r, char *tok, const char *root,
 				unsigned long *size, unsigned long *trunc)
@@ -156,16 +173,8 @@ static const char *parse_option(struct route *r, char *tok, const char *root,
 	} else if (strcmp(tok, "truncate") == 0) {
 		if (parse_num(v, trunc))
 			return "bad truncate";
-	} else if (strcmp(tok, "stall") == 0) {
-		if (strcmp(v, "1") != 0)
-			return "bad stall (stall=1)";
-		r->stall = 1;
-	} else if (strcmp(tok, "mark") == 0) {
-		size_t len = strlen(root) + strlen(v) + 2;
-		free(r->mark);
-		if (!*v || !(r->mark = malloc(len)))
-			return *v ? "out of memory" : "bad mark";
-		snprintf(r->mark, len, "%s/%s", root, v);
+	} else if (strcmp(tok, "stall") == 0 || strcmp(tok, "mark") == 0) {
+		return parse_hold(r, tok, v, root);
 	} else if (strcmp(tok, "times") == 0) {
 		if (parse_num(v, &r->times) || r->times == 0)
 			return "bad times";
