@@ -498,12 +498,13 @@ static void json_count_install(void)
 	json_set_alloc_funcs(json_counted, free);
 }
 
-static json_t *json_parse(const char *body, size_t len, json_error_t *je, int *oom)
+static json_t *json_parse(const char *body, size_t len, size_t flags, json_error_t *je,
+			  int *oom)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	pthread_once(&once, json_count_install);
 	unsigned long before = atomic_load(&json_failed);
-	json_t *root = json_loadb(body, len, JSON_DECODE_INT_AS_REAL | JSON_REJECT_DUPLICATES, je);
+	json_t *root = json_loadb(body, len, flags, je);
 	*oom = atomic_load(&json_failed) != before;
 	if (!*oom)
 		return root;
@@ -523,7 +524,8 @@ json_t *adapter_json(const char *body, size_t len, char **err)
 	}
 	json_error_t je;
 	int oom;
-	json_t *root = json_parse(body, len, &je, &oom);
+	json_t *root = json_parse(body, len, JSON_DECODE_INT_AS_REAL | JSON_REJECT_DUPLICATES, &je,
+				  &oom);
 	if (root)
 		return root;
 	if (oom) {
@@ -542,6 +544,24 @@ json_t *adapter_json(const char *body, size_t len, char **err)
 			"response is not valid JSON: %s at line %d, column %d (byte %d)",
 			json_error_kind(&je), je.line, je.column, je.position);
 	return NULL;
+}
+
+enum gc_status adapter_json_capped(const char *text, size_t len, size_t max_values, size_t flags,
+				   json_t **out, char **err)
+{
+	*out = NULL;
+	if (json_weigh(text, len, max_values) > max_values)
+		return err_set(err, GC_EDATA, "more than %zu JSON values (an object counting 8, an "
+			       "array 4, a string 3)", max_values);
+	json_error_t je;
+	int oom;
+	*out = json_parse(text, len, flags, &je, &oom);
+	if (*out)
+		return GC_OK;
+	if (oom)
+		return err_set(err, GC_ENOMEM, "out of memory");
+	return err_set(err, GC_EDATA, "not valid JSON: %s at line %d, column %d (byte %d)",
+		       json_error_kind(&je), je.line, je.column, je.position);
 }
 
 enum gc_status adapter_api_error(char **err, const char *what, const char *msg)

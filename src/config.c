@@ -523,16 +523,22 @@ static enum gc_status parse_catalog_url(char **out, struct ydoc *d, yaml_node_t 
 	return GC_OK;
 }
 
-/* pull_from: a team snapshot's URL (as a catalog URL) or folder. */
+/* pull_from: a team snapshot's URL (as a catalog URL), file:/// URL (a
+ * folder, team_pull reads it) or folder; another scheme is refused. */
 static enum gc_status parse_pull_from(struct config *c, struct ydoc *d, yaml_node_t *n,
 				      char **err)
 {
 	const char *s = ydoc_str(n);
 	if (s && (strncmp(s, "http://", 7) == 0 || strncmp(s, "https://", 8) == 0))
 		return parse_catalog_url(&c->pull_from, d, n, "pull_from", err);
-	if (!s || !*s || strlen(s) > CONFIG_MAX_URL)
-		return ydoc_error(d, n, err, "pull_from must be an http(s) URL or a folder that "
-				  "'gpucmp export' wrote");
+	size_t scheme = s ? strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				      "0123456789+-.") : 0;
+	int file = s && (strncasecmp(s, "file:///", 8) == 0 ||
+			 strncasecmp(s, "file://localhost/", 17) == 0);
+	if (!s || !*s || strlen(s) > CONFIG_MAX_URL ||
+	    (!file && scheme && strncmp(s + scheme, "://", 3) == 0))
+		return ydoc_error(d, n, err, "pull_from must be an http(s) URL, a file:/// URL or "
+				  "a folder that 'gpucmp export' wrote");
 	return (c->pull_from = strdup(s)) ? GC_OK : err_set(err, GC_ENOMEM, "out of memory");
 }
 
@@ -618,8 +624,11 @@ static enum gc_status parse_root(struct config *c, struct ydoc *d, yaml_node_t *
 		st = parse_catalog_url(&c->gpuhunt_catalog_url, d, n, "gpuhunt_catalog_url", err);
 	if (st == GC_OK && (n = ydoc_get(d, root, "pull_from")) && !ydoc_is_null(n))
 		st = parse_pull_from(c, d, n, err);
-	if (st == GC_OK && (n = ydoc_get(d, root, "trusted_keys")) && !ydoc_is_null(n))
-		st = parse_trusted(c, d, n, err);
+	/* a bare 'trusted_keys:' must not turn the signature check off unsaid */
+	if (st == GC_OK && (n = ydoc_get(d, root, "trusted_keys")))
+		st = ydoc_is_null(n) ? ydoc_error(d, n, err, "'trusted_keys' is empty; leave it "
+						  "out for the default")
+				     : parse_trusted(c, d, n, err);
 	return st;
 }
 

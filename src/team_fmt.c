@@ -1,6 +1,6 @@
 /* team_fmt.c - the pieces of a team snapshot (team.h): an offer as a
- * payload line and back, SHA-256, gunzip, Ed25519 keys and signatures.
- * Hashing and signing go through OpenSSL's EVP, inflating through zlib. */
+ * payload line and back, SHA-256, Ed25519 keys and signatures.  Hashing
+ * and signing go through OpenSSL's EVP. */
 #include "gpucmp/team.h"
 
 #include <errno.h>
@@ -8,13 +8,11 @@
 #include <jansson.h>
 #include <math.h>
 #include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <openssl/bio.h>
 #include <openssl/crypto.h>
@@ -136,38 +134,6 @@ enum gc_status team_sha256(const void *data, size_t len, char hex[65], char **er
 		return err_set(err, GC_ENOMEM, "cannot compute SHA-256");
 	for (unsigned int i = 0; i < n; i++)
 		snprintf(hex + 2 * i, 3, "%02x", md[i]);
-	return GC_OK;
-}
-
-enum gc_status team_gunzip(const void *in, size_t n, struct buf *out, char **err)
-{
-	z_stream z;
-	memset(&z, 0, sizeof z);
-	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
-		return err_set(err, GC_ENOMEM, "out of memory");
-	z.next_in = (Bytef *)(uintptr_t)in;
-	enum gc_status st = GC_OK;
-	int zr = Z_OK;
-	unsigned char chunk[65536];
-	while (st == GC_OK && zr == Z_OK) {
-		size_t left = n - (size_t)((const unsigned char *)z.next_in -
-					   (const unsigned char *)in);
-		z.avail_in = left > (1u << 30) ? (1u << 30) : (uInt)left;
-		z.next_out = chunk;
-		z.avail_out = sizeof chunk;
-		zr = inflate(&z, Z_NO_FLUSH);
-		if (zr == Z_OK || zr == Z_STREAM_END)
-			st = buf_add(out, chunk, sizeof chunk - z.avail_out);
-		if (zr == Z_BUF_ERROR && z.avail_in == 0)
-			break; /* input ended before the stream did */
-	}
-	inflateEnd(&z);
-	if (st == GC_EDATA)
-		return err_set(err, st, "the payload inflates past %zu bytes", out->limit);
-	if (st != GC_OK)
-		return err_set(err, st, "out of memory");
-	if (zr != Z_STREAM_END)
-		return err_set(err, GC_EDATA, "the payload is not gzip or is cut short");
 	return GC_OK;
 }
 

@@ -273,6 +273,16 @@ json_t *adapter_json(const char *body, size_t len, char **err);
 #define ADAPTER_JSON_MAX_VALUES ((size_t)8000000)
 void adapter_json_budget(size_t max_values);
 
+/* The same pre-scan and parse for a JSON text that is not a provider's
+ * response (a team snapshot's manifest and payload lines, team.h), under
+ * a cap of its own: at most max_values weighted values (counted as above;
+ * over it GC_EDATA "more than N JSON values", before jansson allocates),
+ * parsed with jansson's `flags`.  Not JSON: GC_EDATA "not valid JSON:
+ * <kind> at line L, column C (byte B)", quoting nothing of the text;
+ * GC_ENOMEM as above.  GC_OK with a new reference in *out (else NULL). */
+enum gc_status adapter_json_capped(const char *text, size_t len, size_t max_values, size_t flags,
+				   json_t **out, char **err);
+
 /* GC_EDATA with the error message an API answered with, as "<what>: <msg>":
  * control characters (and broken UTF-8) as '?' by str_sanitize, cut to 200
  * bytes at a blank (then " ..." follows; never inside a word, which could

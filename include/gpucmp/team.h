@@ -11,8 +11,9 @@
  * trusted keys, the payload against the manifest, and merges it per
  * provider in one transaction through cache_store.
  *
- * Formats: team_fmt.c; export: team_export.c; pull: team_pull.c; their
- * JSON answers: team_json.c.
+ * Formats: team_fmt.c; export: team_export.c; pull: team_pull.c (fetch
+ * and check) and team_merge.c (the payload, streamed line by line, into
+ * the cache); their JSON answers: team_json.c.
  */
 #ifndef GPUCMP_TEAM_H
 #define GPUCMP_TEAM_H
@@ -32,11 +33,23 @@ struct json_t;
 #define TEAM_MANIFEST "manifest.json"
 #define TEAM_PAYLOAD "offers.ndjson.gz"
 #define TEAM_SIGNATURE "manifest.sig"
-/* The largest manifest or signature, and payload (compressed, and once
- * inflated), read or fetched. */
-#define TEAM_MAX_MANIFEST ((size_t)4 << 20)
-#define TEAM_MAX_PAYLOAD ((size_t)512 << 20)
+/* What a pull reads at most (docs/TEAM.md, "Limits").  A real manifest
+ * is a few KB (200 bytes a provider) and a signature 150 bytes: both
+ * are refused past their caps before a byte of them is parsed.  The
+ * payload is held compressed (1.3 MB for 10^5 offers), inflated as it is
+ * read, never whole: a line at most TEAM_MAX_LINE bytes (a real one is
+ * about 600), the whole at most TEAM_MAX_INFLATED (the time a pull may
+ * take; its memory does not grow with it).  Every line and the manifest
+ * are parsed under a cap on their JSON values (adapter_json_capped: an
+ * offer line weighs about 160, a manifest about 45 a provider). */
+#define TEAM_MAX_MANIFEST ((size_t)64 << 10)
+#define TEAM_MAX_SIGNATURE ((size_t)4 << 10)
+#define TEAM_MAX_PAYLOAD ((size_t)64 << 20)
 #define TEAM_MAX_INFLATED ((size_t)2 << 30)
+#define TEAM_MAX_LINE ((size_t)64 << 10)
+#define TEAM_MANIFEST_MAX_VALUES ((size_t)32768)
+#define TEAM_SIGNATURE_MAX_VALUES ((size_t)64)
+#define TEAM_LINE_MAX_VALUES ((size_t)4096)
 /* An Ed25519 public key in base64 (44 characters) and a NUL. */
 enum { TEAM_KEY_LEN = 45 };
 
@@ -44,9 +57,6 @@ enum { TEAM_KEY_LEN = 45 };
 
 /* SHA-256 of data as 64 lowercase hex digits and a NUL into hex. */
 enum gc_status team_sha256(const void *data, size_t len, char hex[65], char **err);
-/* Inflate gzip data (in, n) into out (buf_init'ed, its limit the cap):
- * GC_EDATA when it is not gzip, is cut short or inflates past the cap. */
-enum gc_status team_gunzip(const void *in, size_t n, struct buf *out, char **err);
 
 /* One offer (with its stale flag) as a payload line's object: a new
  * reference, or NULL when memory ran out.  Unknown values are left out. */
@@ -104,7 +114,7 @@ enum gc_status team_export(struct cache *c, const char *dir, const char *keyfile
 /* The JSON of an export (docs/export-result.schema.json): new reference or NULL. */
 struct json_t *team_export_json(const char *dir, const struct team_export_result *r);
 
-/* --- team_pull.c --- */
+/* --- team_pull.c: fetch and check, then store --- */
 
 enum team_outcome {
 	TEAM_STORED,     /* the snapshot's offers replaced the local ones */
@@ -132,31 +142,102 @@ struct team_pull_result {
 
 struct team_pull_opts {
 	struct cache *cache;            /* open for writing, its guard set */
-	const char *from;               /* http(s) URL or folder of an export (a URL or
-					 * path ending in /manifest.json is taken too) */
+	const char *from;               /* http(s) URL, file:// URL or folder of an export (a
+					 * URL or path ending in /manifest.json is taken too) */
 	int force;                      /* store a provider even when local data is newer */
 	const char *const *trusted_keys; /* base64 Ed25519 public keys; none: unsigned is taken */
 	size_t ntrusted;
 	const struct http_opts *http;
+	double deadline_s;              /* > 0: no request of the pull starts or runs past
+					 * this many seconds from its start (manifest,
+					 * signature and payload together) */
 };
 
-/* Pull the snapshot o->from names into the cache: nothing changes unless
- * every check passes (GC_EDATA: unknown format version, missing or unknown
- * or bad signature, a payload that does not match its manifest, a line
- * that is not an offer; GC_EUNAVAILABLE: the server is down or answers an
- * error, with http status in the message; GC_EUSAGE: no export at a
- * path).  The validators (ETag, Last-Modified) of a URL's manifest are kept
- * in the cache and sent next time; a 304 changes nothing.  *r filled on
- * GC_OK (release it with team_pull_result_release). */
+/* A pull's manifest as read: what the payload must match. */
+struct team_manifest_provider {
+	char id[48];
+	size_t offers;
+};
+struct team_manifest {
+	char created_at[32];
+	size_t payload_bytes;
+	char sha256[65];
+	size_t offers;                   /* the sum of the providers' */
+	struct team_manifest_provider *providers;
+	size_t nproviders;
+};
+/* A manifest's text (at most TEAM_MAX_MANIFEST bytes, parsed under
+ * TEAM_MANIFEST_MAX_VALUES) into *m (release it): GC_EDATA with the
+ * reason (not a manifest, a format version this build does not read, no
+ * payload size or sha256, a provider list that is malformed, names one
+ * twice or does not add up to `offers`). */
+enum gc_status team_manifest_read(const char *text, size_t len, struct team_manifest *m,
+				  char **err);
+void team_manifest_release(struct team_manifest *m);
+
+/* What the network part of a pull brought, checked (opaque). */
+struct team_fetch;
+
+/* The network part of a pull, before the cache is written (no writer lock
+ * is needed): the manifest fetched conditionally (its validators read
+ * from o->cache) or read from the folder, its size capped, its signature
+ * verified over its bytes (trusted keys set) before it is parsed, the
+ * payload fetched and its size and sha256 checked; every request under
+ * one deadline.  GC_OK with *f to store, or *f NULL and r->not_modified
+ * (a 304 to the validators sent).  Errors: GC_EDATA (a manifest or
+ * signature refused, a payload that does not match its manifest),
+ * GC_EUNAVAILABLE (the server is down or answers an error: 4xx, 5xx, a
+ * 304 to a request that sent no validator, the deadline), GC_EUSAGE (no
+ * export in a folder, a URL scheme other than http, https or file).
+ * r->from, created_at, key and payload_bytes are filled. */
+enum gc_status team_pull_fetch(const struct team_pull_opts *o, struct team_pull_result *r,
+			       struct team_fetch **f, char **err);
+/* The store part: the payload of f inflated and read line by line into
+ * o->cache in one transaction (the caller holds the writer lock), checked
+ * against the manifest as it goes, and the manifest's validators kept.
+ * Nothing changes unless all of it is good (GC_EDATA for a line that is
+ * not a record or an offer of its provider, a provider twice, counts the
+ * manifest does not list).  r->providers filled (release r). */
+enum gc_status team_pull_store(const struct team_pull_opts *o, struct team_fetch *f,
+			       struct team_pull_result *r, char **err);
+void team_fetch_free(struct team_fetch *f);
+
+/* Both parts in turn (no lock between them): GC_OK with *r filled,
+ * r->not_modified on a 304.  Release r with team_pull_result_release. */
 enum gc_status team_pull(const struct team_pull_opts *o, struct team_pull_result *r, char **err);
 void team_pull_result_release(struct team_pull_result *r);
-/* The merge step of team_pull alone, on an inflated payload (data, len):
- * each provider record and its offers into c in one transaction (nothing
- * changes unless all of it is good: GC_EDATA for a line that is not a
- * record or an offer of that provider), as team_pull does after its
- * checks; the providers into r (release it).  For tests and fuzzing. */
+
+/* --- team_merge.c: the payload, line by line --- */
+
+/* A payload's lines, read one at a time from gzip inflated as it goes (or
+ * from plain text): at most TEAM_MAX_LINE bytes of it held at once,
+ * whatever its size (opaque). */
+struct team_lines;
+/* Lines of data (gzip: a gzip stream, else plain text); borrowed, it must
+ * outlive *l.  GC_ENOMEM only. */
+enum gc_status team_lines_open(struct team_lines **l, const void *data, size_t len, int gzip,
+			       char **err);
+/* The next line parsed (under TEAM_LINE_MAX_VALUES, duplicate keys
+ * refused): GC_OK with a new reference in *out, or NULL at the end; GC_EDATA
+ * "payload line N ..." for a line longer than TEAM_MAX_LINE, one that is
+ * not JSON or holds too many values, gzip that is broken, cut short or
+ * inflates past TEAM_MAX_INFLATED. */
+enum gc_status team_lines_next(struct team_lines *l, struct json_t **out, char **err);
+void team_lines_close(struct team_lines *l);
+/* Lower the inflated cap of l below TEAM_MAX_INFLATED (tests). */
+void team_lines_cap(struct team_lines *l, size_t max_inflated);
+
+/* The merge of an inflated payload (data, len) alone, as team_pull_store
+ * does it but with no manifest to match: each provider record and its
+ * offers into c in one transaction (nothing changes unless all of it is
+ * good); the providers into r (release it).  For tests and fuzzing. */
 enum gc_status team_merge(struct cache *c, const char *data, size_t len, int force,
 			  struct team_pull_result *r, char **err);
+/* The merge of lines l into c (in the caller's transaction), matched
+ * against m (NULL: nothing to match). */
+enum gc_status team_merge_lines(struct cache *c, struct team_lines *l,
+				const struct team_manifest *m, int force,
+				struct team_pull_result *r, char **err);
 /* "stored", "current", "kept-newer" (static). */
 const char *team_outcome_name(enum team_outcome o);
 /* The JSON of a pull (docs/pull-result.schema.json): new reference or NULL. */

@@ -80,7 +80,7 @@ extern const struct opt_def *const opts_filters[]; /* the capability filters and
 extern const struct opt_def *const opts_output[];  /* --format --json */
 extern const struct opt_def opt_json, opt_gpu, opt_gpus, opt_provider, opt_hours, opt_nodes,
 	opt_limit, opt_explain, opt_timeout, opt_retries, opt_verbose, opt_force, opt_wait,
-	opt_no_legend;
+	opt_no_legend, opt_new_provider;
 
 /* What a command's positional argument completes to. */
 enum arg_source {
@@ -193,8 +193,9 @@ struct cli_env {
 	int color;       /* for stdout tables */
 	int width;       /* of stdout, 0 when not a terminal */
 	int writer;      /* set before cli_open_cache: a real file and the writer lock */
+	int lock_later;  /* set with writer: cli_open_cache leaves the lock to cli_lock */
 	long lock_wait_ms;
-	int lock_fd;     /* held while writer */
+	int lock_fd;     /* held while writer (from cli_lock when lock_later) */
 	struct money money; /* how tables show prices (zero: USD) */
 	char money_note[96]; /* "prices in EUR at 1 EUR = ..." for footers; "" in USD */
 	struct config config; /* the config file, once cli_config loaded it */
@@ -217,6 +218,11 @@ int cli_cache_path(const struct cli_args *a, char **path);
 /* Open the cache the options name (loading the catalog); prints notes and
  * errors; returns an exit code. */
 int cli_open_cache(struct cli_env *env, const struct cli_args *a);
+/* Take the writer lock (waiting --wait) for a writer that opened its
+ * cache with lock_later; prints the error; returns an exit code (75 when
+ * another gpucmp holds it).  cli_unlock drops it (cli_env_release too). */
+int cli_lock(struct cli_env *env);
+void cli_unlock(struct cli_env *env);
 /* A writer's plausible-answer rule (cache_set_guard) from --force and the
  * config's min_keep_percent; loads the config; returns an exit code. */
 int cli_writer_guard(struct cli_env *env, const struct cli_args *a);
@@ -334,10 +340,12 @@ int cli_where(const struct cli_args *a, where_lookup_fn lookup, where_suggest_fn
 	      void *ctx, struct where_result *out, int *have);
 
 /* refresh --from URL|DIR (or the config's pull_from): pull a team
- * snapshot into env's open cache (refresh_pull.c); prints; returns an
- * exit code as refresh's. */
+ * snapshot into env's open cache (refresh_pull.c): the network part
+ * within deadline_s seconds and without the writer lock, then the lock
+ * (cli_lock) for the store alone; prints; returns an exit code as
+ * refresh's. */
 int cli_refresh_pull(const struct cli_args *a, struct cli_env *env, const struct http_opts *ho,
-		     const char *from);
+		     const char *from, double deadline_s);
 
 /* --- offer_filter.c: list's offer filters, shared --- */
 

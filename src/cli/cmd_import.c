@@ -216,9 +216,6 @@ static const struct opt_def opt_as_of = {O_AS_OF, "as-of", 0, OPT_STRING, "DATE"
 	"else the file's time)"};
 static const struct opt_def opt_import_provider = {O_IMPORT_PROVIDER, "provider", 0, OPT_STRING,
 	"ID", NULL, HINT_PROVIDER, "provider id of a single vms.csv (default: its folder's name)"};
-static const struct opt_def opt_new_provider = {O_NEW_PROVIDER, "new-provider", 0, OPT_BOOL, NULL,
-	NULL, HINT_NONE, "import a provider id that has no profile (providers/ID.yaml), "
-	"else refused"};
 
 static const struct opt_use import_opts[] = {
 	OPT_GROUP(opts_common), OPT_USE(opt_import_format), OPT_USE(opt_as_of),

@@ -112,7 +112,18 @@ static int parse_limits(const struct cli_args *a, struct refresh_opts *o)
 	return rc ? rc : cli_http_opts(a, &o->http);
 }
 
-/* Options, catalog, config, providers and the cache, ready for the run. */
+/* What refresh pulls instead of fetching: --from, else (no IDs) the
+ * config's pull_from; NULL: a live refresh. */
+static const char *pull_source(const struct cli_args *a, const struct cli_env *env)
+{
+	const char *from = cli_opt(a, O_FROM);
+	if (from)
+		return from;
+	return a->npos == 0 ? env->config.pull_from : NULL;
+}
+
+/* Options, catalog, config, providers and the cache, ready for the run
+ * (a pull takes the writer lock later, after its network part). */
 static int prepare(struct cli_args *a, struct cli_env *env, struct refresh_opts *o,
 		   const char **chosen)
 {
@@ -127,6 +138,7 @@ static int prepare(struct cli_args *a, struct cli_env *env, struct refresh_opts 
 		rc = tiers(a, env, o);
 	if (!rc)
 		rc = pick(a, env, o, chosen);
+	env->lock_later = !rc && pull_source(a, env) != NULL;
 	if (!rc)
 		rc = cli_open_cache(env, a);
 	if (!rc)
@@ -265,16 +277,6 @@ static int run(const struct cli_args *a, struct cli_env *env, struct refresh_opt
 	       : v == REFRESH_SOME_FAILED ? EXIT_TEMPFAIL : EXIT_OK;
 }
 
-/* What refresh pulls instead of fetching: --from, else (no IDs) the
- * config's pull_from; NULL: a live refresh. */
-static const char *pull_source(const struct cli_args *a, const struct cli_env *env)
-{
-	const char *from = cli_opt(a, O_FROM);
-	if (from)
-		return from;
-	return a->npos == 0 ? env->config.pull_from : NULL;
-}
-
 static int cmd_refresh(struct cli_args *a)
 {
 	struct cli_env env;
@@ -289,10 +291,16 @@ static int cmd_refresh(struct cli_args *a)
 	if (rc == EXIT_USAGE && cli_opt(a, O_FROM) && a->npos)
 		msg_error("--from pulls every provider of the snapshot: name no provider");
 	const char *from = rc ? NULL : pull_source(a, &env);
+	if (!rc && !from && cli_flag(a, O_NEW_PROVIDER)) {
+		msg_error("--new-provider goes with --from (a team snapshot); a refresh stores "
+			  "only the providers gpucmp knows");
+		rc = EXIT_USAGE;
+	}
 	if (!rc)
 		rc = watch_prepare(a, &env, &w);
 	if (!rc)
-		rc = from ? cli_refresh_pull(a, &env, &o.http, from) : run(a, &env, &o);
+		rc = from ? cli_refresh_pull(a, &env, &o.http, from, o.deadline_s)
+			  : run(a, &env, &o);
 	rc = watch_report(a, &env, &w, rc);
 	cli_env_release(&env);
 	return rc;
@@ -322,7 +330,8 @@ static const struct opt_def opt_exit_on_change = {O_EXIT_ON_CHANGE, "exit-on-cha
 static const struct opt_use refresh_opts[] = {
 	OPT_GROUP(opts_common), OPT_USE(opt_json), OPT_USE(opt_jobs), OPT_USE(opt_max_age),
 	OPT_USE(opt_timeout), OPT_USE(opt_deadline), OPT_USE(opt_no_catalog),
-	OPT_USE(opt_catalog_only), OPT_USE(opt_from), OPT_USE(opt_retries), OPT_USE(opt_verbose),
+	OPT_USE(opt_catalog_only), OPT_USE(opt_from), OPT_USE(opt_new_provider),
+	OPT_USE(opt_retries), OPT_USE(opt_verbose),
 	OPT_USE(opt_force), OPT_USE(opt_wait), OPT_USE(opt_changes), OPT_USE(opt_exit_on_change),
 	OPT_GROUP(opts_offer_changes), OPT_END};
 static const struct arg_hint refresh_args[] = {ARG_HINT(ARG_ADAPTERS, 0, "provider id"), ARG_END};
@@ -345,8 +354,9 @@ const struct cmd_entry cmd_refresh_entry = {
 		"another server.\n\n"
 		"--from URL|DIR (or pull_from in the config, when no ID is named) pulls a\n"
 		"team snapshot that 'gpucmp export' wrote instead: conditionally (a 304\n"
-		"changes nothing), its sha256 and, with trusted_keys, its signature checked,\n"
-		"merged per provider in one transaction; a provider whose cached data is\n"
+		"changes nothing), within --deadline, its sha256 and, with trusted_keys,\n"
+		"its signature checked, then merged per provider in one transaction under\n"
+		"the cache lock (not held while fetching); a provider whose cached data is\n"
 		"newer stays unless --force (docs/TEAM.md).\n\n"
 		"exit: 0 every provider tried is current, 75 some failed (a named one without\n"
 		"its key too; or another refresh holds the cache), 69 all failed (a pull: the\n"

@@ -144,23 +144,35 @@ int cli_open_cache(struct cli_env *env, const struct cli_args *a)
 	open_notes(env, path, &info, memory);
 	cache_open_info_release(&info);
 	free(path);
-	if (env->writer) {
-		/* one writer at a time; the lock file sits beside the cache */
-		st = lock_acquire(cache_path(env->cache), env->lock_wait_ms, &env->lock_fd, &err);
-		if (st != GC_OK) {
-			msg_status(st, err, "cannot lock the cache");
-			free(err);
-			return exit_code_for(st);
-		}
+	return env->writer && !env->lock_later ? cli_lock(env) : EXIT_OK;
+}
+
+int cli_lock(struct cli_env *env)
+{
+	if (!env->writer || env->lock_fd >= 0)
+		return EXIT_OK;
+	/* one writer at a time; the lock file sits beside the cache */
+	char *err = NULL;
+	enum gc_status st = lock_acquire(cache_path(env->cache), env->lock_wait_ms, &env->lock_fd,
+					 &err);
+	if (st != GC_OK) {
+		msg_status(st, err, "cannot lock the cache");
+		free(err);
+		return exit_code_for(st);
 	}
 	return EXIT_OK;
 }
 
-void cli_env_release(struct cli_env *env)
+void cli_unlock(struct cli_env *env)
 {
 	if (env->writer && env->lock_fd >= 0)
 		lock_release(env->lock_fd);
 	env->lock_fd = -1;
+}
+
+void cli_env_release(struct cli_env *env)
+{
+	cli_unlock(env);
 	cache_close(env->cache);
 	env->cache = NULL;
 	if (env->cat_loaded)

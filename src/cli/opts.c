@@ -85,6 +85,9 @@ const struct opt_def opt_verbose = {O_VERBOSE, "verbose", 'v', OPT_BOOL, NULL, N
 const struct opt_def opt_force = {O_FORCE, "force", 0, OPT_BOOL, NULL, NULL, HINT_NONE,
 	"store an answer even when it has no usable offer or shrinks a provider below 10% "
 	"(min_keep_percent)"};
+const struct opt_def opt_new_provider = {O_NEW_PROVIDER, "new-provider", 0, OPT_BOOL, NULL,
+	NULL, HINT_NONE, "store a provider id that has no profile (providers/ID.yaml; an "
+	"import, a pull), else refused"};
 const struct opt_def opt_wait = {O_WAIT, "wait", 0, OPT_NUMBER, "SECONDS", NULL, HINT_NONE,
 	"wait up to SECONDS for another refresh or import to finish (default 5)"};
 

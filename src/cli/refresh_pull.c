@@ -1,7 +1,8 @@
 /* refresh_pull.c - gpucmp refresh --from URL|DIR (or the config's
  * pull_from): a team snapshot into the cache (docs/TEAM.md).  The library
- * fetches, checks and merges (team.h); this prints a line per provider
- * (or --json) and turns the outcome into refresh's exit codes. */
+ * fetches and checks with no lock held, then merges (team.h) under the
+ * writer lock, taken for that alone; this prints a line per provider (or
+ * --json) and turns the outcome into refresh's exit codes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,21 +44,43 @@ static int print_pull(const struct cli_args *a, const struct team_pull_result *r
 	return EXIT_OK;
 }
 
+/* The store part of a pull under the writer lock, taken for it alone. */
+static int store(struct cli_env *env, const struct team_pull_opts *o, struct team_fetch *f,
+		 struct team_pull_result *r)
+{
+	int rc = cli_lock(env);
+	if (rc)
+		return rc;
+	char *err = NULL;
+	enum gc_status st = team_pull_store(o, f, r, &err);
+	if (st != GC_OK)
+		rc = cli_cache_failed(env, NULL, st, err, "pull failed");
+	free(err);
+	cli_unlock(env);
+	return rc;
+}
+
 int cli_refresh_pull(const struct cli_args *a, struct cli_env *env, const struct http_opts *ho,
-		     const char *from)
+		     const char *from, double deadline_s)
 {
 	const struct config *cfg = &env->config;
 	struct team_pull_opts o = {env->cache, from, cli_flag(a, O_FORCE),
-				   (const char *const *)cfg->trusted_keys, cfg->ntrusted, ho};
+				   (const char *const *)cfg->trusted_keys, cfg->ntrusted, ho,
+				   deadline_s};
 	struct team_pull_result r;
+	struct team_fetch *f = NULL;
 	char *err = NULL;
-	enum gc_status st = team_pull(&o, &r, &err);
+	/* the network part holds no lock: an import or a refresh may run */
+	enum gc_status st = team_pull_fetch(&o, &r, &f, &err);
 	if (st != GC_OK) {
 		int rc = cli_cache_failed(env, NULL, st, err, "pull failed");
 		free(err);
 		return rc;
 	}
-	int rc = print_pull(a, &r);
+	int rc = f ? store(env, &o, f, &r) : EXIT_OK;
+	team_fetch_free(f);
+	if (!rc)
+		rc = print_pull(a, &r);
 	team_pull_result_release(&r);
 	return rc;
 }

@@ -6,9 +6,9 @@
  * a provider record ({"type":"provider",...}) followed by its offers.  The
  * merge runs in one transaction on an in-memory cache: it must never crash
  * or leak, every offer it stores passes the door (fuzz_common.h), and a
- * refused payload changes nothing (the offer count stays).  The input is
- * also inflated as gzip (team_gunzip), which must refuse anything that is
- * not a whole gzip stream.  Seeds: tests/fuzz/regress/team/.
+ * refused payload changes nothing (the offer count stays).  The line
+ * reader and its gzip side alone: fuzz_team_lines.c; the manifest:
+ * fuzz_team_manifest.c.  Seeds: tests/fuzz/regress/team/.
  */
 #include "fuzz_common.h"
 #include "gpucmp/cache.h"
@@ -50,10 +50,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fuzz_fail("provider #%zu has no id", i);
 	team_pull_result_release(&r);
 	free(err);
-	struct buf b;
-	buf_init(&b, 1 << 20);
-	team_gunzip(text, size - 1, &b, NULL);
-	buf_free(&b);
 	free(text);
 	return 0;
 }

@@ -7,9 +7,9 @@
 #
 # Writes OUT_DIR/<target>/ (one file per seed) and OUT_DIR/<target>.dict for
 # every target: adapter_<id> for each live adapter, profile, where,
-# skypilot, config and team.  The input formats are described at the top of each fuzz_*.c;
-# the regression inputs in tests/fuzz/regress/<target>/ are added as they
-# are.
+# skypilot, config, team, team_lines and team_manifest.  The input formats
+# are described at the top of each fuzz_*.c; the regression inputs in
+# tests/fuzz/regress/<target>/ are added as they are.
 set -eu
 src=$1
 out=$2
@@ -197,6 +197,42 @@ for k in type provider sku gpu gpu_name gpu_count gpu_mem_gb vcpus ram_gb disk_g
 	gpu_fraction stale offers last_error; do
 	echo "\"$k\""
 done >"$out/team.dict"
+
+# team_lines: a mode byte (1: gzip), then a payload (fuzz_team_lines.c): the
+# team target's payloads, plain and gzipped; its dictionary is team's
+mkdir -p "$out/team_lines"
+for f in "$src"/tests/fuzz/regress/team/*; do
+	[ -f "$f" ] || continue
+	n=$(basename "$f")
+	{ printf '\000'; tail -c +2 "$f"; } >"$out/team_lines/$n"
+	{ printf '\001'; tail -c +2 "$f" | gzip -9n; } >"$out/team_lines/$n.gz"
+done
+cp "$out/team.dict" "$out/team_lines.dict"
+
+# team_manifest: a manifest as export writes it (fuzz_team_manifest.c)
+mkdir -p "$out/team_manifest"
+cat >"$out/team_manifest/export" <<'JSON'
+{
+  "format": "gpucmp-snapshot",
+  "version": 1,
+  "created_at": "2026-12-01T00:00:00Z",
+  "generator": "gpucmp 0.1.0",
+  "payload": {
+    "file": "offers.ndjson.gz",
+    "bytes": 1234,
+    "sha256": "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+  },
+  "offers": 3,
+  "providers": [
+    {"provider": "aws", "source": "live", "as_of": "2026-12-01T00:00:00Z", "fetched_at": "2026-12-01T00:00:00Z", "offers": 2, "stale": false},
+    {"provider": "lambda", "source": "import", "as_of": "2026-11-30T00:00:00Z", "fetched_at": "2026-12-01T00:00:00Z", "offers": 1, "stale": true}
+  ]
+}
+JSON
+for k in format version created_at generator payload file bytes sha256 offers providers \
+	provider source as_of fetched_at stale gpucmp-snapshot offers.ndjson.gz; do
+	echo "\"$k\""
+done >"$out/team_manifest.dict"
 
 # Inputs that once failed (docs/RELIABILITY.md), replayed first in every run.
 if [ -d "$src/tests/fuzz/regress" ]; then

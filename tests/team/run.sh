@@ -11,9 +11,15 @@
 # The publisher's side: links planted in the export folder, a folder
 # others can change, a signing key that is a FIFO or readable by others,
 # --gen-key's mode, no local path in an export, a full disk.
+# Hostile snapshots (docs/RELIABILITY.md): a line of 3 M empty objects, a
+# gzip bomb, a 4 MiB manifest (each under `ulimit -v`, refused), a manifest
+# that never comes (--deadline ends the pull; an import runs meanwhile: the
+# lock is not held across the network), an unsolicited 304, 403/404 on the
+# manifest (69), file:// and other schemes, a bare trusted_keys.
 # usage: run.sh GPUCMP FIXTURED GENOFFERS
 set -u
 gpucmp=$1 fixtured=$2 genoffers=$3
+root=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/../lib/fixtured.sh"
 t=$(mktemp -d "${TMPDIR:-/tmp}/gpucmp-team.XXXXXX")
 pid=""
@@ -67,6 +73,8 @@ done
 printf X | dd of="$srv/tampered/offers.ndjson.gz" bs=1 seek=$at conv=notrunc 2>/dev/null
 cp "$srv/good/offers.ndjson.gz" "$srv/future/"
 sed 's/"version": 1/"version": 2/' "$srv/good/manifest.json" >"$srv/future/manifest.json"
+mkdir -p "$srv/version0"
+sed 's/"version": 1/"version": 0/' "$srv/good/manifest.json" >"$srv/version0/manifest.json"
 "$gpucmp" export "$t/none" >/dev/null 2>&1
 expect "export of nothing refused" 65 "$gpucmp" --cache "$t/empty.db" export "$t/none"
 
@@ -148,6 +156,37 @@ if mount -t tmpfs -o size=64k tmpfs "$t/full" 2>/dev/null; then
 else
 	echo "SKIP full disk: cannot mount a tmpfs here"
 fi
+# --- hostile snapshots (unsigned: the config for them trusts no key) -------
+: >"$t/nokeys.yaml"
+chmod 600 "$t/nokeys.yaml"
+rec='{"type":"provider","provider":"lambda","source":"live","as_of":"2026-12-02T11:00:00Z","fetched_at":"2026-12-02T11:00:00Z","offers":1,"stale":false}'
+offer='{"provider":"lambda","sku":"a","gpu_name":"H100","gpu_count":1,"region":"r","price_hr":0.5,"source":"live","fetched_at":"2026-12-02T11:00:00Z"'
+# snapshot DIR: DIR/manifest.json for the DIR/offers.ndjson.gz there
+snapshot() {
+	printf '{"format": "gpucmp-snapshot", "version": 1, "created_at": "2026-12-02T11:00:00Z", "generator": "test", "payload": {"file": "offers.ndjson.gz", "bytes": %s, "sha256": "%s"}, "offers": 1, "providers": [{"provider": "lambda", "offers": 1, "stale": false}]}\n' \
+		"$(wc -c <"$1/offers.ndjson.gz" | tr -d ' ')" \
+		"$(sha256sum "$1/offers.ndjson.gz" | cut -d' ' -f1)" >"$1/manifest.json"
+}
+mkdir -p "$srv/values" "$srv/bomb" "$srv/bigmanifest"
+# one offer line whose extra key holds 3,000,000 empty objects (9 MB, 9 KB gzipped)
+{
+	echo "$rec"
+	printf '%s,"x":[' "$offer"
+	awk 'BEGIN { for (i = 1; i < 3000000; i++) printf "{},"; print "{}]}" }'
+} | gzip -9n >"$srv/values/offers.ndjson.gz"
+snapshot "$srv/values"
+# a gzip bomb: 256 MiB of one line from 1.2 MB
+{
+	echo "$rec"
+	printf '%s,"x":"' "$offer"
+	head -c 268435456 /dev/zero | tr '\0' a
+	echo '"}'
+} | gzip -1n >"$srv/bomb/offers.ndjson.gz"
+snapshot "$srv/bomb"
+# a 4 MiB manifest of [{},{},...] (a real one is about 1 KB), signed by nobody
+awk 'BEGIN { printf "["; for (i = 1; i < 1398101; i++) printf "{},"; printf "{}]" }' \
+	>"$srv/bigmanifest/manifest.json"
+cp "$srv/good/manifest.sig" "$srv/good/offers.ndjson.gz" "$srv/bigmanifest/"
 
 cat >"$t/routes" <<R
 GET /good/manifest.json file=good/manifest.json etag=m1 type=application/json
@@ -159,6 +198,10 @@ GET /tampered/offers.ndjson.gz file=tampered/offers.ndjson.gz
 GET /truncated/manifest.json file=good/manifest.json
 GET /truncated/manifest.sig file=good/manifest.sig
 GET /truncated/offers.ndjson.gz file=good/offers.ndjson.gz truncate=1000
+GET /stall/manifest.json stall=1 mark=stall.arrived
+GET /always304/manifest.json status=304
+GET /forbidden/manifest.json status=403
+GET /bigmanifest/manifest.json size=1000000
 R
 for d in unsigned old otherkey future; do
 	for f in manifest.json manifest.sig offers.ndjson.gz; do
@@ -192,9 +235,74 @@ grep -q "cut short" "$t/err" && ok "truncated: says cut short" || bad "truncated
 expect "unknown signing key" 65 "$gpucmp" --cache "$t/client.db" refresh --from "$base/otherkey"
 grep -q "unknown key" "$t/err" && ok "unknown key named" || bad "unknown key message"
 expect "unsigned with trusted_keys" 65 "$gpucmp" --cache "$t/client.db" refresh --from "$base/unsigned"
-expect "unknown format version" 65 "$gpucmp" --cache "$t/client.db" refresh --from "$base/future"
-grep -q "format version" "$t/err" && ok "version named" || bad "version message"
+# (the signature is checked before the manifest is read: these are unsigned)
+expect "unknown format version" 65 env GPUCMP_CONFIG="$t/nokeys.yaml" "$gpucmp" \
+	--cache "$t/client.db" refresh --from "$base/future"
+grep -q "format version 2 is of a newer gpucmp" "$t/err" && ok "version named" ||
+	bad "version message"
+expect "format version 0" 65 env GPUCMP_CONFIG="$t/nokeys.yaml" "$gpucmp" \
+	--cache "$t/client.db" refresh --from "$srv/version0"
+grep -q "unknown snapshot format version 0" "$t/err" && ! grep -q newer "$t/err" &&
+	ok "version 0 is not called newer" || bad "version 0 message"
 [ "$(client_sum)" = "$before" ] && ok "refused pulls changed nothing" || bad "a refused pull changed the cache"
+
+# --- hostile snapshots: refused, memory bounded, nothing changes -------------
+# (not under ASan, whose shadow memory needs more address space than this)
+limit=200000
+nm "$gpucmp" 2>/dev/null | grep -q __asan_init && limit=unlimited
+bounded() { # NAME CODE CONFIG CMD...: expect, in at most $limit KiB of address space
+	name=$1 code=$2 cfg=$3
+	shift 3
+	expect "$name" "$code" sh -c 'ulimit -v "$1"; shift; exec "$@"' sh "$limit" \
+		env GPUCMP_CONFIG="$cfg" "$@"
+}
+bounded "3 M values in an offer line" 65 "$t/nokeys.yaml" \
+	"$gpucmp" --cache "$t/client.db" refresh --from "$srv/values"
+grep -q "payload line 2 is longer than 65536 bytes" "$t/err" && ok "values: the line cap names it" ||
+	bad "values message"
+bounded "gzip bomb" 65 "$t/nokeys.yaml" "$gpucmp" --cache "$t/client.db" refresh --from "$srv/bomb"
+grep -q "payload line 2 is longer than" "$t/err" && ok "bomb: refused at the line cap" ||
+	bad "bomb message"
+bounded "4 MiB manifest" 65 "$t/config.yaml" \
+	"$gpucmp" --cache "$t/client.db" refresh --from "$srv/bigmanifest"
+grep -q "larger than 65536 bytes" "$t/err" && ok "big manifest: refused by size, unparsed" ||
+	bad "big manifest message"
+expect "1 MB manifest over HTTP" 65 "$gpucmp" --cache "$t/client.db" refresh --from "$base/bigmanifest"
+grep -q "larger than 65536 bytes" "$t/err" && ok "big manifest over HTTP: refused by size" ||
+	bad "big manifest over HTTP message"
+[ "$(client_sum)" = "$before" ] && ok "hostile snapshots changed nothing" || bad "a hostile snapshot changed the cache"
+
+# --- a manifest that never comes: the deadline, and no lock meanwhile ---------
+rm -f "$srv/stall.arrived"
+"$gpucmp" --cache "$t/client.db" refresh --from "$base/stall" --deadline 3 --timeout 30 \
+	--retries 0 >"$t/stall.out" 2>"$t/stall.err" &
+pull=$!
+i=0
+while [ ! -e "$srv/stall.arrived" ] && [ $i -lt 600 ] && kill -0 "$pull" 2>/dev/null; do
+	i=$((i + 1))
+	sleep 0.05
+done
+[ -e "$srv/stall.arrived" ] && ok "the stalled manifest was asked for" || bad "the pull never asked"
+# the pull waits on the network: an import takes the lock at once
+expect "import while a pull waits on the network" 0 "$gpucmp" --cache "$t/client.db" --quiet \
+	import --force --wait 0 "$root/tests/fixtures/skypilot/lambda/vms.csv"
+wait "$pull"
+got=$?
+[ "$got" = 69 ] && ok "stalled pull ends (exit 69)" || { bad "stalled pull: exit $got"; cat "$t/stall.err"; }
+grep -q "deadline of 3 s" "$t/stall.err" && ok "stalled pull: the deadline names itself" ||
+	bad "stalled pull message"
+# the import changed lambda: take the good snapshot back
+"$gpucmp" --cache "$t/client.db" refresh --from "$srv/good" --force >/dev/null 2>&1
+[ "$(client_sum)" = "$before" ] && ok "back to the good snapshot" || bad "cannot restore the client"
+
+# --- 304 without a validator; 403 and 404 on the manifest: 69 --------------------
+expect "unsolicited 304" 69 "$gpucmp" --cache "$t/client.db" refresh --from "$base/always304"
+grep -q "304 Not Modified to a request without a validator" "$t/err" &&
+	ok "unsolicited 304 named" || bad "unsolicited 304 message"
+expect "403 on the manifest" 69 "$gpucmp" --cache "$t/client.db" refresh --from "$base/forbidden"
+expect "404 on the manifest" 69 "$gpucmp" --cache "$t/client.db" refresh --from "$base/nothing"
+grep -q "no snapshot at" "$t/err" && ok "404 says no snapshot there" || bad "404 message"
+[ "$(client_sum)" = "$before" ] && ok "304/403/404 changed nothing" || bad "304/403/404 changed the cache"
 
 # --- an older snapshot: local newer stays, --force takes it ----------------
 expect "older snapshot" 0 "$gpucmp" --cache "$t/client.db" refresh --from "$base/old"
@@ -214,8 +322,82 @@ expect "folder, older, --force" 0 "$gpucmp" --cache "$t/client.db" refresh --fro
 printf 'trusted_keys: [%s]\npull_from: %s\n' "$pub" "$srv/good" >"$t/config.yaml"
 expect "pull_from in the config" 0 "$gpucmp" --cache "$t/client.db" refresh --quiet
 [ "$(client_sum)" = "$before" ] && ok "pull_from pulled the good snapshot" || bad "pull_from"
+printf 'trusted_keys: [%s]\npull_from: file://%s\n' "$pub" "$srv/good" >"$t/config.yaml"
+expect "pull_from: file:// URL" 0 "$gpucmp" --cache "$t/client.db" refresh --quiet
+expect "--from file:// URL" 0 "$gpucmp" --cache "$t/client.db" refresh --from "file://$srv/good"
+expect "--from another scheme" 64 "$gpucmp" --cache "$t/client.db" refresh --from "ftp://127.0.0.1/x"
+grep -q "an http:// or https:// URL, a file:// URL or a folder" "$t/err" &&
+	ok "another scheme: says what is taken" || bad "scheme message"
+printf 'pull_from: s3://bucket/team\n' >"$t/config.yaml"
+expect "pull_from: another scheme" 78 "$gpucmp" --cache "$t/client.db" refresh --quiet
+printf 'trusted_keys:\npull_from: %s\n' "$srv/unsigned" >"$t/config.yaml"
+expect "a bare trusted_keys: refused" 78 "$gpucmp" --cache "$t/client.db" refresh --quiet
+grep -q "'trusted_keys' is empty" "$t/err" && ok "bare trusted_keys named" || bad "trusted_keys message"
+printf 'trusted_keys: [%s]\n' "$pub" >"$t/config.yaml"
+[ "$(client_sum)" = "$before" ] && ok "pull_from pulled the good snapshot" || bad "pull_from"
 expect "--from with an id" 64 "$gpucmp" --cache "$t/client.db" refresh lambda --from "$srv/good"
 expect "no export there" 64 "$gpucmp" --cache "$t/client.db" refresh --from "$t"
 
+# --- hostile values through the door (docs/RELIABILITY.md, "One door in") ---
+# A payload of unsigned snapshots whose offers and records carry what a
+# pull once stored as given; each snapshot DIR holds one provider P with
+# the offer lines given after the record.
+door_snapshot() { # DIR PROVIDER RECORD_EXTRA OFFER_LINE...
+	d=$1 p=$2 extra=$3
+	shift 3
+	mkdir -p "$d"
+	{
+		printf '{"type":"provider","provider":"%s","source":"live","fetched_at":"2026-12-02T11:00:00Z","offers":%s,"stale":false%s}\n' "$p" "$#" "$extra"
+		for line in "$@"; do echo "$line"; done
+	} | gzip -9n >"$d/offers.ndjson.gz"
+	printf '{"format": "gpucmp-snapshot", "version": 1, "created_at": "2026-12-02T11:00:00Z", "generator": "test", "payload": {"file": "offers.ndjson.gz", "bytes": %s, "sha256": "%s"}, "offers": %s, "providers": [{"provider": "%s", "offers": %s, "stale": false}]}\n' \
+		"$(wc -c <"$d/offers.ndjson.gz" | tr -d ' ')" "$(sha256sum "$d/offers.ndjson.gz" | cut -d' ' -f1)" \
+		"$#" "$p" "$#" >"$d/manifest.json"
+}
+o() { # PROVIDER SKU PRICE EXTRA: one offer line
+	printf '{"provider":"%s","sku":"%s","gpu_name":"H100","gpu_count":1,"region":"r","price_hr":%s,"source":"live","fetched_at":"2026-12-02T11:00:00Z"%s}' "$1" "$2" "$3" "$4"
+}
+esc='\u001b]8;;http://x\u0007' # JSON escapes: the reader decodes them
+door_snapshot "$srv/evil" evil-corp "" "$(o evil-corp cheap 0.01 '')"
+door_snapshot "$srv/values2" lambda ",\"last_error\":\"boom${esc}\"" \
+	"$(o lambda neg 2.5 ',"vcpus":-5,"ram_gb":1e308,"gpu_mem_gb":-80')" \
+	"$(o lambda tiny 2.5 ',"gpu_fraction":1e-300')" \
+	"$(o lambda xxx 2.5 ',"currency":"XXX"')" \
+	"$(o lambda "esc${esc}" 2.5 ',"vcpus":8,"ram_gb":64,"gpu_mem_gb":80')"
+door_snapshot "$srv/future" lambda ',"as_of":"9999-12-31T00:00:00Z"' "$(o lambda f 2.5 '')"
+door_snapshot "$srv/zzzz" lambda ',"as_of":"zzzz"' "$(o lambda z 2.5 '')"
+door_snapshot "$srv/feb31" lambda ',"as_of":"2026-12-02T11:30:00Z"' \
+	"$(o lambda d 2.5 ',"as_of":"2026-02-31T00:00:00Z"')"
+rm -f "$t/door.db"
+cp "$t/client.db" "$t/door.db"
+dsum() { sqlite3 "$t/door.db" "SELECT provider, sku, price_hr, vcpus, ram_gb, gpu_mem_gb, gpu_fraction, currency FROM offer ORDER BY 1, 2, 3" | cksum; }
+was=$(dsum)
+expect "a provider without a profile" 64 env GPUCMP_CONFIG="$t/nokeys.yaml" "$gpucmp" \
+	--cache "$t/door.db" refresh --from "$srv/evil"
+grep -q "'evil-corp' is not a known provider (no built-in profile); --new-provider" "$t/err" &&
+	ok "evil-corp: the same confirmation as import" || bad "evil-corp message: $(cat "$t/err")"
+[ "$(dsum)" = "$was" ] && ok "evil-corp: nothing stored" || bad "evil-corp changed the cache"
+expect "--new-provider confirms it" 0 env GPUCMP_CONFIG="$t/nokeys.yaml" "$gpucmp" \
+	--cache "$t/door.db" refresh --from "$srv/evil" --new-provider
+[ "$(sqlite3 "$t/door.db" "SELECT count(*) FROM offer WHERE provider='evil-corp'")" = 1 ] &&
+	ok "evil-corp stored when confirmed" || bad "evil-corp not stored with --new-provider"
+expect "hostile values" 0 env GPUCMP_CONFIG="$t/nokeys.yaml" "$gpucmp" \
+	--cache "$t/door.db" refresh --from "$srv/values2" --force
+[ "$(sqlite3 "$t/door.db" "SELECT sku, vcpus IS NULL, ram_gb IS NULL, gpu_mem_gb IS NULL FROM offer WHERE provider='lambda' ORDER BY sku" | tr '\n' ' ')" = "esc?]8;;http://x?|0|0|0 neg|1|1|1 " ] &&
+	ok "sizes out of range unknown, a 1e-300 share and currency XXX dropped, escapes cleaned" ||
+	bad "hostile values: $(sqlite3 "$t/door.db" "SELECT sku, vcpus, ram_gb, gpu_mem_gb FROM offer WHERE provider='lambda'" | tr '\n' ' ')"
+[ "$(sqlite3 "$t/door.db" "SELECT last_error FROM provider_state WHERE provider='lambda'")" = "boom?]8;;http://x?" ] &&
+	ok "the record's last_error cleaned" || bad "last_error stored raw"
+[ "$(sqlite3 "$t/door.db" "SELECT (SELECT count(*) FROM offer WHERE instr(sku || region || source || gpu_name, char(27))) + (SELECT count(*) FROM provider_state WHERE instr(COALESCE(last_error, '') || source, char(27)))")" = 0 ] &&
+	ok "no ESC in the cache" || bad "an ESC reached the cache"
+was=$(dsum)
+for d in future zzzz feb31; do
+	expect "pulled date: $d" 65 env GPUCMP_CONFIG="$t/nokeys.yaml" "$gpucmp" \
+		--cache "$t/door.db" refresh --from "$srv/$d"
+	[ "$(dsum)" = "$was" ] && ok "$d: nothing stored" || bad "$d changed the cache"
+done
+grep -q "is not an RFC 3339 UTC date" "$t/err" && ok "an impossible day named" || bad "feb31 message: $(cat "$t/err")"
+
+[ -n "${KEEP_T:-}" ] && echo "kept $t"
 [ $fail -eq 0 ] && echo "team: all passed"
 exit $fail

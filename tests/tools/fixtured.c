@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -39,6 +40,8 @@ struct route {
 	size_t len;			/* body length after truncate= */
 	unsigned long delay_ms, times;	/* times 0: unlimited */
 	unsigned long trickle_ms;	/* > 0: the body one byte at a time, this far apart */
+	int stall;			/* stall=1: no answer till the client goes or a stop */
+	char *mark;			/* mark=: ROOT/REL created when a request matches, owned */
 	atomic_ulong used;		/* matching requests seen, for times= */
 };
 
@@ -53,6 +56,7 @@ struct request {
 static struct route *routes;
 static size_t nroutes;
 static FILE *log_fp;
+static int stop_pipe[2] = {-1, -1}; /* written once on SIGTERM/SIGINT: stalls end */
 
 static const char notfound[] = "{\"error\":\"no fixture route\"}";
 
@@ -83,6 +87,23 @@ static char *read_file(const char *path, size_t *len)
 		fclose(f);
 	*len = (size_t)n;
 	return data;
+}
+
+/* stall=1 or mark=REL into r; NULL on success, else the complaint. */
+static const char *parse_hold(struct route *r, const char *tok, const char *v, const char *root)
+{
+	if (strcmp(tok, "stall") == 0) {
+		if (strcmp(v, "1") != 0)
+			return "bad stall (stall=1)";
+		r->stall = 1;
+		return NULL;
+	}
+	size_t len = strlen(root) + strlen(v) + 2;
+	free(r->mark);
+	if (!*v || !(r->mark = malloc(len)))
+		return *v ? "out of memory" : "bad mark";
+	snprintf(r->mark, len, "%s/%s", root, v);
+	return NULL;
 }
 
 /* Parse the option token `tok` into r; NULL on success, else the complaint. */
@@ -152,6 +173,8 @@ static const char *parse_option(struct route *r, char *tok, const char *root,
 	} else if (strcmp(tok, "truncate") == 0) {
 		if (parse_num(v, trunc))
 			return "bad truncate";
+	} else if (strcmp(tok, "stall") == 0 || strcmp(tok, "mark") == 0) {
+		return parse_hold(r, tok, v, root);
 	} else if (strcmp(tok, "times") == 0) {
 		if (parse_num(v, &r->times) || r->times == 0)
 			return "bad times";
@@ -163,6 +186,7 @@ static const char *parse_option(struct route *r, char *tok, const char *root,
 
 static void route_free(struct route *r)
 {
+	free(r->mark);
 	free(r->line);
 	free(r->etag);
 	free(r->file_data);
@@ -307,6 +331,26 @@ static int not_modified(struct MHD_Connection *c, const struct route *r)
 	return r->last_modified && ims && strcmp(ims, r->last_modified) == 0;
 }
 
+/* mark=: the file that says a request arrived (tests wait on it). */
+static void mark(const struct route *r)
+{
+	FILE *f = r->mark ? fopen(r->mark, "w") : NULL;
+	if (f)
+		fclose(f);
+}
+
+/* stall=1: answer nothing; return when the client closes the connection
+ * or the server stops (then the connection is dropped).  No timer: a
+ * client's own timeout or deadline is what ends it. */
+static void stall(struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+	struct pollfd pfd[2] = {{stop_pipe[0], POLLIN, 0}, {ci ? ci->connect_fd : -1, POLLIN, 0}};
+	while (poll(pfd, 2, -1) < 0 && errno == EINTR)
+		;
+}
+
 static enum MHD_Result respond(struct MHD_Connection *c, const char *method, const char *uri)
 {
 	static struct route no_route = {.method = "", .path = "", .status = MHD_HTTP_NOT_FOUND,
@@ -315,6 +359,11 @@ static enum MHD_Result respond(struct MHD_Connection *c, const char *method, con
 	struct route *r = match(method, uri);
 	if (!r)
 		r = &no_route;
+	mark(r);
+	if (r->stall) {
+		stall(c);
+		return MHD_NO;
+	}
 	if (r->delay_ms) {
 		struct timespec ts = {(time_t)(r->delay_ms / 1000),
 				      (long)(r->delay_ms % 1000) * 1000000L};
@@ -450,6 +499,10 @@ int main(int argc, char **argv)
 	sigaddset(&stop, SIGINT);
 	sigprocmask(SIG_BLOCK, &stop, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	if (pipe(stop_pipe) != 0) {
+		fprintf(stderr, "gpucmp-fixtured: pipe: %s\n", strerror(errno));
+		goto out;
+	}
 
 	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = 0};
 	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
@@ -472,6 +525,8 @@ int main(int argc, char **argv)
 	while (sigwait(&stop, &sig) != 0)
 		;
 	rc = 0;
+	if (write(stop_pipe[1], "", 1) != 1)
+		rc = 1;
 out:
 	if (d)
 		MHD_stop_daemon(d);

@@ -113,6 +113,17 @@ static void test_empty_and_null(void **state)
 	}
 }
 
+/* pull_from: a file:/// URL is a folder's (team_pull reads it) */
+static void test_pull_from_file_url(void **state)
+{
+	(void)state;
+	struct config c;
+	char *err = NULL;
+	assert_int_equal(parse(&c, "pull_from: file:///srv/team\n", &err), GC_OK);
+	assert_string_equal(c.pull_from, "file:///srv/team");
+	config_release(&c);
+}
+
 static void test_errors(void **state)
 {
 	(void)state;
@@ -130,6 +141,14 @@ static void test_errors(void **state)
 		{ "sort: price,price,price,price,price,price,price,price,price\n",
 		  "cfg.yaml:1: too many names in 'sort' (at most 8)" },
 		{ "columns: []\n", "cfg.yaml:1: 'columns' is empty; leave it out for the default" },
+		/* a bare key: not "no signature check", said nowhere */
+		{ "trusted_keys:\n", "cfg.yaml:1: 'trusted_keys' is empty" },
+		{ "trusted_keys: ~\n", "cfg.yaml:1: 'trusted_keys' is empty" },
+		{ "trusted_keys: []\n", "cfg.yaml:1: 'trusted_keys' is empty" },
+		{ "pull_from: ftp://example.org/team\n",
+		  "cfg.yaml:1: pull_from must be an http(s) URL, a file:/// URL or a folder" },
+		{ "pull_from: file://host/team\n",
+		  "cfg.yaml:1: pull_from must be an http(s) URL, a file:/// URL or a folder" },
 		{ "columns: [[gpu]]\n",
 		  "cfg.yaml:1: 'columns' must be a list of names or one comma-separated "
 		  "line of them" },
@@ -589,6 +608,7 @@ int main(void)
 		cmocka_unit_test(test_catalog_keys),
 		cmocka_unit_test(test_empty_and_null),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_pull_from_file_url),
 		cmocka_unit_test(test_key_not_in_messages),
 		cmocka_unit_test(test_check_mode),
 		cmocka_unit_test(test_load_file),

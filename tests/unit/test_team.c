@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -77,26 +78,102 @@ static void test_sha256(void **state)
 			    "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
 
-static void test_gunzip_refuses_bad_input(void **state)
+/* gzip of text (n bytes) into a new buffer of *len bytes. */
+static unsigned char *gzip_of(const char *text, size_t n, size_t *len)
+{
+	z_stream z;
+	memset(&z, 0, sizeof z);
+	assert_int_equal(deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY),
+			 Z_OK);
+	size_t cap = deflateBound(&z, n) + 64;
+	unsigned char *out = malloc(cap);
+	assert_non_null(out);
+	z.next_in = (Bytef *)(uintptr_t)text;
+	z.avail_in = (uInt)n;
+	z.next_out = out;
+	z.avail_out = (uInt)cap;
+	assert_int_equal(deflate(&z, Z_FINISH), Z_STREAM_END);
+	*len = cap - z.avail_out;
+	deflateEnd(&z);
+	return out;
+}
+
+/* Every line of (data, len) read; the status that ended it, *n lines. */
+static enum gc_status read_lines(const void *data, size_t len, int gz, size_t cap, size_t *n,
+				 char **err)
+{
+	struct team_lines *l = NULL;
+	assert_int_equal(team_lines_open(&l, data, len, gz, NULL), GC_OK);
+	if (cap)
+		team_lines_cap(l, cap);
+	enum gc_status st;
+	json_t *j = NULL;
+	*n = 0;
+	while ((st = team_lines_next(l, &j, err)) == GC_OK && j) {
+		json_decref(j);
+		++*n;
+	}
+	team_lines_close(l);
+	return st;
+}
+
+/* A line of `n` bytes: {"x":"aaa..."} */
+static char *long_line(size_t n)
+{
+	char *s = malloc(n + 2);
+	assert_non_null(s);
+	memset(s, 'a', n);
+	memcpy(s, "{\"x\":\"", 6);
+	memcpy(s + n - 2, "\"}", 2);
+	s[n] = '\n';
+	s[n + 1] = '\0';
+	return s;
+}
+
+/* The payload is read a line at a time, inflated as it goes: whole lines,
+ * and gzip that is cut short, not gzip, or inflates past the cap refused. */
+static void test_lines(void **state)
 {
 	(void)state;
-	/* gzip of "hi\n" (gzip -n) */
-	static const unsigned char gz[] = {0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00,
-					   0x00, 0x03, 0xcb, 0xc8, 0xe4, 0x02, 0x00, 0x7a,
-					   0x7a, 0x6f, 0xed, 0x03, 0x00, 0x00, 0x00};
-	struct buf b;
-	buf_init(&b, 1024);
-	assert_int_equal(team_gunzip(gz, sizeof gz, &b, NULL), GC_OK);
-	assert_int_equal(b.len, 3);
-	assert_memory_equal(b.ptr, "hi\n", 3);
-	buf_reset(&b);
-	assert_int_equal(team_gunzip(gz, sizeof gz - 6, &b, NULL), GC_EDATA); /* cut short */
-	buf_reset(&b);
-	assert_int_equal(team_gunzip("plain text", 10, &b, NULL), GC_EDATA);
-	buf_free(&b);
-	buf_init(&b, 2); /* inflates past the cap */
-	assert_int_equal(team_gunzip(gz, sizeof gz, &b, NULL), GC_EDATA);
-	buf_free(&b);
+	static const char text[] = "{\"a\": 1}\n[2]\n{\"c\": \"3\"}";
+	size_t glen, n;
+	unsigned char *gz = gzip_of(text, sizeof text - 1, &glen);
+	char *err = NULL;
+	assert_int_equal(read_lines(gz, glen, 1, 0, &n, NULL), GC_OK);
+	assert_int_equal(n, 3);
+	assert_int_equal(read_lines(text, sizeof text - 1, 0, 0, &n, NULL), GC_OK);
+	assert_int_equal(n, 3);
+	assert_int_equal(read_lines(gz, glen - 6, 1, 0, &n, &err), GC_EDATA);
+	assert_non_null(strstr(err, "cut short"));
+	free(err);
+	err = NULL;
+	assert_int_equal(read_lines("plain text", 10, 1, 0, &n, &err), GC_EDATA);
+	assert_non_null(strstr(err, "not gzip"));
+	free(err);
+	err = NULL;
+	assert_int_equal(read_lines(gz, glen, 1, 8, &n, &err), GC_EDATA);
+	assert_non_null(strstr(err, "inflates past 8 bytes"));
+	free(err);
+	free(gz);
+	/* a line of the cap is read; one byte more is refused, never held */
+	char *ok = long_line(TEAM_MAX_LINE), *big = long_line(TEAM_MAX_LINE + 1);
+	gz = gzip_of(ok, strlen(ok), &glen);
+	assert_int_equal(read_lines(gz, glen, 1, 0, &n, NULL), GC_OK);
+	free(gz);
+	gz = gzip_of(big, strlen(big), &glen);
+	err = NULL;
+	assert_int_equal(read_lines(gz, glen, 1, 0, &n, &err), GC_EDATA);
+	assert_non_null(strstr(err, "payload line 1 is longer than 65536 bytes"));
+	free(err);
+	free(gz);
+	free(ok);
+	free(big);
+	/* a line that is not JSON says where, quoting nothing */
+	err = NULL;
+	assert_int_equal(read_lines("{}\n{\"k\": secret}\n", 17, 0, 0, &n, &err), GC_EDATA);
+	assert_non_null(strstr(err, "payload line 2: not valid JSON"));
+	assert_null(strstr(err, "secret"));
+	free(err);
 }
 
 static void test_sign_and_verify(void **state)
@@ -197,7 +274,7 @@ static enum gc_status pull(struct cache *c, const char *dir, int force,
 {
 	struct http_opts ho;
 	http_opts_default(&ho);
-	struct team_pull_opts o = {c, dir, force, NULL, 0, &ho};
+	struct team_pull_opts o = {c, dir, force, NULL, 0, &ho, 0};
 	return team_pull(&o, r, NULL);
 }
 
@@ -240,8 +317,36 @@ static void test_export_pull_merge(void **state)
 	cache_close(cl);
 }
 
-/* A folder holding `lines` as a payload whose manifest matches it. */
-static void write_export(const char *dir, const char *lines)
+/* The manifest's provider list of a payload's lines: its records. */
+static char *providers_of(const char *lines, size_t *total)
+{
+	json_t *list = json_array();
+	*total = 0;
+	for (const char *p = lines; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		json_t *j = json_loadb(p, n, 0, NULL);
+		const char *type = json_string_value(json_object_get(j, "type"));
+		if (type && strcmp(type, "provider") == 0) {
+			json_int_t k = json_integer_value(json_object_get(j, "offers"));
+			json_array_append_new(list, json_pack("{s:O, s:I, s:b}", "provider",
+							      json_object_get(j, "provider"),
+							      "offers", k, "stale", 0));
+			*total += (size_t)k;
+		}
+		json_decref(j);
+		p += n + (nl != NULL);
+	}
+	char *text = json_dumps(list, JSON_COMPACT);
+	json_decref(list);
+	return text;
+}
+
+/* A folder holding `lines` as a payload whose manifest matches it (its
+ * provider list `providers` of `offers` in all when not NULL, else the
+ * payload's). */
+static void write_export_as(const char *dir, const char *lines, const char *providers,
+			    size_t offers)
 {
 	char path[4200], hex[65];
 	mkdir(dir, 0755);
@@ -250,18 +355,26 @@ static void write_export(const char *dir, const char *lines)
 	assert_non_null(gz);
 	gzputs(gz, lines);
 	gzclose(gz);
-	size_t len = 0;
+	size_t len = 0, total = 0;
 	char *data = NULL;
 	assert_int_equal(file_read_all(path, 1 << 20, &data, &len, NULL), GC_OK);
 	assert_int_equal(team_sha256(data, len, hex, NULL), GC_OK);
 	free(data);
+	char *list = providers_of(lines, &total);
 	snprintf(path, sizeof path, "%s/" TEAM_MANIFEST, dir);
 	FILE *f = fopen(path, "w");
 	assert_non_null(f);
 	fprintf(f, "{\"format\": \"gpucmp-snapshot\", \"version\": 1, \"created_at\": \"x\","
 		" \"payload\": {\"file\": \"offers.ndjson.gz\", \"bytes\": %zu,"
-		" \"sha256\": \"%s\"}}", len, hex);
+		" \"sha256\": \"%s\"}, \"offers\": %zu, \"providers\": %s}", len, hex,
+		providers ? offers : total, providers ? providers : list);
 	fclose(f);
+	free(list);
+}
+
+static void write_export(const char *dir, const char *lines)
+{
+	write_export_as(dir, lines, NULL, 0);
 }
 
 /* A payload whose second provider holds a line that is not an offer: the
@@ -275,16 +388,261 @@ static void test_pull_is_one_transaction(void **state)
 	snprintf(dir, sizeof dir, "%s", scratch_path("team-bad"));
 	write_export(dir,
 		     "{\"type\":\"provider\",\"provider\":\"lambda\",\"source\":\"live\","
-		     "\"fetched_at\":\"2027-01-01T00:00:00Z\",\"offers\":1}\n"
+		     "\"fetched_at\":\"2026-12-02T11:00:00Z\",\"offers\":1}\n"
 		     "{\"provider\":\"lambda\",\"sku\":\"a\",\"gpu_name\":\"H100\",\"gpu_count\":1,"
 		     "\"region\":\"r\",\"price_hr\":0.5,\"source\":\"live\","
-		     "\"fetched_at\":\"2027-01-01T00:00:00Z\"}\n"
+		     "\"fetched_at\":\"2026-12-02T11:00:00Z\"}\n"
 		     "{\"type\":\"provider\",\"provider\":\"vast\",\"source\":\"live\","
-		     "\"fetched_at\":\"2027-01-01T00:00:00Z\",\"offers\":1}\n"
+		     "\"fetched_at\":\"2026-12-02T11:00:00Z\",\"offers\":1}\n"
 		     "{\"provider\":\"vast\",\"sku\":\"b\"}\n");
 	struct team_pull_result r;
 	assert_int_equal(pull(cl, dir, 0, &r), GC_EDATA);
 	assert_true(price_of(cl, "lambda") == before);
+	cache_close(cl);
+}
+
+#define REC(p, n)                                                                          \
+	"{\"type\":\"provider\",\"provider\":\"" p "\",\"source\":\"live\","               \
+	"\"fetched_at\":\"2026-12-02T11:00:00Z\",\"offers\":" #n "}\n"
+#define OFFER_HEAD(p)                                                                      \
+	"{\"provider\":\"" p "\",\"sku\":\"a\",\"gpu_name\":\"H100\",\"gpu_count\":1,"        \
+	"\"region\":\"r\",\"price_hr\":0.5,\"source\":\"live\","                           \
+	"\"fetched_at\":\"2026-12-02T11:00:00Z\""
+#define OFFER(p, extra) OFFER_HEAD(p) extra "}\n"
+
+/* A record and one offer line of lambda whose extra key "x" holds n (> 0)
+ * empty objects. */
+static char *offer_with_objects(size_t n)
+{
+	static const char head[] = REC("lambda", 1) OFFER_HEAD("lambda") ",\"x\":[";
+	size_t len = sizeof head - 1 + 3 * n + 3;
+	char *s = malloc(len);
+	assert_non_null(s);
+	memcpy(s, head, sizeof head - 1);
+	char *p = s + sizeof head - 1;
+	for (size_t i = 0; i < n; i++, p += 3)
+		memcpy(p, "{},", 3);
+	memcpy(p - 1, "]}\n", 4); /* over the last ',' */
+	return s;
+}
+
+static enum gc_status merge_text(struct cache *c, const char *text, char **err)
+{
+	struct team_pull_result r;
+	enum gc_status st = team_merge(c, text, strlen(text), 0, &r, err);
+	team_pull_result_release(&r);
+	return st;
+}
+
+/* An offer line's JSON values are capped before jansson builds them: an
+ * unknown key does not matter, thousands of values in it refuse the line
+ * (and the pull: nothing changes); so does a line over TEAM_MAX_LINE, such
+ * as the 3 M empty objects of a 9 KB payload that once cost 697 MB. */
+static void test_merge_caps(void **state)
+{
+	(void)state;
+	struct cache *cl = open_mem();
+	double before = price_of(cl, "lambda");
+	char *err = NULL;
+	char *small = offer_with_objects(3), *many = offer_with_objects(5000);
+	char *huge = offer_with_objects(3000000);
+	assert_int_equal(merge_text(cl, many, &err), GC_EDATA);
+	assert_non_null(strstr(err, "payload line 2: more than 4096 JSON values"));
+	assert_true(price_of(cl, "lambda") == before);
+	free(err);
+	err = NULL;
+	assert_int_equal(merge_text(cl, huge, &err), GC_EDATA);
+	assert_non_null(strstr(err, "payload line 2 is longer than 65536 bytes"));
+	assert_true(price_of(cl, "lambda") == before);
+	free(err);
+	err = NULL;
+	assert_int_equal(merge_text(cl, small, &err), GC_OK);
+	assert_true(price_of(cl, "lambda") == 0.5);
+	free(small);
+	free(many);
+	free(huge);
+	cache_close(cl);
+}
+
+/* One provider twice in a payload is refused, not stored in turn. */
+static void test_merge_provider_twice(void **state)
+{
+	(void)state;
+	struct cache *cl = open_mem();
+	double before = price_of(cl, "lambda");
+	char *err = NULL;
+	assert_int_equal(merge_text(cl, REC("lambda", 1) OFFER("lambda", "")
+				    REC("lambda", 1) OFFER("lambda", ""), &err), GC_EDATA);
+	assert_non_null(strstr(err, "payload line 3: provider 'lambda' a second time"));
+	assert_true(price_of(cl, "lambda") == before);
+	free(err);
+	cache_close(cl);
+}
+
+#define SUM "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+#define MANIFEST(version, providers, offers)                                               \
+	"{\"format\": \"gpucmp-snapshot\", \"version\": " version ", \"created_at\": \"x\", "  \
+	"\"payload\": {\"file\": \"offers.ndjson.gz\", \"bytes\": 10, \"sha256\": \"" SUM     \
+	"\"}, \"offers\": " offers ", \"providers\": " providers "}"
+
+/* manifest_read's status on text, and whether its message holds want. */
+static void manifest_says(const char *text, size_t len, enum gc_status want_st,
+			  const char *want, const char *never)
+{
+	struct team_manifest m;
+	char *err = NULL;
+	enum gc_status st = team_manifest_read(text, len, &m, &err);
+	if (st != want_st || (want && (!err || !strstr(err, want))) ||
+	    (never && err && strstr(err, never)))
+		fail_msg("manifest %.60s: status %d, '%s', want '%s'", text, st,
+			 err ? err : "(none)", want ? want : "");
+	free(err);
+	team_manifest_release(&m);
+}
+
+static void test_manifest_read(void **state)
+{
+	(void)state;
+	static const char good[] = MANIFEST("1", "[{\"provider\": \"lambda\", \"offers\": 2},"
+					    " {\"provider\": \"vast\", \"offers\": 3}]", "5");
+	struct team_manifest m;
+	assert_int_equal(team_manifest_read(good, sizeof good - 1, &m, NULL), GC_OK);
+	assert_int_equal(m.nproviders, 2);
+	assert_string_equal(m.providers[1].id, "vast");
+	assert_int_equal(m.offers, 5);
+	assert_int_equal(m.payload_bytes, 10);
+	team_manifest_release(&m);
+	/* versions: what they are, "newer" only when greater */
+	manifest_says(MANIFEST("0", "[]", "0"), strlen(MANIFEST("0", "[]", "0")), GC_EDATA,
+		      "unknown snapshot format version 0 (this gpucmp reads version 1)", "newer");
+	manifest_says(MANIFEST("-1", "[]", "0"), strlen(MANIFEST("-1", "[]", "0")), GC_EDATA,
+		      "unknown snapshot format version -1", "newer");
+	manifest_says(MANIFEST("\"1\"", "[]", "0"), strlen(MANIFEST("\"1\"", "[]", "0")),
+		      GC_EDATA, "version (not a whole number)", "newer");
+	manifest_says(MANIFEST("2", "[]", "0"), strlen(MANIFEST("2", "[]", "0")), GC_EDATA,
+		      "version 2 is of a newer gpucmp", NULL);
+	/* counts that do not add up, a provider twice, none listed */
+	static const char sum[] = MANIFEST("1", "[{\"provider\": \"lambda\", \"offers\": 2}]", "3");
+	manifest_says(sum, sizeof sum - 1, GC_EDATA, "providers hold 2 offers, its total says 3",
+		      NULL);
+	static const char twice[] = MANIFEST("1", "[{\"provider\": \"vast\", \"offers\": 1},"
+					     " {\"provider\": \"vast\", \"offers\": 1}]", "2");
+	manifest_says(twice, sizeof twice - 1, GC_EDATA, "lists provider 'vast' twice", NULL);
+	static const char none[] = "{\"format\": \"gpucmp-snapshot\", \"version\": 1, "
+				   "\"payload\": {\"bytes\": 10, \"sha256\": \"" SUM "\"}}";
+	manifest_says(none, sizeof none - 1, GC_EDATA, "lists no providers", NULL);
+	/* over the byte cap, and over the value cap under it: refused unparsed */
+	size_t n = TEAM_MAX_MANIFEST - 2;
+	char *big = malloc(n + 3);
+	assert_non_null(big);
+	big[0] = '[';
+	for (size_t i = 1; i < n; i += 3)
+		memcpy(big + i, "{},", 3);
+	memcpy(big + n - 2, "{}]", 3);
+	manifest_says(big, n + 1, GC_EDATA, "more than 32768 JSON values", NULL);
+	manifest_says(big, TEAM_MAX_MANIFEST + 1, GC_EDATA, "larger than 65536 bytes", NULL);
+	free(big);
+}
+
+/* The manifest's providers and counts are checked against the payload:
+ * a mismatch refuses the pull, the cache unchanged. */
+static void test_pull_counts(void **state)
+{
+	(void)state;
+	struct cache *cl = open_mem();
+	double before = price_of(cl, "lambda");
+	char dir[4096];
+	struct team_pull_result r;
+	char *err = NULL;
+	struct http_opts ho;
+	http_opts_default(&ho);
+	struct team_pull_opts o = {cl, dir, 0, NULL, 0, &ho, 0};
+	snprintf(dir, sizeof dir, "%s", scratch_path("team-count"));
+	write_export_as(dir, REC("lambda", 1) OFFER("lambda", ""),
+			"[{\"provider\": \"lambda\", \"offers\": 2}]", 2);
+	assert_int_equal(team_pull(&o, &r, &err), GC_EDATA);
+	assert_non_null(strstr(err, "provider 'lambda' with 1 offers where the manifest lists "
+				    "'lambda' with 2"));
+	assert_non_null(strstr(err, "the cache is unchanged"));
+	free(err);
+	err = NULL;
+	snprintf(dir, sizeof dir, "%s", scratch_path("team-count2"));
+	write_export_as(dir, REC("lambda", 1) OFFER("lambda", ""),
+			"[{\"provider\": \"lambda\", \"offers\": 1}, "
+			"{\"provider\": \"vast\", \"offers\": 0}]", 1);
+	assert_int_equal(team_pull(&o, &r, &err), GC_EDATA);
+	assert_non_null(strstr(err, "the payload holds 1 providers, the manifest lists 2"));
+	assert_true(price_of(cl, "lambda") == before);
+	free(err);
+	cache_close(cl);
+}
+
+/* --from file:///DIR is the folder DIR; another scheme is refused. */
+static void test_pull_file_url(void **state)
+{
+	(void)state;
+	struct cache *cl = open_mem();
+	char dir[4096], url[4200];
+	snprintf(dir, sizeof dir, "%s", scratch_path("team file"));
+	write_export(dir, REC("lambda", 1) OFFER("lambda", ""));
+	struct team_pull_result r;
+	char *err = NULL;
+	snprintf(url, sizeof url, "file://%s", dir);
+	for (char *p = strchr(url, ' '); p; p = strchr(p, ' ')) { /* "%20" */
+		memmove(p + 3, p + 1, strlen(p + 1) + 1);
+		memcpy(p, "%20", 3);
+	}
+	assert_int_equal(pull(cl, url, 0, &r), GC_OK);
+	assert_int_equal(r.nproviders, 1);
+	assert_string_equal(r.from, dir);
+	team_pull_result_release(&r);
+	struct http_opts ho;
+	http_opts_default(&ho);
+	static const char *const bad[] = {"ftp://example.org/team", "file://host/srv/team",
+					  "s3://bucket/team"};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct team_pull_opts o = {cl, bad[i], 0, NULL, 0, &ho, 0};
+		assert_int_equal(team_pull(&o, &r, &err), GC_EUSAGE);
+		assert_non_null(strstr(err, bad[i]));
+		free(err);
+		err = NULL;
+	}
+	cache_close(cl);
+}
+
+/* With trusted keys the signature is checked over the manifest's bytes
+ * before any parse: a manifest that is not even JSON is refused for its
+ * signature, never read. */
+static void test_pull_verifies_first(void **state)
+{
+	(void)state;
+	struct cache *cl = open_mem();
+	char dir[4096], key[4096], path[4200], pub[TEAM_KEY_LEN];
+	snprintf(dir, sizeof dir, "%s", scratch_path("team-sig"));
+	snprintf(key, sizeof key, "%s", scratch_path("team-sig.key"));
+	mkdir(dir, 0755);
+	assert_int_equal(team_gen_key(key, pub, NULL), GC_OK);
+	char *sig = NULL;
+	assert_int_equal(team_sign(key, "other", 5, &sig, pub, NULL), GC_OK);
+	snprintf(path, sizeof path, "%s/" TEAM_MANIFEST, dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("[{}, {}, not json", f);
+	fclose(f);
+	snprintf(path, sizeof path, "%s/" TEAM_SIGNATURE, dir);
+	assert_non_null(f = fopen(path, "w"));
+	fprintf(f, "{\"algorithm\":\"ed25519\",\"key\":\"%s\",\"signature\":\"%s\"}", pub, sig);
+	fclose(f);
+	free(sig);
+	struct http_opts ho;
+	http_opts_default(&ho);
+	const char *keys[] = {pub};
+	struct team_pull_opts o = {cl, dir, 0, keys, 1, &ho, 0};
+	struct team_pull_result r;
+	char *err = NULL;
+	assert_int_equal(team_pull(&o, &r, &err), GC_EDATA);
+	assert_non_null(strstr(err, "the signature does not match the manifest"));
+	free(err);
 	cache_close(cl);
 }
 
@@ -553,13 +911,21 @@ static void test_export_publishes_no_path(void **state)
 	char *gz = NULL;
 	size_t len = 0;
 	assert_int_equal(file_read_all(path, 1 << 20, &gz, &len, NULL), GC_OK);
-	struct buf b;
-	buf_init(&b, 1 << 20);
-	assert_int_equal(team_gunzip(gz, len, &b, NULL), GC_OK);
-	assert_int_equal(buf_add(&b, "", 1), GC_OK);
-	assert_null(strstr(b.ptr, "alice"));
-	assert_non_null(strstr(b.ptr, "\"origin\":\"vms.csv\""));
-	buf_free(&b);
+	/* every line as the pull reads it: no line names the path */
+	struct team_lines *l = NULL;
+	assert_int_equal(team_lines_open(&l, gz, len, 1, NULL), GC_OK);
+	json_t *line = NULL;
+	size_t origins = 0;
+	while (team_lines_next(l, &line, NULL) == GC_OK && line) {
+		char *text = json_dumps(line, JSON_COMPACT);
+		assert_non_null(text);
+		assert_null(strstr(text, "alice"));
+		origins += strstr(text, "\"origin\":\"vms.csv\"") != NULL;
+		free(text);
+		json_decref(line);
+	}
+	team_lines_close(l);
+	assert_true(origins > 0);
 	free(gz);
 	clear_dir(dir);
 }
@@ -569,7 +935,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_offer_line_round_trip),
 		cmocka_unit_test(test_sha256),
-		cmocka_unit_test(test_gunzip_refuses_bad_input),
+		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_sign_and_verify),
 		cmocka_unit_test(test_gen_key_private),
 		cmocka_unit_test(test_sign_key_checks),
@@ -579,6 +945,12 @@ int main(void)
 		cmocka_unit_test(test_export_publishes_no_path),
 		cmocka_unit_test(test_export_pull_merge),
 		cmocka_unit_test(test_pull_is_one_transaction),
+		cmocka_unit_test(test_merge_caps),
+		cmocka_unit_test(test_merge_provider_twice),
+		cmocka_unit_test(test_manifest_read),
+		cmocka_unit_test(test_pull_counts),
+		cmocka_unit_test(test_pull_file_url),
+		cmocka_unit_test(test_pull_verifies_first),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
