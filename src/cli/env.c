@@ -107,6 +107,11 @@ static enum gc_status reader_fallback(struct cli_env *env, const char *path,
 								  errno == EACCES));
 	char *e2 = NULL;
 	enum gc_status st = none ? GC_EIO : cache_open_readonly(&env->cache, path, &env->cat, &e2);
+	if (st == GC_ENOMEM) { /* not a reason to answer from elsewhere */
+		free(*err);
+		*err = e2;
+		return st;
+	}
 	free(e2);
 	if (st == GC_OK && !info->readonly)
 		msg_warn("%s; reading the cache without updating it", why);
