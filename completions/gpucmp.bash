@@ -23,7 +23,7 @@ _gpucmp_options()
 	recommend) echo '--help --version --cache --color --quiet --gpu --gpus --provider --hours --nodes --limit --json --workload --budget' ;;
 	history) echo '--help --version --cache --color --quiet --days --gpu --gpus --vram --max-price --spot --region --provider --k8s --docker --mig --mps --time-slicing --ib --rdma --nvlink --where --cuda --cuda-strict --available --format --json --explain' ;;
 	changes) echo '--help --version --cache --color --quiet --since --gpu --gpus --vram --max-price --spot --region --provider --k8s --docker --mig --mps --time-slicing --ib --rdma --nvlink --where --cuda --cuda-strict --available --limit --format --json --explain' ;;
-	refresh) echo '--help --version --cache --color --quiet --json --jobs --max-age --timeout --deadline --no-catalog --catalog-only --from --retries --verbose --force --wait --changes --exit-on-change --gpu --gpus --vram --max-price --spot --region --available' ;;
+	refresh) echo '--help --version --cache --color --quiet --json --jobs --max-age --timeout --deadline --no-catalog --catalog-only --from --new-provider --retries --verbose --force --wait --changes --exit-on-change --gpu --gpus --vram --max-price --spot --region --available' ;;
 	import) echo '--help --version --cache --color --quiet --format --as-of --provider --new-provider --timeout --retries --verbose --force --wait' ;;
 	export) echo '--help --version --cache --color --quiet --json --sign --gen-key' ;;
 	cache) echo '--help --version --cache --color --quiet --json --wait' ;;

@@ -187,6 +187,7 @@ complete -c gpucmp -n '__gpucmp_using refresh' -l deadline -x -d 'end the whole 
 complete -c gpucmp -n '__gpucmp_using refresh' -l no-catalog -d 'take no provider from a hosted catalog (SkyPilot, gpuhunt): live APIs only'
 complete -c gpucmp -n '__gpucmp_using refresh' -l catalog-only -d 'take every provider from its hosted catalog, even one whose live API could run (scripts/make-snapshot.sh)'
 complete -c gpucmp -n '__gpucmp_using refresh' -l from -r -F -d 'pull a team snapshot (\'gpucmp export\') instead of fetching (docs/TEAM.md)'
+complete -c gpucmp -n '__gpucmp_using refresh import' -l new-provider -d 'store a provider id that has no profile (providers/ID.yaml; an import, a pull), else refused'
 complete -c gpucmp -n '__gpucmp_using refresh import' -l retries -x -d 'retry a timeout, 429 or 5xx up to N times (default 3)'
 complete -c gpucmp -n '__gpucmp_using refresh import' -s v -l verbose -d 'log each HTTP attempt (keys masked) and what each provider\'s offers came to, on stderr'
 complete -c gpucmp -n '__gpucmp_using refresh import' -l force -d 'store an answer even when it has no usable offer or shrinks a provider below 10% (min_keep_percent)'
@@ -196,7 +197,6 @@ complete -c gpucmp -n '__gpucmp_using refresh' -l exit-on-change -d 'exit 3 when
 complete -c gpucmp -n '__gpucmp_using import' -l format -x -a 'skypilot' -d 'catalog format: skypilot (the default and only one)'
 complete -c gpucmp -n '__gpucmp_using import' -l as-of -x -d 'the date the catalog describes (YYYY-MM-DD or RFC 3339; default: its Last-Modified, else the file\'s time)'
 complete -c gpucmp -n '__gpucmp_using import' -l provider -x -a 'aws azure civo coreweave crusoe digitalocean fluidstack gcore gcp genesis-cloud hyperbolic hyperstack ibm jarvislabs lambda linode mithril nebius oci ovhcloud runpod scaleway tensordock together vast verda voltage-park vultr' -d 'provider id of a single vms.csv (default: its folder\'s name)'
-complete -c gpucmp -n '__gpucmp_using import' -l new-provider -d 'import a provider id that has no profile (providers/ID.yaml), else refused'
 complete -c gpucmp -n '__gpucmp_using export' -l sign -r -F -d 'sign the manifest with this Ed25519 private key (PEM)'
 complete -c gpucmp -n '__gpucmp_using export' -l gen-key -r -F -d 'make an Ed25519 key pair: the private key into KEYFILE (0600), the public key on stdout'
 

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 
 #include "cache_int.h"
 #include "gpucmp/strutil.h"
@@ -32,6 +33,25 @@ static int at_size_limit(const struct cache *c)
 	return 0;
 }
 
+/* KiB free for us on the file system holding the cache, or -1 when
+ * unknown: a write or a -shm that cannot grow there fails with an I/O
+ * error SQLite words as a plain "disk I/O error". */
+static long long free_kib(const struct cache *c)
+{
+	if (strcmp(c->path, ":memory:") == 0)
+		return -1;
+	char *dir = strdup(c->path);
+	if (!dir)
+		return -1;
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		slash[slash == dir ? 1 : 0] = '\0'; /* "/cache.db": the root */
+	struct statvfs v;
+	int ok = statvfs(slash ? dir : ".", &v) == 0;
+	free(dir);
+	return ok ? (long long)(v.f_bavail * (unsigned long long)v.f_frsize / 1024) : -1;
+}
+
 int cache_corrupt_code(int code)
 {
 	code &= 0xff;
@@ -43,10 +63,15 @@ enum gc_status cache_db_error(struct cache *c, char **err, const char *what)
 	int code = sqlite3_errcode(c->db);
 	if (cache_corrupt_code(code))
 		c->corrupt = 1; /* a rollback will reset the code */
+	c->code = code & 0xff;
 	enum gc_status st = code == SQLITE_NOMEM ? GC_ENOMEM : GC_EIO;
 	if (code == SQLITE_IOERR && at_size_limit(c))
 		return err_set(err, st, "cache %s: %s: %s (the file-size limit, ulimit -f, "
 			       "is reached)", c->path, what, sqlite3_errmsg(c->db));
+	long long kib = code == SQLITE_IOERR ? free_kib(c) : -1;
+	if (kib >= 0 && kib < 1024)
+		return err_set(err, st, "cache %s: %s: %s (the file system holding it is full: "
+			       "%lld KiB free)", c->path, what, sqlite3_errmsg(c->db), kib);
 	return err_set(err, st, "cache %s: %s: %s", c->path, what, sqlite3_errmsg(c->db));
 }
 

@@ -34,6 +34,8 @@ struct cache {
 	int min_keep;       /* cache_set_guard: percent of the previous count */
 	int history_days;   /* cache_set_history: retention; 0 records nothing */
 	int corrupt;        /* an operation met a damaged page (cache_corrupt) */
+	int code;           /* SQLite's primary code of the last failure cache_db_error
+			     * reported, kept past a rollback (0: none) */
 	int batch;          /* inside cache_begin: each write is a savepoint of it */
 	struct ingest_policy ingest;     /* cache_set_ingest: the door's settings */
 	struct ingest_stats last_ingest; /* what the door did in the last store */
@@ -49,7 +51,8 @@ struct cache {
 /* Is a SQLite result code a damaged or foreign file? */
 int cache_corrupt_code(int code);
 /* "cache PATH: WHAT: SQLite's message" from the connection's last error
- * (GC_ENOMEM or GC_EIO); notes a damaged page in c->corrupt. */
+ * (GC_ENOMEM or GC_EIO); notes a damaged page in c->corrupt and the code
+ * in c->code; an I/O error on a full file system says so. */
 enum gc_status cache_db_error(struct cache *c, char **err, const char *what);
 /* Run SQL text (no parameters); errors say "cannot update". */
 enum gc_status cache_exec(struct cache *c, const char *sql, char **err);

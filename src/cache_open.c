@@ -65,7 +65,8 @@ static void remember_file(struct cache *c)
 	}
 }
 
-static enum gc_status connect(struct cache *c, int memory, char **err)
+static enum gc_status connect(struct cache *c, int memory, struct cache_open_info *info,
+			      char **err)
 {
 	/* one connection per thread: no need for SQLite's own mutexes; a
 	 * link put at the path after cache_ready_path looked is still not followed */
@@ -73,6 +74,7 @@ static enum gc_status connect(struct cache *c, int memory, char **err)
 		    SQLITE_OPEN_NOFOLLOW;
 	if (sqlite3_open_v2(c->path, &c->db, flags, NULL) != SQLITE_OK) {
 		int nomem = !c->db || sqlite3_errcode(c->db) == SQLITE_NOMEM;
+		c->code = c->db ? sqlite3_errcode(c->db) & 0xff : SQLITE_NOMEM;
 		enum gc_status st = err_set(err, nomem ? GC_ENOMEM : GC_EIO,
 					    "cannot open cache %s: %s", c->path,
 					    c->db ? sqlite3_errmsg(c->db) : "out of memory");
@@ -86,10 +88,12 @@ static enum gc_status connect(struct cache *c, int memory, char **err)
 	if (memory)
 		return GC_OK;
 	/* switching to WAL rewrites the header: not in a file we must not touch */
-	int v;
+	int v = -1;
 	enum gc_status st = cache_check_ours(c, &v, err);
-	if (st != GC_OK)
+	if (st != GC_OK) {
+		info->refused = v >= 0; /* read, and refused for what it holds */
 		return st;
+	}
 	sqlite3_stmt *s;
 	if (sqlite3_prepare_v2(c->db, "PRAGMA journal_mode=WAL", -1, &s, NULL) != SQLITE_OK)
 		return cache_db_error(c, err, "cannot open");
@@ -104,7 +108,7 @@ static enum gc_status prepare(struct cache *c, struct catalog *cat,
 			      struct cache_open_info *info, char **err)
 {
 	int memory = strcmp(c->path, ":memory:") == 0;
-	enum gc_status st = connect(c, memory, err);
+	enum gc_status st = connect(c, memory, info, err);
 	if (st == GC_OK)
 		st = cache_migrate(c, &info->created, err);
 	if (st == GC_OK)
@@ -159,6 +163,109 @@ static enum gc_status move_aside(const char *path, struct cache_open_info *info,
 	return GC_OK;
 }
 
+/* The ways to read a cache without writing it, tried in this order by
+ * ro_ways. */
+enum ro_way {
+	RO_SHARED,   /* read-only, through the -shm as any reader */
+	RO_HEAP_SHM, /* the -shm opened read-only: SQLite builds the WAL index in
+		      * memory (a -shm that cannot grow on a full disk) */
+	RO_IMMUTABLE /* no locks, no -shm, the -wal ignored */
+};
+
+/* Which ways suit `path` now: without a -wal, immutable only (nothing is
+ * created beside a read-only file, and it is the only way into a
+ * directory we cannot write); with one, the shared and in-memory ways,
+ * then immutable only when the -wal is empty: with frames in it, the file
+ * alone may be older than the cache, or a checkpoint cut short. */
+static size_t ro_ways(const char *path, enum ro_way ways[3])
+{
+	char *wal = str_concat(path, "-wal");
+	struct stat sb;
+	int have = wal && stat(wal, &sb) == 0;
+	free(wal);
+	if (!have) {
+		ways[0] = RO_IMMUTABLE;
+		return 1;
+	}
+	ways[0] = RO_SHARED;
+	ways[1] = RO_HEAP_SHM;
+	ways[2] = RO_IMMUTABLE;
+	return sb.st_size == 0 ? 3 : 2;
+}
+
+/* "file:" URI for `path` read the way `way`. */
+static enum gc_status readonly_uri(const char *path, enum ro_way way, struct buf *b)
+{
+	static const char *const query[] = {
+		[RO_SHARED] = "?mode=ro",
+		[RO_HEAP_SHM] = "?mode=ro&readonly_shm=1",
+		[RO_IMMUTABLE] = "?mode=ro&immutable=1",
+	};
+	enum gc_status st = buf_addstr(b, "file:");
+	for (const char *p = path; *p && st == GC_OK; p++)
+		st = *p == '%' || *p == '?' || *p == '#'
+			     ? buf_printf(b, "%%%02X", (unsigned char)*p)
+			     : buf_addc(b, *p);
+	return st == GC_OK ? buf_addstr(b, query[way]) : st;
+}
+
+/* A read-only connection to `path` the way `way` in *db (which the caller
+ * closes, also on failure); SQLite's result code. */
+static int ro_connect(const char *path, enum ro_way way, sqlite3 **db)
+{
+	struct buf uri;
+	buf_init(&uri, 0);
+	*db = NULL;
+	if (readonly_uri(path, way, &uri) != GC_OK) {
+		buf_free(&uri);
+		return SQLITE_NOMEM;
+	}
+	int flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX |
+		    SQLITE_OPEN_NOFOLLOW;
+	int rc = sqlite3_open_v2(uri.ptr, db, flags, NULL);
+	buf_free(&uri);
+	if (rc == SQLITE_OK)
+		sqlite3_busy_timeout(*db, 10000);
+	return rc;
+}
+
+/* 1: the file behind `db` is damaged (SQLite says corrupt or not a
+ * database, or quick_check names a problem); 0: quick_check read every
+ * page and found none; -1: it could not tell (an I/O error, a full disk,
+ * a lock, out of memory). */
+static int pages_damaged(sqlite3 *db)
+{
+	sqlite3_stmt *s = NULL;
+	int rc = sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &s, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(s);
+	int found = cache_corrupt_code(rc) ? 1 : -1;
+	if (rc == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(s, 0);
+		found = t ? strcmp(t, "ok") != 0 : -1;
+	}
+	sqlite3_finalize(s);
+	return found;
+}
+
+/* Does a read on a fresh read-only connection find `path` damaged?  Only
+ * damage a read shows sets a cache aside: an I/O error, a full disk or a
+ * lock that made an operation fail, or an error code SQLite left from an
+ * earlier call, proves nothing about the file. */
+static int damage_found(const char *path)
+{
+	enum ro_way ways[3];
+	size_t n = ro_ways(path, ways);
+	int found = -1;
+	for (size_t i = 0; i < n && found < 0; i++) {
+		sqlite3 *db;
+		int rc = ro_connect(path, ways[i], &db);
+		found = rc == SQLITE_OK ? pages_damaged(db) : cache_corrupt_code(rc) ? 1 : -1;
+		sqlite3_close(db);
+	}
+	return found == 1;
+}
+
 int cache_corrupt(const struct cache *c)
 {
 	return c && (c->corrupt || (c->db && cache_corrupt_code(sqlite3_errcode(c->db))));
@@ -181,11 +288,54 @@ enum gc_status cache_set_aside(struct cache *c, char **moved_to, char **err)
 		/* another gpucmp already set it aside and built a new one */
 		st = err_set(err, GC_ETEMPFAIL, "cache %s was damaged and has been rebuilt by "
 			     "another gpucmp meanwhile; run the command again", path);
+	else if (!damage_found(path))
+		st = err_set(err, GC_ETEMPFAIL, "cache %s could not be read, but a second "
+			     "read found no damage, so it is kept as it is; run the command again",
+			     path);
 	else
 		st = move_aside(path, &info, err);
 	free(path);
 	*moved_to = info.moved_aside;
 	return st;
+}
+
+/* Damage met while opening: set the file aside and build a new cache,
+ * once a second read has confirmed it; otherwise the file stays and the
+ * open fails with the first error. */
+static enum gc_status reopen_damaged(struct cache *c, struct catalog *cat,
+				     struct cache_open_info *info, char **err)
+{
+	sqlite3_finalize(c->insert);
+	c->insert = NULL;
+	sqlite3_close(c->db);
+	c->db = NULL;
+	c->corrupt = 0;
+	if (!damage_found(c->path)) {
+		char *first = err ? *err : NULL;
+		if (err)
+			*err = NULL;
+		err_set(err, GC_EIO, "%s; a second read found no damage, so the file is kept as "
+			"it is", first ? first : "cannot open cache");
+		free(first);
+		return GC_EIO;
+	}
+	enum gc_status st = move_aside(c->path, info, err);
+	if (st != GC_OK)
+		return st;
+	if (err) {
+		free(*err);
+		*err = NULL;
+	}
+	c->code = 0;
+	return prepare(c, cat, info, err);
+}
+
+/* Result codes that mean "this file or its directory may not be written"
+ * (permissions, a read-only medium), as opposed to a write that failed. */
+static int readonly_code(int code)
+{
+	return code == SQLITE_READONLY || code == SQLITE_CANTOPEN || code == SQLITE_PERM ||
+	       code == SQLITE_AUTH;
 }
 
 enum gc_status cache_open(struct cache **out, const char *path,
@@ -202,20 +352,10 @@ enum gc_status cache_open(struct cache **out, const char *path,
 		st = prepare(c, cat, info, err);
 	/* cache_corrupt: also damage met inside a transaction whose rollback
 	 * cleared SQLite's error code (a re-seed, a migration) */
-	if (st != GC_OK && path && c->db && cache_corrupt(c)) {
-		sqlite3_finalize(c->insert);
-		c->insert = NULL;
-		sqlite3_close(c->db);
-		c->db = NULL;
-		c->corrupt = 0;
-		st = move_aside(path, info, err);
-		if (st == GC_OK) {
-			free(*err);
-			*err = NULL;
-			st = prepare(c, cat, info, err);
-		}
-	}
+	if (st != GC_OK && path && c->db && cache_corrupt(c))
+		st = reopen_damaged(c, cat, info, err);
 	if (st != GC_OK) {
+		info->readonly = readonly_code(c->code);
 		cache_close(c);
 		return st;
 	}
@@ -223,51 +363,51 @@ enum gc_status cache_open(struct cache **out, const char *path,
 	return GC_OK;
 }
 
-/* "file:" URI for `path`: read-only, and immutable (no locks, no -shm)
- * when no -wal file is beside it, which is the only way SQLite reads a
- * WAL database in a directory where it cannot create the -shm. */
-static enum gc_status readonly_uri(const char *path, struct buf *b)
+/* One way of cache_open_readonly: connected and checked (*v the schema
+ * version, -1 when it could not be read). */
+static enum gc_status ro_attempt(struct cache *c, enum ro_way way, int *v, char **err)
 {
-	char *wal = str_concat(path, "-wal");
-	if (!wal)
-		return GC_ENOMEM;
-	int immutable = access(wal, F_OK) != 0;
-	free(wal);
-	enum gc_status st = buf_addstr(b, "file:");
-	for (const char *p = path; *p && st == GC_OK; p++)
-		st = *p == '%' || *p == '?' || *p == '#'
-			     ? buf_printf(b, "%%%02X", (unsigned char)*p)
-			     : buf_addc(b, *p);
-	if (st == GC_OK)
-		st = buf_addstr(b, immutable ? "?mode=ro&immutable=1" : "?mode=ro");
-	return st;
+	sqlite3_close(c->db);
+	c->code = 0;
+	*v = -1;
+	int rc = ro_connect(c->path, way, &c->db);
+	if (rc != SQLITE_OK) {
+		c->code = rc & 0xff;
+		return err_set(err, rc == SQLITE_NOMEM ? GC_ENOMEM : GC_EIO,
+			       "cannot open cache %s: %s", c->path,
+			       c->db ? sqlite3_errmsg(c->db) : sqlite3_errstr(rc));
+	}
+	remember_file(c);
+	return cache_check_ours(c, v, err);
 }
 
 enum gc_status cache_open_readonly(struct cache **out, const char *path,
 				   struct catalog *cat, char **err)
 {
 	struct cache *c = handle_new(path);
-	struct buf uri;
-	buf_init(&uri, 0);
 	*out = NULL;
-	if (!c || readonly_uri(path, &uri) != GC_OK) {
-		buf_free(&uri);
-		cache_close(c);
+	if (!c)
 		return err_set(err, GC_ENOMEM, "out of memory");
+	enum ro_way ways[3];
+	size_t n = ro_ways(path, ways);
+	enum gc_status st = GC_EIO;
+	int v = -1;
+	char *first = NULL;
+	for (size_t i = 0; i < n; i++) {
+		char *e = NULL;
+		st = ro_attempt(c, ways[i], &v, &e);
+		if (!first)
+			first = e;
+		else
+			free(e);
+		/* refused for what it holds, damaged or out of memory: another
+		 * way reads the same */
+		if (st == GC_OK || v >= 0 || st == GC_ENOMEM || cache_corrupt_code(c->code))
+			break;
 	}
-	int flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX |
-		    SQLITE_OPEN_NOFOLLOW;
-	enum gc_status st = GC_OK;
-	int v = 0;
-	if (sqlite3_open_v2(uri.ptr, &c->db, flags, NULL) != SQLITE_OK)
-		st = err_set(err, GC_EIO, "cannot open cache %s: %s", path,
-			     c->db ? sqlite3_errmsg(c->db) : "out of memory");
-	buf_free(&uri);
-	if (st == GC_OK) {
-		remember_file(c);
-		sqlite3_busy_timeout(c->db, 10000);
-		st = cache_check_ours(c, &v, err);
-	}
+	if (st != GC_OK)
+		err_set(err, st, "%s", first ? first : "out of memory");
+	free(first);
 	/* seeded, by this build: the stored view is the one it queries */
 	if (st == GC_OK && !cache_is_current(c, cat, v))
 		st = err_set(err, GC_EIO, "cache %s is read-only and was written by another "

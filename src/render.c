@@ -372,21 +372,32 @@ static enum gc_status json_object(struct buf *b, const struct row *w, int indent
 	return st == GC_OK ? buf_addc(b, '}') : st;
 }
 
-/* CSV cells: control characters become '?' so that a terminal never sees
- * escape sequences from provider data. */
-static enum gc_status csv_text(struct buf *b, const char *s)
+/* Would a spreadsheet take this text cell for a formula?  One that starts
+ * with =, +, - or @, or a tab or CR (OWASP "CSV injection": Excel,
+ * LibreOffice and Google Sheets run =HYPERLINK(...), +cmd|'/C calc'!A0,
+ * @SUM(1+1)). */
+static int formula_like(const char *s)
 {
-	char tmp[512];
-	if (strlen(s) < sizeof tmp) {
-		str_sanitize(tmp, sizeof tmp, s);
-		return csv_quote(b, tmp);
-	}
-	char *big = malloc(strlen(s) + 1);
-	if (!big)
+	return *s && strchr("=+-@\t\r", *s) != NULL;
+}
+
+/* CSV text cells, the one door every CSV cell of text goes through:
+ * control characters become '?' so that a terminal never sees escape
+ * sequences from provider data, and with `guard` a cell that looks like a
+ * formula gets a leading ', which spreadsheets read as "this is text" and
+ * do not show.  Numbers are not text cells: -1.5 stays as it is. */
+static enum gc_status csv_text(struct buf *b, const char *s, int guard)
+{
+	size_t lead = guard && formula_like(s);
+	size_t n = strlen(s) + 1 + lead;
+	char tmp[512], *t = n <= sizeof tmp ? tmp : malloc(n);
+	if (!t)
 		return GC_ENOMEM;
-	str_sanitize(big, strlen(s) + 1, s);
-	enum gc_status st = csv_quote(b, big);
-	free(big);
+	t[0] = '\'';
+	str_sanitize(t + lead, n - lead, s);
+	enum gc_status st = csv_quote(b, t);
+	if (t != tmp)
+		free(t);
 	return st;
 }
 
@@ -415,11 +426,11 @@ static enum gc_status csv_value(struct buf *b, const struct field *f,
 				const struct render_value *v)
 {
 	char tmp[512];
-	if (v->shown)
-		return csv_text(b, v->shown);
+	if (v->shown) /* a number as the table shows it ("2 h") is no formula */
+		return csv_text(b, v->shown, !numeric(f));
 	if (v->nest) {
 		nest_text(v->nest, tmp, sizeof tmp);
-		return csv_text(b, tmp);
+		return csv_text(b, tmp, 1);
 	}
 	if (is_null(f, v))
 		return GC_OK;
@@ -431,9 +442,9 @@ static enum gc_status csv_value(struct buf *b, const struct field *f,
 	}
 	if (f->type == FT_LIST) {
 		list_text(v->text, tmp, sizeof tmp);
-		return csv_text(b, tmp);
+		return csv_text(b, tmp, 1);
 	}
-	return csv_text(b, v->text);
+	return csv_text(b, v->text, 1);
 }
 
 static enum gc_status csv_row(struct buf *b, const struct row *w)

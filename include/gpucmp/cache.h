@@ -37,6 +37,12 @@ struct cache_open_info {
 				 * refused (GC_EIO), never opened */
 	char *open_dir;         /* the cache's directory, which any user may write
 				 * (new string), for a warning; NULL when it is not */
+	int refused;            /* failed: a newer cache or another program's
+				 * database, refused for what it holds (no other
+				 * way of reading it will do) */
+	int readonly;           /* failed because the file or its directory may not
+				 * be written (permissions, a read-only medium),
+				 * not because a write failed (a full disk) */
 };
 
 /* Resolve the cache path: `override` (--cache) if given, else $GPUCMP_CACHE,
@@ -52,17 +58,23 @@ enum gc_status cache_locate(const char *override, char **path, char **err);
  * that needs) and seed the snapshot.  `path` NULL opens a private
  * in-memory cache seeded from the snapshot.  A file that is not a SQLite
  * database (or is corrupt) is renamed aside and rebuilt; info->moved_aside
- * says where it went.  A symbolic link, directory, FIFO or device at
- * `path` is refused without being opened (info->unusable).  Errors: GC_EIO
- * (cannot create/read/write, newer schema, unusable path), GC_EDATA (bad
- * snapshot).  Release info with cache_open_info_release, whatever the
- * result. */
+ * says where it went.  Only damage a second read on a fresh read-only
+ * connection finds moves a file: an I/O error, a full disk or a lock
+ * never does.  A symbolic link, directory, FIFO or device at `path` is
+ * refused without being opened (info->unusable).  Errors: GC_EIO (cannot
+ * create/read/write, newer schema or foreign: info->refused, unusable
+ * path), GC_EDATA (bad snapshot).  Release info with
+ * cache_open_info_release, whatever the result. */
 enum gc_status cache_open(struct cache **out, const char *path,
 			  struct catalog *cat, struct cache_open_info *info,
 			  char **err);
 /* Open an existing cache for reading only, changing nothing: for a reader
- * that cannot write the file or its directory.  The file must be a gpucmp
- * cache seeded by this build (same catalog and snapshot).  Errors: GC_EIO. */
+ * that cannot write the file or its directory, or whose disk is full.
+ * Without a -wal beside it the file is read immutable; with one, shared
+ * through the -shm, then with the -shm read-only (SQLite rebuilds the WAL
+ * index in memory, for a -shm that cannot grow), then immutable if the
+ * -wal is empty.  The file must be a gpucmp cache seeded by this build
+ * (same catalog and snapshot).  Errors: GC_EIO, GC_ENOMEM. */
 enum gc_status cache_open_readonly(struct cache **out, const char *path,
 				   struct catalog *cat, char **err);
 void cache_close(struct cache *c);
@@ -72,7 +84,10 @@ void cache_close(struct cache *c);
 int cache_corrupt(const struct cache *c);
 /* Close `c` and rename its file (and -wal, -shm) aside as
  * PATH.corrupt-<UTC stamp>, kept for a post mortem; *moved_to gets the new
- * name (the caller frees it).  The next cache_open rebuilds the cache. */
+ * name (the caller frees it).  The next cache_open rebuilds the cache.
+ * GC_ETEMPFAIL, nothing moved, when the file was replaced meanwhile or a
+ * second read on a fresh connection finds no damage (what failed was an
+ * I/O error, a full disk or a lock, not the file). */
 enum gc_status cache_set_aside(struct cache *c, char **moved_to, char **err);
 void cache_open_info_release(struct cache_open_info *info);
 

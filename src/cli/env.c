@@ -91,6 +91,41 @@ int cli_cache_path(const struct cli_args *a, char **path)
 	return EXIT_OK;
 }
 
+/* A reader whose cache would not open for writing (a read-only file,
+ * directory or medium, a full disk, an I/O error, a lock): it never needs
+ * to write, so it reads the file as it is, or else answers from the
+ * built-in snapshot; either with a warning, except for a file it may not
+ * write (permissions say so, not a failure).  A file refused for what it
+ * holds (newer, foreign) is not read another way: that error stands. */
+static enum gc_status reader_fallback(struct cli_env *env, const char *path,
+				      struct cache_open_info *info, char **err, int *memory)
+{
+	const char *why = *err ? *err : "cannot open cache";
+	/* nothing at the path (a read-only home, say), or a link, directory
+	 * or FIFO there: nothing to read */
+	int none = info->unusable || (access(path, F_OK) != 0 && (errno == ENOENT ||
+								  errno == ENOTDIR ||
+								  errno == EACCES));
+	char *e2 = NULL;
+	enum gc_status st = none ? GC_EIO : cache_open_readonly(&env->cache, path, &env->cat, &e2);
+	if (st == GC_ENOMEM) { /* not a reason to answer from elsewhere */
+		free(*err);
+		*err = e2;
+		return st;
+	}
+	free(e2);
+	if (st == GC_OK && !info->readonly)
+		msg_warn("%s; reading the cache without updating it", why);
+	if (st != GC_OK) {
+		msg_warn("%s; answering from the built-in snapshot", why);
+		cache_open_info_release(info);
+		*memory = 1;
+	}
+	free(*err);
+	*err = NULL;
+	return st == GC_OK ? GC_OK : cache_open(&env->cache, NULL, &env->cat, info, err);
+}
+
 int cli_open_cache(struct cli_env *env, const struct cli_args *a)
 {
 	int rc = cli_catalog(env);
@@ -111,29 +146,8 @@ int cli_open_cache(struct cli_env *env, const struct cli_args *a)
 	struct cache_open_info info;
 	enum gc_status st = cache_open(&env->cache, path, &env->cat, &info, &err);
 	int memory = 0;
-	if (st == GC_EIO && !env->writer &&
-	    (info.unusable || (access(path, F_OK) != 0 &&
-			       (errno == ENOENT || errno == ENOTDIR || errno == EACCES)))) {
-		/* cannot create the cache (read-only home, say) or the path holds
-		 * a directory, FIFO or link: still answer */
-		msg_warn("%s; answering from the built-in snapshot",
-			 err ? err : "cannot create cache");
-		free(err);
-		err = NULL;
-		cache_open_info_release(&info);
-		st = cache_open(&env->cache, NULL, &env->cat, &info, &err);
-		memory = 1;
-	} else if (st == GC_EIO && !env->writer) {
-		/* a seeded cache we cannot write (read-only file or directory):
-		 * read it as it is; if that fails too, the first error stands */
-		char *e2 = NULL;
-		if (cache_open_readonly(&env->cache, path, &env->cat, &e2) == GC_OK) {
-			free(err);
-			err = NULL;
-			st = GC_OK;
-		}
-		free(e2);
-	}
+	if (st == GC_EIO && !env->writer && !info.refused)
+		st = reader_fallback(env, path, &info, &err, &memory);
 	if (st != GC_OK) {
 		msg_status(st, err, "cannot open the cache");
 		free(err);

@@ -36,8 +36,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 fixtures=$(cd "$here/../fixtures/http" && pwd)
 root=$(mktemp -d "${TMPDIR:-/tmp}/gpucmp-crash.XXXXXX")
 spid=""
+mounted=""
 cleanup() {
 	[ -n "$spid" ] && kill "$spid" 2>/dev/null
+	[ -n "$mounted" ] && umount "$mounted"
 	chmod -R u+w "$root" 2>/dev/null
 	rm -rf "$root"
 }
@@ -74,7 +76,10 @@ g() {
 expect_rc() { [ "$rc" = "$1" ] || fail "exit $rc, want $1 (gpucmp $2)"; }
 has() { grep -qF -- "$2" "$dir/$1" || fail "$1 lacks '$2'"; }
 # a full disk or a file-size limit, said as such
-has_full() { grep -qE 'disk is full|file-size limit' "$dir/$1" || fail "$1 does not say the disk is full"; }
+has_full() {
+	grep -qE 'disk is full|file-size limit|file system holding it is full' "$dir/$1" ||
+		fail "$1 does not say the disk is full"
+}
 sql() { sqlite3 "$db" "$1"; }
 integrity_ok() {
 	got=$(sqlite3 "$1" "PRAGMA integrity_check" 2>&1)
@@ -387,11 +392,12 @@ part_concurrent() {
 	concurrent_round nowait 0 || return 1
 	[ "$ok_nowait" -ge 1 ] || fail "no refresh succeeded" || return 1
 	fresh_copy
-	concurrent_round wait 60 || return 1
-	[ "$ok_wait" = 10 ] || fail "with --wait 60 only $ok_wait of 10 succeeded" || return 1
+	# a wait no queue outlasts, however slow the machine (the most --wait takes)
+	concurrent_round wait 86400 || return 1
+	[ "$ok_wait" = 10 ] || fail "with --wait 86400 only $ok_wait of 10 succeeded" || return 1
 	# ten first runs at once, on no cache at all: one creates it, none fails
 	rm -f "$db" "$db-wal" "$db-shm" "$db.lock"
-	concurrent_round first 60 || return 1
+	concurrent_round first 86400 || return 1
 	[ "$ok_first" = 10 ] || fail "first runs: only $ok_first of 10 succeeded" || return 1
 	created=$(cat "$dir/first"/refresh*.err "$dir/first"/r?/*.err | grep -c '^gpucmp: created cache')
 	[ "$created" = 1 ] || fail "first runs: 'created cache' said $created times, want 1" || return 1
@@ -579,11 +585,17 @@ broken_readonly() {
 
 broken_full() {
 	# a file-size limit (a full disk, as far as write() can tell): EFBIG,
-	# not SIGXFSZ; exit 74 naming the cache; the old data intact
+	# not SIGXFSZ; a writer exits 74 naming the cache, a reader answers
+	# from the built-in snapshot with a warning; the old data intact
 	b_case fsize-seed
+	(ulimit -f 200 && exec "$bin" --cache "$db" import "$root/a.csv" --provider bigcloud \
+		--new-provider) >"$dir/out" 2>"$dir/err"
+	rc=$?
+	expect_rc 74 "import (first run, 200 KiB file limit)" && has err "$db" && has_full err || return 1
 	(ulimit -f 200 && exec "$bin" --cache "$db" list --limit 1) >"$dir/out" 2>"$dir/err"
 	rc=$?
-	expect_rc 74 "list (first run, 200 KiB file limit)" && has err "$db" && has_full err || return 1
+	expect_rc 0 "list (first run, 200 KiB file limit)" && has err "$db" && has_full err &&
+		has err "answering from the built-in snapshot" && has out "PROVIDER" || return 1
 	g list --limit 1 --format csv --columns provider
 	expect_rc 0 "list after the limit is lifted" || return 1
 	b_case fsize-import
@@ -596,27 +608,150 @@ broken_full() {
 	integrity_ok "$db" || return 1
 	dump "$db" >"$dir/after"
 	cmp -s "$dir/before" "$dir/after" || fail "the cache changed after a failed import" || return 1
-	# a real full file system, when this machine lets us mount a tiny tmpfs
+	# a real full file system and a read-only medium: a tmpfs of our own
 	b_case tmpfs
-	mkdir -p "$dir/tmpfs"
-	if ! mount -t tmpfs -o size=1m tmpfs "$dir/tmpfs" 2>/dev/null; then
+	mnt="$dir/tmpfs"
+	mkdir -p "$mnt"
+	if ! mount -t tmpfs -o size=2m,mode=0700 tmpfs "$mnt" 2>"$dir/mount.err"; then
 		skips=$((skips + 1))
-		echo "SKIP broken tmpfs: cannot mount a tmpfs here (the file-size limit covers a full disk)"
+		echo "SKIP broken tmpfs: cannot mount a tmpfs here ($(cat "$dir/mount.err")):" \
+			"the full-disk and read-only-medium checks did not run"
 		return 0
 	fi
-	cp "$dir/good.db" "$dir/tmpfs/cache.db"
-	db="$dir/tmpfs/cache.db"
+	mounted="$mnt"
+	full_import && full_readers && readonly_medium
+	r=$?
+	umount "$mnt" && mounted=""
+	return $r
+}
+
+# fill_up: fill the tmpfs to the last byte (a file beside the cache)
+fill_up() {
+	dd if=/dev/zero of="$mnt/fill" bs=4096 2>/dev/null
+	[ "$(stat -f -c %a "$mnt")" = 0 ] || fail "$bname: the tmpfs is not full"
+}
+
+# tmpfs_cache FILE...: the tmpfs emptied, FILE (and FILE-wal) as its cache
+tmpfs_cache() {
+	rm -rf "${mnt:?}"/*
+	db="$mnt/cache.db"
+	cp "$1" "$db"
+	[ $# -lt 2 ] || cp "$2" "$db-wal"
+}
+
+# no file moved aside anywhere on the tmpfs
+none_moved() {
+	[ -z "$(ls "$mnt"/*.corrupt-* 2>/dev/null)" ] || fail "$bname: a cache was moved aside: $(ls "$mnt")"
+}
+
+full_import() {
+	bname=tmpfs-import
+	nb=$((nb + 1))
+	tmpfs_cache "$dir/good.db"
 	dump "$db" >"$dir/before"
 	g import "$root/b.csv" --provider bigcloud --new-provider
-	r=$rc
+	expect_rc 74 "import on a full tmpfs" || return 1
+	grep -qE "disk is full|File too large|No space|file system holding it is full" "$dir/err" ||
+		fail "import on a full tmpfs does not say the disk is full" || return 1
+	integrity_ok "$db" || return 1
 	dump "$db" >"$dir/after"
-	ok=1
-	integrity_ok "$db" || ok=0
-	cp "$dir/err" "$dir/tmpfs.err"
-	umount "$dir/tmpfs"
-	[ $ok = 1 ] && [ "$r" = 74 ] && grep -qE "disk is full|File too large|No space" "$dir/tmpfs.err" ||
-		fail "import on a full tmpfs: exit $r: $(cat "$dir/tmpfs.err")" || return 1
-	cmp -s "$dir/before" "$dir/after" || fail "the cache changed after an import on a full tmpfs"
+	cmp -s "$dir/before" "$dir/after" || fail "the cache changed after an import on a full tmpfs" ||
+		return 1
+	none_moved
+}
+
+# Readers on a full file system (issue 12): they need no write, so they
+# answer from the cache read-only (a warning says why), whatever is beside
+# it; with no cache, from the built-in snapshot.  Nothing is moved aside.
+full_readers() {
+	bname=tmpfs-full
+	# offers left in the -wal by a writer that did not checkpoint: a copy
+	# of both files taken while its connection is still open
+	rm -f "$dir/w.db-wal" "$dir/w.db-shm"
+	cp "$dir/good.db" "$dir/w.db"
+	sqlite3 "$dir/w.db" >/dev/null <<EOF || return 1
+PRAGMA wal_autocheckpoint=0;
+UPDATE offer SET price_hr = 7777.5 WHERE provider = 'lambda';
+.shell cp '$dir/w.db' '$dir/walled.db'
+.shell cp '$dir/w.db-wal' '$dir/walled.db-wal'
+EOF
+	[ -s "$dir/walled.db-wal" ] || fail "no -wal copied" || return 1
+	# what each reader prints from the cache when the disk has room
+	tmpfs_cache "$dir/good.db"
+	for c in "list --limit 3 --format csv" "cache status --json" "history --format csv"; do
+		# shellcheck disable=SC2086
+		g $c && cp "$dir/out" "$dir/want.$(echo "$c" | cut -d' ' -f1-2 | tr ' ' _)"
+	done
+	for how in plain wal-shm wal; do
+		nb=$((nb + 1))
+		tmpfs_cache "$dir/good.db"
+		[ $how = plain ] || tmpfs_cache "$dir/walled.db" "$dir/walled.db-wal"
+		# an -shm that cannot grow: the 3 bytes a failed open leaves
+		[ $how = wal-shm ] && printf 'xxx' >"$db-shm"
+		cp "$db" "$dir/orig.db"
+		fill_up || return 1
+		for c in "list --limit 3 --format csv" "cache status --json" "history --format csv"; do
+			# shellcheck disable=SC2086
+			g $c
+			expect_rc 0 "$c on a full disk ($how)" || return 1
+			has err "gpucmp: warning: cache $db: " && has_full err &&
+				has err "; reading the cache without updating it" || return 1
+			[ $how != plain ] ||
+				cmp -s "$dir/out" "$dir/want.$(echo "$c" | cut -d' ' -f1-2 | tr ' ' _)" ||
+				fail "$c on a full disk: not the cache's answer" || return 1
+		done
+		# the offers in the -wal are read, not only the file
+		[ $how = plain ] || { g list --provider lambda --format csv --columns price_hr --limit 1
+			has out "7777.5" || return 1; }
+		g import "$root/b.csv" --provider bigcloud --new-provider
+		expect_rc 74 "import on a full disk ($how)" || return 1
+		none_moved || return 1
+		cmp -s "$db" "$dir/orig.db" || fail "$bname ($how): the cache file changed" || return 1
+	done
+	# no cache at all: the snapshot, with a warning
+	nb=$((nb + 1))
+	rm -rf "${mnt:?}"/*
+	fill_up || return 1
+	g list --limit 1 --format csv --columns provider
+	expect_rc 0 "list on a full disk, no cache" && has err "answering from the built-in snapshot" &&
+		has out "provider" || return 1
+	g cache status
+	expect_rc 0 "cache status on a full disk, no cache" || return 1
+	none_moved
+}
+
+# A read-only medium (the tmpfs remounted read-only): readers read the
+# cache as it is, without a word, also with a -wal beside it; writers exit
+# 74; a -wal that cannot be read without making a -shm: the snapshot, with
+# a warning.  Nothing changes, nothing is moved aside.
+readonly_medium() {
+	bname=tmpfs-readonly
+	for how in plain wal-shm wal; do
+		nb=$((nb + 1))
+		tmpfs_cache "$dir/good.db"
+		[ $how = plain ] || tmpfs_cache "$dir/walled.db" "$dir/walled.db-wal"
+		[ $how = wal-shm ] && printf 'xxx' >"$db-shm"
+		cp "$db" "$dir/orig.db"
+		mount -o remount,ro "$mnt" || fail "cannot remount the tmpfs read-only" || return 1
+		g list --provider lambda --format csv --columns price_hr --limit 1
+		expect_rc 0 "list on a read-only medium ($how)" || return 1
+		if [ $how = wal ]; then
+			has err "answering from the built-in snapshot" || return 1
+		else
+			[ ! -s "$dir/err" ] || fail "list on a read-only medium ($how) said: $(cat "$dir/err")" ||
+				return 1
+			[ $how = plain ] || has out "7777.5" || return 1
+		fi
+		g cache status
+		expect_rc 0 "cache status on a read-only medium ($how)" || return 1
+		g history
+		expect_rc 0 "history on a read-only medium ($how)" || return 1
+		g cache clear
+		expect_rc 74 "cache clear on a read-only medium ($how)" && has err "$db" || return 1
+		cmp -s "$db" "$dir/orig.db" || fail "$bname ($how): the cache file changed" || return 1
+		none_moved || return 1
+		mount -o remount,rw "$mnt" || return 1
+	done
 }
 
 # --- runner ----------------------------------------------------------------

@@ -25,6 +25,10 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 SECRET=sk-test-7f3a9c21d4e8b6  # a fake key that must never leak
+# A server that is down: the loopback discard port, where nothing listens
+# (binding it needs root).  Never the port a stopped fixture server freed:
+# another test's server (a second suite at once) may take it at once.
+DOWN=http://127.0.0.1:9
 
 # --- helpers ---------------------------------------------------------------
 
@@ -216,7 +220,8 @@ EOF
 	no_secret
 }
 
-# 429 with Retry-After: waits (at least 1 s), then succeeds.
+# 429 with Retry-After: waits (at least 1 s), then succeeds.  A lower
+# bound only: a busy machine makes the run longer, never shorter.
 scenario_retry_after() {
 	server <<EOF || return 1
 GET /api/v1/instance-types status=429 header=Retry-After:1 body={"error":"slow_down"} times=1
@@ -231,10 +236,12 @@ EOF
 	[ "$(grep -c '^GET' "$dir/requests.log")" = 2 ] || fail "want 2 requests"
 }
 
-# A response slower than --timeout fails after the retries; exit 69.
+# A response slower than --timeout fails after the retries; exit 69.  The
+# server holds every answer until the scenario ends (hold=usr1, never
+# signalled), so no machine is slow enough to see one.
 scenario_timeout() {
 	server <<EOF || return 1
-GET /api/v1/instance-types file=lambda/instance-types.json delay_ms=3000
+GET /api/v1/instance-types file=lambda/instance-types.json hold=usr1
 EOF
 	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
 	last="refresh lambda --timeout 0.5 --retries 1"; g refresh lambda --timeout 0.5 --retries 1
@@ -362,7 +369,7 @@ scenario_history_changes() {
 	last="changes --since 1d --json"
 	GPUCMP_NOW=2026-12-02T19:00:00Z g changes --since 1d --json --provider lambda
 	expect_rc 0 && has out '"change": "cheaper"' && has out '"change": "appeared"' || return 1
-	stop_server
+	export GPUCMP_LAMBDA_BASE_URL="$DOWN"
 	last="refresh --exit-on-change (server down)"
 	GPUCMP_NOW=2026-12-02T16:00:00Z g refresh -q --exit-on-change --timeout 2 --retries 0 lambda
 	expect_rc 69
@@ -387,7 +394,7 @@ scenario_cron() {
 	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
 	last="refresh 1"; g refresh --quiet lambda
 	expect_rc 0 || return 1
-	stop_server
+	export GPUCMP_LAMBDA_BASE_URL="$DOWN"
 	last="refresh 2 (down)"; g refresh --quiet --retries 0 --timeout 2 lambda
 	expect_rc 69 && has err "kept its previous offers, marked stale" || return 1
 	last="list"; g list --provider lambda --format csv --columns sku,stale
@@ -406,18 +413,21 @@ scenario_cron() {
 
 # Two refreshes at once: the second waits for the lock, then gives up (75).
 # The first is then killed in the middle of its fetch: the lock goes with
-# it, and the cache is intact.
+# it, and the cache is intact.  Driven by a held request, not by timing:
+# the first takes the writer lock before it fetches, and the server holds
+# its answer (hold=usr1, never signalled), so it holds the lock for as
+# long as the scenario needs, however slow the machine.
 scenario_lock() {
-	server "GET /api/v1/instance-types file=lambda/instance-types.json delay_ms=6000" || return 1
+	server "GET /api/v1/instance-types file=lambda/instance-types.json hold=usr1" || return 1
 	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
-	"$bin" refresh lambda >/dev/null 2>&1 &
+	"$bin" refresh lambda >"$dir/first.out" 2>"$dir/first.err" &
 	first=$!
-	i=0 # wait until the first one holds the lock (its request reached the server)
-	while ! grep -q '^GET' "$dir/requests.log" 2>/dev/null && [ $i -lt 200 ]; do
-		sleep 0.05
-		i=$((i + 1))
-	done
+	# its request reached the server: it holds the lock, and keeps it
+	fixtured_wait_log "$dir/requests.log" '^GET /api/v1/instance-types' "$first" ||
+		fail "the first refresh ended before its fetch: $(cat "$dir/first.err")" || return 1
 	last="refresh --wait 0.5"; g refresh lambda --wait 0.5
+	kill -0 $first 2>/dev/null || fail "the first refresh ended while its answer was held" ||
+		return 1
 	kill -9 $first 2>/dev/null
 	wait $first 2>/dev/null
 	expect_rc 75 && has err "is updating the cache; try again later" || return 1
@@ -514,9 +524,8 @@ start_adapter_servers() {
 		"$fixtured" --routes "$routes" --root "$fixtures/$id" --port-file "$dir/$id.port" \
 			--log "$dir/$id.log" 2>"$dir/$id.server.err" &
 		adapter_pids="$adapter_pids $!"
-		i=0
-		while [ ! -s "$dir/$id.port" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-		[ -s "$dir/$id.port" ] || { fail "fixture server of $id did not start"; return 1; }
+		fixtured_wait_port "$dir/$id.port" $! ||
+			{ fail "fixture server of $id did not start: $(cat "$dir/$id.server.err")"; return 1; }
 		up=$(echo "$id" | tr 'a-z-' 'A-Z_')
 		export "GPUCMP_${up}_BASE_URL=http://127.0.0.1:$(cat "$dir/$id.port")"
 		case $id in
@@ -680,7 +689,8 @@ GET /v1/services/6F81-5844-456A/skus file=gcp/skus-page1.json" || return 1
 	last="refresh -v gcp"; g refresh -v gcp
 	expect_rc 0 && has err "gcp: GET $BASE/v1/services/6F81-5844-456A/skus?pageSize=5000&key=***: HTTP 200" || return 1
 	has requests.log "GET /v1/services/6F81-5844-456A/skus?pageSize=5000&key=$SECRET" || return 1
-	stop_server # nothing listens on that port now: curl's error text
+	BASE=$DOWN # nothing listens there: curl's error text
+	export GPUCMP_GCP_BASE_URL="$BASE"
 	last="refresh -v gcp (refused)"; g refresh -v --retries 1 gcp
 	expect_rc 69 && has err "gcp: $BASE/v1/services/6F81-5844-456A/skus" && has err "key=***: failed: " || return 1
 	has err "kept its previous offers" && no_secret || return 1
@@ -987,10 +997,12 @@ scenario_hostile_etag_key() {
 
 # --deadline bounds a provider's whole refresh: a body trickled at 1 byte
 # per second, a Retry-After longer than the deadline, a pagination whose
-# every page comes just under --timeout.  `timeout` turns a hang into a
-# failure; no duration is asserted.
+# every page comes well within --timeout.  `timeout` turns a hang into a
+# failure; no duration is asserted (each outcome holds on a machine of any
+# speed: the body takes hours, the Retry-After is ten deadlines, a page
+# 0.8 s at least).
 scenario_hostile_deadline() {
-	wrapper="timeout 60 $wrapper"  # a hang fails the scenario (exit 124)
+	wrapper="timeout 300 $wrapper"  # a hang fails the scenario (exit 124)
 	server "GET /api/v1/instance-types file=lambda/instance-types.json trickle_ms=1000" || return 1
 	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
 	last="refresh (trickle)"; g refresh lambda --timeout 5 --deadline 2
@@ -1004,7 +1016,7 @@ scenario_hostile_deadline() {
 	sed 's/"pages": 2/"pages": 1000/' "$fixtures/linode/types.json" >"$dir/endless.json"
 	SERVER_ROOT=$dir server "GET /v4/linode/types file=endless.json delay_ms=800" || return 1
 	export GPUCMP_LINODE_BASE_URL="$BASE"
-	last="refresh (1000 slow pages)"; g refresh linode --timeout 1 --deadline 3
+	last="refresh (1000 slow pages)"; g refresh linode --timeout 60 --deadline 3
 	expect_rc 69 && has err "linode: " && has err "deadline of 3 s" || return 1
 	[ "$(grep -c '^GET /v4' "$dir/requests.log")" -lt 10 ] || fail "pages went on past the deadline"
 }
@@ -1159,7 +1171,7 @@ scenario_catalog_snapshot() {
 	mksnap="$(dirname "$bin")/gpucmp-mksnapshot"
 	script="$here/../../scripts/make-snapshot.sh"
 	last="make-snapshot.sh URL"
-	timeout 120 "$script" --bin "$(dirname "$bin")" --out "$dir/snap.csv" \
+	timeout 300 "$script" --bin "$(dirname "$bin")" --out "$dir/snap.csv" \
 		--providers "$(echo $CAT_CLOUDS | tr ' ' ,)" "$BASE/v8" >"$dir/out" 2>"$dir/err"
 	rc=$?
 	expect_rc 0 && has out "$dir/snap.csv" || return 1
@@ -1190,7 +1202,7 @@ scenario_catalog_snapshot() {
 		fail "the catalog tier's rows differ from the folder reader's: $(diff "$dir/folder.rows" "$dir/snap.rows" | head -5)" || return 1
 	# a provider whose catalog is missing (no route: 404) fails the run
 	last="make-snapshot.sh URL (ibm missing)"
-	timeout 120 "$script" --bin "$(dirname "$bin")" --out "$dir/snap2.csv" \
+	timeout 300 "$script" --bin "$(dirname "$bin")" --out "$dir/snap2.csv" \
 		--providers aws,ibm "$BASE/v8" >"$dir/out" 2>"$dir/err"
 	rc=$?
 	expect_rc 69 && has err "the catalog refresh failed" || return 1

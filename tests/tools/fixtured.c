@@ -4,6 +4,7 @@
  *
  * Listens on 127.0.0.1 on an ephemeral port, writes the port to --port-file
  * (atomically) and serves the routes until SIGTERM or SIGINT, then exits 0.
+ * SIGUSR1 releases the requests held by hold=usr1 routes.
  * Bad arguments or routes: one line on stderr, exit 2.  The routes format is
  * described in tests/http/README.md.
  */
@@ -11,6 +12,7 @@
 #include <limits.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -42,6 +44,7 @@ struct route {
 	unsigned long trickle_ms;	/* > 0: the body one byte at a time, this far apart */
 	int stall;			/* stall=1: no answer till the client goes or a stop */
 	char *mark;			/* mark=: ROOT/REL created when a request matches, owned */
+	int hold;			/* hold=usr1: answer after a SIGUSR1 (hold_wait) */
 	atomic_ulong used;		/* matching requests seen, for times= */
 };
 
@@ -57,6 +60,40 @@ static struct route *routes;
 static size_t nroutes;
 static FILE *log_fp;
 static int stop_pipe[2] = {-1, -1}; /* written once on SIGTERM/SIGINT: stalls end */
+
+/* hold=usr1: a request waits for a SIGUSR1 that arrives after it was
+ * logged (one signal releases every request waiting), or for the stop.
+ * A test waits for the request in the log, does what must happen while it
+ * is held, then signals: no sleep, no race. */
+static pthread_mutex_t hold_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t hold_cv = PTHREAD_COND_INITIALIZER;
+static unsigned long releases; /* SIGUSR1s seen */
+static int stopping;
+
+static unsigned long hold_ticket(void)
+{
+	pthread_mutex_lock(&hold_mu);
+	unsigned long t = releases;
+	pthread_mutex_unlock(&hold_mu);
+	return t;
+}
+
+static void hold_wait(unsigned long ticket)
+{
+	pthread_mutex_lock(&hold_mu);
+	while (releases == ticket && !stopping)
+		pthread_cond_wait(&hold_cv, &hold_mu);
+	pthread_mutex_unlock(&hold_mu);
+}
+
+static void hold_release(int stop)
+{
+	pthread_mutex_lock(&hold_mu);
+	releases++;
+	stopping |= stop;
+	pthread_cond_broadcast(&hold_cv);
+	pthread_mutex_unlock(&hold_mu);
+}
 
 static const char notfound[] = "{\"error\":\"no fixture route\"}";
 
@@ -175,6 +212,10 @@ static const char *parse_option(struct route *r, char *tok, const char *root,
 			return "bad truncate";
 	} else if (strcmp(tok, "stall") == 0 || strcmp(tok, "mark") == 0) {
 		return parse_hold(r, tok, v, root);
+	} else if (strcmp(tok, "hold") == 0) {
+		if (strcmp(v, "usr1") != 0)
+			return "bad hold (hold=usr1)";
+		r->hold = 1;
 	} else if (strcmp(tok, "times") == 0) {
 		if (parse_num(v, &r->times) || r->times == 0)
 			return "bad times";
@@ -351,7 +392,8 @@ static void stall(struct MHD_Connection *c)
 		;
 }
 
-static enum MHD_Result respond(struct MHD_Connection *c, const char *method, const char *uri)
+static enum MHD_Result respond(struct MHD_Connection *c, const char *method, const char *uri,
+			       unsigned long ticket)
 {
 	static struct route no_route = {.method = "", .path = "", .status = MHD_HTTP_NOT_FOUND,
 					.type = "application/json", .body = notfound,
@@ -364,6 +406,8 @@ static enum MHD_Result respond(struct MHD_Connection *c, const char *method, con
 		stall(c);
 		return MHD_NO;
 	}
+	if (r->hold)
+		hold_wait(ticket);
 	if (r->delay_ms) {
 		struct timespec ts = {(time_t)(r->delay_ms / 1000),
 				      (long)(r->delay_ms % 1000) * 1000000L};
@@ -444,8 +488,9 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
 		*upload_size = 0;
 		return MHD_YES;
 	}
+	unsigned long ticket = hold_ticket(); /* before the log line a test waits for */
 	log_request(c, method, rq);
-	return respond(c, method, rq->uri);
+	return respond(c, method, rq->uri, ticket);
 }
 
 /* Write the port through a temporary file, so a reader never sees half of it. */
@@ -492,11 +537,13 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
-	/* Block the stop signals before MHD starts its threads, so only sigwait sees them. */
+	/* Block the stop and release signals before MHD starts its threads,
+	 * so only sigwait sees them. */
 	sigset_t stop;
 	sigemptyset(&stop);
 	sigaddset(&stop, SIGTERM);
 	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGUSR1);
 	sigprocmask(SIG_BLOCK, &stop, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	if (pipe(stop_pipe) != 0) {
@@ -521,13 +568,19 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: cannot write: %s\n", port_file, strerror(errno));
 		goto out;
 	}
-	int sig;
-	while (sigwait(&stop, &sig) != 0)
-		;
+	for (;;) {
+		int sig;
+		if (sigwait(&stop, &sig) != 0)
+			continue;
+		if (sig != SIGUSR1)
+			break;
+		hold_release(0);
+	}
 	rc = 0;
 	if (write(stop_pipe[1], "", 1) != 1)
 		rc = 1;
 out:
+	hold_release(1); /* held requests answer, so the daemon can stop */
 	if (d)
 		MHD_stop_daemon(d);
 	if (log_fp)

