@@ -34,15 +34,15 @@ command -v python3 >/dev/null || { echo "bench/hostile_pull.sh needs python3" >&
 [ -x "$fixtured" ] || { echo "no fixture server at $fixtured (build with -DGPUCMP_TESTS=ON)" >&2; exit 66; }
 mkdir -p "$dir"
 
-rec='{"type":"provider","provider":"lambda","source":"live","as_of":"2027-01-01T00:00:00Z","fetched_at":"2027-01-01T00:00:00Z","offers":1,"stale":false}'
-offer='{"provider":"lambda","sku":"a","gpu_name":"H100","gpu_count":1,"region":"r","price_hr":0.5,"source":"live","fetched_at":"2027-01-01T00:00:00Z"'
+rec='{"type":"provider","provider":"lambda","source":"live","as_of":"2026-12-01T00:00:00Z","fetched_at":"2026-12-01T00:00:00Z","offers":1,"stale":false}'
+offer='{"provider":"lambda","sku":"a","gpu_name":"H100","gpu_count":1,"region":"r","price_hr":0.5,"source":"live","fetched_at":"2026-12-01T00:00:00Z"'
 
 # manifest DIR [OFFERS]: DIR/manifest.json for DIR/offers.ndjson.gz (one provider)
 manifest() {
 	local bytes sum n=${2:-1}
 	bytes=$(stat -c %s "$1/offers.ndjson.gz")
 	sum=$(sha256sum "$1/offers.ndjson.gz" | cut -d' ' -f1)
-	printf '{"format": "gpucmp-snapshot", "version": 1, "created_at": "2027-01-01T00:00:00Z", "generator": "bench", "payload": {"file": "offers.ndjson.gz", "bytes": %s, "sha256": "%s"}, "offers": %s, "providers": [{"provider": "lambda", "offers": %s, "stale": false}]}\n' \
+	printf '{"format": "gpucmp-snapshot", "version": 1, "created_at": "2026-12-01T00:00:00Z", "generator": "bench", "payload": {"file": "offers.ndjson.gz", "bytes": %s, "sha256": "%s"}, "offers": %s, "providers": [{"provider": "lambda", "offers": %s, "stale": false}]}\n' \
 		"$bytes" "$sum" "$n" "$n" >"$1/manifest.json"
 }
 
