@@ -3,6 +3,9 @@
 # usage: scripts/deps.sh [build|test]
 set -eu
 need=${1:-test}
+# the -dev packages of jansson, SQLite, libyaml and zlib ship the static
+# archives (.a) the default build links (GPUCMP_STATIC); libcurl, libzip and
+# libssl are needed for their headers (gpucmp loads them when first used)
 pkgs="build-essential cmake pkg-config libcurl4-openssl-dev libjansson-dev libsqlite3-dev libyaml-dev libzip-dev libssl-dev zlib1g-dev"
 [ "$need" = test ] && pkgs="$pkgs libcmocka-dev libmicrohttpd-dev valgrind sqlite3 groff-base"
 # zsh and fish: the completion tests run the scripts in each real shell

@@ -14,8 +14,6 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include <openssl/evp.h>
-
 #include "gpucmp/fileio.h"
 #include "gpucmp/strutil.h"
 
@@ -43,24 +41,25 @@ struct gz {
 	z_stream z;
 	gz_header h; /* zlib reads it at the first deflate: it lives as long */
 	FILE *f;
-	EVP_MD_CTX *md;
+	struct team_hash *md;
 	size_t bytes;
 	int failed;
 	int errnum; /* errno of the first failed write, or 0 */
 	unsigned char out[65536];
 };
 
-static int gz_open(struct gz *g, FILE *f)
+static enum gc_status gz_open(struct gz *g, FILE *f, char **err)
 {
 	memset(g, 0, sizeof *g);
 	g->f = f;
 	g->h.os = 255; /* unknown: the same bytes on every system */
-	g->md = EVP_MD_CTX_new();
-	if (!g->md || EVP_DigestInit_ex(g->md, EVP_sha256(), NULL) != 1)
-		return -1;
-	if (deflateInit2(&g->z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-		return -1;
-	return deflateSetHeader(&g->z, &g->h) == Z_OK ? 0 : -1;
+	enum gc_status st = team_hash_begin(&g->md, err);
+	if (st != GC_OK)
+		return st;
+	if (deflateInit2(&g->z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK ||
+	    deflateSetHeader(&g->z, &g->h) != Z_OK)
+		return err_set(err, GC_ENOMEM, "out of memory");
+	return GC_OK;
 }
 
 /* Deflate n bytes (flush: Z_NO_FLUSH or Z_FINISH) into the file. */
@@ -78,22 +77,19 @@ static void gz_write(struct gz *g, const void *data, size_t n, int flush)
 		int wrote = zr != Z_STREAM_ERROR && fwrite(g->out, 1, have, g->f) == have;
 		if (!wrote && !g->errnum)
 			g->errnum = errno;
-		if (!wrote || EVP_DigestUpdate(g->md, g->out, have) != 1)
+		if (!wrote)
 			g->failed = 1;
+		team_hash_add(g->md, g->out, have);
 		g->bytes += have;
 	} while (!g->failed && (g->z.avail_out == 0 || (flush == Z_FINISH && zr != Z_STREAM_END)));
 }
 
 static void gz_close(struct gz *g, char hex[65])
 {
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int n = 0;
-	if (EVP_DigestFinal_ex(g->md, md, &n) != 1 || n != 32)
+	if (team_hash_end(g->md, hex) != 0)
 		g->failed = 1;
-	for (unsigned int i = 0; i < n && i < 32; i++)
-		snprintf(hex + 2 * i, 3, "%02x", md[i]);
+	g->md = NULL;
 	deflateEnd(&g->z);
-	EVP_MD_CTX_free(g->md);
 }
 
 /* One provider's record, copied out of the cache. */
@@ -258,11 +254,12 @@ static enum gc_status put_payload(void *arg, FILE *f, char **err)
 {
 	struct payload *p = arg;
 	struct run *x = p->x;
-	if (gz_open(&x->gz, f) != 0) {
+	enum gc_status st = gz_open(&x->gz, f, err);
+	if (st != GC_OK) {
 		gz_close(&x->gz, x->r->sha256);
-		return err_set(err, GC_ENOMEM, "out of memory");
+		return st;
 	}
-	enum gc_status st = cache_dump_offers(p->c, on_offer, x, err);
+	st = cache_dump_offers(p->c, on_offer, x, err);
 	if (st == GC_OK) {
 		put_states(x, NULL);
 		gz_write(&x->gz, "", 0, Z_FINISH);
@@ -393,6 +390,8 @@ enum gc_status team_export(struct cache *c, const char *dir, const char *keyfile
 	if (st == GC_OK && !x.nstates)
 		st = err_set(err, GC_EDATA, "the cache holds no refreshed or imported provider; "
 			     "run 'gpucmp refresh' (or import) first");
+	if (st == GC_OK) /* its payload is hashed: libcrypto, before any file is made */
+		st = team_crypto_load(err);
 	if (st == GC_OK)
 		st = check_key(keyfile, r, err);
 	if (st == GC_OK)

@@ -1,6 +1,7 @@
 /* team_fmt.c - the pieces of a team snapshot (team.h): an offer as a
  * payload line and back, SHA-256, Ed25519 keys and signatures.  Hashing
- * and signing go through OpenSSL's EVP. */
+ * and signing go through OpenSSL's EVP (libcrypto, loaded when first
+ * needed). */
 #include "gpucmp/team.h"
 
 #include <errno.h>
@@ -19,7 +20,78 @@
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 
+#include "gpucmp/dynlib.h"
 #include "gpucmp/fileio.h"
+
+/* libcrypto is loaded when a team snapshot is first hashed, signed or
+ * checked, not at start-up: mapping and relocating it was a fifth of
+ * every `gpucmp --version` (issue 23), and a binary that never exports
+ * or pulls runs without it. */
+static struct {
+	int (*bio_free)(BIO *);
+	BIO *(*bio_new_mem_buf)(const void *, int);
+	int (*digest)(const void *, size_t, unsigned char *, unsigned int *, const EVP_MD *,
+		      ENGINE *);
+	int (*digest_final)(EVP_MD_CTX *, unsigned char *, unsigned int *);
+	int (*digest_init)(EVP_MD_CTX *, const EVP_MD *, ENGINE *);
+	int (*digest_sign)(EVP_MD_CTX *, unsigned char *, size_t *, const unsigned char *,
+			   size_t);
+	int (*digest_sign_init)(EVP_MD_CTX *, EVP_PKEY_CTX **, const EVP_MD *, ENGINE *,
+				EVP_PKEY *);
+	int (*digest_update)(EVP_MD_CTX *, const void *, size_t);
+	int (*digest_verify)(EVP_MD_CTX *, const unsigned char *, size_t, const unsigned char *,
+			     size_t);
+	int (*digest_verify_init)(EVP_MD_CTX *, EVP_PKEY_CTX **, const EVP_MD *, ENGINE *,
+				  EVP_PKEY *);
+	int (*decode_block)(unsigned char *, const unsigned char *, int);
+	int (*encode_block)(unsigned char *, const unsigned char *, int);
+	EVP_MD_CTX *(*md_ctx_new)(void);
+	void (*md_ctx_free)(EVP_MD_CTX *);
+	void (*cleanse)(void *, size_t);
+	void (*pkey_free)(EVP_PKEY *);
+	int (*pkey_base_id)(const EVP_PKEY *);
+	int (*pkey_raw_public)(const EVP_PKEY *, unsigned char *, size_t *);
+	EVP_PKEY *(*pkey_new_raw_public)(int, ENGINE *, const unsigned char *, size_t);
+	EVP_PKEY *(*pkey_keygen)(OSSL_LIB_CTX *, const char *, const char *, ...);
+	EVP_PKEY *(*pem_read_bio_key)(BIO *, EVP_PKEY **, pem_password_cb *, void *);
+	int (*pem_write_key)(FILE *, const EVP_PKEY *, const EVP_CIPHER *, const unsigned char *,
+			     int, pem_password_cb *, void *);
+	const EVP_MD *(*sha256)(void);
+} ssl;
+
+enum gc_status team_crypto_load(char **err)
+{
+	static const char *const sonames[] = {"libcrypto.so.3", NULL};
+	static const struct dynlib_sym syms[] = {
+		{"BIO_free", (void **)&ssl.bio_free},
+		{"BIO_new_mem_buf", (void **)&ssl.bio_new_mem_buf},
+		{"EVP_Digest", (void **)&ssl.digest},
+		{"EVP_DigestFinal_ex", (void **)&ssl.digest_final},
+		{"EVP_DigestInit_ex", (void **)&ssl.digest_init},
+		{"EVP_DigestSign", (void **)&ssl.digest_sign},
+		{"EVP_DigestSignInit", (void **)&ssl.digest_sign_init},
+		{"EVP_DigestUpdate", (void **)&ssl.digest_update},
+		{"EVP_DigestVerify", (void **)&ssl.digest_verify},
+		{"EVP_DigestVerifyInit", (void **)&ssl.digest_verify_init},
+		{"EVP_DecodeBlock", (void **)&ssl.decode_block},
+		{"EVP_EncodeBlock", (void **)&ssl.encode_block},
+		{"EVP_MD_CTX_new", (void **)&ssl.md_ctx_new},
+		{"EVP_MD_CTX_free", (void **)&ssl.md_ctx_free},
+		{"OPENSSL_cleanse", (void **)&ssl.cleanse},
+		{"EVP_PKEY_free", (void **)&ssl.pkey_free},
+		{"EVP_PKEY_get_base_id", (void **)&ssl.pkey_base_id},
+		{"EVP_PKEY_get_raw_public_key", (void **)&ssl.pkey_raw_public},
+		{"EVP_PKEY_new_raw_public_key", (void **)&ssl.pkey_new_raw_public},
+		{"EVP_PKEY_Q_keygen", (void **)&ssl.pkey_keygen},
+		{"PEM_read_bio_PrivateKey", (void **)&ssl.pem_read_bio_key},
+		{"PEM_write_PrivateKey", (void **)&ssl.pem_write_key},
+		{"EVP_sha256", (void **)&ssl.sha256},
+	};
+	static struct dynlib lib = {"libcrypto",
+				    "install libssl3 to sign or verify team snapshots",
+				    sonames, syms, sizeof syms / sizeof syms[0], NULL};
+	return dynlib_load(&lib, err);
+}
 
 /* A payload line lists an offer's stored columns (offer.h, offer_cols[])
  * by name; unknown ones are null and left out. */
@@ -126,21 +198,70 @@ const char *team_public_origin(const char *origin, char *out, size_t n)
 	return out;
 }
 
+static void hex32(const unsigned char md[32], char hex[65])
+{
+	for (unsigned int i = 0; i < 32; i++)
+		snprintf(hex + 2 * i, 3, "%02x", md[i]);
+}
+
 enum gc_status team_sha256(const void *data, size_t len, char hex[65], char **err)
 {
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int n = 0;
-	if (EVP_Digest(data, len, md, &n, EVP_sha256(), NULL) != 1 || n != 32)
+	enum gc_status st = team_crypto_load(err);
+	if (st != GC_OK)
+		return st;
+	if (ssl.digest(data, len, md, &n, ssl.sha256(), NULL) != 1 || n != 32)
 		return err_set(err, GC_ENOMEM, "cannot compute SHA-256");
-	for (unsigned int i = 0; i < n; i++)
-		snprintf(hex + 2 * i, 3, "%02x", md[i]);
+	hex32(md, hex);
 	return GC_OK;
+}
+
+struct team_hash {
+	EVP_MD_CTX *md;
+	int failed;
+};
+
+enum gc_status team_hash_begin(struct team_hash **h, char **err)
+{
+	enum gc_status st = team_crypto_load(err);
+	*h = st == GC_OK ? calloc(1, sizeof **h) : NULL;
+	if (st == GC_OK && !*h)
+		st = err_set(err, GC_ENOMEM, "out of memory");
+	if (st == GC_OK && (!((*h)->md = ssl.md_ctx_new()) ||
+			    ssl.digest_init((*h)->md, ssl.sha256(), NULL) != 1)) {
+		team_hash_end(*h, NULL);
+		*h = NULL;
+		st = err_set(err, GC_ENOMEM, "cannot compute SHA-256");
+	}
+	return st;
+}
+
+void team_hash_add(struct team_hash *h, const void *data, size_t len)
+{
+	if (h && !h->failed && len && ssl.digest_update(h->md, data, len) != 1)
+		h->failed = 1;
+}
+
+int team_hash_end(struct team_hash *h, char hex[65])
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int n = 0;
+	if (!h)
+		return -1;
+	int ok = !h->failed && hex && h->md && ssl.digest_final(h->md, md, &n) == 1 && n == 32;
+	if (ok)
+		hex32(md, hex);
+	if (h->md)
+		ssl.md_ctx_free(h->md);
+	free(h);
+	return ok ? 0 : -1;
 }
 
 /* base64 of n bytes into out (4 * ceil(n / 3) + 1 bytes). */
 static void b64(const unsigned char *in, size_t n, char *out)
 {
-	EVP_EncodeBlock((unsigned char *)out, in, (int)n);
+	ssl.encode_block((unsigned char *)out, in, (int)n);
 }
 
 /* Decode base64 text of exactly `want` bytes into out: 0, or -1. */
@@ -152,7 +273,7 @@ static int unb64(const char *text, unsigned char *out, size_t want)
 	unsigned char tmp[128];
 	if (len / 4 * 3 > sizeof tmp)
 		return -1;
-	int got = EVP_DecodeBlock(tmp, (const unsigned char *)text, (int)len);
+	int got = ssl.decode_block(tmp, (const unsigned char *)text, (int)len);
 	size_t pad = (text[len - 1] == '=') + (text[len - 2] == '=');
 	if (got < 0 || (size_t)got - pad != want)
 		return -1;
@@ -164,7 +285,7 @@ static enum gc_status public_b64(EVP_PKEY *k, char pub[TEAM_KEY_LEN], char **err
 {
 	unsigned char raw[32];
 	size_t n = sizeof raw;
-	if (EVP_PKEY_get_raw_public_key(k, raw, &n) != 1 || n != 32)
+	if (ssl.pkey_raw_public(k, raw, &n) != 1 || n != 32)
 		return err_set(err, GC_EUSAGE, "the key is not an Ed25519 key");
 	b64(raw, n, pub);
 	return GC_OK;
@@ -172,10 +293,13 @@ static enum gc_status public_b64(EVP_PKEY *k, char pub[TEAM_KEY_LEN], char **err
 
 enum gc_status team_gen_key(const char *path, char pub[TEAM_KEY_LEN], char **err)
 {
-	EVP_PKEY *k = EVP_PKEY_Q_keygen(NULL, NULL, "ED25519");
+	enum gc_status st = team_crypto_load(err);
+	if (st != GC_OK)
+		return st;
+	EVP_PKEY *k = ssl.pkey_keygen(NULL, NULL, "ED25519");
 	if (!k)
 		return err_set(err, GC_ENOMEM, "cannot make an Ed25519 key");
-	enum gc_status st = public_b64(k, pub, err);
+	st = public_b64(k, pub, err);
 	/* O_EXCL: never over an existing file, nor through a link planted at
 	 * path (O_NOFOLLOW says so twice); 0600 whatever the umask */
 	int fd = st == GC_OK ? open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC |
@@ -185,7 +309,7 @@ enum gc_status team_gen_key(const char *path, char pub[TEAM_KEY_LEN], char **err
 	if (st == GC_OK && !f)
 		st = err_set(err, GC_EIO, "cannot create %s: %s (an existing key is never "
 			     "replaced)", path, strerror(errno));
-	if (f && PEM_write_PrivateKey(f, k, NULL, NULL, 0, NULL, NULL) != 1)
+	if (f && ssl.pem_write_key(f, k, NULL, NULL, 0, NULL, NULL) != 1)
 		st = err_set(err, GC_EIO, "cannot write %s", path);
 	if (f && fclose(f) != 0 && st == GC_OK)
 		st = err_set(err, GC_EIO, "cannot write %s: %s", path, strerror(errno));
@@ -193,7 +317,7 @@ enum gc_status team_gen_key(const char *path, char pub[TEAM_KEY_LEN], char **err
 		close(fd);
 	if (fd >= 0 && st != GC_OK)
 		unlink(path); /* ours, half written */
-	EVP_PKEY_free(k);
+	ssl.pkey_free(k);
 	return st;
 }
 
@@ -213,13 +337,13 @@ static enum gc_status read_key(const char *keyfile, EVP_PKEY **k, char **err)
 		st = GC_EUSAGE;
 	if (st != GC_OK)
 		return st;
-	BIO *b = BIO_new_mem_buf(pem, (int)len);
-	*k = b ? PEM_read_bio_PrivateKey(b, NULL, NULL, NULL) : NULL;
-	BIO_free(b);
-	OPENSSL_cleanse(pem, len);
+	BIO *b = ssl.bio_new_mem_buf(pem, (int)len);
+	*k = b ? ssl.pem_read_bio_key(b, NULL, NULL, NULL) : NULL;
+	ssl.bio_free(b);
+	ssl.cleanse(pem, len);
 	free(pem);
-	if (!*k || EVP_PKEY_get_base_id(*k) != EVP_PKEY_ED25519) {
-		EVP_PKEY_free(*k);
+	if (!*k || ssl.pkey_base_id(*k) != EVP_PKEY_ED25519) {
+		ssl.pkey_free(*k);
 		*k = NULL;
 		return err_set(err, GC_EUSAGE,
 			       "%s is not an Ed25519 private key in PEM ('gpucmp export --gen-key "
@@ -233,34 +357,38 @@ enum gc_status team_sign(const char *keyfile, const void *data, size_t len, char
 {
 	EVP_PKEY *k = NULL;
 	*sig = NULL;
-	enum gc_status st = read_key(keyfile, &k, err);
+	enum gc_status st = team_crypto_load(err);
+	if (st != GC_OK)
+		return st;
+	st = read_key(keyfile, &k, err);
 	if (st == GC_OK)
 		st = public_b64(k, pub, err);
-	EVP_MD_CTX *ctx = st == GC_OK ? EVP_MD_CTX_new() : NULL;
+	EVP_MD_CTX *ctx = st == GC_OK ? ssl.md_ctx_new() : NULL;
 	unsigned char raw[64];
 	size_t n = sizeof raw;
-	if (st == GC_OK && (!ctx || EVP_DigestSignInit(ctx, NULL, NULL, NULL, k) != 1 ||
-			    EVP_DigestSign(ctx, raw, &n, data, len) != 1 || n != 64))
+	if (st == GC_OK && (!ctx || ssl.digest_sign_init(ctx, NULL, NULL, NULL, k) != 1 ||
+			    ssl.digest_sign(ctx, raw, &n, data, len) != 1 || n != 64))
 		st = err_set(err, GC_ENOMEM, "cannot sign with %s", keyfile);
 	if (st == GC_OK && !(*sig = malloc(89)))
 		st = err_set(err, GC_ENOMEM, "out of memory");
 	if (st == GC_OK)
 		b64(raw, n, *sig);
-	EVP_MD_CTX_free(ctx);
-	EVP_PKEY_free(k);
+	ssl.md_ctx_free(ctx);
+	ssl.pkey_free(k);
 	return st;
 }
 
 int team_verify(const char *pub, const char *sig, const void *data, size_t len)
 {
 	unsigned char rk[32], rs[64];
-	if (unb64(pub, rk, sizeof rk) != 0 || unb64(sig, rs, sizeof rs) != 0)
+	if (team_crypto_load(NULL) != GC_OK || unb64(pub, rk, sizeof rk) != 0 ||
+	    unb64(sig, rs, sizeof rs) != 0)
 		return 0;
-	EVP_PKEY *k = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, NULL, rk, sizeof rk);
-	EVP_MD_CTX *ctx = k ? EVP_MD_CTX_new() : NULL;
-	int ok = ctx && EVP_DigestVerifyInit(ctx, NULL, NULL, NULL, k) == 1 &&
-		 EVP_DigestVerify(ctx, rs, sizeof rs, data, len) == 1;
-	EVP_MD_CTX_free(ctx);
-	EVP_PKEY_free(k);
+	EVP_PKEY *k = ssl.pkey_new_raw_public(EVP_PKEY_ED25519, NULL, rk, sizeof rk);
+	EVP_MD_CTX *ctx = k ? ssl.md_ctx_new() : NULL;
+	int ok = ctx && ssl.digest_verify_init(ctx, NULL, NULL, NULL, k) == 1 &&
+		 ssl.digest_verify(ctx, rs, sizeof rs, data, len) == 1;
+	ssl.md_ctx_free(ctx);
+	ssl.pkey_free(k);
 	return ok;
 }

@@ -82,6 +82,58 @@ static int emit_table(FILE *out, const char *table, char **paths, int first,
 	return 0;
 }
 
+/* The newest as_of (the last column, YYYY-MM-DD) of the snapshot CSV's
+ * records, header skipped, into date[11]; quoted fields may hold commas
+ * and newlines.  `gpucmp --version` prints it without parsing the CSV. */
+static int snapshot_date(const char *path, char date[11])
+{
+	FILE *in = fopen(path, "rb");
+	if (!in) {
+		perror(path);
+		return -1;
+	}
+	char field[16];
+	size_t n = 0, record = 0;
+	int c, quoted = 0, prev = 0;
+	date[0] = '\0';
+	while ((c = getc(in)) != EOF) {
+		if (c == '"')
+			quoted = !quoted;
+		else if (!quoted && c == ',')
+			n = 0;
+		else if (!quoted && (c == '\n' || c == '\r')) {
+			if (record++ > 0 && n == 10 && strncmp(field, date, 10) > 0) {
+				memcpy(date, field, 10);
+				date[10] = '\0';
+			}
+			if (c == '\n' && prev == '\r')
+				record--; /* CRLF ends one record */
+			n = 0;
+		} else if (n < sizeof field) {
+			field[n++] = (char)c;
+		}
+		prev = c;
+	}
+	if (n == 10 && record > 0 && strncmp(field, date, 10) > 0) { /* no final newline */
+		memcpy(date, field, 10);
+		date[10] = '\0';
+	}
+	int err = ferror(in);
+	fclose(in);
+	return err ? -1 : 0;
+}
+
+static int emit_snapshot_date(FILE *out, char **paths, int first, int count)
+{
+	char date[11] = "";
+	for (int i = 0; i < count; i++)
+		if (strcmp(display_name(paths[first + i]), "data/snapshot.csv") == 0 &&
+		    snapshot_date(paths[first + i], date) != 0)
+			return -1;
+	fprintf(out, "const char embedded_snapshot_date[] = \"%s\";\n\n", date);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -107,7 +159,8 @@ int main(int argc, char **argv)
 	int ndata = sep - 2;
 	int nprof = sep < argc ? argc - sep - 1 : 0;
 	if (emit_table(out, "embedded_data", argv, 2, ndata, 0) != 0 ||
-	    emit_table(out, "embedded_profiles", argv, sep + 1, nprof, ndata) != 0) {
+	    emit_table(out, "embedded_profiles", argv, sep + 1, nprof, ndata) != 0 ||
+	    emit_snapshot_date(out, argv, 2, ndata) != 0) {
 		fclose(out);
 		remove(tmp);
 		return 74;

@@ -28,6 +28,11 @@ extern const size_t embedded_data_count;
 extern const struct embedded_file embedded_profiles[];
 extern const size_t embedded_profiles_count;
 
+/* The newest as_of date (YYYY-MM-DD) of data/snapshot.csv's rows, read at
+ * build time (tools/embed.c), or "" without a snapshot: what `gpucmp
+ * --version` prints, equal to snapshot_scan()'s `newest` (test_snapshot). */
+extern const char embedded_snapshot_date[];
+
 /* Look up a data/ file by name ("data/gpus.yaml"); NULL if absent. */
 const struct embedded_file *embedded_find(const char *name);
 

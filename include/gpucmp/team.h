@@ -55,8 +55,21 @@ enum { TEAM_KEY_LEN = 45 };
 
 /* --- team_fmt.c: the pieces of the format --- */
 
+/* libcrypto (OpenSSL 3), loaded on first use: hashing, signing and
+ * checking a snapshot need it, nothing else does.  The functions below
+ * load it themselves; GC_EUNAVAILABLE "cannot load libcrypto ...: install
+ * libssl3 to sign or verify team snapshots" when it is not installed. */
+enum gc_status team_crypto_load(char **err);
+
 /* SHA-256 of data as 64 lowercase hex digits and a NUL into hex. */
 enum gc_status team_sha256(const void *data, size_t len, char hex[65], char **err);
+/* SHA-256 over pieces: begin (GC_EUNAVAILABLE, GC_ENOMEM), add each, then
+ * end, which frees h and puts the digest into hex: 0, or -1 when a piece
+ * failed (h NULL: -1). */
+struct team_hash;
+enum gc_status team_hash_begin(struct team_hash **h, char **err);
+void team_hash_add(struct team_hash *h, const void *data, size_t len);
+int team_hash_end(struct team_hash *h, char hex[65]);
 
 /* One offer (with its stale flag) as a payload line's object: a new
  * reference, or NULL when memory ran out.  Unknown values are left out. */
@@ -87,7 +100,8 @@ enum gc_status team_gen_key(const char *path, char pub[TEAM_KEY_LEN], char **err
 enum gc_status team_sign(const char *keyfile, const void *data, size_t len, char **sig,
 			 char pub[TEAM_KEY_LEN], char **err);
 /* Does sig (base64) sign data with the public key pub (base64)?  1 yes,
- * 0 no (also for malformed keys or signatures). */
+ * 0 no (also for malformed keys or signatures, and when libcrypto cannot
+ * be loaded: team_crypto_load first says why). */
 int team_verify(const char *pub, const char *sig, const void *data, size_t len);
 
 /* --- team_export.c --- */

@@ -5,6 +5,7 @@
 #include "testutil.h"
 
 #include "gpucmp/catalog.h"
+#include "gpucmp/embedded.h"
 #include "gpucmp/retired.h"
 #include "gpucmp/snapshot.h"
 
@@ -67,6 +68,8 @@ static void test_embedded_snapshot(void **state)
 	assert_true(c.rows > 1000);
 	assert_int_equal(info.rows, c.rows);
 	assert_string_equal(info.newest, "2026-05-20");
+	/* what `gpucmp --version` prints, read at build time (tools/embed.c) */
+	assert_string_equal(embedded_snapshot_date, info.newest);
 	/* every provider of the snapshot catalogs is present */
 	static const char *const want[] = {"azure", "gcp", "lambda", "vast", "nebius",
 					   "verda", "hyperbolic", "mithril"};

@@ -76,6 +76,16 @@ static void test_sha256(void **state)
 	assert_int_equal(team_sha256("abc", 3, hex, NULL), GC_OK);
 	assert_string_equal(hex,
 			    "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	/* in pieces (export hashes its payload as it deflates it): the same */
+	struct team_hash *h = NULL;
+	char pieces[65] = "";
+	assert_int_equal(team_hash_begin(&h, NULL), GC_OK);
+	team_hash_add(h, "a", 1);
+	team_hash_add(h, "", 0);
+	team_hash_add(h, "bc", 2);
+	assert_int_equal(team_hash_end(h, pieces), 0);
+	assert_string_equal(pieces, hex);
+	assert_int_equal(team_hash_end(NULL, pieces), -1);
 }
 
 /* gzip of text (n bytes) into a new buffer of *len bytes. */
