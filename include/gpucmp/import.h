@@ -21,8 +21,11 @@
 #include "gpucmp/skypilot.h"
 
 /* The largest catalog read or fetched (GPUCMP_HTTP_MAX_BYTES, when set,
- * bounds a fetch instead). */
-#define IMPORT_MAX_BYTES ((size_t)512 << 20)
+ * bounds a fetch instead): it is held whole while it is parsed, so this
+ * is most of an import's memory.  128 MiB is 38 times the largest real
+ * SkyPilot catalog (azure/vms.csv, 3.3 MB) and holds 2 million rows (the
+ * door's cap of offers per provider); an import stays under 200 MB. */
+#define IMPORT_MAX_BYTES ((size_t)128 << 20)
 
 /* What a source names: one vms.csv, a folder (PATH/vms.csv or
  * PATH/<cloud>/vms.csv), an http(s) URL, or nothing there. */
