@@ -1126,7 +1126,19 @@ EOF
 	catalog_env # the new server's port
 	last="refresh nebius (a real date)"; g refresh --force nebius
 	expect_rc 0 || return 1
-	sql_is "SELECT min(source), max(as_of) FROM offer WHERE provider='nebius'" "catalog|$CAT_ASOF"
+	sql_is "SELECT min(source), max(as_of) FROM offer WHERE provider='nebius'" "catalog|$CAT_ASOF" || return 1
+	# a gpuhunt version dated 9999 (its catalog real) is refused the same way
+	stop_server
+	server <<EOF || return 1
+GET /v8/verda/vms.csv status=404 body=not-found
+GET /v3/verda/version body=99991231-1 type=text/plain
+GET /v3/verda/99991231-1/catalog.zip file=gh/verda/20261130-3/catalog.zip type=application/zip
+EOF
+	catalog_env
+	before=$(sql "SELECT count(*) || '|' || min(source) FROM offer WHERE provider='verda'")
+	last="refresh verda (gpuhunt 99991231-1)"; g refresh --force verda
+	[ "$rc" != 0 ] && has err "as_of 9999-12-31T00:00:00Z is in the future" || fail "a gpuhunt version of 9999 was not refused" || return 1
+	sql_is "SELECT count(*) || '|' || min(source) FROM offer WHERE provider='verda'" "$before"
 }
 
 # A key set for a provider's live API wins over its catalog.
