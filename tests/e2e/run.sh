@@ -4,6 +4,9 @@
 #
 # usage: run.sh GPUCMP CASES_DIR [CASE...]
 #   GPUCMP_WRAPPER="valgrind ..."  run every command under a wrapper
+#   GPUCMP_SAMPLE=N                without named cases, run every Nth case
+#                                  (the 1st, the N+1th, ...): the valgrind
+#                                  run's sample (tests/CMakeLists.txt)
 #   UPDATE=1                       rewrite the expected sections from this run
 #
 # A case file (CASES_DIR/NAME.case):
@@ -75,7 +78,7 @@ if [ $# -gt 0 ]; then
 	list=""
 	for c in "$@"; do list="$list $cases/$c.case"; done
 else
-	list=$(ls "$cases"/*.case)
+	list=$(ls "$cases"/*.case | awk -v n="${GPUCMP_SAMPLE:-1}" '(NR - 1) % n == 0')
 fi
 for file in $list; do
 	name=$(basename "$file" .case)
