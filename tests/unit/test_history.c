@@ -177,6 +177,7 @@ static void test_migrates_schema_4(void **state)
 	long long offers = scalar(c, "SELECT count(*) FROM offer");
 	static const char downgrade[] =
 		"DROP VIEW history_v; DROP TABLE history; DROP TABLE history_offer;"
+		" DROP TABLE history_detail;"
 		" UPDATE meta SET value = '0' WHERE key = 'catalog_hash'; PRAGMA user_version = 4";
 	assert_int_equal(sqlite3_exec(cache_db(c), downgrade, NULL, NULL, NULL), SQLITE_OK);
 	cache_close(c);
