@@ -248,24 +248,27 @@ enum gc_status cache_history_record(struct cache *c, const char *provider, const
 	return st;
 }
 
+/* The rows cache_history_detach keeps: ?1 the provider (NULL: all), ?5
+ * only the built-in ones. */
+#define DETACHED                                                                     \
+	" (?1 IS NULL OR h.provider = ?1) AND (?5 = 0 OR o.source IN ('snapshot', 'list'))"
+static const char *const detach_sql[] = {
+	"INSERT OR REPLACE INTO history_detail(id, @DCOLS@) SELECT h.id, @ODCOLS@"
+	" FROM history_offer h JOIN offer o ON" HIST_ROW " WHERE" DETACHED,
+	"UPDATE history_offer SET oid = NULL WHERE id IN (SELECT h.id FROM history_offer h"
+	" JOIN offer o ON o.id = h.oid WHERE" DETACHED ")",
+};
+
 /* Before offers go without a record (cache clear, the built-in rows
  * replaced, a load while history is off): the known offers whose rows
  * they are keep their detail in history_detail, as a gone one does. */
 enum gc_status cache_history_detach(struct cache *c, const char *provider, int builtin,
 				    char **err)
 {
-#define DETACHED                                                                     	" (?1 IS NULL OR h.provider = ?1) AND (?5 = 0 OR o.source IN ('snapshot', 'list'))"
-	static const char *const sql[] = {
-		"INSERT OR REPLACE INTO history_detail(id, @DCOLS@) SELECT h.id, @ODCOLS@"
-		" FROM history_offer h JOIN offer o ON" HIST_ROW " WHERE" DETACHED,
-		"UPDATE history_offer SET oid = NULL WHERE id IN (SELECT h.id FROM history_offer h"
-		" JOIN offer o ON o.id = h.oid WHERE" DETACHED ")",
-	};
-#undef DETACHED
 	struct hist_params p = {provider, NULL, 0, 0, builtin};
 	enum gc_status st = GC_OK;
-	for (size_t i = 0; st == GC_OK && i < sizeof sql / sizeof *sql; i++)
-		st = run_bound(c, sql[i], &p, err);
+	for (size_t i = 0; st == GC_OK && i < sizeof detach_sql / sizeof *detach_sql; i++)
+		st = run_bound(c, detach_sql[i], &p, err);
 	return st;
 }
 
