@@ -3,6 +3,7 @@
 # into a fresh cache (and again, replacing them), median of RUNS.
 #
 # usage: bench/import.sh [N]       (default 1000000)   RUNS=3 BUILD=build
+#        BASE=path/to/gpucmp  (another build, run alternately with this one)
 #
 # The catalog is synthetic but shaped like the real ones (columns of
 # lambda/vms.csv, 8 GPU models, 1-8 GPUs, prices to the cent, a region per
@@ -28,21 +29,43 @@ csv="$dir/import-$n.csv"
 			8 * c, 64 * c, 0.5 + (i % 1000) / 100.0, int(i / 97), 0.3 + (i % 700) / 100.0
 	} }' >"$csv"
 median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
-fresh=() again=()
+# BASE=path/to/another/gpucmp: that build too, alternating with this one
+# run by run (a shared machine's load falls on both alike).
+builds=("$gpucmp")
+[ -n "${BASE:-}" ] && builds+=("$BASE")
+declare -A fresh again size
 for _ in $(seq "$runs"); do
-	rm -f "$dir"/import.db*
-	GPUCMP_CACHE="$dir/import.db" "$gpucmp" --quiet list --limit 0 >/dev/null
-	t0=$(date +%s.%N)
-	GPUCMP_CACHE="$dir/import.db" "$gpucmp" --quiet import "$csv" --provider benchcloud --new-provider >/dev/null 2>&1
-	t1=$(date +%s.%N)
-	GPUCMP_CACHE="$dir/import.db" "$gpucmp" --quiet import "$csv" --provider benchcloud --new-provider >/dev/null 2>&1
-	t2=$(date +%s.%N)
-	fresh+=("$(echo "$t1 - $t0" | bc -l)")
-	again+=("$(echo "$t2 - $t1" | bc -l)")
+	for g in "${builds[@]}"; do
+		rm -f "$dir"/import.db*
+		GPUCMP_CACHE="$dir/import.db" "$g" --quiet list --limit 0 >/dev/null
+		t0=$(date +%s.%N)
+		GPUCMP_CACHE="$dir/import.db" "$g" --quiet import "$csv" --provider benchcloud \
+			--new-provider >/dev/null 2>&1
+		t1=$(date +%s.%N)
+		size[$g]=$(stat -c %s "$dir/import.db")
+		GPUCMP_CACHE="$dir/import.db" "$g" --quiet import "$csv" --provider benchcloud \
+			--new-provider >/dev/null 2>&1
+		t2=$(date +%s.%N)
+		fresh[$g]+="$(echo "$t1 - $t0" | bc -l) "
+		again[$g]+="$(echo "$t2 - $t1" | bc -l) "
+	done
 done
-check=$(sqlite3 "$dir/import.db" "PRAGMA integrity_check; SELECT count(*) FROM offer WHERE provider = 'benchcloud'" | tr '\n' ' ')
-f=$(printf '%s\n' "${fresh[@]}" | median)
-a=$(printf '%s\n' "${again[@]}" | median)
-printf '| rows | import into a fresh cache | import again (replacing them) | rows/s (fresh) | check |\n'
-printf '|---|---|---|---|---|\n'
-printf '| %d | %.2f s | %.2f s | %.0f | %s|\n' "$n" "$f" "$a" "$(echo "$n / $f" | bc -l)" "$check"
+printf '| build | rows | import into a fresh cache | import again (replacing them) | µs per offer (fresh) | cache bytes per offer (fresh) | check |\n'
+printf '|---|---|---|---|---|---|---|\n'
+for g in "${builds[@]}"; do
+	# the check and the tables' sizes are those of the last run's cache
+	rm -f "$dir"/import.db*
+	GPUCMP_CACHE="$dir/import.db" "$g" --quiet list --limit 0 >/dev/null
+	GPUCMP_CACHE="$dir/import.db" "$g" --quiet import "$csv" --provider benchcloud \
+		--new-provider >/dev/null 2>&1
+	check=$(sqlite3 "$dir/import.db" "PRAGMA integrity_check;
+		SELECT count(*) FROM offer WHERE provider = 'benchcloud'" | tr '\n' ' ')
+	f=$(printf '%s\n' ${fresh[$g]} | median)
+	a=$(printf '%s\n' ${again[$g]} | median)
+	printf '| %s | %d | %.2f s | %.2f s | %.2f | %.0f | %s|\n' "$g" "$n" "$f" "$a" \
+		"$(echo "$f * 1000000 / $n" | bc -l)" "$(echo "${size[$g]} / $n" | bc -l)" "$check"
+	# bytes per offer by table and index (dbstat, where the sqlite3 shell has it)
+	sqlite3 "$dir/import.db" "SELECT name, round(sum(pgsize) * 1.0 / $n, 1)
+		FROM dbstat GROUP BY name HAVING sum(pgsize) > 65536 ORDER BY 2 DESC" 2>/dev/null |
+		awk -F'|' '{ printf "%s %s B, ", $1, $2 } END { print "" }'
+done

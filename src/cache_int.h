@@ -25,6 +25,8 @@
 #include "gpucmp/ingest.h"
 #include "gpucmp/rates.h"
 
+struct buf;
+
 struct cache {
 	sqlite3 *db;
 	char *path;
@@ -148,10 +150,23 @@ enum gc_status cache_batch_add(void *arg, const struct offer *o, char **err);
 
 /* --- cache_history.c --- */
 
+/* Is history recorded (history_days > 0)? */
+int cache_history_on(const struct cache *c);
 /* Record what the load of `provider` just stored changed against what
  * history knew (docs/HISTORY.md), at time `at` (RFC 3339 UTC), inside the
- * load's transaction, then drop what the retention no longer keeps. */
+ * load's transaction, then drop what the retention no longer keeps.  The
+ * load's rows are those after offer id `before`; the provider's rows up to
+ * it are the previous load's, still there (the caller deletes them after),
+ * so that an offer that went keeps what it was in history_detail. */
 enum gc_status cache_history_record(struct cache *c, const char *provider, const char *at,
+				    long long before, char **err);
+/* Before offers of `provider` (NULL: all; `builtin`: only the snapshot and
+ * list rows) are deleted without a record: the known offers among them
+ * keep their detail in history_detail. */
+enum gc_status cache_history_detach(struct cache *c, const char *provider, int builtin,
 				    char **err);
+/* history_v's source: a subquery with offer's columns for every offer
+ * history knows, appended to b. */
+enum gc_status cache_history_wide(struct buf *b);
 
 #endif

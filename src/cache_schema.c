@@ -1,6 +1,7 @@
 /* cache_schema.c - the cache's schema: the migrations (PRAGMA
  * user_version), the refusal of files that are not ours, the view offer_v
- * every query reads and its sku_type table.  Calls cache_db.c only. */
+ * every query reads and its sku_type table, history_v (its source from
+ * cache_history.c).  Calls cache_db.c and cache_history.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,34 @@ static const char *const migrations[] = {
 	" was_price_hr REAL, was_spot_price_hr REAL, was_available INTEGER);"
 	"CREATE INDEX history_at ON history(at);"
 	"CREATE INDEX history_offer_at ON history(offer, at);",
+	/* 5 -> 6: history without a second copy of every offer (a 10^6-offer
+	 * import kept 250 bytes per offer of it and spent two thirds of its
+	 * time writing it; docs/PERFORMANCE.md).  history_offer keeps the key,
+	 * the state history compares and, in oid, the offer's row, from which
+	 * history_v reads the rest; history_detail keeps the rest for an offer
+	 * that is gone (for every offer here, until its provider's next load
+	 * points it at its row). */
+	("DROP VIEW IF EXISTS history_v;"
+	 "CREATE TABLE history_detail(id INTEGER PRIMARY KEY,"
+	 " gpu TEXT, gpu_name TEXT, gpu_count REAL, gpu_mem_gb REAL, vcpus REAL, ram_gb REAL,"
+	 " disk_gb REAL, currency TEXT, price_native REAL, spot_native REAL,"
+	 " infiniband INTEGER, rdma TEXT, nvlink INTEGER, node_bandwidth_gbps REAL,"
+	 " driver_version TEXT, max_cuda TEXT, source TEXT, origin TEXT, fetched_at TEXT,"
+	 " as_of TEXT, price_kind TEXT, gpu_fraction REAL, stale INTEGER, driver_num INTEGER,"
+	 " max_cuda_num INTEGER);"
+	 "INSERT INTO history_detail SELECT id, gpu, gpu_name, gpu_count, gpu_mem_gb, vcpus,"
+	 " ram_gb, disk_gb, currency, price_native, spot_native, infiniband, rdma, nvlink,"
+	 " node_bandwidth_gbps, driver_version, max_cuda, source, origin, fetched_at, as_of,"
+	 " price_kind, gpu_fraction, stale, driver_num, max_cuda_num FROM history_offer;"
+	 "CREATE TABLE history_key("
+	 " id INTEGER PRIMARY KEY, provider TEXT NOT NULL, sku TEXT NOT NULL,"
+	 " region TEXT NOT NULL, oid INTEGER, price_hr REAL, spot_price_hr REAL,"
+	 " available INTEGER, present INTEGER NOT NULL DEFAULT 1, seen TEXT NOT NULL);"
+	 "INSERT INTO history_key SELECT id, provider, sku, region, NULL, price_hr,"
+	 " spot_price_hr, available, present, seen FROM history_offer;"
+	 "DROP TABLE history_offer;"
+	 "ALTER TABLE history_key RENAME TO history_offer;"
+	 "CREATE UNIQUE INDEX history_offer_key ON history_offer(provider, sku, region);"),
 };
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
 
@@ -303,10 +332,19 @@ uint64_t cache_view_hash(const struct catalog *cat)
 {
 	uint64_t h = catalog_hash(cat->catalog_hash, view_sql, sizeof view_sql);
 	h = catalog_hash(h, history_view_name, sizeof history_view_name);
+	struct buf b;
+	buf_init(&b, 0);
+	/* history_v's source too (out of memory: a hash that never matches) */
+	if (cache_history_wide(&b) == GC_OK)
+		h = catalog_hash(h, b.ptr, b.len);
+	else
+		h = ~h;
+	buf_free(&b);
 	return catalog_hash(h, view_body_sql, sizeof view_body_sql);
 }
 
-/* offer_v's body over history_offer: a new string, NULL when out of memory. */
+/* offer_v's body over every offer history knows (cache_history_wide): a
+ * new string, NULL when out of memory. */
 static char *history_view_sql(void)
 {
 	static const char from[] = " FROM offer o ";
@@ -319,7 +357,11 @@ static char *history_view_sql(void)
 	if (st == GC_OK)
 		st = buf_add(&b, body, (size_t)(at - body));
 	if (st == GC_OK)
-		st = buf_addstr(&b, " FROM history_offer o ");
+		st = buf_addstr(&b, " FROM ");
+	if (st == GC_OK)
+		st = cache_history_wide(&b);
+	if (st == GC_OK)
+		st = buf_addstr(&b, " o ");
 	if (st == GC_OK)
 		st = buf_addstr(&b, at + strlen(from));
 	if (st != GC_OK) {

@@ -57,6 +57,8 @@ static enum gc_status reseed(struct cache *c, const struct catalog *cat, struct 
 	if (st == GC_OK)
 		st = load_skip_list(c, sc, err);
 	if (st == GC_OK)
+		st = cache_history_detach(c, NULL, 1, err);
+	if (st == GC_OK)
 		st = cache_exec(c, "DELETE FROM offer WHERE source IN ('snapshot', 'list')", err);
 	if (st == GC_OK)
 		st = parse_seed(cat, cache_batch_add, sc, si, err);
@@ -118,8 +120,11 @@ enum gc_status cache_clear(struct cache *c, const struct catalog *cat, const cha
 		st = cache_exec(c, "BEGIN IMMEDIATE", err);
 	if (st != GC_OK)
 		return st;
-	st = cache_run(c, provider ? "DELETE FROM offer WHERE provider = ?1" : "DELETE FROM offer",
-		       "cannot clear offers", err, provider ? 1 : 0, p);
+	st = cache_history_detach(c, provider, 0, err);
+	if (st == GC_OK)
+		st = cache_run(c, provider ? "DELETE FROM offer WHERE provider = ?1"
+					   : "DELETE FROM offer",
+			       "cannot clear offers", err, provider ? 1 : 0, p);
 	if (removed)
 		*removed = (size_t)sqlite3_changes(c->db);
 	if (st == GC_OK)

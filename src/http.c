@@ -759,6 +759,7 @@ static void got_done(void *user, struct http_response *resp)
 	struct http_got *g = user;
 	g->status = resp->status;
 	g->st = resp->error;
+	g->past_deadline = resp->past_deadline;
 	g->message = dup_or_null(resp->message);
 	g->etag = dup_or_null(resp->etag);
 	g->last_modified = dup_or_null(resp->last_modified);

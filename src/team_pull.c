@@ -77,7 +77,9 @@ static enum gc_status fetch_failed(const struct pull *p, const struct http_got *
 {
 	enum gc_status st = g->status >= 400 ? GC_EUNAVAILABLE : g->st;
 	const char *m = g->message ? g->message : "cannot fetch the snapshot";
-	if (p->deadline > 0 && http_now() >= p->deadline)
+	/* the transfer's own word first: curl's clamped timeout can end a
+	 * hair before the clock reaches the deadline */
+	if (g->past_deadline || (p->deadline > 0 && http_now() >= p->deadline))
 		return err_set(err, st, "%s (the pull's deadline of %g s; raise it with "
 			       "--deadline); the cache is unchanged", m, p->o->deadline_s);
 	return err_set(err, st, "%s; the cache is unchanged", m);

@@ -21,7 +21,7 @@
 #include "gpucmp/ingest.h"
 #include "gpucmp/offer.h"
 
-#define CACHE_SCHEMA_VERSION 5
+#define CACHE_SCHEMA_VERSION 6
 
 struct cache; /* opaque */
 

@@ -103,6 +103,7 @@ struct http_got {
 	char *body;        /* a 2xx answer's body (taken, not copied), else NULL */
 	size_t len;
 	char *etag, *last_modified; /* validators, or NULL */
+	int past_deadline; /* the request's deadline ended it (http_response's) */
 };
 /* http_run_one keeping the response in *out (zeroed first): a single
  * fetch's whole answer without a callback of its own. */

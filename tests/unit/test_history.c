@@ -135,6 +135,38 @@ static void test_diff(void **state)
 	cache_close(c);
 }
 
+/* history_offer holds no copy of an offer: history_v reads a present one
+ * from its row in offer, a gone one from what history_detail kept when it
+ * went (its old row read before the load deleted it). */
+static void test_detail_of_gone(void **state)
+{
+	(void)state;
+	struct cache *c = open_mem();
+	const double day1[] = {10, 20, 30, 40}, day2[] = {10, 20, 30, NAN};
+	store(c, "2026-12-01T10:00:00Z", day1, 4);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM history_detail"), 0);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM history_offer h JOIN offer o"
+				   " ON o.id = h.oid AND o.sku = h.sku"), 4);
+	store(c, "2026-12-02T10:00:00Z", day2, 4); /* sku-3, the H100, went */
+	assert_int_equal(scalar(c, "SELECT count(*) FROM history_detail"), 1);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM offer WHERE sku = 'sku-3'"), 0);
+	assert_int_equal(scalar(c, "SELECT gpu_count FROM history_v WHERE gpu_id = 'h100-sxm'"
+				   " AND sku = 'sku-3'"), 8);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM history_v WHERE gpu_id = 'a100-sxm-80gb'"),
+			 3);
+	/* back: offer holds it again, its kept detail goes */
+	store(c, "2026-12-03T10:00:00Z", day1, 4);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM history_detail"), 0);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM history_v WHERE gpu_id = 'h100-sxm'"), 1);
+	/* deleted without a record (cache clear): the detail is kept first */
+	size_t removed = 0, restored = 0;
+	assert_int_equal(cache_clear(c, &cat, "lambda", &removed, &restored, NULL), GC_OK);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM history_v WHERE gpu_id = 'h100-sxm'"
+				   " AND sku = 'sku-3'"), 1);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM history_v WHERE gpu_count = 8"), 4);
+	cache_close(c);
+}
+
 static void test_retention(void **state)
 {
 	(void)state;
@@ -162,6 +194,67 @@ static void test_retention(void **state)
 	cache_close(c);
 }
 
+/* A cache of schema 5 (history_offer a copy of each offer) opens and
+ * migrates: history_v answers as before, from history_detail until the
+ * provider's next load points each offer at its row; that load records
+ * against the migrated state. */
+static void test_migrates_schema_5(void **state)
+{
+	(void)state;
+	const char *path = scratch_path("history-v5.db");
+	struct cache *c = NULL;
+	struct cache_open_info info;
+	char *err = NULL;
+	unlink(path);
+	assert_int_equal(cache_open(&c, path, &cat, &info, &err), GC_OK);
+	cache_open_info_release(&info);
+	/* schema 5's tables, with sku-0 at 10 and sku-1 (gone) at 20 */
+	static const char v5[] =
+		"DROP VIEW history_v; DROP TABLE history_offer; DROP TABLE history_detail;"
+		"CREATE TABLE history_offer(id INTEGER PRIMARY KEY,"
+		" provider TEXT NOT NULL, sku TEXT NOT NULL, gpu TEXT, gpu_name TEXT NOT NULL,"
+		" gpu_count REAL NOT NULL, gpu_mem_gb REAL, vcpus REAL, ram_gb REAL, disk_gb REAL,"
+		" region TEXT NOT NULL, price_hr REAL, spot_price_hr REAL,"
+		" currency TEXT NOT NULL DEFAULT 'USD', price_native REAL, spot_native REAL,"
+		" available INTEGER, infiniband INTEGER, rdma TEXT, nvlink INTEGER,"
+		" node_bandwidth_gbps REAL, driver_version TEXT, max_cuda TEXT,"
+		" source TEXT NOT NULL, origin TEXT, fetched_at TEXT NOT NULL,"
+		" stale INTEGER NOT NULL DEFAULT 0, driver_num INTEGER, max_cuda_num INTEGER,"
+		" as_of TEXT, price_kind TEXT, gpu_fraction REAL NOT NULL DEFAULT 1,"
+		" present INTEGER NOT NULL DEFAULT 1, seen TEXT NOT NULL);"
+		"CREATE UNIQUE INDEX history_offer_key ON history_offer(provider, sku, region);"
+		"INSERT INTO history_offer(provider, sku, gpu, gpu_name, gpu_count, region,"
+		" price_hr, available, source, fetched_at, present, seen) VALUES"
+		" ('lambda', 'sku-0', 'a100-sxm-80gb', 'GPU', 8, 'us-east-1', 10, 1, 'live',"
+		"  '2026-12-01T00:00:00Z', 1, '2026-12-01T00:00:00Z'),"
+		" ('lambda', 'sku-1', 'h100-sxm', 'GPU', 8, 'us-east-1', 20, 1, 'live',"
+		"  '2026-12-01T00:00:00Z', 0, '2026-12-01T00:00:00Z');"
+		"UPDATE meta SET value = '0' WHERE key = 'catalog_hash'; PRAGMA user_version = 5";
+	assert_int_equal(sqlite3_exec(cache_db(c), v5, NULL, NULL, NULL), SQLITE_OK);
+	cache_close(c);
+	assert_int_equal(cache_open(&c, path, &cat, &info, &err), GC_OK);
+	cache_open_info_release(&info);
+	assert_int_equal(scalar(c, "PRAGMA user_version"), CACHE_SCHEMA_VERSION);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM history_v WHERE gpu_id = 'h100-sxm'"), 1);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM history_v WHERE gpu_count = 8"), 2);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM history_offer WHERE oid IS NULL"), 2);
+	/* the next load: sku-0 cheaper, sku-1 back, sku-2 new */
+	const double a[] = {9, 20, 30};
+	store(c, "2026-12-02T00:00:00Z", a, 3);
+	assert_int_equal(scalar(c, "SELECT kind FROM history h JOIN history_offer o"
+				   " ON o.id = h.offer WHERE o.sku = 'sku-0'"), CACHE_HIST_PRICE);
+	assert_int_equal(scalar(c, "SELECT kind FROM history h JOIN history_offer o"
+				   " ON o.id = h.offer WHERE o.sku = 'sku-1'"),
+			 CACHE_HIST_APPEARED);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM history"), 3);
+	/* each offer in its row now; the kept details are gone with the copies */
+	assert_int_equal(scalar(c, "SELECT count(*) FROM history_detail"), 0);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM history_v WHERE gpu_id = 'a100-sxm-80gb'"),
+			 3);
+	cache_close(c);
+	unlink(path);
+}
+
 /* A cache written by the build before the history (schema 4) opens and
  * migrates: its offers stay, the tables and the view appear. */
 static void test_migrates_schema_4(void **state)
@@ -177,6 +270,7 @@ static void test_migrates_schema_4(void **state)
 	long long offers = scalar(c, "SELECT count(*) FROM offer");
 	static const char downgrade[] =
 		"DROP VIEW history_v; DROP TABLE history; DROP TABLE history_offer;"
+		" DROP TABLE history_detail;"
 		" UPDATE meta SET value = '0' WHERE key = 'catalog_hash'; PRAGMA user_version = 4";
 	assert_int_equal(sqlite3_exec(cache_db(c), downgrade, NULL, NULL, NULL), SQLITE_OK);
 	cache_close(c);
@@ -262,6 +356,8 @@ int main(void)
 		cmocka_unit_test(test_diff),
 		cmocka_unit_test(test_retention),
 		cmocka_unit_test(test_migrates_schema_4),
+		cmocka_unit_test(test_migrates_schema_5),
+		cmocka_unit_test(test_detail_of_gone),
 		cmocka_unit_test(test_changes_and_daily),
 		cmocka_unit_test(test_sparkline),
 	};
