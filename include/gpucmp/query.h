@@ -238,6 +238,28 @@ struct query_counts {
 enum gc_status query_count(struct cache *c, const struct query *q, int groups,
 			   struct query_counts *out, char **err);
 
+/* list's answer for q, its columns cols (ncols; spec->cols are the first
+ * spec->ncols of them): a grouping through query_group_list, else
+ * query_build's statement through query_list.  counts (may be NULL) gets
+ * what the run counted on its way, else -1 each: a grouping counts every
+ * offer, provider and group that matched whatever the limit (list's
+ * footer then needs no query_count). */
+enum gc_status query_run(struct cache *c, const struct query *q,
+			 const struct field *const *cols, size_t ncols,
+			 const struct render_spec *spec, size_t *rows,
+			 struct query_counts *counts, char **err);
+/* The rows of query_build's grouped statement for q (what --explain prints),
+ * row for row, in one pass over the offers the filters keep, read in table
+ * order, and a second over the same offers only when the regions of a
+ * group are printed or sorted on (query_group.c): no SQL sort, no
+ * temporary table; memory holds the groups and, for the regions, the
+ * (group, region) pairs (docs/PERFORMANCE.md, "The grouped view").
+ * counts as query_run's (not touched with a limit of 0). */
+enum gc_status query_group_list(struct cache *c, const struct query *q,
+				const struct field *const *cols, size_t ncols,
+				const struct render_spec *spec, size_t *rows,
+				struct query_counts *counts, char **err);
+
 #define QUERY_MAX_STALE 64
 
 /* How old the cache's data is, from the small provider_state table (never
