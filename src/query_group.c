@@ -70,7 +70,8 @@ struct run {
 	size_t gmask;
 	struct gv *sval; /* nsv per group: its cheapest offer's sort values */
 	size_t nsv;
-	/* (group, region) pairs: key + 1, and a rep index (UINT32_MAX: none) */
+	/* (group, region) pairs: key + 1; in pass two, beside each, a rep
+	 * index (UINT32_MAX: none) */
 	uint64_t *pkey;
 	uint32_t *pval;
 	size_t pmask, npair;
@@ -81,6 +82,7 @@ struct run {
 	int ngk;             /* key columns */
 	int gk[2];           /* their scan columns */
 	int nscan;           /* the scan's columns */
+	uint32_t last[S_SORT + QUERY_MAX_SORT]; /* each one's last text id */
 	size_t nkeys;        /* sort keys (1 without --sort: the price) */
 	int src[QUERY_MAX_SORT]; /* each key's value: a scan column, or GF_* */
 	int want_regions;    /* the output prints the regions */
@@ -92,19 +94,25 @@ enum { GF_OFFERS = -1, GF_NREGIONS = -2, GF_REGIONS = -3, GF_MIN = -4, GF_MAX = 
 
 /* --- strings ---------------------------------------------------------- */
 
-static uint64_t hash_bytes(const void *p, size_t n, uint64_t h)
-{
-	const unsigned char *b = p;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ b[i]) * 0x100000001b3ULL;
-	return h;
-}
-
 static uint64_t mix(uint64_t z)
 {
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
 	return z ^ (z >> 31);
+}
+
+/* n bytes at p into hash h, eight at a time. */
+static uint64_t hash_bytes(const void *p, size_t n, uint64_t h)
+{
+	const unsigned char *b = p;
+	uint64_t w;
+	for (; n >= 8; n -= 8, b += 8) {
+		memcpy(&w, b, 8);
+		h = mix(h ^ w);
+	}
+	w = 0;
+	memcpy(&w, b, n);
+	return mix(h ^ w ^ ((uint64_t)n << 56));
 }
 
 static const char *str_at(const struct run *r, uint32_t id, uint32_t *len)
@@ -196,6 +204,20 @@ static int64_t intern(struct run *r, const char *s, uint32_t n)
 	return r->nstr++;
 }
 
+/* The id of text t (n bytes) in scan column i: the last row's when it is
+ * the same (a provider, often a region, repeats row after row), else
+ * interned; -1 out of memory. */
+static int64_t intern_col(struct run *r, int i, const char *t, uint32_t n)
+{
+	uint32_t len = 0, id = r->last[i];
+	const char *p = id != UINT32_MAX ? str_at(r, id, &len) : NULL;
+	if (p && len == n && memcmp(p, t, n) == 0)
+		return id;
+	int64_t x = intern(r, t, n);
+	r->last[i] = x < 0 ? UINT32_MAX : (uint32_t)x;
+	return x;
+}
+
 /* Column i of s as a value; -1 out of memory. */
 static int read_gv(struct run *r, sqlite3_stmt *s, int i, struct gv *v)
 {
@@ -208,7 +230,7 @@ static int read_gv(struct run *r, sqlite3_stmt *s, int i, struct gv *v)
 		const char *t = v->type == SQLITE_TEXT ? (const char *)sqlite3_column_text(s, i)
 						       : sqlite3_column_blob(s, i);
 		int n = sqlite3_column_bytes(s, i);
-		int64_t id = t || n == 0 ? intern(r, t ? t : "", (uint32_t)n) : -1;
+		int64_t id = t || n == 0 ? intern_col(r, i, t ? t : "", (uint32_t)n) : -1;
 		if (id < 0)
 			return -1;
 		v->u.s = (uint32_t)id;
@@ -366,8 +388,8 @@ static int64_t pair_of(struct run *r, uint32_t gi, uint32_t region, int *added)
 	if (!r->pkey || r->npair * 2 >= r->pmask + 1) {
 		size_t n = r->pkey ? (r->pmask + 1) * 2 : 4096;
 		uint64_t *k = calloc(n, sizeof *k);
-		uint32_t *v = k ? malloc(n * sizeof *v) : NULL;
-		if (!v) {
+		uint32_t *v = k && r->pval ? malloc(n * sizeof *v) : NULL;
+		if (!k || (r->pval && !v)) {
 			free(k);
 			return -1;
 		}
@@ -378,7 +400,8 @@ static int64_t pair_of(struct run *r, uint32_t gi, uint32_t region, int *added)
 			while (k[i])
 				i = (i + 1) & (n - 1);
 			k[i] = r->pkey[j];
-			v[i] = r->pval[j];
+			if (v)
+				v[i] = r->pval[j];
 		}
 		free(r->pkey);
 		free(r->pval);
@@ -396,7 +419,8 @@ static int64_t pair_of(struct run *r, uint32_t gi, uint32_t region, int *added)
 			return (int64_t)i;
 		}
 	r->pkey[i] = key;
-	r->pval[i] = UINT32_MAX;
+	if (r->pval)
+		r->pval[i] = UINT32_MAX;
 	r->npair++;
 	*added = 1;
 	return (int64_t)i;
@@ -432,17 +456,35 @@ static int group_member(const char *sql)
 	return GF_OFFERS;
 }
 
+/* Can the scan read table offer alone, not the view (its joins cost three
+ * quarters of a scan of 10^6 offers)?  Its filters and the offer fields
+ * it sorts on must be columns offer_v takes from the table as they are. */
+static int scan_on_offer(const struct query *q)
+{
+	for (size_t i = 0; i < q->nsort; i++) {
+		const struct field *f = q->sort[i].field;
+		if (f && !field_is_group(f) && !query_offer_col(query_field_sql(q, f)))
+			return 0;
+	}
+	return query_filters_on_offer(q);
+}
+
 /* The scan: every offer q's filters keep, in table order, its rank's
- * columns, its prices and the offer fields the sort names. */
+ * columns, its prices and the offer fields the sort names; over table
+ * offer when it can (the view's expressions of the same columns). */
 static enum gc_status scan_sql(struct run *r, struct query_sql *qs, char **err)
 {
 	const struct query *q = r->q;
 	const char *pc = q->spot ? "spot_price_hr" : "price_hr";
+	int base = scan_on_offer(q);
 	buf_init(&qs->sql, 0);
 	qs->nbinds = 0;
-	enum gc_status st = buf_printf(&qs->sql, "SELECT provider, sku, region, gpu_count, id, "
-				       "price_hr, spot_price_hr, %s, %s", pc,
-				       q->group == QG_GPU ? "gpu" : "NULL");
+	enum gc_status st = buf_printf(&qs->sql, "SELECT provider, sku, region, %s, id, "
+				       "price_hr, spot_price_hr, %s, %s",
+				       base ? "gpu_count * gpu_fraction" : "gpu_count", pc,
+				       q->group != QG_GPU ? "NULL"
+				       : base		  ? "COALESCE(gpu, gpu_name)"
+							  : "gpu");
 	r->nscan = S_SORT;
 	r->nkeys = q->nsort ? q->nsort : 1;
 	for (size_t i = 0; i < r->nkeys && st == GC_OK; i++) {
@@ -452,16 +494,17 @@ static enum gc_status scan_sql(struct run *r, struct query_sql *qs, char **err)
 		} else if (field_is_group(f)) {
 			r->src[i] = group_member(f->sql);
 		} else {
+			const char *x = query_field_sql(q, f);
 			r->src[i] = r->nscan++;
-			st = buf_printf(&qs->sql, ", %s", query_field_sql(q, f));
+			st = buf_printf(&qs->sql, ", %s", base ? query_offer_col(x) : x);
 		}
 	}
 	r->nsv = (size_t)(r->nscan - S_SORT);
 	if (st == GC_OK)
-		st = buf_addstr(&qs->sql, " FROM offer_v");
+		st = buf_addstr(&qs->sql, base ? " FROM offer" : " FROM offer_v");
 	if (st != GC_OK)
 		return err_set(err, st, "out of memory");
-	return query_add_filters(q, qs, err);
+	return base ? query_add_offer_filters(q, qs, err) : query_add_filters(q, qs, err);
 }
 
 /* Pass one, a row: its group's count, cheapest offer, prices, regions. */
@@ -657,6 +700,12 @@ static int rep_cmp(const struct run *r, uint32_t a, uint32_t b)
  * has none). */
 static enum gc_status region_lists(struct run *r, sqlite3_stmt *s, char **err)
 {
+	/* pass one made every pair: a rep index beside each */
+	r->pval = r->pkey ? malloc((r->pmask + 1) * sizeof *r->pval) : NULL;
+	if (r->pkey && !r->pval)
+		return err_set(err, GC_ENOMEM, "out of memory");
+	if (r->pval)
+		memset(r->pval, 0xff, (r->pmask + 1) * sizeof *r->pval);
 	enum gc_status st = pass(r, s, add_rep, err);
 	uint32_t *ord = st == GC_OK && r->nrep ? malloc(r->nrep * sizeof *ord) : NULL;
 	if (st != GC_OK || !r->nrep)
@@ -829,6 +878,7 @@ enum gc_status query_group_list(struct cache *c, const struct query *q,
 				struct query_counts *counts, char **err)
 {
 	struct run r = {.q = q, .db = cache_db(c)};
+	memset(r.last, 0xff, sizeof r.last);
 	struct query_sql qs;
 	sqlite3_stmt *s = NULL;
 	*rows = 0;

@@ -207,6 +207,18 @@ enum gc_status query_build_count(const struct query *q, int groups, struct query
  * " WHERE ..." over the columns of offer_v (a view with the same columns,
  * history_v, too), with their binds; nothing when q filters nothing. */
 enum gc_status query_add_filters(const struct query *q, struct query_sql *out, char **err);
+/* Whether q's filters read only columns that offer_v takes from table offer
+ * as they are (query_offer_col): no capability filter, --cuda, --where or
+ * region word.  Then query_add_offer_filters appends them as " WHERE ..."
+ * over table offer, the same rows as query_add_filters over offer_v: a
+ * scan of every match skips the view's joins. */
+int query_filters_on_offer(const struct query *q);
+enum gc_status query_add_offer_filters(const struct query *q, struct query_sql *out,
+				       char **err);
+/* Table offer's expression of view column `col` (provider, sku, gpu_id,
+ * gpu_count, gpu_mem_gb, region, the prices, id), or NULL when the view
+ * computes it otherwise. */
+const char *query_offer_col(const char *col);
 /* Append a "?" bound to `text` (borrowed), or to `num` when text is NULL. */
 enum gc_status query_add_param(struct query_sql *out, const char *text, double num, char **err);
 void query_sql_release(struct query_sql *qs);

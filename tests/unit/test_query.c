@@ -1199,8 +1199,9 @@ static char *group_csv(const struct query *q, const struct field *const *cols, s
 
 /* The grouping in one pass (query_group_list) gives the grouped
  * statement's rows byte for byte: every grouping, sorts on offer fields,
- * on group members (the region list too) and both ways, --spot, a filter,
- * limits; and counts what query_count counts. */
+ * on group members (the region list too) and both ways, --spot, filters
+ * (on the view's columns and on the table's, which the pass reads from
+ * table offer), limits; and counts what query_count counts. */
 static void test_group_pass_same_rows(void **state)
 {
 	(void)state;
@@ -1226,12 +1227,14 @@ static void test_group_pass_same_rows(void **state)
 				q.limit = v == 1 ? 7 : v == 3 ? 0 : -1;
 				q.spot = v == 2;
 				q.caps = v == 2 ? 1u << QC_K8S_ANY : 0;
+				q.min_gpus = v == 1 ? 2 : NAN; /* read from table offer */
 				if (sorts[k].key) {
 					q.sort[0].field = strcmp(sorts[k].key, "price") == 0
 								  ? NULL
 								  : fg(sorts[k].key);
 					q.sort[0].desc = sorts[k].desc;
-					q.sort[1].field = f("vcpus");
+					/* vcpus: the view's; region: the table's too */
+					q.sort[1].field = f(k % 2 ? "vcpus" : "region");
 					q.nsort = 2;
 				}
 				struct query_counts n;
