@@ -39,6 +39,7 @@ enum { S_T0, S_T1, S_T2, S_T3, S_T4, S_OD, S_SP, S_P, S_GPU, S_SORT };
 enum { R_P, R_T0, R_T1, R_T2, R_T3, R_T4, R_N };
 
 struct grp {
+	uint64_t hash;          /* of its key */
 	struct gv key[2];
 	struct gv first[R_N];   /* its cheapest offer's rank */
 	struct gv min, max, smin;
@@ -60,6 +61,7 @@ struct run {
 	char *pool;
 	size_t plen, pcap;
 	size_t *off;
+	uint64_t *shash; /* each string's hash, for a rehash */
 	uint32_t nstr, cstr;
 	uint32_t *sslot; /* string id + 1, 0 empty */
 	size_t smask;
@@ -147,9 +149,7 @@ static uint64_t str_hash(const char *s, uint32_t n)
 
 static void str_slot(struct run *r, uint32_t id)
 {
-	uint32_t n;
-	const char *s = str_at(r, id, &n);
-	size_t i = str_hash(s, n) & r->smask;
+	size_t i = r->shash[id] & r->smask;
 	while (r->sslot[i])
 		i = (i + 1) & r->smask;
 	r->sslot[i] = id + 1;
@@ -163,7 +163,8 @@ static int64_t intern(struct run *r, const char *s, uint32_t n)
 		return -1;
 	for (uint32_t id = 0; g > 0 && id < r->nstr; id++)
 		str_slot(r, id);
-	size_t i = str_hash(s, n) & r->smask;
+	uint64_t h = str_hash(s, n);
+	size_t i = h & r->smask;
 	for (; r->sslot[i]; i = (i + 1) & r->smask) {
 		uint32_t len;
 		const char *t = str_at(r, r->sslot[i] - 1, &len);
@@ -186,15 +187,19 @@ static int64_t intern(struct run *r, const char *s, uint32_t n)
 	if (r->nstr == r->cstr) {
 		uint32_t c = r->cstr ? r->cstr * 2 : 1024;
 		size_t *o = realloc(r->off, c * sizeof *o);
-		unsigned char *pv = o ? realloc(r->prov, c) : NULL;
 		if (o)
 			r->off = o;
+		uint64_t *hs = o ? realloc(r->shash, c * sizeof *hs) : NULL;
+		if (hs)
+			r->shash = hs;
+		unsigned char *pv = hs ? realloc(r->prov, c) : NULL;
 		if (!pv)
 			return -1;
 		r->prov = pv;
 		r->cstr = c;
 	}
 	r->off[r->nstr] = r->plen;
+	r->shash[r->nstr] = h;
 	r->prov[r->nstr] = 0;
 	memcpy(r->pool + r->plen, &n, sizeof n);
 	memcpy(r->pool + r->plen + sizeof n, s, n);
@@ -332,7 +337,7 @@ static uint64_t key_hash(const struct run *r, const struct gv *k)
 
 static void group_slot(struct run *r, uint32_t gi)
 {
-	size_t i = key_hash(r, r->g[gi].key) & r->gmask;
+	size_t i = r->g[gi].hash & r->gmask;
 	while (r->gslot[i])
 		i = (i + 1) & r->gmask;
 	r->gslot[i] = gi + 1;
@@ -347,10 +352,11 @@ static int64_t group_of(struct run *r, const struct gv *k, int add)
 		return -1;
 	for (uint32_t gi = 0; grown > 0 && gi < r->ng; gi++)
 		group_slot(r, gi);
-	size_t i = key_hash(r, k) & r->gmask;
+	uint64_t h = key_hash(r, k);
+	size_t i = h & r->gmask;
 	for (; r->gslot[i]; i = (i + 1) & r->gmask) {
 		const struct grp *g = &r->g[r->gslot[i] - 1];
-		int same = 1;
+		int same = g->hash == h;
 		for (int j = 0; same && j < r->ngk; j++)
 			same = gv_same(&g->key[j], &k[j]);
 		if (same)
@@ -374,6 +380,7 @@ static int64_t group_of(struct run *r, const struct gv *k, int add)
 	}
 	struct grp *g = &r->g[r->ng];
 	memset(g, 0, sizeof *g);
+	g->hash = h;
 	memcpy(g->key, k, (size_t)r->ngk * sizeof *k);
 	g->first[R_P].type = -1; /* none yet */
 	g->min.type = g->max.type = g->smin.type = SQLITE_NULL;
@@ -637,6 +644,38 @@ static int sort_ids(const struct run *r, uint32_t *a, size_t n, cmp_fn cmp)
 	return 0;
 }
 
+/* The n groups of the lowest (group_cmp) of all, sorted, into a: a heap
+ * of n, the greatest on top, over the groups in turn (O(G log n) and no
+ * copy of the order of all: a --limit over 10^6 groups). */
+static void top_ids(const struct run *r, uint32_t *a, size_t n, cmp_fn cmp)
+{
+	size_t len = 0;
+	for (uint32_t gi = 0; gi < r->ng && n; gi++) {
+		size_t i;
+		if (len < n) {
+			i = len++;
+			for (; i && cmp(r, a[(i - 1) / 2], gi) < 0; i = (i - 1) / 2)
+				a[i] = a[(i - 1) / 2];
+			a[i] = gi;
+			continue;
+		}
+		if (cmp(r, gi, a[0]) >= 0)
+			continue;
+		for (i = 0;;) {
+			size_t c = 2 * i + 1;
+			if (c >= n)
+				break;
+			if (c + 1 < n && cmp(r, a[c], a[c + 1]) < 0)
+				c++;
+			if (cmp(r, a[c], gi) <= 0)
+				break;
+			a[i] = a[c];
+			i = c;
+		}
+		a[i] = gi;
+	}
+}
+
 /* A group's value of sort key i. */
 static struct gv sort_value(const struct run *r, uint32_t gi, size_t i)
 {
@@ -844,9 +883,12 @@ static enum gc_status answer(struct run *r, sqlite3_stmt *s, const struct field 
 	}
 	if (by_regions)
 		st = region_lists(r, s, err);
-	if (st == GC_OK && sort_ids(r, ord, r->ng, group_cmp) < 0)
-		st = err_set(err, GC_ENOMEM, "out of memory");
 	size_t n = r->q->limit >= 0 && (size_t)r->q->limit < r->ng ? (size_t)r->q->limit : r->ng;
+	int top = n < r->ng / 2;
+	if (st == GC_OK && top)
+		top_ids(r, ord, n, group_cmp);
+	if (st == GC_OK && sort_ids(r, ord, top ? n : r->ng, group_cmp) < 0)
+		st = err_set(err, GC_ENOMEM, "out of memory");
 	if (st == GC_OK && r->want_regions && !by_regions) {
 		for (size_t i = 0; i < n; i++)
 			r->g[ord[i]].want = 1;
@@ -862,6 +904,7 @@ static void run_free(struct run *r)
 {
 	free(r->pool);
 	free(r->off);
+	free(r->shash);
 	free(r->sslot);
 	free(r->prov);
 	free(r->g);
