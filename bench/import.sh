@@ -5,10 +5,8 @@
 # usage: bench/import.sh [N]       (default 1000000)   RUNS=3 BUILD=build
 #        BASE=path/to/gpucmp  (another build, run alternately with this one)
 #
-# The catalog is synthetic but shaped like the real ones (columns of
-# lambda/vms.csv, 8 GPU models, 1-8 GPUs, prices to the cent, a region per
-# row) and adversarial for the per-SKU caches: SKUs cycle row by row
-# instead of being grouped as real catalogs group them.
+# The catalog is bench/gencsv.sh's: synthetic but shaped like the real
+# ones, and adversarial for the per-SKU caches.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$root/build}
@@ -20,14 +18,7 @@ cmake -S "$root" -B "$build" >/dev/null
 cmake --build "$build" --target gpucmp -j2 >/dev/null
 gpucmp="$build/gpucmp"
 csv="$dir/import-$n.csv"
-[ -s "$csv" ] || awk -v n="$n" 'BEGIN {
-	print "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice"
-	split("H100 A100 L4 A10G RTX4090 V100 T4 L40S", g, " ")
-	for (i = 0; i < n; i++) {
-		k = g[i % 8 + 1]; c = 2 ^ (i % 4)
-		printf "gpu_%dx_%s_%d,%s,%d,%d.0,%d.0,%.2f,region-%d,,%.2f\n", c, k, i % 97, k, c,
-			8 * c, 64 * c, 0.5 + (i % 1000) / 100.0, int(i / 97), 0.3 + (i % 700) / 100.0
-	} }' >"$csv"
+[ -s "$csv" ] || "$root/bench/gencsv.sh" "$n" >"$csv"
 median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 # BASE=path/to/another/gpucmp: that build too, alternating with this one
 # run by run (a shared machine's load falls on both alike).

@@ -403,13 +403,23 @@ static void limit(struct builder *b, const struct query *q)
 	}
 }
 
+int query_filters_on_offer(const struct query *q)
+{
+	return !q->caps && q->cuda_num <= 0 && !q->where &&
+	       !(q->region_glob && !strpbrk(q->region_glob, "*?["));
+}
+
+const char *query_offer_col(const char *col)
+{
+	return base_col(col);
+}
+
 /* Whether an ungrouped query's LIMIT can be found in table offer alone:
  * every filter and sort key is a column base_col() knows (filters() names
  * no other for these options). */
 static int late_ok(const struct query *q)
 {
-	if (q->limit < 0 || q->caps || q->cuda_num > 0 || q->where ||
-	    (q->region_glob && !strpbrk(q->region_glob, "*?[")))
+	if (q->limit < 0 || !query_filters_on_offer(q))
 		return 0;
 	for (size_t i = 0; i < q->nsort; i++) {
 		int desc;
@@ -617,6 +627,14 @@ enum gc_status query_build_count(const struct query *q, int groups, struct query
 enum gc_status query_add_filters(const struct query *q, struct query_sql *out, char **err)
 {
 	struct builder b = {out, 0, 0, GC_OK};
+	filters(&b, q);
+	return built(&b, err);
+}
+
+enum gc_status query_add_offer_filters(const struct query *q, struct query_sql *out,
+				       char **err)
+{
+	struct builder b = {out, 0, 1, GC_OK};
 	filters(&b, q);
 	return built(&b, err);
 }

@@ -207,6 +207,18 @@ enum gc_status query_build_count(const struct query *q, int groups, struct query
  * " WHERE ..." over the columns of offer_v (a view with the same columns,
  * history_v, too), with their binds; nothing when q filters nothing. */
 enum gc_status query_add_filters(const struct query *q, struct query_sql *out, char **err);
+/* Whether q's filters read only columns that offer_v takes from table offer
+ * as they are (query_offer_col): no capability filter, --cuda, --where or
+ * region word.  Then query_add_offer_filters appends them as " WHERE ..."
+ * over table offer, the same rows as query_add_filters over offer_v: a
+ * scan of every match skips the view's joins. */
+int query_filters_on_offer(const struct query *q);
+enum gc_status query_add_offer_filters(const struct query *q, struct query_sql *out,
+				       char **err);
+/* Table offer's expression of view column `col` (provider, sku, gpu_id,
+ * gpu_count, gpu_mem_gb, region, the prices, id), or NULL when the view
+ * computes it otherwise. */
+const char *query_offer_col(const char *col);
 /* Append a "?" bound to `text` (borrowed), or to `num` when text is NULL. */
 enum gc_status query_add_param(struct query_sql *out, const char *text, double num, char **err);
 void query_sql_release(struct query_sql *qs);
@@ -237,6 +249,28 @@ struct query_counts {
 };
 enum gc_status query_count(struct cache *c, const struct query *q, int groups,
 			   struct query_counts *out, char **err);
+
+/* list's answer for q, its columns cols (ncols; spec->cols are the first
+ * spec->ncols of them): a grouping through query_group_list, else
+ * query_build's statement through query_list.  counts (may be NULL) gets
+ * what the run counted on its way, else -1 each: a grouping counts every
+ * offer, provider and group that matched whatever the limit (list's
+ * footer then needs no query_count). */
+enum gc_status query_run(struct cache *c, const struct query *q,
+			 const struct field *const *cols, size_t ncols,
+			 const struct render_spec *spec, size_t *rows,
+			 struct query_counts *counts, char **err);
+/* The rows of query_build's grouped statement for q (what --explain prints),
+ * row for row, in one pass over the offers the filters keep, read in table
+ * order, and a second over the same offers only when the regions of a
+ * group are printed or sorted on (query_group.c): no SQL sort, no
+ * temporary table; memory holds the groups and, for the regions, the
+ * (group, region) pairs (docs/PERFORMANCE.md, "The grouped view").
+ * counts as query_run's (not touched with a limit of 0). */
+enum gc_status query_group_list(struct cache *c, const struct query *q,
+				const struct field *const *cols, size_t ncols,
+				const struct render_spec *spec, size_t *rows,
+				struct query_counts *counts, char **err);
 
 #define QUERY_MAX_STALE 64
 

@@ -220,17 +220,17 @@ static void shown_note(const struct list_state *s, size_t rows, const struct que
  * last refresh failed).  Returns an exit code: a query that fails (out of
  * memory) would drop the warning that prices are old, so it is an error,
  * not a shorter note. */
-static int footer(struct list_state *s, size_t rows)
+static int footer(struct list_state *s, size_t rows, struct query_counts counts)
 {
 	if (rows == 0) {
 		msg_note("no offers match");
 		return EXIT_OK;
 	}
 	struct query_age age;
-	struct query_counts counts;
 	char *err = NULL;
 	enum gc_status st = query_age(s->env.cache, &age, &err);
-	if (st == GC_OK)
+	/* a grouping counted as it went (query_run) */
+	if (st == GC_OK && counts.offers < 0)
 		st = query_count(s->env.cache, &s->q,
 				 s->q.group != QG_NONE && (long)rows == s->q.limit, &counts, &err);
 	if (st != GC_OK) {
@@ -256,8 +256,14 @@ static int run_query(struct list_state *s, const struct cli_args *a, enum render
 		s->cols[nq++] = field_find("price_kind");
 	for (size_t i = 0; i < s->ncols; i++)
 		s->ranks[i] = query_column_rank(&s->q, s->cols[i]);
-	enum gc_status st = query_build(&s->q, s->cols, nq, &qs, &err);
-	if (st == GC_OK && cli_flag(a, O_EXPLAIN)) {
+	if (cli_flag(a, O_EXPLAIN)) {
+		enum gc_status st = query_build(&s->q, s->cols, nq, &qs, &err);
+		if (st != GC_OK) {
+			query_sql_release(&qs);
+			int rc = cli_cache_failed(&s->env, NULL, st, err, "cannot list offers");
+			free(err);
+			return rc;
+		}
 		char *sql = query_inline(&qs);
 		const char *why[QC_COUNT + 1];
 		size_t nwhy = query_why(&s->q, why, QC_COUNT + 1);
@@ -277,18 +283,18 @@ static int run_query(struct list_state *s, const struct cli_args *a, enum render
 	struct render_seen seen;
 	cli_legend_want(a, &s->env, &spec, &seen);
 	size_t rows = 0;
-	if (st == GC_OK)
-		st = query_list(s->env.cache, &qs, &spec, &rows, &err);
+	struct query_counts counts;
+	enum gc_status st = query_run(s->env.cache, &s->q, s->cols, nq, &spec, &rows, &counts,
+				      &err);
 	if (st == GC_OK)
 		cli_legend_print(&spec, rows);
-	query_sql_release(&qs);
 	if (st != GC_OK) {
 		int rc = cli_cache_failed(&s->env, NULL, st, err, "cannot list offers");
 		free(err);
 		return rc;
 	}
 	if (fmt == RF_TABLE)
-		return footer(s, rows);
+		return footer(s, rows, counts);
 	return EXIT_OK;
 }
 

@@ -1167,6 +1167,224 @@ static void test_group_spot_sort_and_keys(void **state)
 	assert_int_equal(query_group_find("country"), -1);
 }
 
+/* The CSV of q over cols (n), by the grouped statement (sql) or by
+ * query_run (query_group_list for a grouping); a new string.  counts (may
+ * be NULL) gets query_run's. */
+static char *group_csv(const struct query *q, const struct field *const *cols, size_t n,
+		       int sql, struct query_counts *counts)
+{
+	FILE *out = tmpfile();
+	assert_non_null(out);
+	struct render_spec spec = {.format = RF_CSV, .cols = cols, .ncols = n, .out = out};
+	size_t rows = 0;
+	char *err = NULL;
+	if (sql) {
+		struct query_sql qs;
+		assert_int_equal(query_build(q, cols, n, &qs, NULL), GC_OK);
+		if (query_list(cache, &qs, &spec, &rows, &err) != GC_OK)
+			fail_msg("%s", err);
+		query_sql_release(&qs);
+	} else if (query_run(cache, q, cols, n, &spec, &rows, counts, &err) != GC_OK) {
+		fail_msg("%s", err);
+	}
+	long len = ftell(out);
+	assert_true(len >= 0);
+	char *text = calloc((size_t)len + 1, 1);
+	assert_non_null(text);
+	rewind(out);
+	assert_int_equal(fread(text, 1, (size_t)len, out), (size_t)len);
+	fclose(out);
+	return text;
+}
+
+/* The grouping in one pass (query_group_list) gives the grouped
+ * statement's rows byte for byte: every grouping, sorts on offer fields,
+ * on group members (the region list too) and both ways, --spot, filters
+ * (on the view's columns and on the table's, which the pass reads from
+ * table offer), limits; and counts what query_count counts. */
+static void test_group_pass_same_rows(void **state)
+{
+	(void)state;
+	static const char *const keys[] = {"provider", "sku", "gpu", "gpu_count", "region",
+					   "price_hr", "spot_price_hr", "k8s", "offers",
+					   "region_count", "regions", "min_price_hr",
+					   "max_price_hr", "min_spot_price_hr"};
+	const struct field *cols[14];
+	for (size_t i = 0; i < 14; i++)
+		cols[i] = fg(keys[i]);
+	static const struct {
+		const char *key;
+		int desc;
+	} sorts[] = {{NULL, 0}, {"price", 1}, {"offers", 1}, {"region_count", 0},
+		     {"regions", 0}, {"gpu_mem_gb", 1}, {"k8s", 0}, {"min_spot_price_hr", 1}};
+	size_t cases = 0;
+	for (int by = QG_SKU; by < QG_COUNT; by++)
+		for (size_t k = 0; k < sizeof sorts / sizeof sorts[0]; k++)
+			for (int v = 0; v < 4; v++) {
+				struct query q;
+				query_init(&q);
+				q.group = (enum query_group)by;
+				q.limit = v == 1 ? 7 : v == 3 ? 0 : -1;
+				q.spot = v == 2;
+				q.caps = v == 2 ? 1u << QC_K8S_ANY : 0;
+				q.min_gpus = v == 1 ? 2 : NAN; /* read from table offer */
+				if (sorts[k].key) {
+					q.sort[0].field = strcmp(sorts[k].key, "price") == 0
+								  ? NULL
+								  : fg(sorts[k].key);
+					q.sort[0].desc = sorts[k].desc;
+					/* vcpus: the view's; region: the table's too */
+					q.sort[1].field = f(k % 2 ? "vcpus" : "region");
+					q.nsort = 2;
+				}
+				struct query_counts n;
+				char *b = group_csv(&q, cols, 14, 0, &n);
+				/* the statement cannot sort on the region list
+				 * (test_group_regions_cheapest_first does) */
+				int by_list = sorts[k].key && strcmp(sorts[k].key, "regions") == 0;
+				char *a = by_list ? strdup(b) : group_csv(&q, cols, 14, 1, NULL);
+				if (strcmp(a, b) != 0)
+					fail_msg("group-by %d, sort %zu, variant %d:\n%s\n---\n%s",
+						 by, k, v, a, b);
+				assert_true(strlen(a) > 200 || v == 3);
+				free(a);
+				free(b);
+				struct query_counts m;
+				q.limit = -1;
+				assert_int_equal(query_count(cache, &q, 1, &m, NULL), GC_OK);
+				assert_true(v == 3 || (n.offers == m.offers &&
+						       n.providers == m.providers &&
+						       n.groups == m.groups));
+				cases++;
+			}
+	assert_int_equal(cases, 4 * 8 * 4);
+}
+
+/* Offers of a made-up provider whose price order and key order disagree:
+ * SKU "a" comes first by name and second by price; a region seen twice
+ * (r-a, r-z) counts once at its cheaper price, met after the dearer one;
+ * SKU "c" ties on price. */
+static enum gc_status fill_groups(void *arg, offer_cb cb, void *ctx, char **err)
+{
+	(void)arg;
+	static const struct {
+		const char *sku, *region;
+		double price, spot;
+	} rows[] = {
+		{"a", "r-z", 9, NAN}, {"a", "r-a", 5, NAN}, {"a", "r-m", 7, NAN},
+		{"a", "r-a", 3, NAN}, {"a", "r-z", 4, NAN}, {"b", "r-b", 1, NAN},
+		{"b", "r-b", 8, NAN}, {"b", "r-c", 2, 0.5}, {"c", "r-q", 6, NAN},
+		{"c", "r-p", 6, NAN},
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct offer o;
+		offer_init(&o);
+		o.provider = "grouptest";
+		o.sku = rows[i].sku;
+		o.gpu = "h100-sxm";
+		o.gpu_name = "H100";
+		o.gpu_count = 1;
+		o.region = rows[i].region;
+		o.price_hr = rows[i].price;
+		o.spot_price_hr = rows[i].spot;
+		o.source = "live";
+		o.fetched_at = "2026-12-02T00:00:00Z";
+		enum gc_status st = cb(ctx, &o, err);
+		if (st != GC_OK)
+			return st;
+	}
+	return GC_OK;
+}
+
+static enum gc_status fill_none(void *arg, offer_cb cb, void *ctx, char **err)
+{
+	(void)arg;
+	(void)cb;
+	(void)ctx;
+	(void)err;
+	return GC_OK;
+}
+
+/* A group's regions come cheapest first (each at its cheapest offer, a
+ * tie by name), a region counts once, and the groups go by their
+ * cheapest offer, not by name; both the one pass and the statement. */
+static void test_group_regions_cheapest_first(void **state)
+{
+	(void)state;
+	assert_int_equal(cache_replace(cache, "grouptest", NULL, fill_groups, NULL, NULL, NULL),
+			 GC_OK);
+	static const char *const keys[] = {"sku", "region", "price_hr", "offers",
+					   "region_count", "regions", "min_price_hr",
+					   "max_price_hr", "min_spot_price_hr"};
+	const struct field *cols[9];
+	for (size_t i = 0; i < 9; i++)
+		cols[i] = fg(keys[i]);
+	struct query q;
+	query_init(&q);
+	q.providers[0] = "grouptest";
+	q.nproviders = 1;
+	q.group = QG_SKU;
+	static const char want[] =
+		"sku,region,price_hr,offers,region_count,regions,min_price_hr,max_price_hr,"
+		"min_spot_price_hr\n"
+		"b,r-b,1,3,2,\"r-b, r-c\",1,8,0.5\n"
+		"a,r-a,3,5,3,\"r-a, r-z, r-m\",3,9,\n"
+		"c,r-p,6,2,2,\"r-p, r-q\",6,6,\n";
+	struct query_counts n;
+	for (int sql = 0; sql < 2; sql++) {
+		char *got = group_csv(&q, cols, 9, sql, &n);
+		assert_string_equal(got, want);
+		free(got);
+	}
+	assert_int_equal(n.offers, 10);
+	assert_int_equal(n.groups, 3);
+	assert_int_equal(n.providers, 1);
+	/* cut to 2: the counts are still of every group */
+	q.limit = 2;
+	char *got = group_csv(&q, cols, 9, 0, &n);
+	assert_string_equal(got, "sku,region,price_hr,offers,region_count,regions,min_price_hr,"
+				 "max_price_hr,min_spot_price_hr\n"
+				 "b,r-b,1,3,2,\"r-b, r-c\",1,8,0.5\n"
+				 "a,r-a,3,5,3,\"r-a, r-z, r-m\",3,9,\n");
+	free(got);
+	assert_int_equal(n.groups, 3);
+	assert_int_equal(n.offers, 10);
+	/* sorted on the region list, as text (the statement cannot: it names
+	 * g_regions before making it) */
+	q.limit = -1;
+	q.sort[0] = (struct sort_key){group_field_find("regions"), 0};
+	q.nsort = 1;
+	got = group_csv(&q, cols, 9, 0, &n);
+	assert_string_equal(got, "sku,region,price_hr,offers,region_count,regions,min_price_hr,"
+				 "max_price_hr,min_spot_price_hr\n"
+				 "a,r-a,3,5,3,\"r-a, r-z, r-m\",3,9,\n"
+				 "b,r-b,1,3,2,\"r-b, r-c\",1,8,0.5\n"
+				 "c,r-p,6,2,2,\"r-p, r-q\",6,6,\n");
+	free(got);
+	/* one row per region: r-a and r-z hold two offers each */
+	q.group = QG_REGION;
+	q.limit = -1;
+	q.sort[0] = (struct sort_key){group_field_find("offers"), 1};
+	q.nsort = 1;
+	for (int sql = 0; sql < 2; sql++) {
+		got = group_csv(&q, cols, 9, sql, &n);
+		/* ties on the count go by the cheapest offer's provider, SKU, region */
+		assert_string_equal(got, "sku,region,price_hr,offers,region_count,regions,"
+					 "min_price_hr,max_price_hr,min_spot_price_hr\n"
+					 "a,r-a,3,2,1,r-a,3,5,\n"
+					 "a,r-z,4,2,1,r-z,4,9,\n"
+					 "b,r-b,1,2,1,r-b,1,8,\n"
+					 "a,r-m,7,1,1,r-m,7,7,\n"
+					 "b,r-c,2,1,1,r-c,2,2,0.5\n"
+					 "c,r-p,6,1,1,r-p,6,6,\n"
+					 "c,r-q,6,1,1,r-q,6,6,\n");
+		free(got);
+	}
+	assert_int_equal(n.groups, 7);
+	assert_int_equal(cache_replace(cache, "grouptest", NULL, fill_none, NULL, NULL, NULL),
+			 GC_OK);
+}
+
 /* A table shows the columns of the filters used and keeps them on a narrow
  * terminal after the five that tell offers apart; the group's count goes
  * before them. */
@@ -1269,6 +1487,8 @@ int main(void)
 		cmocka_unit_test(test_age_note),
 		cmocka_unit_test(test_group_by_sku),
 		cmocka_unit_test(test_group_spot_sort_and_keys),
+		cmocka_unit_test(test_group_pass_same_rows),
+		cmocka_unit_test(test_group_regions_cheapest_first),
 		cmocka_unit_test(test_table_columns_and_ranks),
 		cmocka_unit_test(test_legend),
 		cmocka_unit_test(test_gpu_rules_out_sharing),
