@@ -711,7 +711,7 @@ static int file_says(const char *path, const char *text)
 static void test_gen_key_private(void **state)
 {
 	(void)state;
-	char pub[TEAM_KEY_LEN], key[4096], victim[4096];
+	char pub[TEAM_KEY_LEN], key[4200], victim[4200];
 	const char *dir = fresh_dir("team-genkey");
 	snprintf(key, sizeof key, "%s/team.key", dir);
 	snprintf(victim, sizeof victim, "%s/victim", dir);
@@ -730,7 +730,7 @@ static void test_gen_key_private(void **state)
 	free(err);
 	assert_true(file_says(victim, "keep me"));
 	/* a dangling link: refused, its target not made */
-	char link[4096], target[4096];
+	char link[4200], target[4200];
 	snprintf(link, sizeof link, "%s/link.key", dir);
 	snprintf(target, sizeof target, "%s/made-through-link", dir);
 	assert_int_equal(symlink(target, link), 0);
@@ -744,7 +744,7 @@ static void test_gen_key_private(void **state)
 static void test_sign_key_checks(void **state)
 {
 	(void)state;
-	char pub[TEAM_KEY_LEN], key[4096], fifo[4096], *sig = NULL, *err = NULL;
+	char pub[TEAM_KEY_LEN], key[4200], fifo[4200], *sig = NULL, *err = NULL;
 	const char *dir = fresh_dir("team-keycheck");
 	snprintf(key, sizeof key, "%s/team.key", dir);
 	assert_int_equal(team_gen_key(key, pub, NULL), GC_OK);
