@@ -10,6 +10,7 @@
 #include "gpucmp/buf.h"
 #include "gpucmp/fileio.h"
 #include "gpucmp/hosted.h"
+#include "gpucmp/ingest.h"
 #include "gpucmp/pipe.h"
 #include "gpucmp/strutil.h"
 
@@ -49,12 +50,7 @@ enum import_source import_source_kind(const char *src)
 
 int import_valid_id(const char *id)
 {
-	if (!*id || strlen(id) > 40)
-		return 0;
-	for (const char *p = id; *p; p++)
-		if (!islower((unsigned char)*p) && !isdigit((unsigned char)*p) && *p != '-')
-			return 0;
-	return 1;
+	return ingest_valid_id(id); /* the door's rule, one for every writer */
 }
 
 void import_provider_of(const char *src, int is_url, char *out, size_t n)
