@@ -16,6 +16,7 @@
 # Prints per binary and case: exit code, peak RSS ("Maximum resident set
 # size" of /usr/bin/time -v), wall time and the cache's size afterwards.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 fixtured=${FIXTURED:-$root/build/tests/gpucmp-fixtured}
 dir=${BENCH_DIR:-$root/bench/tmp}/hostile
@@ -50,12 +51,7 @@ done
 } >"$dir/routes"
 
 # --- server ------------------------------------------------------------------
-rm -f "$dir/port"
-"$fixtured" --routes "$dir/routes" --root "$dir" --port-file "$dir/port" &
-spid=$!
-trap 'kill $spid 2>/dev/null; wait $spid 2>/dev/null' EXIT
-for _ in $(seq 100); do [ -s "$dir/port" ] && break; sleep 0.1; done
-base=http://127.0.0.1:$(cat "$dir/port")
+bench_server "$fixtured" "$dir"
 
 # --- runs --------------------------------------------------------------------
 run() { # BINARY CASE PROVIDER [VAR=VALUE...]
@@ -68,8 +64,7 @@ run() { # BINARY CASE PROVIDER [VAR=VALUE...]
 		GPUCMP_LAMBDA_BASE_URL="$base" GPUCMP_LINODE_BASE_URL="$base" "$@" \
 		/usr/bin/time -v "$bin" refresh "$id" >"$dir/out" 2>"$dir/err" || rc=$?
 	local rss wall size
-	rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$dir/err")
-	wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$dir/err")
+	time_v "$dir/err"
 	size=$(du -k "$cache" | cut -f1)
 	printf '%-40s %-8s exit %-3s peak RSS %8.1f MB  wall %-8s cache %8.1f MB\n' \
 		"$bin" "$case" "$rc" "$(echo "$rss / 1024" | bc -l)" "$wall" "$(echo "$size / 1024" | bc -l)"

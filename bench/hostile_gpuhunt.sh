@@ -22,6 +22,7 @@
 # size" of /usr/bin/time -v), wall time, verda's offers in the cache
 # afterwards, and gpucmp's message.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 fixtured=${FIXTURED:-$root/build/tests/gpucmp-fixtured}
 dir=${BENCH_DIR:-$root/bench/tmp}/hostile_gpuhunt
@@ -64,12 +65,7 @@ mkzip cpurows "$cpurow" 250
 } >"$dir/routes"
 
 # --- server --------------------------------------------------------------------
-rm -f "$dir/port"
-"$fixtured" --routes "$dir/routes" --root "$dir" --port-file "$dir/port" &
-spid=$!
-trap 'kill $spid 2>/dev/null; wait $spid 2>/dev/null' EXIT
-for _ in $(seq 100); do [ -s "$dir/port" ] && break; sleep 0.1; done
-base=http://127.0.0.1:$(cat "$dir/port")
+bench_server "$fixtured" "$dir"
 
 # --- runs ----------------------------------------------------------------------
 run() { # BINARY CASE
@@ -81,8 +77,7 @@ run() { # BINARY CASE
 		GPUCMP_SKYPILOT_CATALOG_URL="$base/v8" GPUCMP_GPUHUNT_CATALOG_URL="$base/v3/$case" \
 		/usr/bin/time -v "$bin" refresh ${FORCE:+--force} verda >"$dir/out" 2>"$dir/err" || rc=$?
 	local rss wall offers
-	rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$dir/err")
-	wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$dir/err")
+	time_v "$dir/err"
 	offers=$(sqlite3 "$cache" "SELECT count(*) FROM offer WHERE provider='verda' AND source='catalog'")
 	printf '%-40s %-9s %5s KB zip  exit %-3s peak RSS %7.1f MB  wall %-8s verda catalog offers %s\n' \
 		"$bin" "$case" "$(($(stat -c %s "$dir/$case.zip") / 1024))" "$rc" \

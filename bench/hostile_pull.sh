@@ -25,6 +25,7 @@
 # size" of /usr/bin/time -v), wall time, the first line of stderr, and for
 # `stall` the seconds the lock was held.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 fixtured=${FIXTURED:-$root/build/tests/gpucmp-fixtured}
 dir=${BENCH_DIR:-$root/bench/tmp}/hostile_pull
@@ -94,12 +95,7 @@ printf 'trusted_keys: [6Tj5zS+H0Mmm+sjUmjdNmkJlTwDlAPungFZk3GBiP30=]\n' >"$dir/t
 chmod 600 "$dir/trusted.yaml" "$dir/none.yaml"
 
 # --- server ------------------------------------------------------------------
-rm -f "$dir/port"
-"$fixtured" --routes "$dir/routes" --root "$dir" --port-file "$dir/port" &
-spid=$!
-trap 'kill $spid 2>/dev/null; wait $spid 2>/dev/null' EXIT
-for _ in $(seq 100); do [ -s "$dir/port" ] && break; sleep 0.1; done
-base=http://127.0.0.1:$(cat "$dir/port")
+bench_server "$fixtured" "$dir"
 
 # --- runs --------------------------------------------------------------------
 # held CACHE PID: seconds (0.2 s steps) the lock beside CACHE stays taken while PID runs
@@ -134,8 +130,7 @@ run() { # BINARY CASE CONFIG FROM [ARGS...]
 	[ "$case" = stall ] && lock=$(held "$cache" "$pid")
 	wait "$pid" || rc=$?
 	local rss wall
-	rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$dir/err")
-	wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$dir/err")
+	time_v "$dir/err"
 	printf '%-34s %-8s exit %-3s peak RSS %8.1f MB  wall %-8s%s\n' "$bin" "$case" "$rc" \
 		"$(awk -v k="$rss" 'BEGIN { print k / 1024 }')" "$wall" \
 		"${lock:+  lock held $lock s}"
