@@ -157,14 +157,6 @@ static const char *clean_text(char *buf, const char *s, int *dirty)
 	return str_field(buf, s, dirty);
 }
 
-/* A size the source reported: unknown (NAN) unless in [lo, hi]. */
-static double sane(double v, double lo, double hi)
-{
-	return v >= lo && v <= hi ? v : NAN;
-}
-
-/* The most GPUs one offer can have (a whole cluster of 8-GPU nodes). */
-#define ADAPTER_MAX_GPUS 4096
 
 static enum gc_status emit_checked(struct adapter_run *run, struct offer *o, char **err);
 
@@ -238,10 +230,10 @@ static void complete_gpu(const struct adapter_run *run, struct offer *o,
 /* 0 (and counted) when the offer has no sane GPU count. */
 static int count_ok(struct adapter_run *run, const struct offer *o)
 {
-	if (o->gpu_count > 0 && o->gpu_count <= ADAPTER_MAX_GPUS)
+	if (o->gpu_count > 0 && o->gpu_count <= OFFER_MAX_GPUS)
 		return 1;
 	run->skipped++;
-	if (o->gpu_count > ADAPTER_MAX_GPUS)
+	if (o->gpu_count > OFFER_MAX_GPUS)
 		run->drop_bad_number++; /* 1e308 GPUs, or infinity */
 	else
 		run->drop_no_gpu++; /* not a GPU offer */
@@ -309,11 +301,7 @@ static enum gc_status emit_checked(struct adapter_run *run, struct offer *o, cha
 	 * stands in, as it does for the snapshot */
 	if (!o->gpu_name || !*o->gpu_name)
 		o->gpu_name = it && it->gpu ? it->gpu : "";
-	o->gpu_mem_gb = sane(o->gpu_mem_gb, 1e-3, 1e4);
-	o->vcpus = sane(o->vcpus, 1e-3, 1e5);
-	o->ram_gb = sane(o->ram_gb, 1e-3, 1e7);
-	o->disk_gb = sane(o->disk_gb, 0, 1e9);
-	o->node_bandwidth_gbps = sane(o->node_bandwidth_gbps, 1e-3, 1e6);
+	offer_sizes_sane(o); /* the column table's ranges, as the door's */
 	complete_gpu(run, o, it);
 	if (!count_ok(run, o) || !prices_ok(run, o))
 		return GC_OK;

@@ -46,6 +46,27 @@ int offer_col_tri(const struct offer *o, const struct offer_col *c)
 	return *(const int *)(const void *)((const char *)o + c->at);
 }
 
+size_t offer_sizes_sane(struct offer *o)
+{
+	static const size_t sizes[] = {
+		offsetof(struct offer, gpu_mem_gb), offsetof(struct offer, vcpus),
+		offsetof(struct offer, ram_gb), offsetof(struct offer, disk_gb),
+		offsetof(struct offer, node_bandwidth_gbps)};
+	size_t n = 0;
+	for (size_t i = 0; i < offer_ncols; i++) {
+		const struct offer_col *c = &offer_cols[i];
+		int size = 0;
+		for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++)
+			size |= c->at == sizes[k];
+		double v = size ? offer_col_num(o, c) : NAN;
+		if (isnan(v) || (v >= c->lo && v <= c->hi))
+			continue;
+		offer_col_set_num(o, c, NAN);
+		n++;
+	}
+	return n;
+}
+
 void offer_col_set_text(struct offer *o, const struct offer_col *c, const char *v)
 {
 	*(const char **)(void *)((char *)o + c->at) = v;

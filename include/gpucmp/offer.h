@@ -69,6 +69,10 @@ extern const size_t offer_ncols;
 const char *offer_col_text(const struct offer *o, const struct offer_col *c);
 double offer_col_num(const struct offer *o, const struct offer_col *c);
 int offer_col_tri(const struct offer *o, const struct offer_col *c);
+/* o's sizes (GPU memory, vCPUs, RAM, disk, node bandwidth) outside their
+ * column's range made unknown (NAN): what a source reports badly is no
+ * size.  Returns how many. */
+size_t offer_sizes_sane(struct offer *o);
 /* Set it (text borrowed). */
 void offer_col_set_text(struct offer *o, const struct offer_col *c, const char *v);
 void offer_col_set_num(struct offer *o, const struct offer_col *c, double v);
