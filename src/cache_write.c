@@ -156,15 +156,7 @@ static enum gc_status cache_meta_check(const struct cache_meta *m, long long now
 		return err_set(err, GC_EDATA, "the record's source '%s' is none of live, catalog, "
 			       "import, snapshot, list",
 			       str_sanitize(safe, sizeof safe, m->source ? m->source : ""));
-	long long t = ingest_date(m->fetched_at, now);
-	if (t == -1)
-		return err_set(err, GC_EDATA, "the record's fetched_at '%s' is not an RFC 3339 "
-			       "UTC date", str_sanitize(safe, sizeof safe,
-							m->fetched_at ? m->fetched_at : ""));
-	if (t == -2)
-		return err_set(err, GC_EDATA, "the record's fetched_at %s is in the future",
-			       str_sanitize(safe, sizeof safe, m->fetched_at));
-	return GC_OK;
+	return ingest_check_date("the record's fetched_at", m->fetched_at, now, err);
 }
 
 /* A record's text as stored: control characters out, one field's length. */

@@ -47,6 +47,21 @@ long long ingest_date(const char *s, long long now)
 	return t > now + INGEST_SKEW_S ? -2 : t;
 }
 
+enum gc_status ingest_check_date(const char *what, const char *s, long long now, char **err)
+{
+	char safe[64];
+	long long t = ingest_date(s, now);
+	if (t == -1)
+		return err_set(err, GC_EDATA, "%s '%s' is not an RFC 3339 UTC date "
+			       "(YYYY-MM-DDTHH:MM:SSZ, a real calendar day)", what,
+			       str_sanitize(safe, sizeof safe, s ? s : ""));
+	if (t == -2)
+		return err_set(err, GC_EDATA, "%s %s is in the future (later than now and %d "
+			       "minutes)", what, str_sanitize(safe, sizeof safe, s),
+			       INGEST_SKEW_S / 60);
+	return GC_OK;
+}
+
 enum gc_status ingest_begin(struct ingest *in, const struct ingest_policy *p,
 			    const char *provider, int known, char **err)
 {
@@ -149,22 +164,18 @@ static enum gc_status whole(struct ingest *in, const struct offer *o, char **err
 			       str_sanitize(safe, sizeof safe, o->source ? o->source : ""));
 	if (!o->sku || !*o->sku)
 		return err_set(err, GC_EDATA, "an offer has no sku");
-	const char *name[] = {"fetched_at", "as_of"}, *v[] = {o->fetched_at, o->as_of};
+	const char *name[] = {"an offer's fetched_at", "an offer's as_of"};
+	const char *v[] = {o->fetched_at, o->as_of};
 	for (int i = 0; i < 2; i++) {
+		if (i == 1 && !v[i])
+			continue; /* no as_of: fetched_at stands for it */
 		if (v[i] && *v[i] && strcmp(v[i], in->good_date[i]) == 0)
 			continue;
-		long long t = i == 1 && !v[i] ? 0 : ingest_date(v[i], in->p.now);
-		if (t >= 0 && v[i] && strlen(v[i]) < sizeof in->good_date[i])
+		enum gc_status st = ingest_check_date(name[i], v[i], in->p.now, err);
+		if (st != GC_OK)
+			return st;
+		if (strlen(v[i]) < sizeof in->good_date[i])
 			memcpy(in->good_date[i], v[i], strlen(v[i]) + 1);
-		if (t == -1)
-			return err_set(err, GC_EDATA, "an offer's %s '%s' is not an RFC 3339 UTC "
-				       "date (YYYY-MM-DDTHH:MM:SSZ, a real calendar day)", name[i],
-				       str_sanitize(safe, sizeof safe, v[i] ? v[i] : ""));
-		if (t == -2)
-			return err_set(err, GC_EDATA, "an offer's %s %s is in the future (later "
-				       "than now and %d minutes); the provider's data is refused",
-				       name[i], str_sanitize(safe, sizeof safe, v[i]),
-				       INGEST_SKEW_S / 60);
 	}
 	return GC_OK;
 }

@@ -237,13 +237,14 @@ static enum gc_status read_record(json_t *rec, struct team_lines *l, struct team
 		as_of = jstr(rec, "fetched_at");
 	/* the dates decide what is newer, as strings: only real ones, never
 	 * one after now (a record of 9999 froze the provider for good) */
-	char safe[48];
-	long long when = ingest_date(as_of, 0);
-	if (when < 0 || ingest_date(jstr(rec, "fetched_at"), 0) < 0)
-		return err_set(err, GC_EDATA, "payload line %zu: %s's date '%s' is %s", l->line, id,
-			       str_sanitize(safe, sizeof safe, when < 0 ? as_of
-						: jstr(rec, "fetched_at")),
-			       when == -2 ? "in the future" : "not an RFC 3339 UTC date");
+	char what[96];
+	snprintf(what, sizeof what, "payload line %zu: %s's as_of", l->line, id);
+	enum gc_status st = ingest_check_date(what, as_of, 0, err);
+	snprintf(what, sizeof what, "payload line %zu: %s's fetched_at", l->line, id);
+	if (st == GC_OK)
+		st = ingest_check_date(what, jstr(rec, "fetched_at"), 0, err);
+	if (st != GC_OK)
+		return st;
 	snprintf(t->as_of, sizeof t->as_of, "%s", as_of);
 	t->offers = (size_t)json_integer_value(n);
 	*g = (struct group){l, t->id, t->offers};

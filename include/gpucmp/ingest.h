@@ -86,6 +86,11 @@ enum gc_status ingest_offer(struct ingest *in, const struct offer *raw, struct o
  * malformed, -2 when in the future.  `now` 0: catalog_now(). */
 long long ingest_date(const char *s, long long now);
 
+/* ingest_date's verdict on s in words: GC_OK, or GC_EDATA saying "WHAT 'S'
+ * is not an RFC 3339 UTC date (...)" or "WHAT S is in the future (...)";
+ * S is sanitized.  One wording for an offer, a record and a pull. */
+enum gc_status ingest_check_date(const char *what, const char *s, long long now, char **err);
+
 /* Is `source` one a stored offer or record may name (live, catalog,
  * import, snapshot, list)? */
 int ingest_source_ok(const char *source);
