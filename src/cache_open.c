@@ -65,6 +65,33 @@ static void remember_file(struct cache *c)
 	}
 }
 
+/* Switch to WAL.  The switch reads the header under a shared lock and then
+ * wants an exclusive one; when another process holds a lock meanwhile (ten
+ * first runs creating one cache at once), SQLite answers SQLITE_BUSY at
+ * once instead of calling the busy handler, since waiting while holding a
+ * shared lock could deadlock.  The statement is reset, which drops that
+ * lock, and tried again for as long as the busy timeout would have waited. */
+static int wal_switch(struct cache *c)
+{
+	sqlite3_stmt *s;
+	int rc = sqlite3_prepare_v2(c->db, "PRAGMA journal_mode=WAL", -1, &s, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	for (int waited = 0;;) {
+		rc = sqlite3_step(s);
+		if (rc == SQLITE_ROW || rc == SQLITE_DONE) {
+			rc = SQLITE_OK;
+			break;
+		}
+		sqlite3_reset(s);
+		if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED) || waited >= 10000)
+			break;
+		waited += sqlite3_sleep(20);
+	}
+	sqlite3_finalize(s);
+	return rc;
+}
+
 static enum gc_status connect(struct cache *c, int memory, struct cache_open_info *info,
 			      char **err)
 {
@@ -94,12 +121,7 @@ static enum gc_status connect(struct cache *c, int memory, struct cache_open_inf
 		info->refused = v >= 0; /* read, and refused for what it holds */
 		return st;
 	}
-	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(c->db, "PRAGMA journal_mode=WAL", -1, &s, NULL) != SQLITE_OK)
-		return cache_db_error(c, err, "cannot open");
-	int rc = sqlite3_step(s);
-	sqlite3_finalize(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+	if (wal_switch(c) != SQLITE_OK)
 		return cache_db_error(c, err, "cannot open");
 	return cache_exec(c, "PRAGMA synchronous=NORMAL", err);
 }
