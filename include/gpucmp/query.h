@@ -250,6 +250,21 @@ struct query_counts {
 enum gc_status query_count(struct cache *c, const struct query *q, int groups,
 			   struct query_counts *out, char **err);
 
+/* When q matches nothing: the filter that took the count to zero (its
+ * option, "--region", "--k8s managed"), the offers the filters before it
+ * matched (`before`; with none before it, every offer the cache holds) and
+ * those filters' options ("--gpu, --gpus"; "" when it came first).  The
+ * filters are tried in the order the query joins them, one count each:
+ * only the empty answer pays for it.  filter "" and before 0: the cache
+ * holds no offer at all; before -1: q matches offers after all. */
+struct query_empty {
+	char filter[48];
+	char after[160];
+	long long before;
+};
+enum gc_status query_empty_reason(struct cache *c, const struct query *q,
+				  struct query_empty *out, char **err);
+
 /* list's answer for q, its columns cols (ncols; spec->cols are the first
  * spec->ncols of them): a grouping through query_group_list, else
  * query_build's statement through query_list.  counts (may be NULL) gets

@@ -215,6 +215,50 @@ static void shown_note(const struct list_state *s, size_t rows, const struct que
 			 n->offers == 1 ? "" : "s", n->providers, n->providers == 1 ? "" : "s");
 }
 
+/* "gpucmp, lambda and vast" from the query's "gpucmp, lambda, vast". */
+static void and_list(const char *in, char *out, size_t size)
+{
+	const char *last = strrchr(in, ',');
+	if (!last)
+		snprintf(out, size, "%s", in);
+	else
+		snprintf(out, size, "%.*s and %s", (int)(last - in), in, last + 2);
+}
+
+/* "no offers match: --ib rules out all 6 offers that --gpu and --region
+ * match": the filter that emptied the answer and the count before it. */
+static int no_match(struct list_state *s)
+{
+	struct query_empty e;
+	char *err = NULL, what[64], after[200];
+	enum gc_status st = query_empty_reason(s->env.cache, &s->q, &e, &err);
+	if (st != GC_OK) {
+		msg_status(st, err, "cannot read the cache");
+		free(err);
+		return exit_code_for(st);
+	}
+	if (!*e.filter) {
+		msg_note(e.before == 0 ? "no offers match: the cache holds no offers; run 'gpucmp "
+					 "refresh'"
+				       : "no offers match");
+		return EXIT_OK;
+	}
+	if (strcmp(e.filter, "--region") == 0 && s->q.region_glob)
+		snprintf(what, sizeof what, "--region %.40s", s->q.region_glob);
+	else
+		snprintf(what, sizeof what, "%s", e.filter);
+	and_list(e.after, after, sizeof after);
+	const char *all = e.before == 1 ? "the" : "all";
+	const char *offers = e.before == 1 ? "offer" : "offers";
+	if (!*e.after)
+		msg_note("no offers match: %s rules out %s %lld %s in the cache", what, all,
+			 e.before, offers);
+	else
+		msg_note("no offers match: %s rules out %s %lld %s that %s match%s", what, all,
+			 e.before, offers, after, strchr(e.after, ',') ? "" : "es");
+	return EXIT_OK;
+}
+
 /* One line on stderr: what was shown of what matched, the age of the data
  * (live or imported prices, the built-in snapshot's date, providers whose
  * last refresh failed).  Returns an exit code: a query that fails (out of
@@ -222,10 +266,8 @@ static void shown_note(const struct list_state *s, size_t rows, const struct que
  * not a shorter note. */
 static int footer(struct list_state *s, size_t rows, struct query_counts counts)
 {
-	if (rows == 0) {
-		msg_note("no offers match");
-		return EXIT_OK;
-	}
+	if (rows == 0)
+		return no_match(s);
 	struct query_age age;
 	char *err = NULL;
 	enum gc_status st = query_age(s->env.cache, &age, &err);
