@@ -1,5 +1,6 @@
 /* env_opts.c - option values every subcommand reads: numbers, comma lists,
  * the --gpu and --provider filters, HTTP settings, config defaults. */
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +139,10 @@ int cli_provider_filter(const struct cli_env *env, const struct cli_args *a, cha
 		return EXIT_USAGE;
 	}
 	q->nproviders = (size_t)n;
+	/* ids are lowercase (ingest_valid_id): --provider AWS is aws */
+	for (int i = 0; i < n; i++)
+		for (char *c = *store + (q->providers[i] - *store); *c; c++)
+			*c = (char)tolower((unsigned char)*c);
 	/* a provider without a profile whose offers the cache holds (imported
 	 * with --new-provider) is one too, once the cache is open */
 	for (int i = 0; i < n; i++) {
