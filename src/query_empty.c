@@ -90,8 +90,9 @@ enum gc_status query_empty_reason(struct cache *c, const struct query *q,
 		}
 		char name[48];
 		step_name(k, name, sizeof name);
-		int w = snprintf(out->after + o, sizeof out->after - o, "%s%s", o ? ", " : "", name);
-		if (w > 0 && (size_t)w < sizeof out->after - o)
+		size_t room = sizeof out->after - o;
+		int w = snprintf(out->after + o, room, "%s%s", o ? ", " : "", name);
+		if (w > 0 && (size_t)w < room)
 			o += (size_t)w;
 		before = n.offers;
 	}
