@@ -4,7 +4,7 @@
 # tables and its built-in catalog; do not edit: run scripts/completions.sh.
 # Self-contained: works with or without the bash-completion package.
 
-_gpucmp_commands='list gpus providers show compare recommend history changes refresh import export cache config completion'
+_gpucmp_commands='list gpus providers show compare recommend history changes refresh cron import export cache config completion'
 _gpucmp_providers='aws azure civo coreweave crusoe digitalocean fluidstack gcore gcp genesis-cloud hyperbolic hyperstack ibm jarvislabs lambda linode mithril nebius oci ovhcloud runpod scaleway tensordock together vast verda voltage-park vultr'
 _gpucmp_adapters='azure digitalocean gcp hyperstack lambda linode oci runpod scaleway vast verda vultr'
 _gpucmp_gpus='a10 a100 a100-pcie-40gb a100-pcie-80gb a100-sxm-40gb a100-sxm-80gb a10g a16 a2 a30 a40 b200 b300 gaudi2 gaudi3 gb200 gb300 gh200 h100 h100-nvl h100-pcie h100-sxm h20 h200 h200-nvl k80 l4 l40 l40s m60 mi100 mi210 mi25 mi250 mi250x mi300x mi325x mi355x p100 p4 p40 quadro-rtx-6000 quadro-rtx-8000 rtx-2000-ada rtx-3060 rtx-3060-ti rtx-3070 rtx-3080 rtx-3080-ti rtx-3090 rtx-3090-ti rtx-4000-ada rtx-4000-sff-ada rtx-4060 rtx-4060-ti-16gb rtx-4070 rtx-4070-ti rtx-4070-ti-super rtx-4080 rtx-4080-super rtx-4090 rtx-5000-ada rtx-5070 rtx-5070-ti rtx-5080 rtx-5090 rtx-5880-ada rtx-6000-ada rtx-a2000 rtx-a4000 rtx-a4500 rtx-a5000 rtx-a6000 rtx-pro-4500 rtx-pro-5000 rtx-pro-6000 rtx-pro-6000-maxq rtx-pro-6000-ws t4 v100 v100-pcie-16gb v100-pcie-32gb v100-sxm2-16gb v100-sxm2-32gb'
@@ -24,6 +24,7 @@ _gpucmp_options()
 	history) echo '--help --version --cache --color --quiet --days --gpu --gpus --vram --max-price --spot --region --provider --k8s --docker --mig --mps --time-slicing --ib --rdma --nvlink --where --cuda --cuda-strict --available --format --json --explain' ;;
 	changes) echo '--help --version --cache --color --quiet --since --gpu --gpus --vram --max-price --spot --region --provider --k8s --docker --mig --mps --time-slicing --ib --rdma --nvlink --where --cuda --cuda-strict --available --limit --format --json --explain' ;;
 	refresh) echo '--help --version --cache --color --quiet --json --jobs --max-age --timeout --deadline --no-catalog --catalog-only --from --new-provider --retries --verbose --force --wait --changes --exit-on-change --gpu --gpus --vram --max-price --spot --region --available' ;;
+	cron) echo '--help --version --cache --color --quiet --every --log --alert --mail' ;;
 	import) echo '--help --version --cache --color --quiet --format --as-of --provider --new-provider --timeout --retries --verbose --force --wait' ;;
 	export) echo '--help --version --cache --color --quiet --json --sign --gen-key' ;;
 	cache) echo '--help --version --cache --color --quiet --json --wait' ;;
@@ -165,6 +166,16 @@ _gpucmp_value()
 		--vram) echo '' ;;
 		--max-price) echo '' ;;
 		--region) echo '' ;;
+		*) return 1 ;;
+		esac ;;
+	cron)
+		case $2 in
+		--cache) echo @file ;;
+		--color) echo 'auto always never' ;;
+		--every) echo '' ;;
+		--log) echo @file ;;
+		--alert) echo '' ;;
+		--mail) echo '' ;;
 		*) return 1 ;;
 		esac ;;
 	import)

@@ -14,7 +14,7 @@ function __gpucmp_command
         return
     end
     set -l hits
-    for c in list gpus providers show compare recommend history changes refresh import export cache config completion
+    for c in list gpus providers show compare recommend history changes refresh cron import export cache config completion
         if test $c = "$argv[1]"
             echo $c
             return
@@ -51,6 +51,8 @@ function __gpucmp_valued
             contains -- $argv[2] --cache --color --since --gpu --gpus --vram --max-price --region --provider --k8s --docker -w --where --cuda --limit --format
         case refresh
             contains -- $argv[2] --cache --color -j --jobs --max-age --timeout --deadline --from --retries --wait --gpu --gpus --vram --max-price --region
+        case cron
+            contains -- $argv[2] --cache --color --every --log --alert --mail
         case import
             contains -- $argv[2] --cache --color --format --as-of --provider --timeout --retries --wait
         case export
@@ -130,6 +132,7 @@ complete -c gpucmp -n '__gpucmp_using ""' -a recommend -d 'A ranked short list o
 complete -c gpucmp -n '__gpucmp_using ""' -a history -d 'Price history: one offer\'s series, or the cheapest price per GPU and day.'
 complete -c gpucmp -n '__gpucmp_using ""' -a changes -d 'What got cheaper or dearer, appeared or disappeared since a time.'
 complete -c gpucmp -n '__gpucmp_using ""' -a refresh -d 'Fetch live prices and availability from the providers\' APIs into the cache.'
+complete -c gpucmp -n '__gpucmp_using ""' -a cron -d 'Print a crontab entry for refresh that runs on this machine.'
 complete -c gpucmp -n '__gpucmp_using ""' -a import -d 'Load a price catalog (SkyPilot vms.csv format) into the cache.'
 complete -c gpucmp -n '__gpucmp_using ""' -a export -d 'Write the cache as a team snapshot that \'refresh --from\' pulls.'
 complete -c gpucmp -n '__gpucmp_using ""' -a cache -d 'Show what the cache holds per provider, clear it, or print its path.'
@@ -138,11 +141,11 @@ complete -c gpucmp -n '__gpucmp_using ""' -a completion -d 'Print the shell comp
 complete -c gpucmp -n '__gpucmp_using ""' -a help -d 'A command\'s options, the offer fields, the --where language, --gpu or what the tables\' words mean.'
 
 # options, in the order of the option table
-complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend history changes refresh import export cache config completion' -s h -l help -d 'show help for the command and exit'
-complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend history changes refresh import export cache config completion' -s V -l version -d 'print the version and the snapshot date'
-complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend history changes refresh import export cache config completion' -l cache -r -F -d 'cache database (default $GPUCMP_CACHE, $XDG_CACHE_HOME/gpucmp/cache.db)'
-complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend history changes refresh import export cache config completion' -l color -x -a 'auto always never' -d 'colour in tables: auto, always, never (NO_COLOR is honoured)'
-complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend history changes refresh import export cache config completion' -s q -l quiet -d 'no notes on stderr, only errors'
+complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend history changes refresh cron import export cache config completion' -s h -l help -d 'show help for the command and exit'
+complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend history changes refresh cron import export cache config completion' -s V -l version -d 'print the version and the snapshot date'
+complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend history changes refresh cron import export cache config completion' -l cache -r -F -d 'cache database (default $GPUCMP_CACHE, $XDG_CACHE_HOME/gpucmp/cache.db)'
+complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend history changes refresh cron import export cache config completion' -l color -x -a 'auto always never' -d 'colour in tables: auto, always, never (NO_COLOR is honoured)'
+complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend history changes refresh cron import export cache config completion' -s q -l quiet -d 'no notes on stderr, only errors'
 complete -c gpucmp -n '__gpucmp_using list gpus recommend history changes refresh' -l gpu -x -a '(__gpucmp_list $__gpucmp_gpus)' -d 'GPUs: h100, a100-80gb, 4090, H100:8 (exactly 8), 24GB..80GB (gpucmp help gpu)'
 complete -c gpucmp -n '__gpucmp_using list recommend history changes refresh' -l gpus -x -d 'at least N GPUs in the offer'
 complete -c gpucmp -n '__gpucmp_using list history changes refresh' -l vram -x -d 'at least GB of memory per GPU'
@@ -194,6 +197,10 @@ complete -c gpucmp -n '__gpucmp_using refresh import' -l force -d 'store an answ
 complete -c gpucmp -n '__gpucmp_using refresh import cache' -l wait -x -d 'wait up to SECONDS for another refresh or import to finish (default 5)'
 complete -c gpucmp -n '__gpucmp_using refresh' -l changes -d 'then print what the refresh changed (of the offers the filters select)'
 complete -c gpucmp -n '__gpucmp_using refresh' -l exit-on-change -d 'exit 3 when something the filters select changed (for cron)'
+complete -c gpucmp -n '__gpucmp_using cron' -l every -x -d 'how often: 30m (default), 1h, 6h ... (minutes that divide an hour, hours that divide a day)'
+complete -c gpucmp -n '__gpucmp_using cron' -l log -r -F -d 'append the job\'s messages to FILE (default refresh.log beside the cache); its folder is created now'
+complete -c gpucmp -n '__gpucmp_using cron' -l alert -x -d 'refresh\'s offer filters in one quoted word (\'--gpu h100 --gpus 8 --max-price 20\'): cron mails the table of what changed among them'
+complete -c gpucmp -n '__gpucmp_using cron' -l mail -x -d 'a MAILTO line: where cron mails what the job prints'
 complete -c gpucmp -n '__gpucmp_using import' -l format -x -a 'skypilot' -d 'catalog format: skypilot (the default and only one)'
 complete -c gpucmp -n '__gpucmp_using import' -l as-of -x -d 'the date the catalog describes (YYYY-MM-DD or RFC 3339; default: its Last-Modified, else the file\'s time)'
 complete -c gpucmp -n '__gpucmp_using import' -l provider -x -a 'aws azure civo coreweave crusoe digitalocean fluidstack gcore gcp genesis-cloud hyperbolic hyperstack ibm jarvislabs lambda linode mithril nebius oci ovhcloud runpod scaleway tensordock together vast verda voltage-park vultr' -d 'provider id of a single vms.csv (default: its folder\'s name)'
@@ -212,4 +219,4 @@ complete -c gpucmp -n '__gpucmp_using cache; and __gpucmp_nargs 0' -a 'status cl
 complete -c gpucmp -n '__gpucmp_using cache; and __gpucmp_nargs 1 clear' -a 'aws azure civo coreweave crusoe digitalocean fluidstack gcore gcp genesis-cloud hyperbolic hyperstack ibm jarvislabs lambda linode mithril nebius oci ovhcloud runpod scaleway tensordock together vast verda voltage-park vultr'
 complete -c gpucmp -n '__gpucmp_using config; and __gpucmp_nargs 0' -a 'path show'
 complete -c gpucmp -n '__gpucmp_using completion; and __gpucmp_nargs 0' -a 'bash zsh fish'
-complete -c gpucmp -n '__gpucmp_using help; and __gpucmp_nargs 0' -a 'list gpus providers show compare recommend history changes refresh import export cache config completion fields where gpu values'
+complete -c gpucmp -n '__gpucmp_using help; and __gpucmp_nargs 0' -a 'list gpus providers show compare recommend history changes refresh cron import export cache config completion fields where gpu values'

@@ -22,6 +22,7 @@
 	X(history)      \
 	X(changes)      \
 	X(refresh)      \
+	X(cron)         \
 	X(import)       \
 	X(export)       \
 	X(cache)        \
