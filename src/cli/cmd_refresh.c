@@ -216,7 +216,9 @@ static void verbose_skipped(const struct cli_args *a, const struct refresh_resul
 
 /* --changes, --exit-on-change: what the refresh changed among the offers
  * the filters select, printed (--changes) and as the exit code
- * (--exit-on-change: EXIT_CHANGED when anything did and nothing failed). */
+ * (--exit-on-change: EXIT_CHANGED when anything did, even when other
+ * providers failed: their failures are on stderr already, and with a dozen
+ * providers one of them is often down, which must not silence the alert). */
 struct watch {
 	int on;
 	struct query q;
@@ -241,10 +243,14 @@ static int watch_prepare(const struct cli_args *a, struct cli_env *env, struct w
 static int watch_report(const struct cli_args *a, struct cli_env *env, struct watch *w, int rc)
 {
 	size_t n = 0;
-	if (!w->on || rc)
+	/* a provider that failed kept its offers; what the others stored counts */
+	int failed = rc == EXIT_TEMPFAIL || rc == EXIT_UNAVAILABLE;
+	if (!w->on || (rc && !failed))
 		return rc;
-	rc = cli_changes_print(env, a, &w->q, NULL, w->after, cli_flag(a, O_CHANGES), &n);
-	return !rc && n && cli_flag(a, O_EXIT_ON_CHANGE) ? EXIT_CHANGED : rc;
+	int prc = cli_changes_print(env, a, &w->q, NULL, w->after, cli_flag(a, O_CHANGES), &n);
+	if (prc)
+		return prc;
+	return n && cli_flag(a, O_EXIT_ON_CHANGE) ? EXIT_CHANGED : rc;
 }
 
 /* Run the refresh o describes on env's cache and print what came of it. */

@@ -335,8 +335,9 @@ EOF
 # Price history (docs/HISTORY.md): the first refresh is the baseline; the
 # next one, with gpu_1x_a100 cheaper and an 8x H100 new, prints both with
 # --changes and exits 3 with --exit-on-change when the filters match (the
-# cron alert "H100 x8 under $20 appeared"), 0 when they do not; a refresh
-# that changes nothing exits 0; a failed one keeps its own code.
+# cron alert "H100 x8 under $20 appeared"), 0 when they do not, 3 too when
+# another provider failed (its failure on stderr); a refresh that changes
+# nothing exits 0; a failed one with nothing matching keeps its own code.
 scenario_history_changes() {
 	server "$LAMBDA_OK" || return 1
 	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
@@ -362,6 +363,17 @@ scenario_history_changes() {
 		--max-price 20 lambda
 	expect_rc 3 && has out "appeared" && has out "gpu_8x_h100_sxm5" || return 1
 	lacks out "gpu_1x_a100" || return 1
+	# the alert fires while another provider is down: its failure on stderr
+	server "GET /api/v1/instance-types file=lambda/instance-types.json" || return 1
+	export GPUCMP_LAMBDA_BASE_URL="$BASE"
+	GPUCMP_NOW=2026-12-02T14:20:00Z g refresh -q lambda
+	server "GET /api/v1/instance-types file=history/lambda-next.json" || return 1
+	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_VULTR_BASE_URL="$DOWN"
+	last="refresh --changes --exit-on-change, vultr down"
+	GPUCMP_NOW=2026-12-02T14:40:00Z g refresh -q --changes --exit-on-change --gpu h100 \
+		--gpus 8 --timeout 2 --retries 0 lambda vultr
+	expect_rc 3 && has out "gpu_8x_h100_sxm5" && has err "vultr" || return 1
+	unset GPUCMP_VULTR_BASE_URL
 	last="refresh --changes (nothing new)"
 	GPUCMP_NOW=2026-12-02T15:00:00Z g refresh -q --changes --exit-on-change lambda
 	expect_rc 0 && [ ! -s "$dir/out" ] || fail "nothing changed: exit 0, nothing printed" ||
