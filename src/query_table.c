@@ -61,7 +61,7 @@ int query_column_rank(const struct query *q, const struct field *f)
 	if (filtered(q, f))
 		return 1;
 	if (f == group_count(q))
-		return 2; /* "N regions" goes before what tells the rows apart */
+		return 4; /* after what gpucmp is for: K8S, MIG, IB, REGION */
 	return f->table_rank > 0 ? f->table_rank : 9;
 }
 

@@ -647,9 +647,6 @@ static int drop_worst(const struct grid *g, size_t *w, int floor)
 	return 1;
 }
 
-/* Fit the table into the terminal: drop the least important columns
- * (rank 2 and up) first, then shorten the widest text column, never below
- * 6 cells, and only then drop rank-1 columns; rank 0 stays. */
 /* Give back one cell of a text column that is wider than its values only
  * for its header ("PROVIDER" over "gcp": the header shows "PROV…"), the
  * one with the most such room, never below 5; 0 if none has room. */
@@ -657,7 +654,7 @@ static int shrink_header(const struct grid *g, size_t *w, const size_t *vw)
 {
 	size_t best = (size_t)-1;
 	for (size_t c = 0; c < g->ncols; c++)
-		if (w[c] > vw[c] && w[c] > 5 && !g->cols[c].right &&
+		if (w[c] > vw[c] && w[c] > 5 && !g->cols[c].right && !g->cols[c].asked &&
 		    (best == (size_t)-1 || w[c] - vw[c] > w[best] - vw[best]))
 			best = c;
 	if (best == (size_t)-1)
@@ -666,26 +663,47 @@ static int shrink_header(const struct grid *g, size_t *w, const size_t *vw)
 	return 1;
 }
 
+/* Take one cell from the widest text column of rank `min_rank` or more,
+ * never below 6 cells nor, for a column the user asked for, below its
+ * header; 0 if none has room. */
+static int shorten(const struct grid *g, size_t *w, int min_rank)
+{
+	size_t widest = (size_t)-1;
+	for (size_t c = 0; c < g->ncols; c++) {
+		size_t hw = render_width(g->cols[c].header);
+		size_t floor = g->cols[c].asked && hw > 6 ? hw : 6;
+		if (w[c] > floor && !g->cols[c].right && g->cols[c].rank >= min_rank &&
+		    (widest == (size_t)-1 || w[c] > w[widest]))
+			widest = c;
+	}
+	if (widest == (size_t)-1)
+		return 0;
+	w[widest]--;
+	return 1;
+}
+
+/* Fit the table into the terminal, in this order: drop the columns of
+ * rank 4 and up (the highest first), cut headers wider than their values,
+ * shorten the text of rank-3 columns (a region name), drop them, then the
+ * rank-2 ones, the last first (IB, MIG, K8S: words a cut would spoil), shorten
+ * the other text columns, and only then drop rank-1 columns (the filters');
+ * rank 0 stays. */
 static void fit_columns(const struct grid *g, size_t *w, const size_t *vw)
 {
 	size_t limit = (size_t)g->width;
 	if (!limit)
 		return;
-	while (total_width(g, w) > limit && drop_worst(g, w, 1))
+	while (total_width(g, w) > limit && drop_worst(g, w, 3))
 		;
 	/* a cut header costs less than a cut value (a SKU you must type) */
 	while (total_width(g, w) > limit && shrink_header(g, w, vw))
 		;
-	while (total_width(g, w) > limit) {
-		size_t widest = (size_t)-1;
-		for (size_t c = 0; c < g->ncols; c++)
-			if (w[c] > 6 && !g->cols[c].right &&
-			    (widest == (size_t)-1 || w[c] > w[widest]))
-				widest = c;
-		if (widest == (size_t)-1)
-			break;
-		w[widest]--;
-	}
+	while (total_width(g, w) > limit && shorten(g, w, 3))
+		;
+	while (total_width(g, w) > limit && drop_worst(g, w, 1))
+		;
+	while (total_width(g, w) > limit && shorten(g, w, 0))
+		;
 	while (total_width(g, w) > limit && drop_worst(g, w, 0))
 		;
 }
@@ -809,6 +827,7 @@ static enum gc_status table_print(struct renderer *r)
 			cols[c].rank = r->spec.keep_cols ? 0
 				       : r->spec.ranks	 ? r->spec.ranks[c]
 							 : r->spec.cols[c]->table_rank;
+			cols[c].asked = r->spec.keep_cols;
 		}
 		for (size_t i = 0; i < r->noffsets; i++)
 			cells[i] = r->cells.ptr + r->offsets[i];

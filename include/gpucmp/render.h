@@ -168,7 +168,9 @@ struct grid_col {
 	const char *header;
 	int right; /* right-align (numbers) */
 	int rank;  /* 0 = never drop; 1 only if shortening text is not enough;
-		    * 2.. dropped first, the highest first */
+		    * 3 after shortening its text, 2 after 3 (never shortened); 4..
+		    * dropped first, the highest first */
+	int asked; /* the user named it (--columns): never cut below its header */
 };
 enum gc_status render_grid(FILE *out, const struct grid_col *cols, size_t ncols,
 			   const char *const *cells, const unsigned char *dim,

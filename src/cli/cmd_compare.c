@@ -70,9 +70,9 @@ static int print_table(const struct cli_args *a, const struct sheet_compare *c)
 		rc = EXIT_OSERR;
 		goto out;
 	}
-	cols[0] = (struct grid_col){"", 0, 0};
+	cols[0] = (struct grid_col){"", 0, 0, 0};
 	for (size_t i = 0; i < c->ncols; i++)
-		cols[i + 1] = (struct grid_col){c->cols[i].p->id, 0, 0};
+		cols[i + 1] = (struct grid_col){c->cols[i].p->id, 0, 0, 0};
 	for (size_t r = 0; r < rows; r++)
 		row_cells(c, r, text[r], &cells[r * ncols], &dim[r * ncols]);
 	char *err = NULL;
