@@ -34,10 +34,14 @@ static const struct field *group_count(const struct query *q)
 	return group_field_find(q->group == QG_SKU ? "region_count" : "offers");
 }
 
-/* Is f a column of a filter q uses? */
+/* Is f a column of a filter q uses, or a key it sorts by (the reason for
+ * the order must be on screen)? */
 static int filtered(const struct query *q, const struct field *f)
 {
 	const char *k = f->key;
+	for (size_t i = 0; i < q->nsort; i++)
+		if (q->sort[i].field == f)
+			return 1;
 	for (int i = 0; i < QC_COUNT; i++)
 		if ((q->caps >> i & 1) && strcmp(cap_field[i], k) == 0)
 			return 1;
@@ -88,6 +92,8 @@ size_t query_table_columns(const struct query *q, const struct field **cols, siz
 	for (size_t i = 0; i < offer_field_count; i++)
 		if (filtered(q, &offer_fields[i]))
 			n = add_col(cols, n, max, &offer_fields[i]);
+	for (size_t i = 0; i < q->nsort; i++) /* a group's own sort key too */
+		n = add_col(cols, n, max, q->sort[i].field);
 	if (!isnan(q->hours))
 		n = add_col(cols, n, max,
 			    field_find(q->spot ? "est_spot_cost_usd" : "est_cost_usd"));
