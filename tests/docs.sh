@@ -1,0 +1,71 @@
+#!/bin/sh
+# Docs checked against the data: every figure README.md and docs/ quote
+# about the built-in data is recomputed here, so a change to the data that
+# leaves a document behind fails the suite.
+#   - README's first example is what that command prints (on a terminal
+#     200 columns wide, on a fresh cache, on the tests' day);
+#   - the provider count in README, PROFILES.md and TEAM.md is the number of
+#     providers/*.yaml;
+#   - SNAPSHOT.md's offers per provider and as-of dates are data/snapshot.csv's;
+#   - the first run's message (offers and list prices) is what README quotes.
+# usage: docs.sh GPUCMP
+set -u
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+src=$(cd "$(dirname "$0")/.." && pwd)
+t=$(mktemp -d "${TMPDIR:-/tmp}/gpucmp-docs.XXXXXX")
+trap 'rm -rf "$t"' EXIT INT TERM
+export HOME="$t" GPUCMP_CACHE="$t/cache.db" GPUCMP_TODAY=2026-12-02 XDG_CONFIG_HOME="$t/config"
+unset COLUMNS NO_COLOR
+export TERM=xterm
+fail=0
+ok() { echo "ok   $1"; }
+bad() { echo "FAIL $1"; fail=1; }
+
+# the first run, as README quotes it
+"$bin" list --limit 1 >/dev/null 2>"$t/first"
+first=$(sed -n 's/^gpucmp: created cache .* from the built-in snapshot of \([0-9-]*\) (\([0-9]*\) offers, [0-9]* days old) and \([0-9]*\) list prices$/\1 \2 \3/p' "$t/first")
+[ -n "$first" ] || { bad "the first run's message changed: $(cat "$t/first")"; first="? ? ?"; }
+set -- $first
+snap_date=$1 snap_offers=$2 list_prices=$3
+
+# 1. README's first example: the lines between the first ``` pair
+sed -n '/^```$/,/^```$/p' "$src/README.md" | sed '1d;$d' | sed -n '1,/^```/p' >"$t/readme"
+cmd=$(head -1 "$t/readme" | sed 's/^\$ gpucmp //')
+sed 1d "$t/readme" >"$t/want"
+# shellcheck disable=SC2086
+script -qec "stty cols 200 rows 50; '$bin' $cmd" /dev/null </dev/null | tr -d '\r' |
+	sed "s/$(printf '\033')\[[0-9;]*m//g" >"$t/got"
+if cmp -s "$t/want" "$t/got"; then ok "README's example is what 'gpucmp $cmd' prints"; else
+	bad "README's example differs from 'gpucmp $cmd':"; diff "$t/want" "$t/got"; fi
+
+# 2. provider counts
+n=$(ls "$src"/providers/*.yaml | wc -l)
+for f in README.md:'Provider profiles\*\* for \([0-9]*\) providers' \
+	docs/PROFILES.md:'What the \([0-9]*\) profiles hold' \
+	docs/TEAM.md:'every laptop refreshing \([0-9]*\) providers'; do
+	file=${f%%:*} re=${f#*:}
+	got=$(sed -n "s/.*$re.*/\1/p" "$src/$file" | head -1)
+	[ "$got" = "$n" ] && ok "$file says $n providers" ||
+		bad "$file says '${got:-nothing}' providers; providers/ holds $n"
+done
+
+# 3. SNAPSHOT.md's table against data/snapshot.csv
+total=0
+for p in $(cut -d, -f1 "$src/data/snapshot.csv" | sed 1d | sort -u); do
+	rows=$(grep -c "^$p," "$src/data/snapshot.csv")
+	total=$((total + rows))
+	line=$(grep "^| $p |" "$src/docs/SNAPSHOT.md" | head -1)
+	doc=$(printf '%s\n' "$line" | awk -F'|' '{gsub(/ /, "", $(NF-1)); print $(NF-1)}')
+	[ "$doc" = "$rows" ] && ok "SNAPSHOT.md: $p $rows offers" ||
+		bad "SNAPSHOT.md says $p has '${doc:-no row}', data/snapshot.csv has $rows"
+	printf '%s\n' "$line" | grep -q "$snap_date" ||
+		bad "SNAPSHOT.md: $p's date is not the snapshot's $snap_date"
+done
+[ "$total" = "$snap_offers" ] && ok "the first run's $snap_offers offers are snapshot.csv's rows" ||
+	bad "data/snapshot.csv has $total rows; the first run says $snap_offers"
+
+# 4. the list prices the first run counts are data/list-prices.yaml's rows
+rows=$(grep -c '^  - provider:' "$src/data/list-prices.yaml")
+[ "$rows" = "$list_prices" ] && ok "$list_prices list prices" ||
+	bad "data/list-prices.yaml has $rows rows; the first run says $list_prices"
+exit $fail
