@@ -136,6 +136,33 @@ enum gc_status cache_dump_offers(struct cache *c, cache_dump_offer_fn fn, void *
 	return st;
 }
 
+enum gc_status cache_provider_dated(struct cache *c, const char *provider, long long *n,
+				    long long *dated, char *oldest, size_t size, char **err)
+{
+	sqlite3_stmt *s;
+	*n = *dated = 0;
+	oldest[0] = '\0';
+	/* the (provider, source) index: this provider's rows only */
+	if (sqlite3_prepare_v2(c->db,
+			       "SELECT count(*), count(as_of), min(as_of) FROM offer"
+			       " WHERE provider = ?1",
+			       -1,
+			       &s, NULL) != SQLITE_OK)
+		return cache_db_error(c, err, "cannot read the offers");
+	cache_bind_text(s, 1, provider);
+	enum gc_status st = GC_OK;
+	if (sqlite3_step(s) != SQLITE_ROW) {
+		st = cache_db_error(c, err, "cannot read the offers");
+	} else {
+		*n = sqlite3_column_int64(s, 0);
+		*dated = sqlite3_column_int64(s, 1);
+		if (sqlite3_column_text(s, 2))
+			snprintf(oldest, size, "%s", col_text(s, 2));
+	}
+	sqlite3_finalize(s);
+	return st;
+}
+
 enum gc_status cache_provider_as_of(struct cache *c, const char *provider, char *out, size_t n,
 				    char **err)
 {

@@ -108,6 +108,13 @@ static const char *const migrations[] = {
 	 "DROP TABLE history_offer;"
 	 "ALTER TABLE history_key RENAME TO history_offer;"
 	 "CREATE UNIQUE INDEX history_offer_key ON history_offer(provider, sku, region);"),
+	/* 6 -> 7: as_of is the date of the data, NULL when unknown (stale); a
+	 * live answer is dated by its fetch (the door now writes it), the
+	 * snapshot's rows by the catalogs' date (their fetched_at): the rows
+	 * stored before get theirs.  A catalog's rows without one stay
+	 * unknown, as they always were. */
+	"UPDATE offer SET as_of = fetched_at WHERE as_of IS NULL"
+	" AND source IN ('live', 'snapshot');",
 };
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
 
@@ -215,7 +222,7 @@ static const char view_body_sql[] =
 	" o.driver_num AS driver_num, o.max_cuda_num AS max_cuda_num,"
 	" p.kubernetes_control_plane_fee_usd_hr AS k8s_fee_hr,"
 	" o.source AS source, o.fetched_at AS fetched_at, o.stale AS stale,"
-	" COALESCE(o.as_of, o.fetched_at) AS as_of,"
+	" o.as_of AS as_of," /* NULL: the source named no date */
 	" COALESCE(o.price_kind, NULLIF(p.billing_price_kind, 'unknown'), 'fixed') AS price_kind,"
 	/* where the region is (data/regions.yaml): its entry, else for a
 	 * provider whose names carry the country the code in the name, in the

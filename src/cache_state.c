@@ -123,9 +123,11 @@ enum gc_status cache_status(struct cache *c, cache_status_fn fn, void *arg, char
 	/* one row per provider that has offers or a refresh record */
 	static const char sql[] =
 		"WITH o AS (SELECT provider, count(*) AS n, group_concat(DISTINCT source) AS src,"
-		"  max(fetched_at) AS fetched, max(stale) AS stale FROM offer GROUP BY provider)"
+		"  max(fetched_at) AS fetched, max(stale) AS stale,"
+		"  CASE WHEN count(as_of) = count(*) THEN min(as_of) END AS as_of,"
+		"  count(*) - count(as_of) AS undated FROM offer GROUP BY provider)"
 		" SELECT p.provider, COALESCE(o.n, 0), o.src, COALESCE(s.fetched_at, o.fetched),"
-		"  COALESCE(s.stale, o.stale, 0), s.last_error"
+		"  COALESCE(s.stale, o.stale, 0), s.last_error, o.as_of, COALESCE(o.undated, 0)"
 		" FROM (SELECT provider FROM o UNION SELECT provider FROM provider_state) p"
 		" LEFT JOIN o ON o.provider = p.provider"
 		" LEFT JOIN provider_state s ON s.provider = p.provider ORDER BY p.provider";
@@ -138,8 +140,9 @@ enum gc_status cache_status(struct cache *c, cache_status_fn fn, void *arg, char
 		struct cache_status_row r = {
 			(const char *)sqlite3_column_text(s, 0), sqlite3_column_int64(s, 1),
 			(const char *)sqlite3_column_text(s, 2),
-			(const char *)sqlite3_column_text(s, 3), sqlite3_column_int(s, 4),
-			(const char *)sqlite3_column_text(s, 5)};
+			(const char *)sqlite3_column_text(s, 3),
+			(const char *)sqlite3_column_text(s, 6), sqlite3_column_int64(s, 7),
+			sqlite3_column_int(s, 4), (const char *)sqlite3_column_text(s, 5)};
 		st = fn(arg, &r, err);
 	}
 	if (st == GC_OK && rc != SQLITE_DONE)

@@ -168,7 +168,7 @@ static enum gc_status whole(struct ingest *in, const struct offer *o, char **err
 	const char *v[] = {o->fetched_at, o->as_of};
 	for (int i = 0; i < 2; i++) {
 		if (i == 1 && !v[i])
-			continue; /* no as_of: fetched_at stands for it */
+			continue; /* no as_of: unknown (stale), or a live row's fetch */
 		if (v[i] && *v[i] && strcmp(v[i], in->good_date[i]) == 0)
 			continue;
 		enum gc_status st = ingest_check_date(name[i], v[i], in->p.now, err);
@@ -193,6 +193,10 @@ enum gc_status ingest_offer(struct ingest *in, const struct offer *raw, struct o
 	enum gc_status st = whole(in, out, err);
 	if (st != GC_OK)
 		return st;
+	/* a live answer describes the moment it was fetched; any other source
+	 * without a date of its own is of unknown age (stale), never "now" */
+	if (!out->as_of && out->source && strcmp(out->source, "live") == 0)
+		out->as_of = out->fetched_at;
 	if (!numbers(in, out) || !words_and_prices(in, out))
 		return GC_OK;
 	in->s.stored++;

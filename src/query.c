@@ -46,7 +46,8 @@ void query_prepare_fields(struct query *q)
 	char before[32];
 	str_time_format(catalog_now() - (q->stale_after > 0 ? q->stale_after : QUERY_STALE_AFTER),
 			before, sizeof before);
-	snprintf(q->sql_stale, sizeof q->sql_stale, "(stale OR as_of < '%s')", before);
+	snprintf(q->sql_stale, sizeof q->sql_stale, "(stale OR as_of IS NULL OR as_of < '%s')",
+		 before);
 	if (q->cuda_num > 0)
 		/* the source's max CUDA is major.minor: compare without the patch */
 		snprintf(q->sql_cuda_ok, sizeof q->sql_cuda_ok,

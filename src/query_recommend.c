@@ -15,7 +15,7 @@
 #include "gpucmp/strutil.h"
 
 enum { C_PROVIDER, C_SKU, C_GPU, C_COUNT, C_REGION, C_PRICE, C_SPOT, C_AVAIL, C_IB, C_RDMA,
-       C_NVLINK, C_MIG, C_MEM, C_VALUE, C_KIND, C_N };
+       C_NVLINK, C_MIG, C_MEM, C_VALUE, C_KIND, C_AS_OF, C_STALE, C_N };
 
 static const char *col_text(sqlite3_stmt *s, int i)
 {
@@ -29,7 +29,7 @@ static enum gc_status prepare(sqlite3 *db, const struct query *q, sqlite3_stmt *
 	static const char *const keys[C_N] = {"provider", "sku", "gpu", "gpu_count", "region",
 					      "price_hr", "spot_price_hr", "available",
 					      "infiniband", "rdma", "nvlink", "mig", "gpu_mem_gb",
-					      "usd_per_pflop_hr", "price_kind"};
+					      "usd_per_pflop_hr", "price_kind", "as_of", "stale"};
 	const struct field *cols[C_N];
 	for (size_t i = 0; i < C_N; i++)
 		cols[i] = field_find(keys[i]);
@@ -73,6 +73,8 @@ static void read_row(sqlite3_stmt *s, const struct profile_set *ps, const struct
 	str_sanitize(k->region, sizeof k->region, col_text(s, C_REGION));
 	snprintf(k->rdma, sizeof k->rdma, "%s", col_text(s, C_RDMA));
 	snprintf(k->mig, sizeof k->mig, "%s", col_text(s, C_MIG));
+	str_sanitize(k->as_of, sizeof k->as_of, col_text(s, C_AS_OF));
+	k->stale = sqlite3_column_int(s, C_STALE) != 0;
 	k->o = (struct rec_offer){cache_col_num(s, C_COUNT), cache_col_num(s, C_PRICE),
 				  cache_col_num(s, C_SPOT), cache_col_tri(s, C_AVAIL),
 				  cache_col_tri(s, C_IB), NULL,

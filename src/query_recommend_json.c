@@ -31,8 +31,10 @@ static json_t *pick_json(const struct rec_pick *k, size_t rank, double hours)
 	double value = v->parts & REC_PART_VALUE ? v->value : NAN;
 	double memory = v->parts & REC_PART_MEMORY ? v->memory : NAN;
 	double usd = round(k->o.usd_per_pflop_hr * 1e4) / 1e4;
-	return json_pack("{s:I, s:s, s:s, s:s, s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o,"
-			 " s:{s:o, s:o, s:o}, s:o}",
+	/* rank .. region; price_hr .. as_of, stale; score, its parts, reasons */
+	return json_pack("{s:I, s:s, s:s, s:s, s:o, s:o, s:s,"
+			 " s:o, s:o, s:o, s:o, s:o, s:b,"
+			 " s:o, s:{s:o, s:o, s:o}, s:o}",
 			 "rank", (json_int_t)rank, "provider", k->provider, "sku", k->sku,
 			 "gpu", k->gpu, "gpu_count", sheet_json_number(k->o.gpu_count),
 			 "gpu_mem_gb", sheet_json_number(k->o.gpu_mem_gb), "region", k->region,
@@ -40,6 +42,8 @@ static json_t *pick_json(const struct rec_pick *k, size_t rank, double hours)
 			 "spot_price_hr", sheet_json_number(k->o.spot_price_hr),
 			 "usd_per_pflop_hr", sheet_json_number(usd),
 			 "est_cost_usd", sheet_json_number(est),
+			 "as_of", *k->as_of ? json_string(k->as_of) : json_null(),
+			 "stale", k->stale,
 			 "score", sheet_json_number(v->score), "score_parts",
 			 "checklist", sheet_json_number(checklist),
 			 "value", sheet_json_number(value), "memory", sheet_json_number(memory),

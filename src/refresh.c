@@ -301,6 +301,34 @@ static const char *job_both(struct job *j, const char *msg, char **both)
 	return *both ? *both : msg;
 }
 
+/* A catalog load whose offers name no date (no Last-Modified), or an
+ * older one than the provider's offers in the cache, when every one of
+ * those is dated (the snapshot, list prices, an import, a newer catalog):
+ * keep them (*kept, their count).  A newer date replaces an older one; no
+ * date never replaces a date.  A live answer is dated now: never kept. */
+static enum gc_status job_keeps_dated(struct job *j, size_t *kept, char **err)
+{
+	*kept = 0;
+	const char *load = NULL; /* the load's oldest date; NULL: one is undated */
+	int undated = 0;
+	for (size_t i = 0; i < j->store.n && !undated; i++) {
+		const char *a = j->store.items[i].as_of;
+		undated = !a;
+		if (a && (!load || strcmp(a, load) < 0))
+			load = a;
+	}
+	if (j->tier == HOSTED_NONE || !j->store.n)
+		return GC_OK;
+	long long n, dated;
+	char oldest[32];
+	enum gc_status st = cache_provider_dated(j->rf->cache, j->ad->id, &n, &dated, oldest,
+						 sizeof oldest, err);
+	/* RFC 3339 UTC: text order is time order */
+	if (st == GC_OK && n > 0 && dated == n && (undated || strcmp(load, oldest) < 0))
+		*kept = (size_t)n;
+	return st;
+}
+
 /* Settle a job: store its offers (or its failure) and free its run. */
 static void job_end(struct job *j, enum refresh_outcome out, enum gc_status st, const char *msg)
 {
@@ -309,12 +337,17 @@ static void job_end(struct job *j, enum refresh_outcome out, enum gc_status st, 
 	char *err = NULL, *both = NULL;
 	if (out == REFRESH_FAILED && job_fallback(j, msg))
 		return;
+	size_t kept = 0;
+	if (out == REFRESH_UPDATED && (st = job_keeps_dated(j, &kept, &err)) == GC_OK && kept) {
+		out = REFRESH_KEPT;
+		r->offers = kept;
+	}
 	r->outcome = out;
 	r->seconds = mono_s() - j->t0;
 	r->requests = j->run.requests;
-	if (out == REFRESH_UPDATED)
+	if (out == REFRESH_UPDATED && st == GC_OK)
 		st = job_store(j, &err);
-	else if (out == REFRESH_UNCHANGED)
+	else if ((out == REFRESH_UNCHANGED || out == REFRESH_KEPT) && st == GC_OK)
 		st = cache_mark_fresh(rf->cache, j->ad->id, rf->fetched_at, &err);
 	if (out == REFRESH_FAILED || st != GC_OK)
 		job_failed(j, st, job_both(j, st != GC_OK && out != REFRESH_FAILED ? err : msg,

@@ -12,6 +12,8 @@ const char *refresh_outcome_name(enum refresh_outcome o)
 		return "updated";
 	case REFRESH_UNCHANGED:
 		return "unchanged";
+	case REFRESH_KEPT:
+		return "kept";
 	case REFRESH_RECENT:
 		return "recent";
 	case REFRESH_NO_KEY:

@@ -93,6 +93,7 @@ static enum gc_status row_to_offer(char **f, struct offer *o, char *fetched,
 		return err_set(err, GC_EDATA, "data/snapshot.csv:%zu: row has %s", line, bad);
 	snprintf(fetched, fetched_sz, "%sT00:00:00Z", f[C_AS_OF]);
 	o->fetched_at = fetched;
+	o->as_of = fetched; /* the catalogs' date: the data's, not a fetch's */
 	return GC_OK;
 }
 

@@ -21,7 +21,7 @@
 #include "gpucmp/ingest.h"
 #include "gpucmp/offer.h"
 
-#define CACHE_SCHEMA_VERSION 6
+#define CACHE_SCHEMA_VERSION 7
 
 struct cache; /* opaque */
 
@@ -203,6 +203,9 @@ struct cache_status_row {
 	long long offers;
 	const char *sources;    /* "live", "snapshot", "list", "import" (comma list) or NULL */
 	const char *fetched_at; /* newest, or NULL */
+	const char *as_of;      /* the date of its data, the oldest of its offers';
+				 * NULL when any names none (or it has no offers) */
+	long long undated;      /* its offers that name no date */
 	int stale;
 	const char *last_error; /* or NULL */
 };
@@ -259,6 +262,12 @@ enum gc_status cache_dump_offers(struct cache *c, cache_dump_offer_fn fn, void *
 
 /* The newest date provider's offers describe (COALESCE(as_of, fetched_at))
  * into out (n bytes; "" without offers). */
+/* How many offers of `provider` the cache holds (*n), how many of them
+ * carry a date of their own (*dated) and the oldest of those dates (into
+ * oldest, "" when none): a load never replaces a dated one with an undated
+ * or older one (refresh). */
+enum gc_status cache_provider_dated(struct cache *c, const char *provider, long long *n,
+				    long long *dated, char *oldest, size_t size, char **err);
 enum gc_status cache_provider_as_of(struct cache *c, const char *provider, char *out, size_t n,
 				    char **err);
 

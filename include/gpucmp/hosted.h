@@ -31,7 +31,7 @@
 
 /* The public catalogs (docs/CATALOGS.md sections 1 and 2). */
 #define HOSTED_SKYPILOT_URL \
-	"https://raw.githubusercontent.com/skypilot-org/skypilot-catalog/master/catalogs/v8"
+	"https://skypilot-catalog.s3.us-east-1.amazonaws.com/catalogs/v8"
 #define HOSTED_GPUHUNT_URL "https://dstack-gpu-pricing.s3.eu-west-1.amazonaws.com/v3"
 
 enum hosted_kind { HOSTED_NONE, HOSTED_SKYPILOT, HOSTED_GPUHUNT };

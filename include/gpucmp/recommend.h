@@ -92,6 +92,9 @@ const char *rec_status_name(enum rec_status s);
 struct rec_pick {
 	char provider[64], sku[128], gpu[64], region[96]; /* sanitized */
 	char rdma[16], mig[16];  /* the offer's, which o points at while judged */
+	char as_of[32];          /* the date of its price; "" when unknown */
+	int stale;               /* its data is old, of unknown date, or its
+				  * provider's last refresh failed (as list says) */
 	struct rec_offer o;      /* its rdma and mig are NULL outside the judging */
 	const struct profile *p; /* borrowed; NULL without a profile */
 	double cost;   /* est. cost with hours, else the hourly price used */

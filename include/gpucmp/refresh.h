@@ -24,6 +24,8 @@ struct json_t;
 enum refresh_outcome {
 	REFRESH_UPDATED,   /* new offers stored */
 	REFRESH_UNCHANGED, /* 304 Not Modified: the offers are current */
+	REFRESH_KEPT,      /* a catalog that names no date: the cache's dated
+			      offers are kept (an undated load never replaces them) */
 	REFRESH_RECENT,    /* skipped: refreshed less than max_age ago */
 	REFRESH_NO_KEY,    /* skipped: the API needs a key, none is set and no
 			      hosted catalog covers the provider (or the tier is off) */

@@ -5,16 +5,19 @@
 #include <string.h>
 
 #include "cli.h"
+#include "gpucmp/query.h"
 #include "gpucmp/strutil.h"
 
-enum { S_PROVIDER, S_OFFERS, S_SOURCE, S_FETCHED, S_AGE, S_STALE, S_ERROR, S_COUNT };
+enum { S_PROVIDER, S_OFFERS, S_SOURCE, S_FETCHED, S_AS_OF, S_AGE, S_STALE, S_ERROR, S_COUNT };
 
-/* docs/OUTPUT.md; the table shows AGE as "3 h" and STALE as "stale" or "-". */
+/* docs/OUTPUT.md; the table shows AGE (of the data, from AS OF) as "3 h"
+ * or "unknown", and STALE as "stale" or "-". */
 static const struct field status_fields[S_COUNT] = {
 	[S_PROVIDER] = RENDER_COL("provider", "PROVIDER", FT_TEXT, 1),
 	[S_OFFERS] = RENDER_COL("offers", "OFFERS", FT_NUM, 1),
 	[S_SOURCE] = RENDER_COL("source", "SOURCE", FT_TEXT, 2),
 	[S_FETCHED] = RENDER_COL("fetched_at", "FETCHED", FT_TEXT, 4),
+	[S_AS_OF] = RENDER_COL("as_of", "AS OF", FT_TEXT, 3),
 	[S_AGE] = RENDER_COL("age_seconds", "AGE", FT_NUM, 1),
 	[S_STALE] = RENDER_COL("stale", "STALE", FT_BOOL, 2),
 	[S_ERROR] = RENDER_COL("last_error", "LAST ERROR", FT_TEXT, 3),
@@ -22,29 +25,37 @@ static const struct field status_fields[S_COUNT] = {
 
 struct status_rows {
 	struct renderer *r;
-	int stale;
+	long long stale_after;
+	int failed, old;
 };
 
+/* A provider's row: the age of its data (as_of), unknown when any of its
+ * offers names no date; stale when its last refresh failed, or its data is
+ * older than the staleness age or of unknown age, as list counts it. */
 static enum gc_status add_row(void *arg, const struct cache_status_row *row, char **err)
 {
 	struct status_rows *s = arg;
-	long long t = row->fetched_at ? str_time_epoch(row->fetched_at) : -1;
+	long long t = row->as_of ? str_time_epoch(row->as_of) : -1;
 	long long age = t >= 0 ? catalog_now() - t : -1;
-	char shown[32];
+	int old = row->offers > 0 && (age < 0 || age > s->stale_after);
+	int stale = row->stale || old;
+	char shown[32] = "unknown";
 	struct render_value v[S_COUNT] = {
 		[S_PROVIDER] = RV_TEXT(row->provider),
 		[S_OFFERS] = RV_NUM((double)row->offers),
 		[S_SOURCE] = RV_TEXT(row->sources),
 		[S_FETCHED] = RV_TEXT(row->fetched_at),
+		[S_AS_OF] = RV_TEXT(row->as_of),
 		[S_AGE] = RV_NUM(age >= 0 ? (double)age : NAN),
-		[S_STALE] = {.num = row->stale != 0, .shown = row->stale ? "stale" : "-"},
+		[S_STALE] = {.num = stale, .shown = stale ? "stale" : "-"},
 		[S_ERROR] = RV_TEXT(row->last_error),
 	};
-	if (age >= 0) {
+	if (age >= 0)
 		str_age(age, shown, sizeof shown);
+	if (row->offers > 0)
 		v[S_AGE].shown = shown;
-	}
-	s->stale += row->stale != 0;
+	s->failed += row->stale != 0;
+	s->old += old && !row->stale;
 	return render_row_values(s->r, v, err);
 }
 
@@ -52,7 +63,8 @@ static int status(struct cli_env *env, const struct cli_args *a)
 {
 	const struct field *cols[S_COUNT];
 	struct render_spec spec;
-	struct status_rows s = {NULL, 0};
+	struct status_rows s = {NULL, env->config.stale_after > 0 ? env->config.stale_after
+						       : QUERY_STALE_AFTER, 0, 0};
 	char *err = NULL;
 	cli_render_spec(a, env, status_fields, S_COUNT, cols, &spec);
 	enum gc_status st = render_begin(&s.r, &spec, &err);
@@ -68,10 +80,13 @@ static int status(struct cli_env *env, const struct cli_args *a)
 	int rc = cli_render_status(render_end(s.r, &rows, &err), err);
 	if (!rc && !rows && spec.format == RF_TABLE)
 		msg_note("the cache holds no offers");
-	msg_note("cache %s%s", cache_path(env->cache),
-		 s.stale ? "; stale providers kept their previous offers after a failed"
-			   " refresh"
-			 : "");
+	msg_note("cache %s%s%s", cache_path(env->cache),
+		 s.failed ? "; stale providers kept their previous offers after a failed"
+			    " refresh"
+			  : "",
+		 s.old ? "; data older than the staleness age, or of unknown date (AGE "
+			 "unknown), is stale: run 'gpucmp refresh'"
+		       : "");
 	return rc;
 }
 

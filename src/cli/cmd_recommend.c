@@ -22,6 +22,10 @@ static void print_pick(const struct rec_pick *k, const char *mark, double hours,
 	render_money(price, sizeof price, k->hourly, m);
 	printf("%s %s  %s  %gx %s  %s  %s/h", mark, k->provider, k->sku, k->o.gpu_count, k->gpu,
 	       k->region, price);
+	if (k->stale && *k->as_of) /* the age of the price, as list counts it */
+		printf("  (price of %.10s, stale)", k->as_of);
+	else if (k->stale)
+		printf("  (price of unknown date, stale)");
 	if (!isnan(hours)) {
 		render_money(cost, sizeof cost, k->cost, m);
 		printf("  est. %s", cost);

@@ -162,6 +162,10 @@ static void print_line(const struct refresh_result *r)
 	case REFRESH_UNCHANGED:
 		printf("%-14s unchanged since the last refresh (%.1f s)\n", r->id, r->seconds);
 		break;
+	case REFRESH_KEPT:
+		printf("%-14s kept its %zu dated offers: the %s catalog is undated or older "
+		       "(%.1f s)\n", r->id, r->offers, r->tier ? r->tier : "hosted", r->seconds);
+		break;
 	case REFRESH_RECENT: {
 		char age[32];
 		str_age(r->age, age, sizeof age);

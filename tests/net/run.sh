@@ -1115,6 +1115,52 @@ scenario_catalog_tier() {
 	expect_rc 0 && has out '"source":"catalog"' && has out "\"as_of\":\"$CAT_ASOF\"" || return 1
 }
 
+# as_of is the date of the data, never the fetch's. A catalog served without
+# Last-Modified (GitHub's raw URL sends none) is of unknown age: as_of null
+# and stale in JSON, CSV, cache status and recommend.
+# It fills a provider the cache has no offers of (aws), but never replaces
+# dated ones (nebius's snapshot rows, 2026-05-20): refresh says it kept
+# them. A dated catalog (the S3 mirror's Last-Modified) newer than them
+# replaces them; an older one does not.
+scenario_catalog_undated() {
+	catalog_root || return 1
+	server <<EOF || return 1
+GET /v8/aws/vms.csv file=sky/aws/vms.csv type=text/plain
+GET /v8/nebius/vms.csv file=sky/nebius/vms.csv type=text/plain
+EOF
+	catalog_env
+	last="refresh aws nebius (no Last-Modified)"; g refresh --force aws nebius
+	expect_rc 0 && has out "nebius         kept its 21 dated offers: the skypilot catalog is undated or older" || return 1
+	sql_is "SELECT count(*) > 0, count(as_of) FROM offer WHERE provider='aws'" "1|0" || return 1
+	sql_is "SELECT min(source), count(*), max(as_of) FROM offer WHERE provider='nebius'" "snapshot|21|2026-05-20T00:00:00Z" || return 1
+	last="list --provider aws --json"; g list --provider aws --all-regions --json
+	expect_rc 0 && has out '"as_of":null' && has out '"stale":true' && lacks out '"stale":false' || return 1
+	last="list --provider aws --format csv"; g list --provider aws --all-regions --format csv --columns provider,as_of,stale
+	expect_rc 0 && has out "aws,,true" && lacks out ",false" || return 1
+	last="recommend --json (aws only)"; g recommend --workload inference --provider aws --gpus 1 --json
+	expect_rc 0 && has out '"as_of": null' && lacks out '"stale": false' || return 1
+	last="cache status --json"; g cache status --json
+	grep -A8 '"provider": "aws"' "$dir/out" >"$dir/aws.json"
+	has aws.json '"as_of": null' && has aws.json '"age_seconds": null' && has aws.json '"stale": true' || return 1
+	last="cache status"; g cache status
+	grep -q '^aws .* unknown  stale' "$dir/out" || fail "cache status table: aws AGE is not 'unknown'" || return 1
+	stop_server
+	server <<EOF || return 1
+GET /v8/nebius/vms.csv file=sky/nebius/vms.csv type=text/plain last_modified=Thu,_01_Jan_2026_00:00:00_GMT
+EOF
+	catalog_env
+	last="refresh nebius (dated 2026-01-01, older)"; g refresh --force nebius
+	expect_rc 0 && has out "kept its 21 dated offers" || return 1
+	stop_server
+	server <<EOF || return 1
+GET /v8/nebius/vms.csv file=sky/nebius/vms.csv type=text/plain last_modified=$CAT_LM
+EOF
+	catalog_env
+	last="refresh nebius (dated $CAT_ASOF, newer)"; g refresh --force nebius
+	expect_rc 0 && lacks out "kept" || return 1
+	sql_is "SELECT min(source), max(as_of) FROM offer WHERE provider='nebius'" "catalog|$CAT_ASOF"
+}
+
 # A catalog dated in the future (Last-Modified: 31 Dec 9999) would have
 # frozen the provider: stored, it looked fresh, and every later real
 # catalog was "older". The door refuses the store: the provider keeps its
