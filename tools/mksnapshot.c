@@ -108,7 +108,7 @@ static int from_cache(const char *db_path, struct buf *out)
 		    "SELECT provider, sku, gpu, gpu_name, gpu_count, gpu_fraction,"
 		    " gpu_mem_gb, vcpus, ram_gb, disk_gb, region, price_hr, spot_price_hr,"
 		    " infiniband, rdma, nvlink, node_bandwidth_gbps, origin,"
-		    " COALESCE(as_of, fetched_at)"
+		    " as_of"
 		    " FROM offer WHERE source = 'catalog'"
 		    " ORDER BY provider, sku, region, gpu_name, price_hr",
 		    -1, &s, NULL) != SQLITE_OK) {
@@ -139,6 +139,14 @@ static int from_cache(const char *db_path, struct buf *out)
 		o.node_bandwidth_gbps = cache_col_num(s, 16);
 		o.origin = col_text(s, 17);
 		o.fetched_at = col_text(s, 18); /* the writer's as-of date */
+		if (!sqlite3_column_text(s, 18)) {
+			/* the snapshot dates every row: a catalog served without
+			 * Last-Modified names none, and "now" would be a lie */
+			fprintf(stderr, "%s: %s %s has no date (a catalog served without "
+				"Last-Modified): build from a dated mirror (the S3 one)\n", db_path,
+				o.provider, o.sku);
+			goto out;
+		}
 		if (snapshot_write_row(out, &o) != GC_OK) {
 			fprintf(stderr, "out of memory\n");
 			goto out;
