@@ -285,7 +285,7 @@ static const char *price_col(const struct query *q)
  * matches that region name, or a country code, a continent or a geo
  * (docs/OUTPUT.md, "Locations"), whichever it is: "us" is the geo and the
  * country US, the same offers. */
-static void region_clause(struct builder *b, const char *v)
+static void region_clause(struct builder *b, const char *v, int include_unknown)
 {
 	if (strpbrk(v, "*?[")) {
 		clause(b, "lower(region) GLOB lower(");
@@ -301,7 +301,7 @@ static void region_clause(struct builder *b, const char *v)
 	bind_text(b, v);
 	add(b, ") OR geo = lower(");
 	bind_text(b, v);
-	add(b, "))");
+	add(b, include_unknown ? ") OR " QUERY_REGION_UNKNOWN ")" : "))");
 }
 
 static void filters(struct builder *b, const struct query *q)
@@ -311,7 +311,7 @@ static void filters(struct builder *b, const struct query *q)
 	in_list(b, "gpu_id", q->gpus, q->ngpus);
 	in_list(b, "provider", q->providers, q->nproviders);
 	if (q->region_glob)
-		region_clause(b, q->region_glob);
+		region_clause(b, q->region_glob, q->include_unknown);
 	if (!isnan(q->min_gpus)) {
 		clause(b, "");
 		add_col(b, "gpu_count");
@@ -335,9 +335,19 @@ static void filters(struct builder *b, const struct query *q)
 		add(b, " <= ");
 		bind_num(b, q->max_price);
 	}
-	for (int i = 0; i < QC_COUNT; i++)
-		if (q->caps & (1u << i))
+	for (int i = 0; i < QC_COUNT; i++) {
+		if (!(q->caps & (1u << i)))
+			continue;
+		if (!q->include_unknown) {
 			clause(b, query_caps[i].offer_sql);
+			continue;
+		}
+		clause(b, "(");
+		add(b, query_caps[i].offer_sql);
+		add(b, " OR ");
+		add(b, query_caps[i].unknown);
+		add(b, ")");
+	}
 	if (q->cuda_num > 0) {
 		clause(b, q->sql_cuda_ok);
 		add(b, q->cuda_strict ? " = 1" : " IS NOT 0");

@@ -16,24 +16,31 @@
  * offer_v column says no where the GPU model cannot (src/cache_schema.c) */
 #define SHARING(opt, key, why) \
 	{opt, NULL, #key " IN ('managed', 'self')", {"sharing." #key, NULL}, \
-	 {"managed", "self"}, why}
+	 {"managed", "self"}, why, "COALESCE(" #key ", 'unknown') = 'unknown'"}
+#define K8S_UNKNOWN "COALESCE(k8s, 'unknown') = 'unknown'"
 
 const struct query_cap_def query_caps[QC_COUNT] = {
-	[QC_AVAILABLE] = {"available", NULL, "available = 1", {NULL, NULL}, {NULL}, NULL},
+	[QC_AVAILABLE] = {"available", NULL, "available = 1", {NULL, NULL}, {NULL}, NULL,
+			  "available IS NULL"},
 	[QC_K8S_MANAGED] = {"k8s", "managed", "k8s IN ('managed', 'both')",
-			    {"kubernetes.mode", NULL}, {"managed", "both"}, NULL},
+			    {"kubernetes.mode", NULL}, {"managed", "both"}, NULL, K8S_UNKNOWN},
 	[QC_K8S_JOIN] = {"k8s", "join", "k8s IN ('join', 'both')",
-			 {"kubernetes.mode", NULL}, {"join", "both"}, NULL},
+			 {"kubernetes.mode", NULL}, {"join", "both"}, NULL, K8S_UNKNOWN},
 	[QC_K8S_ANY] = {"k8s", "any", "k8s IN ('managed', 'join', 'both')",
-			{"kubernetes.mode", NULL}, {"managed", "join", "both"}, NULL},
-	[QC_K8S_NONE] = {"k8s", "none", "k8s = 'none'", {"kubernetes.mode", NULL}, {"none"}, NULL},
+			{"kubernetes.mode", NULL}, {"managed", "join", "both"}, NULL,
+			K8S_UNKNOWN},
+	[QC_K8S_NONE] = {"k8s", "none", "k8s = 'none'", {"kubernetes.mode", NULL}, {"none"}, NULL,
+			 K8S_UNKNOWN},
 	[QC_DOCKER_CUSTOM] = {"docker", "custom", "docker_custom_image = 1",
-			      {"docker.custom_image", NULL}, {"yes"}, NULL},
+			      {"docker.custom_image", NULL}, {"yes"}, NULL,
+			      "docker_custom_image IS NULL"},
 	[QC_DOCKER_DAEMON] = {"docker", "daemon", "docker_daemon IN ('root', 'rootless')",
-			      {"docker.daemon", NULL}, {"root", "rootless"}, NULL},
+			      {"docker.daemon", NULL}, {"root", "rootless"}, NULL,
+			      "COALESCE(docker_daemon, 'unknown') = 'unknown'"},
 	[QC_DOCKER_BASE] = {"docker", "base",
 			    "(docker_custom_image = 1 OR docker_base_images_only = 1)",
-			    {"docker.custom_image", "docker.base_images_only"}, {"yes"}, NULL},
+			    {"docker.custom_image", "docker.base_images_only"}, {"yes"}, NULL,
+			    "(docker_custom_image IS NULL AND docker_base_images_only IS NOT 0)"},
 	[QC_MIG] = SHARING("mig", mig,
 			   "--mig: mig is no for a GPU NVIDIA's MIG user guide does not list "
 			   "(data/gpus.yaml mig: 0; AMD and Intel have none), a fraction of a "
@@ -48,11 +55,11 @@ const struct query_cap_def query_caps[QC_COUNT] = {
 				    "https://github.com/NVIDIA/k8s-device-plugin)"),
 	/* the row's own answer for an offer; "yes" or "some" for a provider */
 	[QC_IB] = {"ib", NULL, "infiniband = 1", {"interconnect.infiniband", NULL},
-		   {"yes", "some"}, NULL},
+		   {"yes", "some"}, NULL, "infiniband IS NULL"},
 	[QC_RDMA] = {"rdma", NULL, "rdma IN ('ib', 'roce', 'efa')", {"interconnect.rdma", NULL},
-		     {"ib", "roce", "efa"}, NULL},
+		     {"ib", "roce", "efa"}, NULL, "COALESCE(rdma, 'unknown') = 'unknown'"},
 	[QC_NVLINK] = {"nvlink", NULL, "nvlink = 1", {"interconnect.nvlink", NULL},
-		       {"yes", "some"}, NULL},
+		       {"yes", "some"}, NULL, "nvlink IS NULL"},
 };
 
 size_t query_why(const struct query *q, const char **out, size_t max)

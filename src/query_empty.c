@@ -1,11 +1,15 @@
-/* query_empty.c - when a query matches nothing, which of its filters took
- * the count to zero, and the count just before it. */
+/* query_empty.c - what an answer left out: when a query matches nothing,
+ * which of its filters took the count to zero (and the count just before
+ * it); and the offers a filter left out because their fact is unknown
+ * (not false), by provider. */
 #include "gpucmp/query.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "gpucmp/cache.h"
+#include "gpucmp/strutil.h"
 
 /* The filters in the order query.c's filters() joins them: step k set in
  * q, and q's filter k copied into t. */
@@ -98,5 +102,76 @@ enum gc_status query_empty_reason(struct cache *c, const struct query *q,
 	}
 	if (st == GC_OK && before == 0) /* the cache holds no offer at all */
 		out->before = 0;
+	return st;
+}
+
+/* The offers filter k of q (a capability bit, or -1 for the region word)
+ * leaves out for want of knowing, by provider, into *o. */
+static enum gc_status omitted_by(struct cache *c, const struct query *q, int k,
+				 struct query_omit *o, char **err)
+{
+	struct query t = *q;
+	const char *unknown = k < 0 ? QUERY_REGION_UNKNOWN : query_caps[k].unknown;
+	if (k < 0)
+		t.region_glob = NULL;
+	else
+		t.caps &= ~(1u << k);
+	struct query_sql qs;
+	buf_init(&qs.sql, 0);
+	qs.nbinds = 0;
+	enum gc_status st = buf_addstr(&qs.sql, "SELECT provider, count(*) FROM offer_v");
+	size_t before = qs.sql.len;
+	if (st == GC_OK)
+		st = query_add_filters(&t, &qs, err);
+	if (st == GC_OK)
+		st = buf_printf(&qs.sql, "%s%s GROUP BY provider ORDER BY 2 DESC, 1",
+				qs.sql.len > before ? " AND " : " WHERE ", unknown);
+	sqlite3_stmt *s = NULL;
+	if (st == GC_OK)
+		st = query_prepare(cache_db(c), &qs, &s, err);
+	query_sql_release(&qs);
+	size_t len = 0;
+	int rc = SQLITE_DONE;
+	while (st == GC_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		long long n = sqlite3_column_int64(s, 1);
+		const unsigned char *p = sqlite3_column_text(s, 0);
+		char safe[64];
+		str_sanitize(safe, sizeof safe, p ? (const char *)p : "");
+		o->offers += n;
+		size_t room = sizeof o->providers - len;
+		int w = snprintf(o->providers + len, room, "%s%s %lld", len ? ", " : "", safe, n);
+		if (w > 0 && (size_t)w < room)
+			len += (size_t)w;
+	}
+	if (st == GC_OK && rc != SQLITE_DONE)
+		st = err_set(err, rc == SQLITE_NOMEM ? GC_ENOMEM : GC_EIO,
+			     "cannot read the cache: %s", sqlite3_errmsg(cache_db(c)));
+	sqlite3_finalize(s);
+	return st;
+}
+
+enum gc_status query_omitted(struct cache *c, const struct query *q, struct query_omitted *out,
+			     char **err)
+{
+	memset(out, 0, sizeof *out);
+	if (q->include_unknown)
+		return GC_OK;
+	enum gc_status st = GC_OK;
+	/* a glob names region ids, which every offer has; a word needs a place */
+	if (q->region_glob && !strpbrk(q->region_glob, "*?[")) {
+		struct query_omit *o = &out->items[out->n];
+		snprintf(o->filter, sizeof o->filter, "--region %.30s", q->region_glob);
+		st = omitted_by(c, q, -1, o, err);
+		out->n += o->offers > 0;
+	}
+	for (int k = 0; st == GC_OK && k < QC_COUNT; k++) {
+		if (!(q->caps >> k & 1u) || !query_caps[k].unknown)
+			continue;
+		struct query_omit *o = &out->items[out->n];
+		memset(o, 0, sizeof *o);
+		step_name(S_CAPS + k, o->filter, sizeof o->filter);
+		st = omitted_by(c, q, k, o, err);
+		out->n += o->offers > 0;
+	}
 	return st;
 }

@@ -41,7 +41,15 @@ struct query_cap_def {
 				* NULL-terminated) */
 	const char *why;       /* the GPUs the offer column rules out and why, for
 				* --explain; NULL: the GPU does not matter */
+	const char *unknown;   /* the clause over offer_v: the offer's fact is
+				* unknown (not false), so the filter leaves it
+				* out for want of knowing; --include-unknown
+				* keeps it */
 };
+
+/* A region word (--region us, not a glob) cannot place an offer whose
+ * region data/regions.yaml does not place: the clause over offer_v. */
+#define QUERY_REGION_UNKNOWN "COALESCE(country, 'unknown') = 'unknown'"
 
 /* Indexed by enum query_cap; the SQL clauses join in this order. */
 extern const struct query_cap_def query_caps[QC_COUNT];
@@ -108,6 +116,9 @@ struct query {
 	long long cuda_num, cuda_min_driver_num;
 	int cuda_strict;                       /* drop offers whose driver is unknown */
 	enum query_group group;                /* QG_NONE: one row per offer */
+	int include_unknown;                   /* --include-unknown: a capability
+						* filter or region word keeps the
+						* offers whose fact is unknown */
 	double hours, nodes;                   /* --hours, --nodes; NAN = no estimate */
 	int k8s_fee;                           /* the estimate includes the control plane */
 	long long stale_after;                 /* seconds: older data is stale
@@ -264,6 +275,25 @@ struct query_empty {
 };
 enum gc_status query_empty_reason(struct cache *c, const struct query *q,
 				  struct query_empty *out, char **err);
+
+/* The offers a filter of q leaves out because their fact is unknown (a
+ * capability the offer's sources do not state, a region data/regions.yaml
+ * does not place), not false: per filter set in q (the region word, then
+ * the capability filters), how many and whose ("lambda 391, coreweave 8",
+ * as many as fit), the other filters applied.  Only filters that left some
+ * out are listed.  Nothing with q->include_unknown.  One count per filter
+ * with an unknown case; "unknown is not no": list names them. */
+struct query_omit {
+	char filter[48];
+	long long offers;
+	char providers[200];
+};
+struct query_omitted {
+	size_t n;
+	struct query_omit items[QC_COUNT + 1];
+};
+enum gc_status query_omitted(struct cache *c, const struct query *q, struct query_omitted *out,
+			     char **err);
 
 /* list's answer for q, its columns cols (ncols; spec->cols are the first
  * spec->ncols of them): a grouping through query_group_list, else

@@ -186,6 +186,7 @@ static int build_query(struct list_state *s, const struct cli_args *a,
 	if (rc)
 		return rc;
 	q->limit = (long)limit;
+	q->include_unknown = cli_flag(a, O_INCLUDE_UNKNOWN);
 	if ((rc = cli_offer_filters(&s->env, a, q)) || (rc = sort_keys(s, a)) ||
 	    (rc = stale_age(s, a)))
 		return rc;
@@ -259,6 +260,35 @@ static int no_match(struct list_state *s)
 	return EXIT_OK;
 }
 
+/* "left out as unknown: --ib 8 offers (coreweave 8); --region us 391
+ * offers (lambda 391); --include-unknown keeps them": the offers the
+ * filters dropped for want of a fact, not for a fact, on stderr (JSON and
+ * CSV too: stdout stays the answer).  Returns an exit code. */
+static int unknown_note(struct list_state *s)
+{
+	struct query_omitted om;
+	char *err = NULL, line[1200];
+	enum gc_status st = query_omitted(s->env.cache, &s->q, &om, &err);
+	if (st != GC_OK) {
+		msg_status(st, err, "cannot read the cache");
+		free(err);
+		return exit_code_for(st);
+	}
+	size_t len = 0;
+	for (size_t i = 0; i < om.n; i++) {
+		const struct query_omit *o = &om.items[i];
+		int w = snprintf(line + len, sizeof line - len, "%s%s %lld offer%s (%s)",
+				 i ? "; " : "", o->filter, o->offers, o->offers == 1 ? "" : "s",
+				 o->providers);
+		if (w < 0 || (size_t)w >= sizeof line - len)
+			break;
+		len += (size_t)w;
+	}
+	if (len)
+		msg_note("left out as unknown, not as no: %s; --include-unknown keeps them", line);
+	return EXIT_OK;
+}
+
 /* One line on stderr: what was shown of what matched, the age of the data
  * (live or imported prices, the built-in snapshot's date, providers whose
  * last refresh failed).  Returns an exit code: a query that fails (out of
@@ -266,8 +296,10 @@ static int no_match(struct list_state *s)
  * not a shorter note. */
 static int footer(struct list_state *s, size_t rows, struct query_counts counts)
 {
-	if (rows == 0)
-		return no_match(s);
+	if (rows == 0) {
+		int rc = no_match(s);
+		return rc ? rc : unknown_note(s);
+	}
 	struct query_age age;
 	char *err = NULL;
 	enum gc_status st = query_age(s->env.cache, &age, &err);
@@ -284,7 +316,7 @@ static int footer(struct list_state *s, size_t rows, struct query_counts counts)
 	query_age_note(&age, catalog_now(), s->env.cat.today, s->q.stale_after, note, sizeof note);
 	shown_note(s, rows, &counts, shown, sizeof shown);
 	msg_note("%s%s%s%s", shown, note, s->env.money_note[0] ? "; " : "", s->env.money_note);
-	return EXIT_OK;
+	return unknown_note(s);
 }
 
 static int run_query(struct list_state *s, const struct cli_args *a, enum render_format fmt)
@@ -401,13 +433,17 @@ static const struct opt_def opt_group_by = {O_GROUP_BY, "group-by", 0, OPT_ENUM,
 static const struct opt_def opt_all_regions = {O_ALL_REGIONS, "all-regions", 0, OPT_BOOL, NULL,
 	NULL, HINT_NONE, "every offer, one row per region: --group-by none"};
 
+static const struct opt_def opt_include_unknown = {O_INCLUDE_UNKNOWN, "include-unknown", 0,
+	OPT_BOOL, NULL, NULL, HINT_NONE, "a capability filter or region word also keeps the "
+	"offers whose fact is unknown (a capability unstated, a region not placed), marked ?"};
+
 static const struct opt_use list_opts[] = {
 	OPT_GROUP(opts_common), OPT_GROUP(opts_offer), OPT_GROUP(opts_filters), OPT_USE(opt_cuda),
 	OPT_USE(opt_cuda_strict), OPT_USE(opt_hours),
 	OPT_USE(opt_nodes), OPT_USE(opt_available), OPT_USE(opt_sort), OPT_USE(opt_limit),
 	OPT_USE(opt_columns), OPT_USE(opt_group_by), OPT_USE(opt_all_regions),
 	OPT_USE(opt_no_legend), OPT_GROUP(opts_output), OPT_USE(opt_max_age), OPT_USE(opt_explain),
-	OPT_END};
+	OPT_USE(opt_include_unknown), OPT_END};
 
 const struct cmd_entry cmd_list_entry = {
 	.name = "list",
