@@ -175,3 +175,27 @@ enum gc_status query_omitted(struct cache *c, const struct query *q, struct quer
 	}
 	return st;
 }
+
+enum gc_status query_region_known(struct cache *c, const char *word, int *known, char **err)
+{
+	*known = 0;
+	sqlite3_stmt *s;
+	/* the place words first (small tables); a region id last, which reads
+	 * every offer: this runs only when an answer came back empty */
+	static const char sql[] =
+		"SELECT EXISTS(SELECT 1 FROM country WHERE code = upper(?1)"
+		" OR continent = lower(?1) OR geo = lower(?1))"
+		" OR EXISTS(SELECT 1 FROM region_place WHERE region = ?1)"
+		" OR EXISTS(SELECT 1 FROM offer WHERE lower(region) = lower(?1))";
+	if (sqlite3_prepare_v2(cache_db(c), sql, -1, &s, NULL) != SQLITE_OK)
+		return err_set(err, GC_EIO, "cannot read the cache: %s",
+			       sqlite3_errmsg(cache_db(c)));
+	sqlite3_bind_text(s, 1, word, -1, SQLITE_STATIC);
+	enum gc_status st = GC_OK;
+	if (sqlite3_step(s) == SQLITE_ROW)
+		*known = sqlite3_column_int(s, 0) != 0;
+	else
+		st = err_set(err, GC_EIO, "cannot read the cache: %s", sqlite3_errmsg(cache_db(c)));
+	sqlite3_finalize(s);
+	return st;
+}

@@ -193,7 +193,9 @@ static enum gc_status not_in_domain(struct parser *p, const char *fname,
 	size_t n = 0;
 	for (; f->values[n]; n++)
 		suggest_try(&s, f->values[n]);
-	const char *best = suggest_best(&s);
+	/* a value of three letters or fewer is a code: one letter off is another
+	 * code (XX is not a typo of AX, GER not of ER), so no nearest is named */
+	const char *best = strlen(v) > 3 ? suggest_best(&s) : NULL;
 	if (best)
 		return fail_at(p, t->pos, t->len, "unknown %s value '%s'; did you mean '%s'?",
 			       fname, v, best);

@@ -276,6 +276,10 @@ struct query_empty {
 enum gc_status query_empty_reason(struct cache *c, const struct query *q,
 				  struct query_empty *out, char **err);
 
+/* Whether `word` (a --region word, not a glob) names anything: a country
+ * code, a continent, a geo, or a region id some offer has (*known 1). */
+enum gc_status query_region_known(struct cache *c, const char *word, int *known, char **err);
+
 /* The offers a filter of q leaves out because their fact is unknown (a
  * capability the offer's sources do not state, a region data/regions.yaml
  * does not place), not false: per filter set in q (the region word, then
