@@ -630,7 +630,7 @@ enum gc_status query_build_count(const struct query *q, int groups, struct query
 	} else {
 		add(&b, "count(*)");
 	}
-	add(&b, " FROM offer_v");
+	add(&b, ", min(as_of), count(*) - count(as_of) FROM offer_v");
 	filters(&b, q);
 	return built(&b, err);
 }

@@ -31,9 +31,10 @@ struct gv {
 };
 
 /* The scan's columns (scan_sql): the tie-break t0..t4, the on-demand and
- * spot prices, the price the query ranks by, GPU (a key of QG_GPU), then
- * the offer fields the sort names. */
-enum { S_T0, S_T1, S_T2, S_T3, S_T4, S_OD, S_SP, S_P, S_GPU, S_SORT };
+ * spot prices, the price the query ranks by, GPU (a key of QG_GPU), the
+ * date of the data (the footer's age of the answer), then the offer fields
+ * the sort names. */
+enum { S_T0, S_T1, S_T2, S_T3, S_T4, S_OD, S_SP, S_P, S_GPU, S_ASOF, S_SORT };
 
 /* A row's rank in its group: (p IS NULL, p, t0, t1, t2, t3, t4). */
 enum { R_P, R_T0, R_T1, R_T2, R_T3, R_T4, R_N };
@@ -81,6 +82,8 @@ struct run {
 	uint32_t nrep, crep;
 	unsigned char *prov; /* per string id: seen as a provider */
 	long long offers, providers;
+	long long undated;   /* offers of unknown date */
+	struct gv oldest;    /* the oldest as_of of the others (SQLITE_NULL: none) */
 	int ngk;             /* key columns */
 	int gk[2];           /* their scan columns */
 	int nscan;           /* the scan's columns */
@@ -487,7 +490,7 @@ static enum gc_status scan_sql(struct run *r, struct query_sql *qs, char **err)
 	buf_init(&qs->sql, 0);
 	qs->nbinds = 0;
 	enum gc_status st = buf_printf(&qs->sql, "SELECT provider, sku, region, %s, id, "
-				       "price_hr, spot_price_hr, %s, %s",
+				       "price_hr, spot_price_hr, %s, %s, as_of",
 				       base ? "gpu_count * gpu_fraction" : "gpu_count", pc,
 				       q->group != QG_GPU ? "NULL"
 				       : base		  ? "COALESCE(gpu, gpu_name)"
@@ -543,6 +546,10 @@ static int add_row(struct run *r, const struct gv *c)
 		r->prov[c[S_T0].u.s] = 1;
 		r->providers++;
 	}
+	if (c[S_ASOF].type == SQLITE_NULL)
+		r->undated++;
+	else
+		min_of(r, &r->oldest, &c[S_ASOF], 0);
 	r->offers++;
 	return 0;
 }
@@ -915,12 +922,22 @@ static void run_free(struct run *r)
 	free(r->rep);
 }
 
+static void counts_of(const struct run *r, struct query_counts *counts)
+{
+	*counts = (struct query_counts){r->offers, r->providers, r->ng, r->undated, ""};
+	uint32_t len;
+	if (r->oldest.type == SQLITE_TEXT) {
+		const char *t = str_at(r, r->oldest.u.s, &len);
+		snprintf(counts->oldest, sizeof counts->oldest, "%.*s", (int)len, t);
+	}
+}
+
 enum gc_status query_group_list(struct cache *c, const struct query *q,
 				const struct field *const *cols, size_t ncols,
 				const struct render_spec *spec, size_t *rows,
 				struct query_counts *counts, char **err)
 {
-	struct run r = {.q = q, .db = cache_db(c)};
+	struct run r = {.q = q, .db = cache_db(c), .oldest = {.type = SQLITE_NULL}};
 	memset(r.last, 0xff, sizeof r.last);
 	struct query_sql qs;
 	sqlite3_stmt *s = NULL;
@@ -952,7 +969,7 @@ enum gc_status query_group_list(struct cache *c, const struct query *q,
 	if (txn)
 		sqlite3_exec(r.db, "COMMIT", NULL, NULL, NULL);
 	if (counts && st == GC_OK && q->limit != 0)
-		*counts = (struct query_counts){r.offers, r.providers, r.ng};
+		counts_of(&r, counts);
 	run_free(&r);
 	return st;
 }

@@ -38,7 +38,7 @@ enum gc_status query_run(struct cache *c, const struct query *q,
 			 struct query_counts *counts, char **err)
 {
 	if (counts)
-		*counts = (struct query_counts){-1, -1, -1};
+		*counts = (struct query_counts){-1, -1, -1, 0, ""};
 	if (q->group > QG_NONE && q->group < QG_COUNT)
 		return query_group_list(c, q, cols, ncols, spec, rows, counts, err);
 	struct query_sql qs;
@@ -66,6 +66,10 @@ enum gc_status query_count(struct cache *c, const struct query *q, int groups,
 		out->offers = sqlite3_column_int64(stmt, 0);
 		out->providers = sqlite3_column_int64(stmt, 1);
 		out->groups = groups ? sqlite3_column_int64(stmt, 2) : -1;
+		out->undated = sqlite3_column_int64(stmt, 4);
+		if (sqlite3_column_text(stmt, 3))
+			snprintf(out->oldest, sizeof out->oldest, "%s",
+				 (const char *)sqlite3_column_text(stmt, 3));
 	} else {
 		st = err_set(err, rc == SQLITE_NOMEM ? GC_ENOMEM : GC_EIO,
 			     "cannot read the cache: %s", sqlite3_errmsg(cache_db(c)));
@@ -169,6 +173,14 @@ static void stale_text(const struct query_age *age, char *out, size_t n)
 void query_age_note(const struct query_age *age, long long now, long today,
 		    long long stale_after, char *out, size_t n)
 {
+	query_age_note_answer(age, NULL, now, today, stale_after, out, n);
+}
+
+void query_age_note_answer(const struct query_age *age, const struct query_counts *answer,
+			   long long now, long today, long long stale_after, char *out, size_t n)
+{
+	char undated[80] = "";
+	long long t = answer && *answer->oldest ? str_time_epoch(answer->oldest) : -1;
 	char fresh[160] = "", snap[120] = "", stale[200] = "", hint[120] = "";
 	long long oldest_data = now;
 	if (age->refreshed > 0) {
@@ -183,11 +195,16 @@ void query_age_note(const struct query_age *age, long long now, long today,
 			oldest_data = age->snapshot_days * 86400LL;
 	}
 	stale_text(age, stale, sizeof stale);
-	if (now - oldest_data > stale_after) {
+	if (t >= 0 && t < oldest_data)
+		oldest_data = t; /* the answer's oldest price: a catalog's date */
+	if (answer && answer->undated > 0)
+		snprintf(undated, sizeof undated, "; %lld offer%s of unknown date", answer->undated,
+			 answer->undated == 1 ? "" : "s");
+	if (now - oldest_data > stale_after || *undated) {
 		char a[32];
 		str_age(stale_after, a, sizeof a);
 		snprintf(hint, sizeof hint, "; data older than %s is stale: run 'gpucmp refresh'",
 			 a);
 	}
-	snprintf(out, n, "%s%s%s%s", fresh, snap, stale, hint);
+	snprintf(out, n, "%s%s%s%s%s", fresh, snap, undated, stale, hint);
 }

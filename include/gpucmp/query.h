@@ -257,6 +257,8 @@ enum gc_status query_list(struct cache *c, const struct query_sql *qs,
  * (`groups`): a caller whose rows were not cut by a limit knows it. */
 struct query_counts {
 	long long offers, providers, groups;
+	long long undated;  /* of the offers, those whose source named no date */
+	char oldest[32];    /* the oldest as_of among the others ("" if none) */
 };
 enum gc_status query_count(struct cache *c, const struct query *q, int groups,
 			   struct query_counts *out, char **err);
@@ -342,6 +344,11 @@ enum gc_status query_age(struct cache *c, struct query_age *a, char **err);
  * Unix seconds, `today` in days since 1970, `stale_after` in seconds. */
 void query_age_note(const struct query_age *age, long long now, long today,
 		    long long stale_after, char *out, size_t n);
+/* The same, and the answer's own ages (answer may be NULL): "; 12 offers
+ * of unknown date" when its sources named none, and the hint when its
+ * oldest date is older than stale_after or any is unknown. */
+void query_age_note_answer(const struct query_age *age, const struct query_counts *answer,
+			   long long now, long today, long long stale_after, char *out, size_t n);
 
 /* One provider of `providers`: its profile and its offers in the cache. */
 struct query_provider {

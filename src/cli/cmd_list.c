@@ -328,7 +328,8 @@ static int footer(struct list_state *s, size_t rows, struct query_counts counts)
 		return exit_code_for(st);
 	}
 	char note[640], shown[160];
-	query_age_note(&age, catalog_now(), s->env.cat.today, s->q.stale_after, note, sizeof note);
+	query_age_note_answer(&age, &counts, catalog_now(), s->env.cat.today, s->q.stale_after,
+			      note, sizeof note);
 	shown_note(s, rows, &counts, shown, sizeof shown);
 	msg_note("%s%s%s%s", shown, note, s->env.money_note[0] ? "; " : "", s->env.money_note);
 	return unknown_note(s);

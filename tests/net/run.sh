@@ -1135,6 +1135,8 @@ EOF
 	sql_is "SELECT min(source), count(*), max(as_of) FROM offer WHERE provider='nebius'" "snapshot|21|2026-05-20T00:00:00Z" || return 1
 	last="list --provider aws --json"; g list --provider aws --all-regions --json
 	expect_rc 0 && has out '"as_of":null' && has out '"stale":true' && lacks out '"stale":false' || return 1
+	last="list --provider aws (table footer)"; g list --provider aws
+	expect_rc 0 && has err "offers of unknown date" && has err "is stale: run 'gpucmp refresh'" || return 1
 	last="list --provider aws --format csv"; g list --provider aws --all-regions --format csv --columns provider,as_of,stale
 	expect_rc 0 && has out "aws,,true" && lacks out ",false" || return 1
 	last="recommend --json (aws only)"; g recommend --workload inference --provider aws --gpus 1 --json
