@@ -304,6 +304,30 @@ static int unknown_note(struct list_state *s)
 	return EXIT_OK;
 }
 
+/* --explain: per filter, the offers it leaves out because their fact is
+ * unknown ("-- --ib leaves out 19 offers of unknown value: lambda 17,
+ * coreweave 1, vast 1"), after the SQL. */
+static int explain_unknown(struct list_state *s, const struct cli_args *a)
+{
+	struct query_omitted om;
+	char *err = NULL;
+	/* --explain prints the SQL without a cache; the counts need one */
+	int rc = s->env.cache ? EXIT_OK : cli_open_cache(&s->env, a);
+	if (rc)
+		return rc;
+	enum gc_status st = query_omitted(s->env.cache, &s->q, &om, &err);
+	if (st != GC_OK) {
+		msg_status(st, err, "cannot read the cache");
+		free(err);
+		return exit_code_for(st);
+	}
+	for (size_t i = 0; i < om.n; i++)
+		printf("-- %s leaves out %lld offer%s of unknown value (--include-unknown keeps "
+		       "them): %s\n", om.items[i].filter, om.items[i].offers,
+		       om.items[i].offers == 1 ? "" : "s", om.items[i].providers);
+	return EXIT_OK;
+}
+
 /* One line on stderr: what was shown of what matched, the age of the data
  * (live or imported prices, the built-in snapshot's date, providers whose
  * last refresh failed).  Returns an exit code: a query that fails (out of
@@ -362,7 +386,7 @@ static int run_query(struct list_state *s, const struct cli_args *a, enum render
 			printf("-- %s\n", why[i]);
 		free(sql);
 		query_sql_release(&qs);
-		return EXIT_OK;
+		return explain_unknown(s, a);
 	}
 	struct render_spec spec = {.format = fmt, .cols = s->cols, .ncols = s->ncols,
 				   .out = stdout, .color = cli_use_color(a, stdout),
