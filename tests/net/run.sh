@@ -1052,7 +1052,8 @@ catalogs=$(cd "$here/../fixtures/catalogs" && pwd)
 mkzip=$(dirname "$fixtured")/gpucmp-mkzip
 CAT_LM=Tue,_01_Dec_2026_10:00:00_GMT
 CAT_ASOF=2026-12-01T10:00:00Z
-CAT_CLOUDS="aws azure fluidstack gcp hyperbolic lambda mithril nebius oci runpod vast verda"
+CAT_CLOUDS="aws azure cudo daytona gcp hyperbolic lambda lium mithril nebius oci primeintellect runpod
+seeweb shadeform spheron vast verda yotta"
 
 # catalog_root: $SERVER_ROOT with the SkyPilot files and gpuhunt zips
 catalog_root() {
@@ -1083,12 +1084,12 @@ scenario_catalog_tier() {
 	catalog_routes >"$dir/cat.routes" && server <"$dir/cat.routes" || return 1
 	catalog_env
 	# (--force: the trimmed files are far smaller than the snapshot's rows)
-	last="refresh -v --force aws gcp lambda nebius fluidstack hyperbolic mithril"
-	g refresh -v --force aws gcp lambda nebius fluidstack hyperbolic mithril
+	last="refresh -v --force aws gcp lambda nebius seeweb hyperbolic mithril"
+	g refresh -v --force aws gcp lambda nebius seeweb hyperbolic mithril
 	expect_rc 0 && has out "aws" && has out "skypilot catalog" || return 1
 	has err "aws: from the skypilot catalog (no live price API in gpucmp)" || return 1
 	has err "lambda: from the skypilot catalog (needs an API key: set GPUCMP_LAMBDA_API_KEY" || return 1
-	for p in aws gcp lambda nebius fluidstack hyperbolic mithril; do
+	for p in aws gcp lambda nebius seeweb hyperbolic mithril; do
 		n=$(sql "SELECT count(*) FROM offer WHERE provider='$p'")
 		[ "$n" -gt 0 ] || fail "$p has no offers" || return 1
 		sql_is "SELECT count(*) FROM offer WHERE provider='$p' AND (source <> 'catalog' OR as_of IS NOT '$CAT_ASOF')" "0" || return 1
@@ -1261,9 +1262,9 @@ scenario_catalog_not_modified() {
 	expect_rc 0 && has out "unchanged since the last refresh" || return 1
 	has requests.log 'If-None-Match: "aws-1"' || return 1
 	sql_is "SELECT count(*), max(stale), min(source) FROM offer WHERE provider='aws'" "$n|0|catalog" || return 1
-	server "GET /v8/fluidstack/vms.csv status=304" || return 1
+	server "GET /v8/mithril/vms.csv status=304" || return 1
 	catalog_env
-	last="refresh fluidstack (unsolicited 304)"; g refresh --retries 0 fluidstack
+	last="refresh mithril (unsolicited 304)"; g refresh --retries 0 mithril
 	expect_rc 69 && has err "HTTP 304 Not Modified to a request without a validator" || return 1
 }
 
