@@ -18,7 +18,8 @@
 /* docs/CATALOGS.md section 4: only providers some catalog covers; sorted
  * by id.  Every SkyPilot folder named here exists in v8 and every priced v8
  * folder is named (tests/fixtures/catalogs/skypilot-v8-folders.txt,
- * checked by unit_hosted).  gpuhunt's "online" providers (queried live by
+ * checked by unit_hosted).  A row with neither catalog (digitalocean) only
+ * names an alias import maps.  gpuhunt's "online" providers (queried live by
  * its client, not in its catalog) are left out of its column; such a name
  * that is not the id, and a former name, go in the last (an alias import
  * maps, never fetched). */
@@ -28,6 +29,7 @@ const struct hosted_map hosted_maps[] = {
 	{"cloudrift", NULL, "cloudrift", NULL},
 	{"cudo", "cudo", NULL, NULL},
 	{"daytona", "daytona", NULL, NULL},
+	{"digitalocean", NULL, NULL, "do"}, /* SkyPilot's name; no v8 folder: import only */
 	{"gcp", "gcp", "gcp", NULL},
 	{"hyperbolic", "hyperbolic", NULL, NULL},
 	{"hyperstack", "hyperstack", NULL, NULL},

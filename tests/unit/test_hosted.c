@@ -32,8 +32,10 @@ static void test_mapping_both_ways(void **state)
 	(void)state;
 	assert_string_equal(hosted_find("cudo")->skypilot, "cudo");
 	assert_string_equal(hosted_find_skypilot("primeintellect")->id, "primeintellect");
-	/* v8 has no do, fluidstack or ibm folder: those providers have no catalog */
-	assert_null(hosted_find("digitalocean"));
+	/* v8 has no do, fluidstack or ibm folder: those providers have no
+	 * catalog; "do" stays an alias import maps (an older tree has it) */
+	assert_null(hosted_find("digitalocean")->skypilot);
+	assert_int_equal(hosted_kind_for("digitalocean"), HOSTED_NONE);
 	assert_null(hosted_find_skypilot("do"));
 	assert_null(hosted_find("fluidstack"));
 	assert_null(hosted_find("ibm"));
@@ -62,7 +64,7 @@ static void test_mapping_both_ways(void **state)
 static void test_alias(void **state)
 {
 	(void)state;
-	assert_null(hosted_alias("do")); /* no v8 folder: nothing to import under it */
+	assert_string_equal(hosted_alias("do"), "digitalocean");
 	assert_string_equal(hosted_alias("lambdalabs"), "lambda");
 	assert_string_equal(hosted_alias("datacrunch"), "verda");
 	assert_string_equal(hosted_alias("vastai"), "vast");
@@ -173,7 +175,7 @@ static void test_skypilot_fixtures(void **state)
 		 {"runpod", "runpod", 10}, {"vast", "vast", 10},    {"verda", "verda", 10},
 		 {"daytona", "daytona", 5}, {"lium", "lium", 7}, {"primeintellect", "primeintellect", 7},
 		 {"seeweb", "seeweb", 7}, {"shadeform", "shadeform", 8}, {"spheron", "spheron", 7},
-		 {"yotta", "yotta", 8}};
+		 {"yotta", "yotta", 8}, {"hyperstack", "hyperstack", 7}, {"jarvislabs", "jarvislabs", 6}};
 	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
 		char rel[128];
 		size_t len;
