@@ -173,9 +173,10 @@ static void test_skypilot_fixtures(void **state)
 		 {"gcp", "gcp", 6},       {"hyperbolic", "hyperbolic", 1}, {"lambda", "lambda", 20},
 		 {"mithril", "mithril", 1}, {"nebius", "nebius", 10}, {"oci", "oci", 14},
 		 {"runpod", "runpod", 10}, {"vast", "vast", 10},    {"verda", "verda", 10},
-		 {"daytona", "daytona", 5}, {"lium", "lium", 7}, {"primeintellect", "primeintellect", 7},
-		 {"seeweb", "seeweb", 7}, {"shadeform", "shadeform", 8}, {"spheron", "spheron", 7},
-		 {"yotta", "yotta", 8}, {"hyperstack", "hyperstack", 7}, {"jarvislabs", "jarvislabs", 6}};
+		 {"daytona", "daytona", 5}, {"lium", "lium", 7},
+		 {"primeintellect", "primeintellect", 8}, {"seeweb", "seeweb", 7},
+		 {"shadeform", "shadeform", 8}, {"spheron", "spheron", 7}, {"yotta", "yotta", 8},
+		 {"hyperstack", "hyperstack", 7}, {"jarvislabs", "jarvislabs", 6}};
 	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
 		char rel[128];
 		size_t len;
@@ -203,6 +204,60 @@ static void test_skypilot_fixtures(void **state)
 		offer_store_free(&st);
 		free(body);
 	}
+}
+
+/* One offer of a SkyPilot fixture by SKU and region (the store keeps them). */
+static const struct offer *sky_offer(struct offer_store *st, const char *id, const char *sku,
+				     const char *region)
+{
+	char rel[128];
+	size_t len;
+	snprintf(rel, sizeof rel, "tests/fixtures/catalogs/skypilot/%s/vms.csv", id);
+	char *body = read_source_file(rel, &len);
+	assert_non_null(body);
+	struct adapter ad;
+	hosted_adapter(&ad, id, HOSTED_SKYPILOT, "http://127.0.0.1:1/v8");
+	offer_store_init(st);
+	assert_int_equal(refresh_parse_one(&ad, &cat, 0, body, len, offer_store_cb, st, NULL,
+					   NULL), GC_OK);
+	free(body);
+	for (size_t k = 0; k < st->n; k++)
+		if (strcmp(st->items[k].sku, sku) == 0 && strcmp(st->items[k].region, region) == 0)
+			return &st->items[k];
+	fail_msg("%s: no %s in %s", id, sku, region);
+	return NULL;
+}
+
+/* The new v8 clouds' unusual values, read as written (issue 22): a spot-only
+ * row (Price empty) after extra columns, GpuInfo's SizeInMiB holding GB,
+ * SpotPrice before Price, a region with a space, a country as region. */
+static void test_skypilot_new_clouds(void **state)
+{
+	(void)state;
+	struct offer_store st;
+	const struct offer *o = sky_offer(&st, "spheron", "n3-A100x1-spot__CANADA-1", "CANADA-1");
+	assert_true(isnan(o->price_hr));
+	assert_float_equal(o->spot_price_hr, 1.1476, 1e-9);
+	offer_store_free(&st);
+	o = sky_offer(&st, "spheron", "1H100.80S.32V_FIN-03_500", "Finland 3");
+	assert_float_equal(o->price_hr, 2.9124, 1e-9);
+	assert_float_equal(o->spot_price_hr, 0.8015, 1e-9);
+	offer_store_free(&st);
+	o = sky_offer(&st, "shadeform", "imwt_A6000", "kansascity-usa-2");
+	assert_float_equal(o->gpu_mem_gb, 48, 0.5); /* not 48 MiB */
+	offer_store_free(&st);
+	o = sky_offer(&st, "yotta", "8x112v952g_NVIDIA_GeForce_RTX_5090_32G_SECURE", "us-east-2");
+	assert_float_equal(o->price_hr, 5.2, 1e-9);
+	assert_true(isnan(o->spot_price_hr));
+	assert_float_equal(o->gpu_count, 8, 0);
+	offer_store_free(&st);
+	o = sky_offer(&st, "primeintellect", "datacrunch__1xA100_80GB__22__120__SPOT", "FI");
+	assert_true(isnan(o->price_hr));
+	assert_float_equal(o->spot_price_hr, 0.53, 1e-9);
+	offer_store_free(&st);
+	o = sky_offer(&st, "daytona", "8x-H100", "earth");
+	assert_float_equal(o->spot_price_hr, 27.52, 1e-9);
+	offer_store_free(&st);
 }
 
 struct tally {
@@ -543,6 +598,7 @@ int main(void)
 		cmocka_unit_test(test_mapping_both_ways), cmocka_unit_test(test_alias),
 		cmocka_unit_test(test_dates),
 		cmocka_unit_test(test_map_against_v8_folders),
+		cmocka_unit_test(test_skypilot_new_clouds),
 		cmocka_unit_test(test_skypilot_fixtures),
 		cmocka_unit_test(test_gpuhunt_csv),
 		cmocka_unit_test(test_gpuhunt_stream_pieces),
