@@ -5,10 +5,10 @@
 # One loopback fixture server plays both catalogs (SkyPilot files from
 # tests/fixtures/catalogs, a gpuhunt zip built here), every response delayed
 # by DELAY_MS.  Refreshed: every provider the tier takes when no key is set
-# and no key-less live adapter outranks it (aws digitalocean fluidstack gcp
-# hyperbolic hyperstack ibm jarvislabs lambda mithril nebius verda: 12 of
-# the 16 the mapping covers; azure, oci, runpod and vast have key-less live
-# APIs, which win).  Clouds without a fixture file are served another
+# and no key-less live adapter outranks it (aws cudo daytona gcp hyperbolic
+# hyperstack jarvislabs lambda lium mithril nebius primeintellect seeweb
+# shadeform spheron yotta verda: 17 of the 21 SkyPilot folders the mapping
+# covers; azure, oci, runpod and vast have key-less live APIs, which win).  Clouds without a fixture file are served another
 # cloud's file (timing only).  verda's SkyPilot file answers 404, so it
 # takes the longest chain: SkyPilot, then gpuhunt's version, then its zip,
 # three delays one after another.  Concurrent providers overlap, so the wall
@@ -36,11 +36,14 @@ pids=()
 cleanup() { kill $pid "${pids[@]}" 2>/dev/null || true; rm -rf "$tmp"; }
 trap cleanup EXIT
 
-providers="aws digitalocean fluidstack gcp hyperbolic hyperstack ibm jarvislabs lambda mithril nebius verda"
-mkdir -p "$tmp/root/gh/verda/20261130-3"
+providers="aws cudo daytona gcp hyperbolic hyperstack jarvislabs lambda lium mithril nebius primeintellect
+seeweb shadeform spheron yotta verda"
+mkdir -p "$tmp/root/gh/verda/20261130-3" "$tmp/root/gh/cloudrift/20261201-2"
+"$build/tests/gpucmp-mkzip" "$tmp/root/gh/cloudrift/20261201-2/catalog.zip" cloudrift.csv \
+	"$cat/gpuhunt/cloudrift.csv"
 "$build/tests/gpucmp-mkzip" "$tmp/root/gh/verda/20261130-3/catalog.zip" verda.csv "$cat/gpuhunt/verda.csv"
 {
-	for folder in aws do fluidstack gcp hyperbolic hyperstack ibm jarvislabs lambda mithril nebius; do
+	for folder in ${providers% verda}; do
 		src=$folder
 		[ -f "$cat/skypilot/$src/vms.csv" ] || src=lambda
 		cp "$cat/skypilot/$src/vms.csv" "$tmp/root/$folder.csv"
@@ -49,6 +52,8 @@ mkdir -p "$tmp/root/gh/verda/20261130-3"
 	echo "GET /v8/verda/vms.csv status=404 body=none delay_ms=$delay"
 	echo "GET /v3/verda/version body=20261130-3 type=text/plain delay_ms=$delay"
 	echo "GET /v3/verda/20261130-3/catalog.zip file=gh/verda/20261130-3/catalog.zip type=application/zip delay_ms=$delay"
+	echo "GET /v3/cloudrift/version body=20261201-2 type=text/plain delay_ms=$delay"
+	echo "GET /v3/cloudrift/20261201-2/catalog.zip file=gh/cloudrift/20261201-2/catalog.zip type=application/zip delay_ms=$delay"
 } >"$tmp/routes"
 "$fixtured" --routes "$tmp/routes" --root "$tmp/root" --port-file "$tmp/port" 2>/dev/null &
 pid=$!

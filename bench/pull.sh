@@ -29,7 +29,7 @@ trap cleanup EXIT
 export HOME="$tmp" GPUCMP_CONFIG="$tmp/config.yaml"
 : >"$tmp/config.yaml"
 
-folders="aws azure do fluidstack gcp hyperbolic hyperstack ibm jarvislabs lambda mithril nebius oci runpod vast verda"
+folders="aws azure cudo gcp hyperbolic hyperstack jarvislabs lambda lium mithril nebius oci runpod vast verda yotta"
 nf=16
 mkdir -p "$tmp/srv/v8" "$tmp/srv/team"
 : >"$tmp/routes"

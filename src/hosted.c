@@ -16,26 +16,37 @@
 #include "gpucmp/strutil.h"
 
 /* docs/CATALOGS.md section 4: only providers some catalog covers; sorted
- * by id.  gpuhunt's "online" providers (queried live by its client, not in
- * its catalog) are left out of its column; such a name that is not the id,
- * and a former name, go in the last (an alias import maps, never fetched). */
+ * by id.  Every SkyPilot folder named here exists in v8 and every priced v8
+ * folder is named (tests/fixtures/catalogs/skypilot-v8-folders.txt,
+ * checked by unit_hosted).  A row with neither catalog (digitalocean) only
+ * names an alias import maps.  gpuhunt's "online" providers (queried live by
+ * its client, not in its catalog) are left out of its column; such a name
+ * that is not the id, and a former name, go in the last (an alias import
+ * maps, never fetched). */
 const struct hosted_map hosted_maps[] = {
 	{"aws", "aws", "aws", NULL},
 	{"azure", "azure", "azure", NULL},
-	{"digitalocean", "do", NULL, NULL},
-	{"fluidstack", "fluidstack", NULL, NULL},
+	{"cloudrift", NULL, "cloudrift", NULL},
+	{"cudo", "cudo", NULL, NULL},
+	{"daytona", "daytona", NULL, NULL},
+	{"digitalocean", NULL, NULL, "do"}, /* SkyPilot's name; no v8 folder: import only */
 	{"gcp", "gcp", "gcp", NULL},
 	{"hyperbolic", "hyperbolic", NULL, NULL},
 	{"hyperstack", "hyperstack", NULL, NULL},
-	{"ibm", "ibm", NULL, NULL},
 	{"jarvislabs", "jarvislabs", NULL, NULL},
 	{"lambda", "lambda", "lambdalabs", NULL},
+	{"lium", "lium", NULL, NULL},
 	{"mithril", "mithril", NULL, NULL},
 	{"nebius", "nebius", "nebius", NULL},
 	{"oci", "oci", "oci", NULL},
+	{"primeintellect", "primeintellect", NULL, NULL},
 	{"runpod", "runpod", "runpod", NULL},
+	{"seeweb", "seeweb", NULL, NULL},
+	{"shadeform", "shadeform", NULL, NULL},
+	{"spheron", "spheron", NULL, NULL},
 	{"vast", "vast", NULL, "vastai"},          /* gpuhunt's online name */
 	{"verda", "verda", "verda", "datacrunch"}, /* its former name (gpuhunt v2) */
+	{"yotta", "yotta", NULL, NULL},
 };
 const size_t hosted_map_count = sizeof hosted_maps / sizeof hosted_maps[0];
 

@@ -195,7 +195,8 @@ static const char **run_ids(const struct refresh_opts *opts, size_t *n)
 		ids[(*n)++] = adapters[i]->id;
 	int catalog_on = !opts->no_catalog && config_catalog_enabled(opts->config);
 	for (size_t i = 0; catalog_on && i < hosted_map_count; i++)
-		if (opts->catalog_only || !adapter_find(hosted_maps[i].id))
+		if (hosted_kind_for(hosted_maps[i].id) != HOSTED_NONE &&
+		    (opts->catalog_only || !adapter_find(hosted_maps[i].id)))
 			ids[(*n)++] = hosted_maps[i].id;
 	qsort(ids, *n, sizeof *ids, id_cmp);
 	return ids;

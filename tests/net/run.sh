@@ -525,8 +525,8 @@ scenario_import_large() {
 # Every adapter at once, each against its own server with its recorded
 # responses (tests/fixtures/http/<id>.routes): all updated, offers stored,
 # no key anywhere in the output or the cache.
-# One fixture server per adapter, its base URL and a key exported;
-# stop_adapter_servers ends them.
+# One fixture server per adapter, its base URL and a key exported (none
+# with the argument nokey); stop_adapter_servers ends them.
 start_adapter_servers() {
 	adapter_pids=""
 	for routes in "$fixtures"/*.routes; do
@@ -540,9 +540,10 @@ start_adapter_servers() {
 			{ fail "fixture server of $id did not start: $(cat "$dir/$id.server.err")"; return 1; }
 		up=$(echo "$id" | tr 'a-z-' 'A-Z_')
 		export "GPUCMP_${up}_BASE_URL=http://127.0.0.1:$(cat "$dir/$id.port")"
-		case $id in
-		gcp) export GPUCMP_GCP_API_KEY=fixture-key ;;
-		verda) export "GPUCMP_VERDA_API_KEY=client-id:$SECRET" ;;
+		case ${1:-}:$id in
+		nokey:*) ;;
+		*:gcp) export GPUCMP_GCP_API_KEY=fixture-key ;;
+		*:verda) export "GPUCMP_VERDA_API_KEY=client-id:$SECRET" ;;
 		*) export "GPUCMP_${up}_API_KEY=$SECRET" ;;
 		esac
 	done
@@ -1064,13 +1065,17 @@ catalogs=$(cd "$here/../fixtures/catalogs" && pwd)
 mkzip=$(dirname "$fixtured")/gpucmp-mkzip
 CAT_LM=Tue,_01_Dec_2026_10:00:00_GMT
 CAT_ASOF=2026-12-01T10:00:00Z
-CAT_CLOUDS="aws azure fluidstack gcp hyperbolic lambda mithril nebius oci runpod vast verda"
+CAT_CLOUDS="aws azure cudo daytona gcp hyperbolic lambda lium mithril nebius oci primeintellect runpod
+seeweb shadeform spheron vast verda yotta hyperstack jarvislabs"
 
 # catalog_root: $SERVER_ROOT with the SkyPilot files and gpuhunt zips
 catalog_root() {
 	SERVER_ROOT="$dir/root"
 	mkdir -p "$SERVER_ROOT/gh/verda/20261130-3" "$SERVER_ROOT/gh/azure/20261201-7"
 	cp -r "$catalogs/skypilot" "$SERVER_ROOT/sky"
+	mkdir -p "$SERVER_ROOT/gh/cloudrift/20261201-2"
+	"$mkzip" "$SERVER_ROOT/gh/cloudrift/20261201-2/catalog.zip" cloudrift.csv \
+		"$catalogs/gpuhunt/cloudrift.csv" || fail "gpucmp-mkzip failed" || return 1
 	"$mkzip" "$SERVER_ROOT/gh/verda/20261130-3/catalog.zip" verda.csv "$catalogs/gpuhunt/verda.csv" &&
 		"$mkzip" "$SERVER_ROOT/gh/azure/20261201-7/catalog.zip" azure.csv "$catalogs/gpuhunt/azure.csv" ||
 		fail "gpucmp-mkzip failed"
@@ -1095,12 +1100,12 @@ scenario_catalog_tier() {
 	catalog_routes >"$dir/cat.routes" && server <"$dir/cat.routes" || return 1
 	catalog_env
 	# (--force: the trimmed files are far smaller than the snapshot's rows)
-	last="refresh -v --force aws gcp lambda nebius fluidstack hyperbolic mithril"
-	g refresh -v --force aws gcp lambda nebius fluidstack hyperbolic mithril
+	last="refresh -v --force aws gcp lambda nebius seeweb hyperbolic mithril"
+	g refresh -v --force aws gcp lambda nebius seeweb hyperbolic mithril
 	expect_rc 0 && has out "aws" && has out "skypilot catalog" || return 1
 	has err "aws: from the skypilot catalog (no live price API in gpucmp)" || return 1
 	has err "lambda: from the skypilot catalog (needs an API key: set GPUCMP_LAMBDA_API_KEY" || return 1
-	for p in aws gcp lambda nebius fluidstack hyperbolic mithril; do
+	for p in aws gcp lambda nebius seeweb hyperbolic mithril; do
 		n=$(sql "SELECT count(*) FROM offer WHERE provider='$p'")
 		[ "$n" -gt 0 ] || fail "$p has no offers" || return 1
 		sql_is "SELECT count(*) FROM offer WHERE provider='$p' AND (source <> 'catalog' OR as_of IS NOT '$CAT_ASOF')" "0" || return 1
@@ -1321,9 +1326,9 @@ scenario_catalog_not_modified() {
 	expect_rc 0 && has out "unchanged since the last refresh" || return 1
 	has requests.log 'If-None-Match: "aws-1"' || return 1
 	sql_is "SELECT count(*), max(stale), min(source) FROM offer WHERE provider='aws'" "$n|0|catalog" || return 1
-	server "GET /v8/fluidstack/vms.csv status=304" || return 1
+	server "GET /v8/mithril/vms.csv status=304" || return 1
 	catalog_env
-	last="refresh fluidstack (unsolicited 304)"; g refresh --retries 0 fluidstack
+	last="refresh mithril (unsolicited 304)"; g refresh --retries 0 mithril
 	expect_rc 69 && has err "HTTP 304 Not Modified to a request without a validator" || return 1
 }
 
@@ -1433,13 +1438,46 @@ scenario_catalog_all() {
 	done
 	last="refresh --json --retries 0 --force"; g refresh --json --retries 0 --force
 	expect_rc 75 || return 1
-	for p in aws fluidstack gcp hyperbolic lambda mithril nebius verda; do
+	for p in aws cudo daytona gcp hyperbolic hyperstack jarvislabs lambda lium mithril nebius \
+		primeintellect seeweb shadeform spheron verda yotta; do
 		grep -A2 "\"provider\": \"$p\"" "$dir/out" | grep -q '"result": "updated"' ||
 			fail "$p not updated from the catalog" || return 1
 		grep -A2 "\"provider\": \"$p\"" "$dir/out" | grep -q '"tier": "skypilot"' ||
 			fail "$p not from the skypilot tier" || return 1
 	done
-	sql_is "SELECT count(DISTINCT provider) FROM offer WHERE source = 'catalog'" "8" || return 1
+	sql_is "SELECT count(DISTINCT provider) FROM offer WHERE source = 'catalog'" "17" || return 1
+}
+
+# The keyless count (issue 22): no key set anywhere, every adapter pointed
+# at its recorded responses on loopback, both catalogs at the recorded
+# catalog tree: at least 28 providers come out priced by the refresh
+# (live keyless adapters, catalog clouds, list prices), not by the
+# built-in snapshot.
+scenario_catalog_keyless_count() {
+	for v in $(env | sed -n 's/^\(GPUCMP_[A-Z_]*_API_KEY\)=.*/\1/p'); do unset "$v"; done
+	start_adapter_servers nokey || return 1
+	catalog_root || return 1
+	{ catalog_routes
+	  echo "GET /v3/cloudrift/version body=20261201-2 type=text/plain"
+	  echo "GET /v3/cloudrift/20261201-2/catalog.zip file=gh/cloudrift/20261201-2/catalog.zip type=application/zip"
+	} >"$dir/cat.routes" && server <"$dir/cat.routes" || return 1
+	catalog_env
+	last="refresh --json --retries 0 --force (no key)"; g refresh --json --retries 0 --force
+	stop_adapter_servers
+	[ "$rc" = 0 ] || [ "$rc" = 75 ] || fail "exit $rc, want 0 or 75" || return 1
+	priced=$(sql "SELECT count(DISTINCT provider) FROM offer WHERE source <> 'snapshot'
+		AND (price_hr IS NOT NULL OR spot_price_hr IS NOT NULL)")
+	[ "$priced" -ge 28 ] || fail "$priced providers priced with no key, want >= 28:" \
+		"$(sql "SELECT group_concat(p) FROM (SELECT DISTINCT provider p FROM offer
+			WHERE source <> 'snapshot' ORDER BY 1)")" || return 1
+	for p in cudo daytona lium primeintellect seeweb shadeform spheron yotta cloudrift; do
+		sql_is "SELECT count(*) > 0 FROM offer WHERE provider='$p' AND source = 'catalog'" "1" ||
+			return 1
+	done
+	last="providers --json"; g providers --json
+	expect_rc 0 || return 1
+	n=$(grep -c '"min_price_hr": [0-9]' "$dir/out")
+	[ "$n" -ge 28 ] || fail "providers --json prices $n providers, want >= 28" || return 1
 }
 
 # --- runner ----------------------------------------------------------------

@@ -30,8 +30,16 @@ static int teardown(void **state)
 static void test_mapping_both_ways(void **state)
 {
 	(void)state;
-	assert_string_equal(hosted_find("digitalocean")->skypilot, "do");
-	assert_string_equal(hosted_find_skypilot("do")->id, "digitalocean");
+	assert_string_equal(hosted_find("cudo")->skypilot, "cudo");
+	assert_string_equal(hosted_find_skypilot("primeintellect")->id, "primeintellect");
+	/* v8 has no do, fluidstack or ibm folder: those providers have no
+	 * catalog; "do" stays an alias import maps (an older tree has it) */
+	assert_null(hosted_find("digitalocean")->skypilot);
+	assert_int_equal(hosted_kind_for("digitalocean"), HOSTED_NONE);
+	assert_null(hosted_find_skypilot("do"));
+	assert_null(hosted_find("fluidstack"));
+	assert_null(hosted_find("ibm"));
+	assert_int_equal(hosted_kind_for("cloudrift"), HOSTED_GPUHUNT);
 	assert_string_equal(hosted_find("lambda")->gpuhunt, "lambdalabs");
 	assert_string_equal(hosted_find_gpuhunt("lambdalabs")->id, "lambda");
 	assert_null(hosted_find("vast")->gpuhunt); /* online in gpuhunt: not in its catalog */
@@ -69,6 +77,66 @@ static void test_alias(void **state)
 	assert_null(hosted_find_skypilot("datacrunch"));
 }
 
+/* The id map checked against the catalog itself: the folder list of
+ * SkyPilot v8 as read (tests/fixtures/catalogs/skypilot-v8-folders.txt,
+ * README.md there names origin and date).  A mapped folder that is not in
+ * it is a 404 promised to the user; a priced folder (one with vms.csv) that
+ * is not mapped is a cloud nobody reads. */
+static int folder_priced(const char *list, const char *folder, int *found)
+{
+	size_t n = strlen(folder);
+	*found = 0;
+	for (const char *l = list; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "") {
+		if (*l == '#' || strncmp(l, folder, n) != 0 || (l[n] != ' ' && l[n] != '\n'))
+			continue;
+		*found = 1;
+		const char *end = strchr(l, '\n');
+		size_t len = end ? (size_t)(end - l) : strlen(l);
+		for (const char *p = l; p + 8 <= l + len; p++)
+			if (strncmp(p, " vms.csv", 8) == 0)
+				return 1;
+		return 0;
+	}
+	return 0;
+}
+
+static void test_map_against_v8_folders(void **state)
+{
+	(void)state;
+	size_t len;
+	char *list = read_source_file("tests/fixtures/catalogs/skypilot-v8-folders.txt", &len);
+	assert_non_null(list);
+	int found;
+	for (size_t i = 0; i < hosted_map_count; i++) {
+		const char *f = hosted_maps[i].skypilot;
+		if (!f)
+			continue;
+		int priced = folder_priced(list, f, &found);
+		if (!found || !priced)
+			fail_msg("%s maps to SkyPilot folder %s, which v8 %s", hosted_maps[i].id, f,
+				 found ? "holds no vms.csv in" : "does not have");
+	}
+	size_t priced_n = 0;
+	for (const char *l = list; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "") {
+		char folder[64];
+		if (*l == '#' || sscanf(l, "%63s", folder) != 1)
+			continue;
+		if (!folder_priced(list, folder, &found))
+			continue;
+		priced_n++;
+		if (!hosted_find_skypilot(folder))
+			fail_msg("v8 folder %s has a vms.csv but no gpucmp id maps to it", folder);
+	}
+	assert_true(priced_n >= 20); /* the list was read whole */
+	/* the check itself: a folder that is missing, one without prices */
+	assert_int_equal(folder_priced(list, "do", &found), 0);
+	assert_false(found);
+	assert_int_equal(folder_priced(list, "slurm", &found), 0);
+	assert_true(found);
+	assert_int_equal(folder_priced(list, "yotta", &found), 1);
+	free(list);
+}
+
 static void test_dates(void **state)
 {
 	(void)state;
@@ -101,10 +169,14 @@ static void test_skypilot_fixtures(void **state)
 	static const struct {
 		const char *id, *folder;
 		size_t min;
-	} f[] = {{"aws", "aws", 8},       {"azure", "azure", 10},  {"fluidstack", "fluidstack", 13},
+	} f[] = {{"aws", "aws", 8},       {"azure", "azure", 10},  {"cudo", "cudo", 7},
 		 {"gcp", "gcp", 6},       {"hyperbolic", "hyperbolic", 1}, {"lambda", "lambda", 20},
 		 {"mithril", "mithril", 1}, {"nebius", "nebius", 10}, {"oci", "oci", 14},
-		 {"runpod", "runpod", 10}, {"vast", "vast", 10},    {"verda", "verda", 10}};
+		 {"runpod", "runpod", 10}, {"vast", "vast", 10},    {"verda", "verda", 10},
+		 {"daytona", "daytona", 5}, {"lium", "lium", 7},
+		 {"primeintellect", "primeintellect", 8}, {"seeweb", "seeweb", 7},
+		 {"shadeform", "shadeform", 8}, {"spheron", "spheron", 7}, {"yotta", "yotta", 8},
+		 {"hyperstack", "hyperstack", 7}, {"jarvislabs", "jarvislabs", 6}};
 	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
 		char rel[128];
 		size_t len;
@@ -132,6 +204,60 @@ static void test_skypilot_fixtures(void **state)
 		offer_store_free(&st);
 		free(body);
 	}
+}
+
+/* One offer of a SkyPilot fixture by SKU and region (the store keeps them). */
+static const struct offer *sky_offer(struct offer_store *st, const char *id, const char *sku,
+				     const char *region)
+{
+	char rel[128];
+	size_t len;
+	snprintf(rel, sizeof rel, "tests/fixtures/catalogs/skypilot/%s/vms.csv", id);
+	char *body = read_source_file(rel, &len);
+	assert_non_null(body);
+	struct adapter ad;
+	hosted_adapter(&ad, id, HOSTED_SKYPILOT, "http://127.0.0.1:1/v8");
+	offer_store_init(st);
+	assert_int_equal(refresh_parse_one(&ad, &cat, 0, body, len, offer_store_cb, st, NULL,
+					   NULL), GC_OK);
+	free(body);
+	for (size_t k = 0; k < st->n; k++)
+		if (strcmp(st->items[k].sku, sku) == 0 && strcmp(st->items[k].region, region) == 0)
+			return &st->items[k];
+	fail_msg("%s: no %s in %s", id, sku, region);
+	return NULL;
+}
+
+/* The new v8 clouds' unusual values, read as written (issue 22): a spot-only
+ * row (Price empty) after extra columns, GpuInfo's SizeInMiB holding GB,
+ * SpotPrice before Price, a region with a space, a country as region. */
+static void test_skypilot_new_clouds(void **state)
+{
+	(void)state;
+	struct offer_store st;
+	const struct offer *o = sky_offer(&st, "spheron", "n3-A100x1-spot__CANADA-1", "CANADA-1");
+	assert_true(isnan(o->price_hr));
+	assert_float_equal(o->spot_price_hr, 1.1476, 1e-9);
+	offer_store_free(&st);
+	o = sky_offer(&st, "spheron", "1H100.80S.32V_FIN-03_500", "Finland 3");
+	assert_float_equal(o->price_hr, 2.9124, 1e-9);
+	assert_float_equal(o->spot_price_hr, 0.8015, 1e-9);
+	offer_store_free(&st);
+	o = sky_offer(&st, "shadeform", "imwt_A6000", "kansascity-usa-2");
+	assert_float_equal(o->gpu_mem_gb, 48, 0.5); /* not 48 MiB */
+	offer_store_free(&st);
+	o = sky_offer(&st, "yotta", "8x112v952g_NVIDIA_GeForce_RTX_5090_32G_SECURE", "us-east-2");
+	assert_float_equal(o->price_hr, 5.2, 1e-9);
+	assert_true(isnan(o->spot_price_hr));
+	assert_float_equal(o->gpu_count, 8, 0);
+	offer_store_free(&st);
+	o = sky_offer(&st, "primeintellect", "datacrunch__1xA100_80GB__22__120__SPOT", "FI");
+	assert_true(isnan(o->price_hr));
+	assert_float_equal(o->spot_price_hr, 0.53, 1e-9);
+	offer_store_free(&st);
+	o = sky_offer(&st, "daytona", "8x-H100", "earth");
+	assert_float_equal(o->spot_price_hr, 27.52, 1e-9);
+	offer_store_free(&st);
 }
 
 struct tally {
@@ -471,6 +597,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mapping_both_ways), cmocka_unit_test(test_alias),
 		cmocka_unit_test(test_dates),
+		cmocka_unit_test(test_map_against_v8_folders),
+		cmocka_unit_test(test_skypilot_new_clouds),
 		cmocka_unit_test(test_skypilot_fixtures),
 		cmocka_unit_test(test_gpuhunt_csv),
 		cmocka_unit_test(test_gpuhunt_stream_pieces),
