@@ -626,6 +626,9 @@ static enum gc_status sky_parse(struct adapter_run *run, const struct adapter_re
 	run->skipped += s.cpu_only + s.tpu + s.unpaired + s.no_price;
 	run->cleaned += s.cleaned;
 	run->spot_dropped += s.spot_dropped;
+	run->zone_folded += s.duplicates;
+	run->zone_outlying += s.outlying_zone;
+	run->host_unpriced += s.host_unpriced;
 	return st;
 }
 

@@ -175,6 +175,15 @@ static void job_log(const struct job *j, size_t dups)
 		u->drop_retired, dups, u->unknown_gpu, u->cleaned, u->spot_dropped);
 	if (n > 0)
 		h->log(h->log_arg, line);
+	if (!u->zone_folded && !u->zone_outlying && !u->host_unpriced)
+		return;
+	n = snprintf(line, sizeof line,
+		     "%s: %zu zone rows folded into their region's offer (lowest price of its "
+		     "regular zones), %zu Local or Wavelength Zone rows left out, %zu GPU rows "
+		     "left out whose host VM is priced $0 or not at all",
+		     j->ad->id, u->zone_folded, u->zone_outlying, u->host_unpriced);
+	if (n > 0)
+		h->log(h->log_arg, line);
 }
 
 /* A failure message as it may be shown and stored: the key (and a run-time

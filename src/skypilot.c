@@ -52,6 +52,15 @@ static const struct host_rule {
 };
 static const char *const n1_accels[] = {"T4", "V100", "P100", "P4", NULL};
 
+/* One offer of a zone catalog: the lowest on-demand and spot price over
+ * the region's regular zones (docs/CATALOGS.md, "Zones"), found by the
+ * pricing pass, and whether the offer was handed on. */
+struct zone_best {
+	char *key; /* "sku|region", NULL: an empty slot */
+	double price, spot;
+	int emitted;
+};
+
 struct host {
 	char *key; /* "type|zone" */
 	double vcpus, mem, price, spot;
@@ -68,8 +77,9 @@ struct state {
 	int has_accel_rows;   /* accelerator-only rows (GCP) */
 	struct host *hosts;
 	size_t nhosts, hosts_cap;
-	char **seen;          /* hash set of "sku|region" emitted (zone catalogs) */
+	struct zone_best *seen; /* "sku|region" -> best regular-zone prices (zone catalogs) */
 	size_t nseen, seen_slots;
+	int collect;          /* the pricing pass: record zone prices, emit nothing */
 	struct gpu_memo *memo; /* GPU lookups by (sku, names, memory); may be NULL */
 };
 
@@ -254,13 +264,13 @@ static const struct host *find_host(const struct state *s, const char *type,
 	return bsearch(&probe, s->hosts, s->nhosts, sizeof *s->hosts, host_cmp);
 }
 
-/* Slot of `key` in the open-addressing set: where it is, or the empty slot
+/* Slot of `key` in the open-addressing map: where it is, or the empty slot
  * where it would go.  seen_slots is a power of two. */
 static size_t seen_slot(const struct state *s, const char *key)
 {
 	size_t mask = s->seen_slots - 1;
 	size_t i = (size_t)catalog_hash(CATALOG_HASH_INIT, key, strlen(key)) & mask;
-	while (s->seen[i] && strcmp(s->seen[i], key) != 0)
+	while (s->seen[i].key && strcmp(s->seen[i].key, key) != 0)
 		i = (i + 1) & mask;
 	return i;
 }
@@ -268,7 +278,7 @@ static size_t seen_slot(const struct state *s, const char *key)
 static int seen_grow(struct state *s)
 {
 	size_t old = s->seen_slots;
-	char **was = s->seen;
+	struct zone_best *was = s->seen;
 	s->seen_slots = old ? old * 2 : 1024;
 	if (!(s->seen = calloc(s->seen_slots, sizeof *s->seen))) {
 		s->seen = was;
@@ -276,30 +286,64 @@ static int seen_grow(struct state *s)
 		return -1;
 	}
 	for (size_t i = 0; i < old; i++)
-		if (was[i])
-			s->seen[seen_slot(s, was[i])] = was[i];
+		if (was[i].key)
+			s->seen[seen_slot(s, was[i].key)] = was[i];
 	free(was);
 	return 0;
 }
 
-/* 1 if "sku|region" was already emitted (the same offer in another zone). */
-static int seen_before(struct state *s, const char *sku, const char *region, int *oom)
+/* The entry of "sku|region" (the same offer in every zone of a region),
+ * made when new; NULL when out of memory. */
+static struct zone_best *zone_entry(struct state *s, const char *sku, const char *region)
 {
 	char key[2 * (STR_FIELD_MAX + 1)]; /* both cleaned, so cut: never truncated */
 	snprintf(key, sizeof key, "%s|%s", sku, region);
-	if ((s->nseen + 1) * 2 > s->seen_slots && seen_grow(s) != 0) {
-		*oom = 1;
-		return 0;
-	}
-	size_t i = seen_slot(s, key);
-	if (s->seen[i])
-		return 1;
-	if (!(s->seen[i] = strdup(key))) {
-		*oom = 1;
-		return 0;
-	}
+	if ((s->nseen + 1) * 2 > s->seen_slots && seen_grow(s) != 0)
+		return NULL;
+	struct zone_best *e = &s->seen[seen_slot(s, key)];
+	if (e->key)
+		return e;
+	if (!(e->key = strdup(key)))
+		return NULL;
+	e->price = e->spot = NAN;
+	e->emitted = 0;
 	s->nseen++;
-	return 0;
+	return e;
+}
+
+static int all_digits(const char *p)
+{
+	if (!*p)
+		return 0;
+	while (isdigit((unsigned char)*p))
+		p++;
+	return !*p;
+}
+
+/* Is `zone` one of its region's regular availability zones?  Not so an
+ * AWS Local Zone or Wavelength Zone, by name (region us-east-1, zone
+ * us-east-1-atl-2a or us-east-1-wl1-bos-wlz-1, where a regular zone is
+ * us-east-1a) or by zone ID (use1-atl2-az1, use1-wl1-bos-wlz1, where a
+ * regular one is use1-az1).  GCP zones (us-central1-a) and RunPod's
+ * data centres (CA-MTL-1 of region CA) are all regular; so is a row
+ * without a zone.  docs/CATALOGS.md, "Zones". */
+int skypilot_zone_regular(const char *region, const char *zone)
+{
+	size_t n = strlen(region);
+	if (!*zone || !n || !isdigit((unsigned char)region[n - 1]))
+		return 1;
+	if (strncmp(zone, region, n) == 0)
+		return zone[n] != '-' || strlen(zone + n + 1) <= 1;
+	const char *p = zone;
+	while (islower((unsigned char)*p))
+		p++;
+	if (p == zone || !isdigit((unsigned char)*p))
+		return 1;
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (*p != '-')
+		return 1;
+	return strncmp(p + 1, "az", 2) == 0 && all_digits(p + 3);
 }
 
 static double per_gpu_mem(const struct state *s, const struct row *r)
@@ -380,9 +424,36 @@ static void resolve_gpu(struct state *s, const struct row *r, const char *sku,
 	}
 }
 
+/* The prices of an offer of a zone catalog: in the pricing pass, fold
+ * this zone's into the region's lowest and return 1 (nothing is handed
+ * on); in the emitting pass, 1 for every zone row after the first (counted
+ * as folded), else the region's prices put into `o` and 0. */
+static int zone_fold(struct state *s, struct offer *o, int *oom)
+{
+	struct zone_best *e = zone_entry(s, o->sku, o->region);
+	if (!e) {
+		*oom = 1;
+		return 1;
+	}
+	if (s->collect) {
+		e->price = fmin(e->price, o->price_hr); /* fmin skips a NAN */
+		e->spot = fmin(e->spot, o->spot_price_hr);
+		return 1;
+	}
+	if (e->emitted) {
+		s->st->duplicates++;
+		return 1;
+	}
+	e->emitted = 1;
+	o->price_hr = e->price;
+	o->spot_price_hr = e->spot;
+	return 0;
+}
+
 /* Hand on one offer of row `r`: its prices checked (offer_price_ok: a
  * price below OFFER_MIN_PRICE_HR or above OFFER_MAX_PRICE_HR is none), its
- * text cleaned and cut (offer_clean, the cache's door), counted. */
+ * text cleaned and cut (offer_clean, the cache's door), its zone's prices
+ * folded into its region's (zone_fold), counted. */
 static enum gc_status emit(struct state *s, const struct row *r, struct offer *raw)
 {
 	int bad = r->price_bad;
@@ -404,20 +475,18 @@ static enum gc_status emit(struct state *s, const struct row *r, struct offer *r
 		s->st->bad_price += bad;
 		return GC_OK;
 	}
-	s->st->spot_dropped += (size_t)offer_spot_sane(raw);
+	int zoned = *s->o->provider && s->c.zone >= 0;
+	if (zoned && !skypilot_zone_regular(r->region, r->zone)) {
+		s->st->outlying_zone++;
+		return GC_OK;
+	}
 	struct offer_text t;
 	struct offer c;
 	struct offer *o = &c;
-	int dirty = offer_clean(raw, &c, &t) > 0;
-	if (*s->o->provider && s->c.zone >= 0) {
-		int oom = 0;
-		if (seen_before(s, o->sku, o->region, &oom)) {
-			s->st->duplicates++;
-			return GC_OK;
-		}
-		if (oom)
-			return GC_ENOMEM;
-	}
+	int dirty = offer_clean(raw, &c, &t) > 0, oom = 0;
+	if (zoned && zone_fold(s, o, &oom))
+		return oom ? GC_ENOMEM : GC_OK;
+	s->st->spot_dropped += (size_t)offer_spot_sane(o);
 	if (!o->gpu)
 		s->st->unknown_gpu++;
 	s->st->cleaned += dirty;
@@ -456,6 +525,13 @@ static enum gc_status emit_paired(struct state *s, const struct row *r, char **e
 		const struct host *vm = find_host(s, h->type, r->zone);
 		if (!vm)
 			continue;
+		paired = 1;
+		if (!(vm->price > 0)) {
+			/* a host VM priced at $0 (A4) or not at all: the sum would be
+			 * the GPUs' price alone, passed off as the VM's */
+			s->st->host_unpriced++;
+			continue;
+		}
 		struct offer o;
 		base_offer(s, r, &o);
 		snprintf(sku, sizeof sku, "%s", h->type);
@@ -465,7 +541,6 @@ static enum gc_status emit_paired(struct state *s, const struct row *r, char **e
 		o.ram_gb = vm->mem;
 		o.price_hr = vm->price + r->price;
 		o.spot_price_hr = vm->spot + r->spot; /* NAN if either is missing */
-		paired = 1;
 		st = emit(s, r, &o);
 	}
 	for (const char *const *a = n1_accels; *a && st == GC_OK && !paired; a++) {
@@ -476,6 +551,11 @@ static enum gc_status emit_paired(struct state *s, const struct row *r, char **e
 		const struct host *vm = find_host(s, type, r->zone);
 		if (!vm)
 			break;
+		paired = 1;
+		if (!(vm->price > 0)) {
+			s->st->host_unpriced++;
+			break;
+		}
 		struct offer o;
 		base_offer(s, r, &o);
 		snprintf(sku, sizeof sku, "%s+%dx%s", type, (int)r->count, r->acc);
@@ -485,7 +565,6 @@ static enum gc_status emit_paired(struct state *s, const struct row *r, char **e
 		o.ram_gb = vm->mem;
 		o.price_hr = vm->price + r->price;
 		o.spot_price_hr = vm->spot + r->spot;
-		paired = 1;
 		st = emit(s, r, &o);
 	}
 	if (!paired)
@@ -562,13 +641,51 @@ static enum gc_status first_pass(struct state *s, const char *data, size_t len, 
 	return st;
 }
 
+/* Every row after the header of `rd`, emitted (or, in the pricing pass,
+ * folded into its region's prices). */
+static enum gc_status emit_rows(struct state *s, struct csv_reader *rd, char **err)
+{
+	enum gc_status st = GC_OK;
+	int rc;
+	while (st == GC_OK && (rc = csv_next(rd, err)) > 0) {
+		struct row r;
+		s->st->rows++;
+		read_row(rd->fields, rd->nfields, &s->c, &r);
+		st = emit_row(s, &r, err);
+		if (st != GC_OK)
+			err_prefix(err, "line %zu", rd->line);
+	}
+	if (rc < 0 && st == GC_OK)
+		st = rc == CSV_NOMEM ? GC_ENOMEM : GC_EDATA;
+	return st;
+}
+
+/* Zone catalogs: a pass that finds each offer's lowest prices over its
+ * region's regular zones before any offer is handed on; its counts are
+ * thrown away (the emitting pass counts every row). */
+static enum gc_status pricing_pass(struct state *s, const char *data, size_t len, char **err)
+{
+	struct skypilot_stats scratch, *keep = s->st;
+	struct csv_reader rd;
+	memset(&scratch, 0, sizeof scratch);
+	csv_init(&rd, data, len);
+	int rc = csv_next(&rd, err); /* header, checked by the caller */
+	s->st = &scratch;
+	s->collect = 1;
+	enum gc_status st = rc > 0 ? emit_rows(s, &rd, err) : GC_EDATA;
+	s->collect = 0;
+	s->st = keep;
+	csv_release(&rd);
+	return st;
+}
+
 static void state_release(struct state *s)
 {
 	for (size_t i = 0; i < s->nhosts; i++)
 		free(s->hosts[i].key);
 	free(s->hosts);
 	for (size_t i = 0; i < s->seen_slots; i++)
-		free(s->seen[i]);
+		free(s->seen[i].key);
 	free(s->seen);
 }
 
@@ -594,16 +711,10 @@ enum gc_status skypilot_parse(const char *data, size_t len,
 				    : find_cols(&rd, &s.c, err);
 	if (st == GC_OK)
 		st = first_pass(&s, data, len, err);
-	while (st == GC_OK && (rc = csv_next(&rd, err)) > 0) {
-		struct row r;
-		s.st->rows++;
-		read_row(rd.fields, rd.nfields, &s.c, &r);
-		st = emit_row(&s, &r, err);
-		if (st != GC_OK)
-			err_prefix(err, "line %zu", rd.line);
-	}
-	if (rc < 0 && st == GC_OK)
-		st = rc == CSV_NOMEM ? GC_ENOMEM : GC_EDATA;
+	if (st == GC_OK && *opts->provider && s.c.zone >= 0)
+		st = pricing_pass(&s, data, len, err);
+	if (st == GC_OK)
+		st = emit_rows(&s, &rd, err);
 	csv_release(&rd);
 	state_release(&s);
 	free(s.memo);

@@ -82,6 +82,10 @@ struct adapter_run {
 	size_t drop_retired; /* retired sizes and SKU aliases (data/retired.yaml) */
 	size_t cleaned;
 	size_t spot_dropped; /* spot prices at or above on-demand, made unknown */
+	/* zone catalogs (src/skypilot.c): rows folded into their region's
+	 * offer, rows of Local/Wavelength Zones left out, and GPU rows whose
+	 * host VM is priced $0 or not at all, left out */
+	size_t zone_folded, zone_outlying, host_unpriced;
 };
 
 struct adapter {

@@ -40,7 +40,12 @@ struct skypilot_stats {
 				 not a plain decimal, negative, or outside
 				 [OFFER_MIN_PRICE_HR, OFFER_MAX_PRICE_HR] */
 	size_t unpaired;      /* GCP accelerator rows with no host VM in the zone */
-	size_t duplicates;    /* same sku and region seen again (other zone) */
+	size_t duplicates;    /* zone rows folded into their region's offer: the
+				 same sku and region seen again (another zone) */
+	size_t outlying_zone; /* rows of an AWS Local or Wavelength Zone, left out
+				 (skypilot_zone_regular) */
+	size_t host_unpriced; /* GCP accelerator rows whose host VM is priced $0
+				 or not at all: no offer (docs/CATALOGS.md) */
 	size_t unknown_gpu;   /* offers whose GPU the model table does not know */
 	size_t spot_dropped;  /* spot prices at or above on-demand (offer_spot_sane) */
 	size_t retired;       /* retired sizes and SKU aliases (data/retired.yaml) */
@@ -48,6 +53,12 @@ struct skypilot_stats {
 	size_t cleaned;       /* offers whose text had control characters or was
 				 longer than STR_FIELD_MAX (cleaned, cut) */
 };
+
+/* 1 if `zone` is a regular availability zone of `region` (or no zone is
+ * named), 0 for an AWS Local Zone or Wavelength Zone, by name or zone ID.
+ * A zone catalog's offer of a region takes the lowest on-demand and the
+ * lowest spot price over its regular zones; other zones are left out. */
+int skypilot_zone_regular(const char *region, const char *zone);
 
 enum gc_status skypilot_parse(const char *data, size_t len,
 			      const struct skypilot_opts *opts, offer_cb cb, void *ctx,

@@ -39,6 +39,11 @@ static const struct {
 	 "rows skipped: retired sizes or a second name of another size (data/retired.yaml)"},
 	{offsetof(struct skypilot_stats, placeholder),
 	 "rows carry the catalog's fixed 32 vCPUs / 64 GiB; stored as unknown"},
+	{offsetof(struct skypilot_stats, outlying_zone),
+	 "rows skipped: AWS Local or Wavelength Zones, not the region's regular zones"},
+	{offsetof(struct skypilot_stats, host_unpriced),
+	 "GPU rows skipped: their host VM is priced $0 or not at all, so the sum would be "
+	 "the GPUs' price alone"},
 	{offsetof(struct skypilot_stats, unknown_gpu),
 	 "offers name a GPU gpucmp does not know; kept and flagged (gpu_known false)"},
 };

@@ -1112,8 +1112,18 @@ scenario_catalog_tier() {
 		has requests.log "GET /v8/$p/vms.csv" || return 1
 	done
 	# real rows: AWS g6.24xlarge in us-east-1 (its zones folded into one
-	# offer), GCP's accelerator row paired with its host VM
-	sql_is "SELECT price_hr, spot_price_hr, gpu_count FROM offer WHERE provider='aws' AND sku='g6.24xlarge' AND region='us-east-1'" "6.6752|2.7197|4.0" || return 1
+	# offer, spot the lowest of them: use1-az2's, not the first zone's
+	# 2.7197), GCP's accelerator row paired with its host VM
+	sql_is "SELECT price_hr, spot_price_hr, gpu_count FROM offer WHERE provider='aws' AND sku='g6.24xlarge' AND region='us-east-1'" "6.6752|2.5244|4.0" || return 1
+	# p5.48xlarge us-east-1: six regular zones asking 55.04 (the on-demand
+	# price, no spot), 47.2054, 14.582, 55.04, 14.246, 14.8686: spot is
+	# use1-az5's 14.246 (docs/CATALOGS.md, "Zones")
+	sql_is "SELECT price_hr, spot_price_hr FROM offer WHERE provider='aws' AND sku='p5.48xlarge' AND region='us-east-1'" "55.04|14.246" || return 1
+	# GCP A4: the host VM a4-highgpu-8g priced $0.0, so no offer (a GPU-only
+	# price is not the VM's), and the verbose summary says so
+	sql_is "SELECT count(*) FROM offer WHERE provider='gcp' AND sku='a4-highgpu-8g'" "0" || return 1
+	has err "gcp: 0 zone rows folded into their region's offer (lowest price of its regular zones), 0 Local or Wavelength Zone rows left out, 2 GPU rows left out whose host VM is priced \$0 or not at all" || return 1
+	has err "aws: 10 zone rows folded" || return 1
 	sql_is "SELECT count(*) FROM offer WHERE provider='gcp' AND sku='a2-highgpu-1g' AND region='us-central1'" "1" || return 1
 	sql_is "SELECT source, stale, last_error IS NULL FROM provider_state WHERE provider='aws'" "catalog|0|1" || return 1
 	last="list --provider aws"; g list --provider aws --json
@@ -1265,8 +1275,8 @@ scenario_catalog_snapshot() {
 		has requests.log "GET /v8/$c/vms.csv" || return 1
 	done
 	# a real AWS row (us-east-1's zones folded into one offer)
-	grep -qF "aws,g6.24xlarge,l4,L4,4,24,96,384,,us-east-1,6.6752,2.7197,USD," "$dir/snap.csv" ||
-		fail "no g6.24xlarge us-east-1 row at 6.6752/2.7197" || return 1
+	grep -qF "aws,g6.24xlarge,l4,L4,4,24,96,384,,us-east-1,6.6752,2.5244,USD," "$dir/snap.csv" ||
+		fail "no g6.24xlarge us-east-1 row at 6.6752/2.5244" || return 1
 	# the same rows (all but origin and date) as the folder reader's
 	printf 'cloud,origin,as_of\n' >"$dir/sources.csv"
 	for c in $CAT_CLOUDS; do echo "$c,folder,2026-12-01"; done >>"$dir/sources.csv"

@@ -278,6 +278,106 @@ static void test_spot_not_above_on_demand(void **state)
 	assert_string_equal(c.as_of, "2026-05-19T00:00:00Z");
 }
 
+/* Read `rel` (a path under the source tree) as provider `id`'s catalog. */
+static void parse_file(const char *id, const char *rel, struct collect *c,
+		       struct skypilot_stats *st)
+{
+	size_t len;
+	char *data = read_source_file(rel, &len);
+	struct skypilot_opts o = {id, gpus, types, "import", rel, "2026-05-20T00:00:00Z", NULL};
+	char *err = NULL;
+	memset(c, 0, sizeof *c);
+	enum gc_status rc = skypilot_parse(data, len, &o, collect, c, st, &err);
+	free(data);
+	if (rc != GC_OK)
+		fail_msg("%s: %s", rel, err ? err : "failed");
+}
+
+/* The recorded AWS catalog (tests/fixtures/catalogs/README.md): a region's
+ * offer takes the lowest spot of its zones, not the first zone's. */
+static void test_aws_spot_from_regular_zones(void **state)
+{
+	(void)state;
+	struct collect c;
+	struct skypilot_stats st;
+	parse_file("aws", "tests/fixtures/catalogs/skypilot/aws/vms.csv", &c, &st);
+	/* us-east-1: use1-az1..az6 ask 55.04 (= on-demand), 47.2054, 14.582,
+	 * 55.04, 14.246, 14.8686 */
+	const struct got *p5 = find(&c, "p5.48xlarge", "us-east-1");
+	assert_near(p5->price, 55.04);
+	assert_near(p5->spot, 14.246);
+	/* the first zone's 2.7197 before, use1-az2's 2.5244 now */
+	assert_near(find(&c, "g6.24xlarge", "us-east-1")->spot, 2.5244);
+	assert_near(find(&c, "p5en.48xlarge", "us-east-1")->spot, 19.1652);
+	assert_near(find(&c, "p6-b200.48xlarge", "us-east-1")->spot, 19.0919);
+	assert_int_equal(c.n, 11);
+	assert_int_equal(st.duplicates, 10); /* every folded zone row counted */
+	assert_int_equal(st.outlying_zone, 0);
+	assert_int_equal(st.spot_dropped, 0);
+}
+
+/* Constructed rows: zone names and IDs of a Local Zone and a Wavelength
+ * Zone as AWS writes them (the EC2 User Guide's instance topology page:
+ * zone us-east-1-atl-2a, zone ID use1-atl2-az1; the Wavelength guide:
+ * us-east-1-wl1-atl-wlz-1; checked 2026-12-04), the Local Zone's 10.24 the
+ * figure issue 22 saw; the regular zones' prices from the real rows. */
+static void test_local_and_wavelength_zones_left_out(void **state)
+{
+	(void)state;
+	struct skypilot_opts o = {"aws", gpus, types, "import", "t", "2026-05-20T00:00:00Z",
+				  NULL};
+	const char *csv = "InstanceType,AcceleratorName,AcceleratorCount,Price,SpotPrice,Region,"
+			  "AvailabilityZone\n"
+			  "p5.48xlarge,H100,8,55.04,10.24,us-east-1,use1-atl2-az1\n"
+			  "p5.48xlarge,H100,8,55.04,9.5,us-east-1,us-east-1-atl-2a\n"
+			  "p5.48xlarge,H100,8,55.04,9,us-east-1,use1-wl1-bos-wlz1\n"
+			  "p5.48xlarge,H100,8,55.04,47.2054,us-east-1,use1-az2\n"
+			  "p5.48xlarge,H100,8,55.04,14.246,us-east-1,use1-az5\n"
+			  "p5.48xlarge,H100,8,55.04,14.3,us-east-1,us-east-1a\n"
+			  "p6-b200.48xlarge,B200,8,113.9328,13.03,us-east-1,use1-atl2-az1\n";
+	struct collect c;
+	struct skypilot_stats st;
+	memset(&c, 0, sizeof c);
+	char *err = NULL;
+	assert_int_equal(skypilot_parse(csv, strlen(csv), &o, collect, &c, &st, &err), GC_OK);
+	assert_int_equal(c.n, 1); /* p6-b200 is offered in the Local Zone only */
+	assert_near(find(&c, "p5.48xlarge", "us-east-1")->spot, 14.246);
+	assert_int_equal(st.outlying_zone, 4);
+	assert_int_equal(st.duplicates, 2);
+}
+
+static void test_zone_regular(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *region, *zone;
+		int regular;
+	} t[] = {
+		{"us-east-1", "us-east-1a", 1},	      {"us-east-1", "use1-az6", 1},
+		{"us-east-1", "", 1},		      {"us-central1", "us-central1-a", 1},
+		{"CA", "CA-MTL-1", 1},		      {"EU-RO", "EU-RO-1", 1},
+		{"us-east-1", "us-east-1-atl-2a", 0}, {"us-east-1", "use1-atl2-az1", 0},
+		{"us-east-1", "us-east-1-wl1-bos-wlz-1", 0},
+		{"us-east-1", "use1-wl1-bos-wlz1", 0}, {"us-west-2", "usw2-lax1-az1", 0},
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		if (skypilot_zone_regular(t[i].region, t[i].zone) != t[i].regular)
+			fail_msg("%s %s: want %d", t[i].region, t[i].zone, t[i].regular);
+}
+
+/* Real GCP rows (tests/fixtures/catalogs/README.md): the A4 host VM is
+ * priced 0.0, so host + GPU would be the GPUs' price alone. */
+static void test_gcp_host_priced_zero(void **state)
+{
+	(void)state;
+	struct collect c;
+	struct skypilot_stats st;
+	parse_file("gcp", "tests/fixtures/catalogs/skypilot/gcp/vms.csv", &c, &st);
+	for (size_t i = 0; i < c.n; i++)
+		assert_string_not_equal(c.items[i].sku, "a4-highgpu-8g");
+	assert_int_equal(st.host_unpriced, 2); /* us-central1-b, europe-west4-b */
+}
+
 static void test_bad_catalogs(void **state)
 {
 	(void)state;
@@ -420,6 +520,10 @@ int main(void)
 		cmocka_unit_test(test_bad_catalogs),
 		cmocka_unit_test(test_spot_not_above_on_demand),
 		cmocka_unit_test(test_numbers_and_text),
+		cmocka_unit_test(test_aws_spot_from_regular_zones),
+		cmocka_unit_test(test_local_and_wavelength_zones_left_out),
+		cmocka_unit_test(test_zone_regular),
+		cmocka_unit_test(test_gcp_host_priced_zero),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
