@@ -27,6 +27,7 @@ void insttype_free(struct insttype_table *t)
 		free(t->items[i].rdma);
 		free(t->items[i].k8s);
 		free(t->items[i].source);
+		free(t->items[i].k8s_source);
 	}
 	free(t->items);
 	free(t);
@@ -134,6 +135,8 @@ static enum gc_status load_entry(struct ydoc *d, yaml_node_t *m, struct insttype
 		st = ydoc_error(d, n, err, "k8s_source must be an http(s) URL");
 	if (st == GC_OK && e->k8s && !n)
 		st = ydoc_error(d, ydoc_get(d, m, "k8s"), err, "'k8s' needs a k8s_source");
+	if (st == GC_OK && n)
+		st = ydoc_dup_str(d, m, "k8s_source", 1, &e->k8s_source, err);
 	n = ydoc_get(d, m, "checked");
 	const char *day = n ? ydoc_str(n) : NULL;
 	if (st == GC_OK && n && (!day || strlen(day) != 10 || str_date_days(day) < 0))

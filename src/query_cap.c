@@ -118,6 +118,11 @@ int query_cap_profile(enum query_cap c, const struct profile *p)
 	return 0;
 }
 
+int query_cap_value(enum query_cap c, const char *v)
+{
+	return v && accepted(&query_caps[c], v);
+}
+
 int query_caps_profile(unsigned caps, const struct profile *p)
 {
 	for (int i = 0; i < QC_COUNT; i++)

@@ -15,7 +15,7 @@
 #include "gpucmp/strutil.h"
 
 enum { C_PROVIDER, C_SKU, C_GPU, C_COUNT, C_REGION, C_PRICE, C_SPOT, C_AVAIL, C_IB, C_RDMA,
-       C_NVLINK, C_MIG, C_MEM, C_VALUE, C_KIND, C_AS_OF, C_STALE, C_N };
+       C_NVLINK, C_MIG, C_MEM, C_VALUE, C_KIND, C_AS_OF, C_STALE, C_K8S, C_N };
 
 static const char *col_text(sqlite3_stmt *s, int i)
 {
@@ -29,7 +29,8 @@ static enum gc_status prepare(sqlite3 *db, const struct query *q, sqlite3_stmt *
 	static const char *const keys[C_N] = {"provider", "sku", "gpu", "gpu_count", "region",
 					      "price_hr", "spot_price_hr", "available",
 					      "infiniband", "rdma", "nvlink", "mig", "gpu_mem_gb",
-					      "usd_per_pflop_hr", "price_kind", "as_of", "stale"};
+					      "usd_per_pflop_hr", "price_kind", "as_of", "stale",
+					      "k8s"};
 	const struct field *cols[C_N];
 	for (size_t i = 0; i < C_N; i++)
 		cols[i] = field_find(keys[i]);
@@ -43,7 +44,8 @@ static enum gc_status prepare(sqlite3 *db, const struct query *q, sqlite3_stmt *
 
 /* The price pick k pays per hour and in all: batch pays spot where it
  * can, the rest on demand, `nodes` times; with `hours` (not NAN) serving
- * on managed Kubernetes pays the control plane too. */
+ * on managed Kubernetes (the offer's k8s, as --k8s managed reads it)
+ * pays the control plane too. */
 static void cost(enum workload w, double nodes, double hours, struct rec_pick *k)
 {
 	double unit = w == WL_BATCH && !isnan(k->o.spot_price_hr) ? k->o.spot_price_hr
@@ -53,7 +55,7 @@ static void cost(enum workload w, double nodes, double hours, struct rec_pick *k
 	if (isnan(hours))
 		return;
 	k->cost = k->hourly * hours;
-	if (w == WL_INFERENCE && k->p && query_cap_profile(QC_K8S_MANAGED, k->p)) {
+	if (w == WL_INFERENCE && k->p && query_cap_value(QC_K8S_MANAGED, k->k8s)) {
 		const struct pvalue *fee = profile_value(
 			k->p, profile_field_index("kubernetes.control_plane_fee_usd_hr"));
 		if (fee && fee->known)
@@ -75,12 +77,13 @@ static void read_row(sqlite3_stmt *s, const struct profile_set *ps, const struct
 	snprintf(k->mig, sizeof k->mig, "%s", col_text(s, C_MIG));
 	str_sanitize(k->as_of, sizeof k->as_of, col_text(s, C_AS_OF));
 	k->stale = sqlite3_column_int(s, C_STALE) != 0;
+	snprintf(k->k8s, sizeof k->k8s, "%s", col_text(s, C_K8S));
 	k->o = (struct rec_offer){cache_col_num(s, C_COUNT), cache_col_num(s, C_PRICE),
 				  cache_col_num(s, C_SPOT), cache_col_tri(s, C_AVAIL),
 				  cache_col_tri(s, C_IB), NULL,
 				  cache_col_tri(s, C_NVLINK), NULL, cache_col_num(s, C_MEM),
 				  cache_col_num(s, C_VALUE),
-				  strcmp(col_text(s, C_KIND), "auction_floor") == 0};
+				  strcmp(col_text(s, C_KIND), "auction_floor") == 0, NULL};
 	k->p = profile_set_find(ps, col_text(s, C_PROVIDER));
 	cost(r->w, r->nodes, r->hours, k);
 	/* the value of what is paid for the GPUs asked for: batch pays the spot
@@ -99,10 +102,11 @@ static void judge_all(const struct query_rec *r, struct rec_pick *picks, size_t 
 		struct rec_pick *k = &picks[i];
 		k->o.rdma = k->rdma;
 		k->o.mig = k->mig;
+		k->o.k8s = k->k8s;
 		recommend_judge(r->w, (int)r->nodes, &k->o, k->p, &k->v);
 		recommend_value(r->w, &k->o, best, &k->v);
 		/* the picks move when ranked: o must not point into them */
-		k->o.rdma = k->o.mig = NULL;
+		k->o.rdma = k->o.mig = k->o.k8s = NULL;
 	}
 }
 

@@ -79,9 +79,13 @@ static int is(const char *t, const char *a)
 	return strcmp(t, a) == 0;
 }
 
-static void k8s_item(struct rec_verdict *v, const struct profile *p, int weight, int want_managed)
+/* The offer's Kubernetes mode: the view's merged value when the caller
+ * read it (so that recommend says what list and show say), else the
+ * profile's. */
+static void k8s_item(struct rec_verdict *v, const struct rec_offer *o, const struct profile *p,
+		     int weight, int want_managed)
 {
-	const char *m = pt(p, "kubernetes.mode");
+	const char *m = o->k8s ? o->k8s : pt(p, "kubernetes.mode");
 	if (is(m, "managed") || is(m, "both"))
 		reason(v, '+', weight, "managed Kubernetes with GPU nodes");
 	else if (is(m, "join"))
@@ -215,10 +219,10 @@ void recommend_judge(enum workload w, int nodes, const struct rec_offer *o,
 		gang_item(v, p);
 		yes_no(v, p, "kubernetes.training_operator", 1, "training operator");
 		yes_no(v, p, "kubernetes.shared_storage_csi", 2, "shared storage (CSI)");
-		k8s_item(v, p, 1, 0);
+		k8s_item(v, o, p, 1, 0);
 		break;
 	case WL_INFERENCE:
-		k8s_item(v, p, 3, 1);
+		k8s_item(v, o, p, 3, 1);
 		yes_no(v, p, "kubernetes.autoscaling", 2, "autoscaling");
 		yes_no(v, p, "kubernetes.scale_to_zero", 2, "scale-to-zero");
 		sharing_item(v, o, p);
@@ -226,7 +230,7 @@ void recommend_judge(enum workload w, int nodes, const struct rec_offer *o,
 		break;
 	case WL_BATCH:
 		spot_item(v, o, p);
-		k8s_item(v, p, 2, 0);
+		k8s_item(v, o, p, 2, 0);
 		yes_no(v, p, "kubernetes.autoscaling", 1, "autoscaling");
 		yes_no(v, p, "kubernetes.scale_to_zero", 1, "scale-to-zero");
 		billing_item(v, p);

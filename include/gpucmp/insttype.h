@@ -28,6 +28,7 @@ struct insttype {
 	char *k8s;
 	int mig;           /* 0: the provider forbids MIG on this type; -1 unset */
 	char *source;
+	char *k8s_source;  /* the page behind k8s; NULL without k8s */
 };
 
 struct insttype_table; /* opaque */

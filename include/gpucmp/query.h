@@ -69,6 +69,10 @@ const char *const *query_cap_means(const char *field, const char *value);
 /* Does provider p qualify for filter c?  A filter with no profile test
  * (available) does not narrow providers.  Unknown never qualifies. */
 int query_cap_profile(enum query_cap c, const struct profile *p);
+/* Does an offer whose column (offer_v) holds v qualify for filter c, by the
+ * same accepted values?  For a caller that read the column, as recommend
+ * reads k8s. */
+int query_cap_value(enum query_cap c, const char *v);
 /* Does p qualify for every filter set in `caps` (1u << QC_*)? */
 int query_caps_profile(unsigned caps, const struct profile *p);
 

@@ -35,6 +35,9 @@ struct rec_offer {
 					 * PFLOP/s-hour (batch: at the spot price);
 					 * NAN when the GPU has no BF16 figure */
 	int auction_floor;              /* the price is an auction's floor */
+	const char *k8s;                /* the offer view's merged k8s mode (instance
+					 * type, then profile: what list and show
+					 * print); NULL: the profile's kubernetes.mode */
 };
 
 enum { REC_MAX_REASONS = 12 };
@@ -91,11 +94,11 @@ const char *rec_status_name(enum rec_status s);
  * after recommend_rank one provider's best candidate, judged. */
 struct rec_pick {
 	char provider[64], sku[128], gpu[64], region[96]; /* sanitized */
-	char rdma[16], mig[16];  /* the offer's, which o points at while judged */
+	char rdma[16], mig[16], k8s[16]; /* the offer's, which o points at while judged */
 	char as_of[32];          /* the date of its price; "" when unknown */
 	int stale;               /* its data is old, of unknown date, or its
 				  * provider's last refresh failed (as list says) */
-	struct rec_offer o;      /* its rdma and mig are NULL outside the judging */
+	struct rec_offer o;      /* its rdma, mig and k8s are NULL outside the judging */
 	const struct profile *p; /* borrowed; NULL without a profile */
 	double cost;   /* est. cost with hours, else the hourly price used */
 	double hourly; /* the price this workload pays per hour, whole cluster */

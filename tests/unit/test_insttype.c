@@ -115,6 +115,16 @@ static void test_capability_keys(void **state)
 	const struct insttype *t = insttype_lookup(types, "lambda", "gpu_8x_h100_sxm5");
 	assert_non_null(t);
 	assert_string_equal(t->k8s, "join"); /* on-demand: Private Cloud alone is managed */
+	assert_non_null(strstr(t->k8s_source, "on-demand/getting-started.md")); /* kept for show */
+	/* a list-price SKU name and the CKS ID of the same CoreWeave node */
+	t = insttype_lookup(types, "coreweave", "HGX H100 (8 GPU)");
+	assert_non_null(t);
+	assert_int_equal(t->infiniband, 1);
+	assert_null(t->k8s_source);
+	t = insttype_lookup(types, "coreweave", "gd-8xh200ib-i128");
+	assert_non_null(t);
+	assert_string_equal(t->rdma, "ib");
+	assert_null(insttype_lookup(types, "coreweave", "HGX B200 (8 GPU)")); /* unknown */
 	t = insttype_lookup(types, "lambda", "gpu_1x_some_future_gpu");
 	assert_non_null(t); /* the catch-all */
 	assert_string_equal(t->k8s, "join");

@@ -21,7 +21,7 @@ static int has_reason(const struct rec_verdict *v, char sign, const char *text)
 
 static struct rec_verdict judge(int infiniband, const char *rdma, int nodes)
 {
-	struct rec_offer o = {8, 50.0, NAN, -1, infiniband, rdma, 1, "unknown", 80, 5.0, 0};
+	struct rec_offer o = {8, 50.0, NAN, -1, infiniband, rdma, 1, "unknown", 80, 5.0, 0, NULL};
 	struct rec_verdict v;
 	recommend_judge(WL_TRAINING, nodes, &o, NULL, &v);
 	return v;
@@ -60,11 +60,34 @@ static void test_efa_is_rdma(void **state)
 
 /* Memory fit and price-performance add to the checklist: an 8x V100 16 GB
  * (no BF16 figure) scores below an 8x H100 with the same checklist. */
+/* The Kubernetes item reads the offer's merged mode (what list and show
+ * print), not the provider-wide one: a join-only instance type is no
+ * managed cluster for serving, whatever its provider's other products. */
+static void test_k8s_from_offer(void **state)
+{
+	(void)state;
+	struct rec_offer o = {1, 2.0, NAN, -1, -1, "unknown", -1, "unknown", 80, 5.0, 0, "join"};
+	struct rec_verdict v;
+	recommend_judge(WL_INFERENCE, 1, &o, NULL, &v);
+	assert_true(has_reason(&v, '?', "join to your own cluster"));
+	assert_false(has_reason(&v, '+', "managed Kubernetes"));
+	o.k8s = "both";
+	recommend_judge(WL_INFERENCE, 1, &o, NULL, &v);
+	assert_true(has_reason(&v, '+', "managed Kubernetes"));
+	o.k8s = "none";
+	recommend_judge(WL_BATCH, 1, &o, NULL, &v);
+	assert_true(has_reason(&v, '-', "no Kubernetes"));
+	/* not read (NULL): the profile's, here none, so unknown */
+	o.k8s = NULL;
+	recommend_judge(WL_BATCH, 1, &o, NULL, &v);
+	assert_true(has_reason(&v, '?', "Kubernetes support unknown"));
+}
+
 static void test_value_memory(void **state)
 {
 	(void)state;
-	struct rec_offer h100 = {8, 32, NAN, -1, 1, "ib", 1, "unknown", 80, 4.0, 0};
-	struct rec_offer v100 = {8, 6.3, NAN, -1, 1, "ib", 1, "unknown", 16, NAN, 0};
+	struct rec_offer h100 = {8, 32, NAN, -1, 1, "ib", 1, "unknown", 80, 4.0, 0, NULL};
+	struct rec_offer v100 = {8, 6.3, NAN, -1, 1, "ib", 1, "unknown", 16, NAN, 0, NULL};
 	struct rec_verdict vh, vv;
 	recommend_judge(WL_TRAINING, 4, &h100, NULL, &vh);
 	recommend_value(WL_TRAINING, &h100, 2.0, &vh);
@@ -219,6 +242,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_efa_is_rdma),
+		cmocka_unit_test(test_k8s_from_offer),
 		cmocka_unit_test(test_value_memory),
 		cmocka_unit_test(test_rank),
 		cmocka_unit_test(test_query_recommend),
