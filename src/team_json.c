@@ -14,9 +14,10 @@ json_t *team_export_json(const char *dir, const struct team_export_result *r)
 
 static json_t *provider_json(const struct team_provider *t)
 {
-	return json_pack("{s:s, s:s, s:I, s:s, s:s?}", "provider", t->id, "outcome",
+	return json_pack("{s:s, s:s, s:I, s:s?, s:s?}", "provider", t->id, "outcome",
 			 team_outcome_name(t->outcome), "offers", (json_int_t)t->offers, "as_of",
-			 t->as_of, "local_as_of", t->local_as_of[0] ? t->local_as_of : NULL);
+			 t->as_of[0] ? t->as_of : NULL, "local_as_of",
+			 t->local_as_of[0] ? t->local_as_of : NULL);
 }
 
 json_t *team_pull_json(const struct team_pull_result *r)

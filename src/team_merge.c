@@ -232,20 +232,23 @@ static enum gc_status read_record(json_t *rec, struct team_lines *l, struct team
 		return err_set(err, GC_EDATA, "payload line %zu is not a provider record", l->line);
 	memset(t, 0, sizeof *t);
 	snprintf(t->id, sizeof t->id, "%s", id);
-	const char *as_of = jstr(rec, "as_of");
-	if (!as_of)
+	/* none: for live and snapshot data its fetched_at (the cache's rule,
+	 * OFFER_DATA_DATE), for any other source no date (an undated catalog),
+	 * never its fetched_at in its place */
+	const char *as_of = jstr(rec, "as_of"), *src = jstr(rec, "source");
+	if (!as_of && (strcmp(src, "live") == 0 || strcmp(src, "snapshot") == 0))
 		as_of = jstr(rec, "fetched_at");
 	/* the dates decide what is newer, as strings: only real ones, never
 	 * one after now (a record of 9999 froze the provider for good) */
 	char what[96];
 	snprintf(what, sizeof what, "payload line %zu: %s's as_of", l->line, id);
-	enum gc_status st = ingest_check_date(what, as_of, 0, err);
+	enum gc_status st = as_of ? ingest_check_date(what, as_of, 0, err) : GC_OK;
 	snprintf(what, sizeof what, "payload line %zu: %s's fetched_at", l->line, id);
 	if (st == GC_OK)
 		st = ingest_check_date(what, jstr(rec, "fetched_at"), 0, err);
 	if (st != GC_OK)
 		return st;
-	snprintf(t->as_of, sizeof t->as_of, "%s", as_of);
+	snprintf(t->as_of, sizeof t->as_of, "%s", as_of ? as_of : "");
 	t->offers = (size_t)json_integer_value(n);
 	*g = (struct group){l, t->id, t->offers};
 	return GC_OK;
@@ -280,9 +283,11 @@ static enum gc_status merge_one(struct cache *c, int force, json_t *rec, struct 
 {
 	enum gc_status st = cache_provider_as_of(c, t->id, t->local_as_of, sizeof t->local_as_of,
 						 err);
-	/* a local date that is none, or in the future (stored before the door
-	 * checked dates), is older than any real one */
-	int cmp = ingest_date(t->local_as_of, 0) >= 0 ? strcmp(t->local_as_of, t->as_of) : -1;
+	/* a local date that is none (no offers, or one of unknown age), or in
+	 * the future (stored before the door checked dates), is older than any
+	 * real one; snapshot data without a date never replaces dated data */
+	int local = ingest_date(t->local_as_of, 0) >= 0;
+	int cmp = !local ? -1 : !t->as_of[0] ? 1 : strcmp(t->local_as_of, t->as_of);
 	t->outcome = force || cmp < 0 ? TEAM_STORED : cmp > 0 ? TEAM_KEPT_NEWER
 								    : TEAM_CURRENT;
 	if (st != GC_OK || t->outcome != TEAM_STORED)

@@ -15,14 +15,16 @@ static void print_provider(const struct team_provider *t)
 {
 	switch (t->outcome) {
 	case TEAM_STORED:
-		printf("%-14s %zu offers (pulled, as of %s)\n", t->id, t->offers, t->as_of);
+		printf("%-14s %zu offers (pulled, as of %s)\n", t->id, t->offers,
+		       t->as_of[0] ? t->as_of : "unknown");
 		break;
 	case TEAM_CURRENT:
-		printf("%-14s current (as of %s)\n", t->id, t->as_of);
+		printf("%-14s current (as of %s)\n", t->id, t->as_of[0] ? t->as_of : "unknown");
 		break;
 	case TEAM_KEPT_NEWER:
 		printf("%-14s kept: the cache's data (as of %s) is newer than the snapshot's (%s); "
-		       "--force takes the snapshot\n", t->id, t->local_as_of, t->as_of);
+		       "--force takes the snapshot\n", t->id, t->local_as_of,
+		       t->as_of[0] ? t->as_of : "no date");
 		break;
 	}
 }
