@@ -444,6 +444,36 @@ static enum gc_status merge_text(struct cache *c, const char *text, char **err)
 	return st;
 }
 
+/* A catalog provider's record without as_of is undated (not dated by its
+ * fetched_at, as live data is): it does not replace lambda's dated
+ * snapshot rows (kept-newer, as null in the answer) unless forced. */
+static void test_merge_undated(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"{\"type\":\"provider\",\"provider\":\"lambda\",\"source\":\"catalog\","
+		"\"fetched_at\":\"2026-12-02T11:00:00Z\",\"offers\":1}\n"
+		"{\"provider\":\"lambda\",\"sku\":\"a\",\"gpu_name\":\"H100\",\"gpu_count\":1,"
+		"\"region\":\"r\",\"price_hr\":0.5,\"source\":\"catalog\","
+		"\"fetched_at\":\"2026-12-02T11:00:00Z\"}\n";
+	struct cache *cl = open_mem();
+	double before = price_of(cl, "lambda");
+	struct team_pull_result r;
+	char *err = NULL;
+	assert_int_equal(team_merge(cl, text, strlen(text), 0, &r, &err), GC_OK);
+	assert_int_equal(r.nproviders, 1);
+	assert_int_equal(r.providers[0].outcome, TEAM_KEPT_NEWER);
+	assert_string_equal(r.providers[0].as_of, "");
+	assert_string_equal(r.providers[0].local_as_of, "2026-05-20T00:00:00Z");
+	assert_true(price_of(cl, "lambda") == before);
+	team_pull_result_release(&r);
+	assert_int_equal(team_merge(cl, text, strlen(text), 1, &r, &err), GC_OK);
+	assert_int_equal(r.providers[0].outcome, TEAM_STORED);
+	assert_true(price_of(cl, "lambda") == 0.5);
+	team_pull_result_release(&r);
+	cache_close(cl);
+}
+
 /* An offer line's JSON values are capped before jansson builds them: an
  * unknown key does not matter, thousands of values in it refuse the line
  * (and the pull: nothing changes); so does a line over TEAM_MAX_LINE, such
@@ -956,6 +986,7 @@ int main(void)
 		cmocka_unit_test(test_export_pull_merge),
 		cmocka_unit_test(test_pull_is_one_transaction),
 		cmocka_unit_test(test_merge_caps),
+		cmocka_unit_test(test_merge_undated),
 		cmocka_unit_test(test_merge_provider_twice),
 		cmocka_unit_test(test_manifest_read),
 		cmocka_unit_test(test_pull_counts),
