@@ -53,8 +53,10 @@ enum gc_status cache_dump_states(struct cache *c, cache_dump_state_fn fn, void *
 	static const char sql[] =
 		"SELECT s.provider, s.source, s.fetched_at, s.stale, s.last_error,"
 		" (SELECT count(*) FROM offer o WHERE o.provider = s.provider),"
-		" (SELECT max(COALESCE(o.as_of, o.fetched_at)) FROM offer o"
-		"  WHERE o.provider = s.provider)"
+		/* the data's date; none (NULL) when any offer names none: an
+		 * undated catalog's record says so, never its fetch */
+		" (SELECT CASE WHEN count(*) = count(o.as_of) THEN max(o.as_of) END"
+		"  FROM offer o WHERE o.provider = s.provider)"
 		" FROM provider_state s WHERE s.source IS NOT NULL ORDER BY s.provider";
 	sqlite3_stmt *s;
 	if (sqlite3_prepare_v2(c->db, sql, -1, &s, NULL) != SQLITE_OK)
@@ -169,8 +171,8 @@ enum gc_status cache_provider_as_of(struct cache *c, const char *provider, char 
 	sqlite3_stmt *s;
 	out[0] = '\0';
 	if (sqlite3_prepare_v2(c->db,
-			       "SELECT max(COALESCE(as_of, fetched_at)) FROM offer"
-			       " WHERE provider = ?1",
+			       "SELECT CASE WHEN count(*) = count(as_of) THEN max(as_of) END"
+			       " FROM offer WHERE provider = ?1",
 			       -1, &s, NULL) != SQLITE_OK)
 		return cache_db_error(c, err, "cannot read the offers");
 	cache_bind_text(s, 1, provider);

@@ -268,6 +268,8 @@ enum gc_status cache_dump_offers(struct cache *c, cache_dump_offer_fn fn, void *
  * or older one (refresh). */
 enum gc_status cache_provider_dated(struct cache *c, const char *provider, long long *n,
 				    long long *dated, char *oldest, size_t size, char **err);
+/* The newest date of provider's data into out; "" when it has no offers or any
+ * of them names no date (team pull: undated data never replaces dated). */
 enum gc_status cache_provider_as_of(struct cache *c, const char *provider, char *out, size_t n,
 				    char **err);
 
