@@ -1142,10 +1142,14 @@ scenario_catalog_undated() {
 	server <<EOF || return 1
 GET /v8/aws/vms.csv file=sky/aws/vms.csv type=text/plain
 GET /v8/nebius/vms.csv file=sky/nebius/vms.csv type=text/plain
+GET /v8/jarvislabs/vms.csv file=sky/jarvislabs/vms.csv type=text/plain
 EOF
 	catalog_env
-	last="refresh aws nebius (no Last-Modified)"; g refresh --force aws nebius
+	last="refresh aws nebius jarvislabs (no Last-Modified)"; g refresh --force aws nebius jarvislabs
 	expect_rc 0 && has out "nebius         kept its 21 dated offers: the skypilot catalog is undated or older" || return 1
+	# JarvisLabs' list price (H100 $2.69, checked 2026-09-20) stays
+	has out "jarvislabs     kept its 4 dated offers" || return 1
+	sql_is "SELECT min(source), max(source) FROM offer WHERE provider='jarvislabs'" "list|list" || return 1
 	sql_is "SELECT count(*) > 0, count(as_of) FROM offer WHERE provider='aws'" "1|0" || return 1
 	sql_is "SELECT min(source), count(*), max(as_of) FROM offer WHERE provider='nebius'" "snapshot|21|2026-05-20T00:00:00Z" || return 1
 	last="list --provider aws --json"; g list --provider aws --all-regions --json
