@@ -26,6 +26,14 @@ static const char *const cap_field[QC_COUNT] = {
 	[QC_NVLINK] = "nvlink",
 };
 
+/* Whether q fixes the GPU count (--gpus N with --gpu X:N, or a --where on
+ * it both ways): then every row has the same count and $/GPU/H repeats $/H
+ * divided by it. */
+static int counts_pinned(const struct query *q)
+{
+	return !isnan(q->min_gpus) && !isnan(q->max_gpus) && q->min_gpus == q->max_gpus;
+}
+
 /* The group's count column: regions for one SKU, offers otherwise. */
 static const struct field *group_count(const struct query *q)
 {
@@ -64,6 +72,8 @@ int query_column_rank(const struct query *q, const struct field *f)
 			return 0;
 	if (filtered(q, f))
 		return 1;
+	if (strcmp(f->key, "price_per_gpu_hr") == 0 && !counts_pinned(q))
+		return 3; /* beside REGION: before VRAM and the count */
 	if (f == group_count(q))
 		return 4; /* after what gpucmp is for: K8S, MIG, IB, REGION */
 	return f->table_rank > 0 ? f->table_rank : 9;
@@ -88,6 +98,9 @@ size_t query_table_columns(const struct query *q, const struct field **cols, siz
 			n = add_col(cols, n, max, &offer_fields[i]);
 		if (strcmp(offer_fields[i].key, "region") == 0)
 			n = add_col(cols, n, max, group_count(q));
+		/* a price order over 1-, 2- and 8-GPU offers reads by the GPU-hour */
+		if (strcmp(offer_fields[i].key, "price_hr") == 0 && !counts_pinned(q))
+			n = add_col(cols, n, max, field_find("price_per_gpu_hr"));
 	}
 	for (size_t i = 0; i < offer_field_count; i++)
 		if (filtered(q, &offer_fields[i]))
