@@ -26,6 +26,7 @@ struct job {
 	const struct adapter *ad;    /* the live adapter, or &hosted */
 	struct adapter hosted;       /* the catalog tier's plan for this provider */
 	enum hosted_kind tier;       /* HOSTED_NONE: live */
+	enum hosted_kind fallback;   /* live: the catalog tried when it fails (the plan's) */
 	const char *source;          /* "live" | "catalog" */
 	struct refresh_result *res;
 	struct adapter_run run;
@@ -40,8 +41,8 @@ struct job {
 	int failing;                 /* failed: wait for the requests in flight, then end */
 	enum gc_status fail_status;
 	char *fail_msg;
-	char *sky_msg;               /* why the SkyPilot catalog failed, when gpuhunt
-					stands in for it (shown with gpuhunt's own) */
+	char *tried;                 /* the tiers that failed before this one, "live:
+					<why>; skypilot: <why>" (shown with its own) */
 	double t0;
 	size_t budget;               /* body bytes the crawl may still receive */
 };
@@ -207,34 +208,79 @@ static char *clean_message(const struct job *j, const char *msg)
 
 static void job_start(struct job *j);
 
-/* A provider's SkyPilot catalog failed (not there, broken): its gpuhunt
- * catalog, when it has one, is tried in the same run; 1 when it is. */
-static int job_fallback(struct job *j, const char *msg)
+/* The tier tried after j's failed one: a live API's hosted catalog (the
+ * plan's), SkyPilot's gpuhunt; HOSTED_NONE when none is left. */
+static enum hosted_kind job_next_tier(const struct job *j)
+{
+	const struct hosted_map *m = hosted_find(j->res->id);
+	if (j->tier == HOSTED_NONE)
+		return j->fallback;
+	return j->tier == HOSTED_SKYPILOT && m && m->gpuhunt ? HOSTED_GPUHUNT : HOSTED_NONE;
+}
+
+/* The failed tier's reason appended to j->tried ("live: <msg>"); left as
+ * it was when memory ran out. */
+static void job_tried(struct job *j, const char *msg)
+{
+	const char *kn = j->tier == HOSTED_NONE ? "live" : hosted_kind_name(j->tier);
+	size_t n = (j->tried ? strlen(j->tried) : 0) + strlen(kn) + strlen(msg) + 8;
+	char *t = malloc(n);
+	if (!t)
+		return;
+	snprintf(t, n, "%s%s%s: %s", j->tried ? j->tried : "", j->tried ? "; " : "", kn, msg);
+	free(j->tried);
+	j->tried = t;
+}
+
+/* A tier failed for a reason of its own (an HTTP error, a transfer, a
+ * body, the door refusing the answer): the next tier, when there is one
+ * and the deadline has not come, is tried in the same run (docs/REFRESH.md,
+ * "Tiers"); 1 when it is.  A live API's key never goes to a catalog. */
+static int job_fallback(struct job *j, enum gc_status st, const char *msg)
 {
 	struct refresh *rf = j->rf;
-	const struct hosted_map *m = hosted_find(j->res->id);
-	if (j->tier != HOSTED_SKYPILOT || !m || !m->gpuhunt || http_now() >= rf->deadline)
+	enum hosted_kind next = job_next_tier(j);
+	if (next == HOSTED_NONE || st == GC_ENOMEM || st == GC_EIO || http_now() >= rf->deadline)
+		return 0;
+	char *m = clean_message(j, msg); /* the key and a run-time token masked */
+	if (!m)
 		return 0;
 	char line[1024];
-	snprintf(line, sizeof line,
-		 "the skypilot catalog failed (%.900s); trying the gpuhunt catalog",
-		 msg ? msg : "failed");
+	snprintf(line, sizeof line, "the %s%s failed (%.800s); trying the %s catalog",
+		 j->tier == HOSTED_NONE ? "live API" : hosted_kind_name(j->tier),
+		 j->tier == HOSTED_NONE ? "" : " catalog", m, hosted_kind_name(next));
 	job_note(rf, j->res->id, line);
-	free(j->sky_msg);
-	j->sky_msg = strdup(msg ? msg : "failed");
+	if (j->tier == HOSTED_NONE && !j->res->live_error)
+		j->res->live_error = strdup(m);
+	job_tried(j, m);
+	free(m);
 	size_t requests = j->run.requests;
 	job_release(j);
 	j->failing = j->unchanged = 0;
 	j->inflight = 0;
-	hosted_adapter(&j->hosted, j->res->id, HOSTED_GPUHUNT,
-		       config_catalog_url(rf->opts->config, HOSTED_GPUHUNT, NULL, 0));
-	j->tier = HOSTED_GPUHUNT;
-	j->res->tier = hosted_kind_name(HOSTED_GPUHUNT);
+	j->key = NULL;
+	hosted_adapter(&j->hosted, j->res->id, next,
+		       config_catalog_url(rf->opts->config, next, NULL, 0));
+	j->ad = &j->hosted;
+	j->tier = next;
+	j->source = "catalog";
+	j->res->tier = hosted_kind_name(next);
 	rf->running--;
 	job_start(j);
 	if (!j->finished)
 		j->run.requests += requests;
 	return 1;
+}
+
+/* After a fallback that came through, what the provider's record says
+ * (cache status LAST ERROR): "live: <why>; took the skypilot catalog";
+ * NULL when no tier failed before this one. */
+static const char *job_fallback_note(const struct job *j, char *out, size_t n)
+{
+	if (!j->tried)
+		return NULL;
+	snprintf(out, n, "%.900s; took the %s catalog", j->tried, hosted_kind_name(j->tier));
+	return out;
 }
 
 /* A catalog's validators are its own: its ETag tagged with its kind
@@ -264,9 +310,10 @@ static enum gc_status job_store(struct job *j, char **err)
 	for (size_t i = 0; i < j->store.n; i++)
 		j->run.unknown_gpu += !j->store.items[i].gpu;
 	job_log(j, dups);
-	char *tagged = job_tagged_etag(j);
+	char *tagged = job_tagged_etag(j), note[1024];
 	struct cache_meta m = {j->source, rf->fetched_at, tagged ? tagged : j->etag,
-			       tagged ? j->last_modified : NULL, NULL, 0, 0};
+			       tagged ? j->last_modified : NULL,
+			       job_fallback_note(j, note, sizeof note), 0, 0};
 	if (j->tier == HOSTED_NONE)
 		m.last_modified = j->last_modified;
 	size_t inserted = 0;
@@ -296,17 +343,17 @@ static void job_failed(struct job *j, enum gc_status st, const char *msg)
 	free(e2);
 }
 
-/* A failure's message; after a fallback, both catalogs' ("skypilot: ...;
- * gpuhunt: ..."), a new string in *both (NULL: msg alone). */
+/* A failure's message; after a fallback, every tier's ("live: ...;
+ * skypilot: ...; gpuhunt: ..."), a new string in *both (NULL: msg alone). */
 static const char *job_both(struct job *j, const char *msg, char **both)
 {
 	*both = NULL;
-	if (!j->sky_msg)
+	if (!j->tried)
 		return msg;
-	const char *gh = msg ? msg : "failed";
-	size_t n = strlen(j->sky_msg) + strlen(gh) + 32;
+	const char *kn = hosted_kind_name(j->tier), *last = msg ? msg : "failed";
+	size_t n = strlen(j->tried) + strlen(kn) + strlen(last) + 8;
 	if ((*both = malloc(n)))
-		snprintf(*both, n, "skypilot: %s; gpuhunt: %s", j->sky_msg, gh);
+		snprintf(*both, n, "%s; %s: %s", j->tried, kn, last);
 	return *both ? *both : msg;
 }
 
@@ -338,13 +385,24 @@ static enum gc_status job_keeps_dated(struct job *j, size_t *kept, char **err)
 	return st;
 }
 
+/* A 304 answered: the offers are current again; after a fallback, the
+ * record still says which tiers failed. */
+static enum gc_status job_fresh(struct job *j, char **err)
+{
+	char note[1024];
+	enum gc_status st = cache_mark_fresh(j->rf->cache, j->ad->id, j->rf->fetched_at, err);
+	if (st == GC_OK && job_fallback_note(j, note, sizeof note))
+		st = cache_note(j->rf->cache, j->ad->id, note, err);
+	return st;
+}
+
 /* Settle a job: store its offers (or its failure) and free its run. */
 static void job_end(struct job *j, enum refresh_outcome out, enum gc_status st, const char *msg)
 {
 	struct refresh *rf = j->rf;
 	struct refresh_result *r = j->res;
 	char *err = NULL, *both = NULL;
-	if (out == REFRESH_FAILED && job_fallback(j, msg))
+	if (out == REFRESH_FAILED && job_fallback(j, st, msg))
 		return;
 	size_t kept = 0;
 	if (out == REFRESH_UPDATED && (st = job_keeps_dated(j, &kept, &err)) == GC_OK && kept) {
@@ -357,14 +415,19 @@ static void job_end(struct job *j, enum refresh_outcome out, enum gc_status st, 
 	if (out == REFRESH_UPDATED && st == GC_OK)
 		st = job_store(j, &err);
 	else if ((out == REFRESH_UNCHANGED || out == REFRESH_KEPT) && st == GC_OK)
-		st = cache_mark_fresh(rf->cache, j->ad->id, rf->fetched_at, &err);
+		st = job_fresh(j, &err);
+	/* the door refused the answer: the next tier may have one it takes */
+	if (out == REFRESH_UPDATED && st != GC_OK && job_fallback(j, st, err)) {
+		free(err);
+		return;
+	}
 	if (out == REFRESH_FAILED || st != GC_OK)
 		job_failed(j, st, job_both(j, st != GC_OK && out != REFRESH_FAILED ? err : msg,
 					   &both));
 	free(both);
 	free(err);
-	free(j->sky_msg);
-	j->sky_msg = NULL;
+	free(j->tried);
+	j->tried = NULL;
 	job_release(j);
 	j->finished = 1;
 	rf->running--;
@@ -687,9 +750,10 @@ static void job_start(struct job *j)
 {
 	struct refresh *rf = j->rf;
 	char *err = NULL;
+	if (!j->started)
+		j->t0 = mono_s(); /* a fallback's time counts with the tier before */
 	j->started = 1;
 	rf->running++;
-	j->t0 = mono_s();
 	/* a catalog job's base is its catalog's (hosted_adapter), never the
 	 * live API's GPUCMP_<ID>_BASE_URL */
 	const char *base =
@@ -765,8 +829,10 @@ static int pre_skip(struct refresh *rf, struct job *j, const struct refresh_plan
 		j->ad = p->live;
 		j->key = p->key;
 		j->tier = HOSTED_NONE;
+		j->fallback = p->fallback;
 		j->source = "live";
 		r->tier = "live";
+		r->keyed = p->key && p->live->auth != ADAPTER_AUTH_NONE;
 	} else if (p->catalog != HOSTED_NONE) {
 		hosted_adapter(&j->hosted, r->id, p->catalog,
 			       config_catalog_url(rf->opts->config, p->catalog, NULL, 0));
@@ -839,7 +905,7 @@ static enum gc_status refresh_crawl(struct refresh *rf, const struct refresh_pla
 			/* only after libcurl's multi interface itself failed; the
 			 * flight records of its unfinished transfers are lost with it */
 			job_release(&rf->jobs[i]);
-		free(rf->jobs[i].sky_msg);
+		free(rf->jobs[i].tried);
 	}
 	rates_free(&rf->rates);
 	return st;
@@ -877,8 +943,10 @@ enum gc_status refresh_run(struct cache *c, const struct catalog *cat,
 
 void refresh_results_free(struct refresh_result *r, size_t n)
 {
-	for (size_t i = 0; r && i < n; i++)
+	for (size_t i = 0; r && i < n; i++) {
 		free(r[i].message);
+		free(r[i].live_error);
+	}
 	free(r);
 }
 

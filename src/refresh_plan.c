@@ -153,6 +153,7 @@ void refresh_plan_one(const struct refresh_opts *o, const char *id, struct refre
 		live_blocked(ad, p->key, why, sizeof why);
 	if (ad && !*why) {
 		p->live = ad;
+		p->fallback = catalog_on ? k : HOSTED_NONE;
 		return;
 	}
 	p->key = NULL;

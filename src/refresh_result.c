@@ -41,6 +41,8 @@ json_t *refresh_result_json(const struct refresh_result *r)
 	bad |= json_object_set_new(o, "seconds", json_real(round(r->seconds * 1000) / 1000));
 	bad |= json_object_set_new(o, "message",
 				   r->message ? json_string(r->message) : json_null());
+	bad |= json_object_set_new(o, "live_error",
+				   r->live_error ? json_string(r->live_error) : json_null());
 	if (bad) {
 		json_decref(o);
 		return NULL;
@@ -62,15 +64,17 @@ json_t *refresh_results_json(const struct refresh_result *r, size_t n)
 
 enum refresh_verdict refresh_verdict(const struct refresh_result *r, size_t n)
 {
-	size_t tried = 0, failed = 0;
+	size_t tried = 0, failed = 0, keyed_live = 0;
 	for (size_t i = 0; i < n; i++) {
 		int lost_key = r[i].outcome == REFRESH_NO_KEY && r[i].named;
 		tried += lost_key || (r[i].outcome != REFRESH_NO_KEY &&
 				      r[i].outcome != REFRESH_RECENT &&
 				      r[i].outcome != REFRESH_NO_SOURCE);
 		failed += lost_key || r[i].outcome == REFRESH_FAILED;
+		/* current from a catalog, but the live API the user keyed failed */
+		keyed_live += r[i].keyed && r[i].live_error && r[i].outcome != REFRESH_FAILED;
 	}
 	if (failed && failed == tried)
 		return REFRESH_ALL_FAILED;
-	return failed ? REFRESH_SOME_FAILED : REFRESH_ALL_CURRENT;
+	return failed || keyed_live ? REFRESH_SOME_FAILED : REFRESH_ALL_CURRENT;
 }

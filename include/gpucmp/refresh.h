@@ -43,6 +43,10 @@ struct refresh_result {
 	long long age;           /* REFRESH_RECENT: seconds since the last refresh */
 	const char *tier;        /* where the offers came from: "live", "skypilot",
 				    "gpuhunt"; NULL when skipped before choosing */
+	char *live_error;        /* the live API failed and a hosted catalog was tried
+				    after it: why it failed (no secrets), else NULL */
+	int keyed;               /* the live API ran with a key the user set: its failure
+				    counts for the exit code even when a catalog stood in */
 	int named;               /* named by the run (its IDs, or the config's providers):
 				    REFRESH_NO_KEY is then a failure (refresh_verdict) */
 };
@@ -97,7 +101,11 @@ void refresh_env_name(const struct adapter *ad, const char *suffix, char *out, s
  * that can run (keyless, or its key set), else from the hosted catalog
  * that covers it (hosted.h: SkyPilot, else gpuhunt), else skipped with
  * the reason in its result, in --verbose and in its cache record
- * (last_error, offers not touched).
+ * (last_error, offers not touched).  The tiers fall through in one run:
+ * a live API that fails (HTTP, transfer, body, the door refusing its
+ * answer) is followed by its hosted catalog (the tier on), a SkyPilot
+ * file that fails by gpuhunt's; when every tier failed the provider keeps
+ * its previous offers, marked stale, each tier's reason recorded.
  *
  * Refresh.  `cat` must have CATALOG_GPUS and CATALOG_TYPES loaded.  Fills
  * *results (one per provider, in id order; free with refresh_results_free).
@@ -154,6 +162,8 @@ struct refresh_plan {
 	const struct adapter *live; /* its live adapter, when that tier runs, else NULL */
 	enum hosted_kind catalog;   /* not live: the hosted catalog it comes from;
 				     * HOSTED_NONE with live NULL: skipped */
+	enum hosted_kind fallback;  /* live: the hosted catalog tried when the live API
+				     * fails (the tier on), else HOSTED_NONE */
 	const char *key;            /* live: its API key (refresh_key, borrowed), or NULL */
 	enum refresh_outcome skip;  /* skipped: REFRESH_NO_KEY or REFRESH_NO_SOURCE */
 	int named;                  /* o->ids named it (the command line or the config's
@@ -193,7 +203,10 @@ struct json_t *refresh_results_json(const struct refresh_result *r, size_t n);
  * refreshed recently, no key when not named) was not tried; a named
  * provider skipped for want of a key failed (a cron job that lost its key
  * must not pass in silence).  One taken from a hosted catalog instead is
- * judged by that catalog's outcome. */
+ * judged by that catalog's outcome.  A live API that ran with the user's
+ * key and failed, its catalog standing in, makes the run SOME_FAILED
+ * (never ALL_FAILED: its offers are current); a keyless one's failure
+ * does not count when the catalog came through. */
 enum refresh_verdict {
 	REFRESH_ALL_CURRENT, /* every provider tried is current (or none was tried) */
 	REFRESH_SOME_FAILED,

@@ -153,14 +153,17 @@ static void print_line(const struct refresh_result *r)
 	case REFRESH_UPDATED:
 		printf("%-14s %zu offers (", r->id, r->offers);
 		if (r->tier && strcmp(r->tier, "live") != 0)
-			printf("%s catalog, ", r->tier);
+			printf("%s catalog%s, ", r->tier,
+			       r->live_error ? " after the live API failed" : "");
 		printf("%.1f s", r->seconds);
 		if (r->unknown_gpu)
 			printf(", %zu with a GPU gpucmp does not know", r->unknown_gpu);
 		printf(")\n");
 		break;
 	case REFRESH_UNCHANGED:
-		printf("%-14s unchanged since the last refresh (%.1f s)\n", r->id, r->seconds);
+		printf("%-14s unchanged since the last refresh (%s%s%.1f s)\n", r->id,
+		       r->live_error ? r->tier : "",
+		       r->live_error ? " catalog after the live API failed, " : "", r->seconds);
 		break;
 	case REFRESH_KEPT:
 		printf("%-14s kept its %zu dated offers: the %s catalog is undated or older "
@@ -177,6 +180,20 @@ static void print_line(const struct refresh_result *r)
 	case REFRESH_FAILED: /* stderr errors */
 		break;
 	}
+}
+
+/* A live API failed and its catalog stood in: with the user's key a
+ * failure (even with --quiet; the exit code says so too), else a note. */
+static void print_fallback(const struct refresh_result *r)
+{
+	const char *tier = r->tier ? r->tier : "hosted";
+	if (r->keyed)
+		msg_error("%s: live API failed (%s); took the %s catalog: its offers are current, "
+			  "the exit code counts the failure",
+			  r->id, r->live_error, tier);
+	else
+		msg_note("%s: live API failed (%s); took the %s catalog", r->id, r->live_error,
+			 tier);
 }
 
 /* stdout: what was refreshed (lines or JSON); stderr: skips and failures. */
@@ -196,6 +213,8 @@ static int print_results(const struct cli_args *a, const struct refresh_result *
 			msg_error("%s %s", res[i].id, m); /* a failure: even with --quiet */
 		else if (res[i].outcome == REFRESH_NO_KEY || res[i].outcome == REFRESH_NO_SOURCE)
 			msg_note("%s: %s", res[i].id, m);
+		else if (res[i].live_error)
+			print_fallback(&res[i]);
 	}
 	return rc;
 }
@@ -357,9 +376,12 @@ const struct cmd_entry cmd_refresh_entry = {
 		"provider's usual variable is set (or its api_key in the config file;\n"
 		"'providers' there sets the default IDs), else its hosted catalog; with\n"
 		"neither it is skipped with a note, or, when named (an ID or the config's\n"
-		"'providers'), it fails with a line naming the variable to set. Each provider's\n"
-		"offers are replaced in one transaction; one that fails keeps its previous\n"
-		"offers, marked stale, with the error recorded ('gpucmp cache status').\n"
+		"'providers'), it fails with a line naming the variable to set. A live API\n"
+		"that fails is followed by its hosted catalog in the same run (the rows say\n"
+		"source 'catalog'; with your key set that still fails the run, exit 75).\n"
+		"Each provider's offers are replaced in one transaction; one whose every\n"
+		"source fails keeps its previous offers, marked stale, with the error\n"
+		"recorded ('gpucmp cache status').\n"
 		"GPUCMP_<ID>_BASE_URL (or base_url in the config) points an adapter at\n"
 		"another server.\n\n"
 		"--from URL|DIR (or pull_from in the config, when no ID is named) pulls a\n"
@@ -369,11 +391,11 @@ const struct cmd_entry cmd_refresh_entry = {
 		"the cache lock (not held while fetching); a provider whose cached data is\n"
 		"newer stays unless --force (docs/TEAM.md).\n\n"
 		"exit: 0 every provider tried is current, 75 some failed (a named one without\n"
-		"its key too; or another refresh holds the cache), 69 all failed (a pull: the\n"
-		"server is down), 65 a pulled snapshot is refused (tampered, cut short, an\n"
-		"unknown key or format version; the cache is unchanged); with\n"
-		"--exit-on-change, 3 when none failed and an offer the filters select changed\n"
-		"(docs/HISTORY.md).\n\n"
+		"its key too, a keyed live API its catalog stood in for; or another refresh\n"
+		"holds the cache), 69 all failed (a pull: the server is down), 65 a pulled\n"
+		"snapshot is refused (tampered, cut short, an unknown key or format version;\n"
+		"the cache is unchanged); with --exit-on-change, 3 when none failed and an\n"
+		"offer the filters select changed (docs/HISTORY.md).\n\n"
 		"examples:\n"
 		"  gpucmp refresh\n"
 		"  gpucmp refresh vast runpod --timeout 20\n"

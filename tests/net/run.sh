@@ -200,6 +200,7 @@ scenario_all_no_keys() {
 
 # 500 on every attempt: retried, then the provider fails (exit 69: all
 # failed), keeps its previous offers marked stale, and the error is recorded.
+# (The catalog tier off: the live failure alone; tier_* has the fallback.)
 scenario_http_500() {
 	server "$LAMBDA_OK" || return 1
 	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
@@ -208,7 +209,7 @@ scenario_http_500() {
 GET /api/v1/instance-types status=500 body={"error":"internal"}
 EOF
 	export GPUCMP_LAMBDA_BASE_URL="$BASE"
-	last="refresh lambda --retries 2"; g refresh lambda --retries 2
+	last="refresh lambda --retries 2"; g refresh --no-catalog lambda --retries 2
 	expect_rc 69 && has err "lambda: " && has err "HTTP 500 after retries; kept its previous offers, marked stale" || return 1
 	[ "$(grep -c '^GET' "$dir/requests.log")" = 3 ] || fail "want 3 attempts, log has $(grep -c '^GET' "$dir/requests.log")" || return 1
 	sql_is "SELECT count(*), min(stale), min(source) FROM offer WHERE provider='lambda'" "2|1|live" || return 1
@@ -666,6 +667,7 @@ scenario_leak_check_selftest() {
 
 # --verbose: one line per attempt (method, URL, status, bytes, time, the
 # retry decision) and a per-provider summary; never a header or the key.
+# (The failing runs with the catalog tier off: the live API's lines alone.)
 scenario_verbose() {
 	server "$LAMBDA_OK" || return 1
 	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
@@ -679,12 +681,12 @@ scenario_verbose() {
 GET /api/v1/instance-types status=503 body={"error":"busy"}
 EOF
 	export GPUCMP_LAMBDA_BASE_URL="$BASE"
-	last="refresh --verbose --retries 1 (503)"; g refresh --verbose --retries 1 lambda
+	last="refresh --verbose --retries 1 (503)"; g refresh --no-catalog --verbose --retries 1 lambda
 	expect_rc 69 || return 1
 	has err "HTTP 503, 16 bytes" && has err "attempt 1; retrying in " || return 1
 	has err "attempt 2; giving up after 2 attempts" || return 1
 	[ "$(grep -c 'lambda: GET' "$dir/err")" = 2 ] || fail "want one line per attempt" || return 1
-	last="refresh --quiet -v"; g refresh --quiet -v --retries 0 lambda
+	last="refresh --quiet -v"; g refresh --no-catalog --quiet -v --retries 0 lambda
 	has err "attempt 1; giving up" || return 1
 	last="list -v"; g list -v
 	expect_rc 64 && has err "'--verbose' does not apply to 'list'"
@@ -704,8 +706,10 @@ GET /v1/services/6F81-5844-456A/skus file=gcp/skus-page1.json" || return 1
 	has requests.log "GET /v1/services/6F81-5844-456A/skus?pageSize=5000&key=$SECRET" || return 1
 	BASE=$DOWN # nothing listens there: curl's error text
 	export GPUCMP_GCP_BASE_URL="$BASE"
+	# then the catalogs (down too): the key goes to neither, nor into the message
 	last="refresh -v gcp (refused)"; g refresh -v --retries 1 gcp
-	expect_rc 69 && has err "gcp: $BASE/v1/services/6F81-5844-456A/skus" && has err "key=***: failed: " || return 1
+	expect_rc 69 && has err "gcp: live: $BASE/v1/services/6F81-5844-456A/skus" && has err "key=***: failed: " || return 1
+	has err "; skypilot: $DOWN/v8/gcp/vms.csv: " && has err "GET $DOWN/v8/gcp/vms.csv: failed" || return 1
 	has err "kept its previous offers" && no_secret || return 1
 	server "POST /graphql file=runpod/gpu-types-dc.json" || return 1
 	export GPUCMP_RUNPOD_BASE_URL="$BASE" GPUCMP_RUNPOD_API_KEY="$SECRET"
@@ -750,19 +754,21 @@ EOF
 scenario_auth_echo() {
 	server "GET /api/v1/instance-types status=401 file=hostile/lambda-401.json" || return 1
 	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
-	last="refresh (401)"; g refresh -v lambda
+	last="refresh (401)"; g refresh -v --retries 0 lambda
 	expect_rc 69 && has err "instance-types: HTTP 401" && lacks err "sk-test" || return 1
 	server "GET /api/v1/instance-types status=403 file=hostile/lambda-401.json" || return 1
 	export GPUCMP_LAMBDA_BASE_URL="$BASE"
-	last="refresh (403)"; g refresh -v lambda
+	last="refresh (403)"; g refresh -v --retries 0 lambda
 	expect_rc 69 && has err "HTTP 403" || return 1
 	last="cache status"; g cache status --json
 	expect_rc 0 && has out "HTTP 403" || return 1
 	server "POST /graphql file=hostile/runpod-errors.json" || return 1
 	export GPUCMP_RUNPOD_BASE_URL="$BASE" GPUCMP_RUNPOD_API_KEY="$SECRET"
-	last="refresh (GraphQL error)"; g refresh -v runpod
+	last="refresh (GraphQL error)"; g refresh -v --retries 0 runpod
 	expect_rc 69 && has err "RunPod GraphQL error: Unauthorized ?]8;;http://evil.example/?click" || return 1
-	has err " ...; kept its previous offers" && lacks err "sk-test" && no_controls err || return 1
+	# the live failure, cut and cleaned, then its catalogs' (down here)
+	has err " ...; skypilot: $DOWN/v8/runpod/vms.csv: " && has err "; kept its previous offers" || return 1
+	lacks err "sk-test" && no_controls err || return 1
 	sql_is "SELECT instr(last_error, char(27)) + instr(last_error, 'sk-test') FROM provider_state WHERE provider='runpod'" "0" || return 1
 	last="cache status"; g cache status
 	expect_rc 0 && no_controls out
@@ -1347,7 +1353,8 @@ scenario_catalog_not_modified() {
 }
 
 # An empty catalog (a header, no rows) is refused by the plausible-answer
-# rule: the previous offers stay, the failure is recorded.
+# rule: gpuhunt is tried next (not there: 404), the previous offers stay,
+# both failures are recorded.
 scenario_catalog_empty() {
 	catalog_root || return 1
 	head -1 "$catalogs/skypilot/aws/vms.csv" >"$SERVER_ROOT/empty.csv"
@@ -1355,7 +1362,8 @@ scenario_catalog_empty() {
 	catalog_env
 	before=$(sql "SELECT count(*) FROM offer WHERE provider='aws'")
 	last="refresh aws (empty catalog)"; g refresh aws
-	expect_rc 69 && has err "aws: no usable offer in the new data" || return 1
+	expect_rc 69 && has err "aws: skypilot: no usable offer in the new data" || return 1
+	has err "; gpuhunt: $BASE/v3/aws/version: HTTP 404; kept its previous offers" || return 1
 	sql_is "SELECT count(*) FROM offer WHERE provider='aws'" "$before" || return 1
 }
 
@@ -1440,8 +1448,10 @@ ROUTES
 }
 
 # No IDs: every provider with a live adapter or a catalog.  Keyless live
-# adapters point at a closed port (they fail); every provider a catalog
-# covers and no key unlocks is priced from it, all in one run.
+# adapters point at a closed port (they fail): those a catalog covers
+# (azure, oci, runpod, vast) fall through to it, the others (linode,
+# scaleway, vultr) keep their offers; every provider a catalog covers and
+# no key unlocks is priced from it, all in one run.
 scenario_catalog_all() {
 	catalog_root || return 1
 	catalog_routes >"$dir/cat.routes" && server <"$dir/cat.routes" || return 1
@@ -1453,13 +1463,143 @@ scenario_catalog_all() {
 	last="refresh --json --retries 0 --force"; g refresh --json --retries 0 --force
 	expect_rc 75 || return 1
 	for p in aws cudo daytona gcp hyperbolic hyperstack jarvislabs lambda lium mithril nebius \
-		primeintellect seeweb shadeform spheron verda yotta; do
+		primeintellect seeweb shadeform spheron verda yotta azure oci runpod vast; do
 		grep -A2 "\"provider\": \"$p\"" "$dir/out" | grep -q '"result": "updated"' ||
 			fail "$p not updated from the catalog" || return 1
 		grep -A2 "\"provider\": \"$p\"" "$dir/out" | grep -q '"tier": "skypilot"' ||
 			fail "$p not from the skypilot tier" || return 1
 	done
-	sql_is "SELECT count(DISTINCT provider) FROM offer WHERE source = 'catalog'" "17" || return 1
+	for p in azure oci runpod vast; do
+		grep -A9 "\"provider\": \"$p\"" "$dir/out" | grep -q '"live_error": "http://127.0.0.1:9/' ||
+			fail "$p does not say its live API failed" || return 1
+		has err "gpucmp: $p: live API failed (http://127.0.0.1:9/" || return 1
+	done
+	for p in linode scaleway vultr; do
+		grep -A2 "\"provider\": \"$p\"" "$dir/out" | grep -q '"result": "failed"' ||
+			fail "$p did not fail" || return 1
+	done
+	sql_is "SELECT count(DISTINCT provider) FROM offer WHERE source = 'catalog'" "21" || return 1
+}
+
+
+# --- tiers fall through: live API -> hosted catalog -> what the cache has ----
+
+# Azure's live API answers 503: the same run takes its SkyPilot catalog.
+# Keyless, so a success with a note (exit 0); the rows say catalog, the
+# record keeps the live failure (cache status), --json gives live_error;
+# with --quiet nothing is printed.  Once the API answers, live wins again.
+scenario_tier_live_to_catalog() {
+	catalog_root || return 1
+	cp -r "$fixtures/azure" "$SERVER_ROOT/azure"
+	{ echo "GET /api/retail/prices status=503 body=down"; catalog_routes; } >"$dir/t.routes"
+	server <"$dir/t.routes" || return 1
+	export GPUCMP_AZURE_BASE_URL="$BASE"
+	catalog_env
+	last="refresh -v --retries 0 --force azure (live 503)"
+	g refresh -v --retries 0 --force azure
+	expect_rc 0 && has out "offers (skypilot catalog after the live API failed" || return 1
+	has err "azure: the live API failed ($BASE/api/retail/prices: HTTP 503); trying the skypilot catalog" || return 1
+	has err "gpucmp: azure: live API failed ($BASE/api/retail/prices: HTTP 503); took the skypilot catalog" || return 1
+	has requests.log "GET /v8/azure/vms.csv" || return 1
+	sql_is "SELECT count(*) > 0, min(source), max(source), min(as_of) FROM offer WHERE provider='azure'" "1|catalog|catalog|$CAT_ASOF" || return 1
+	sql_is "SELECT source, stale, last_error = 'live: $BASE/api/retail/prices: HTTP 503; took the skypilot catalog' FROM provider_state WHERE provider='azure'" "catalog|0|1" || return 1
+	last="list --provider azure --json"; g list --provider azure --json
+	expect_rc 0 && has out '"source":"catalog"' && lacks out '"source":"live"' || return 1
+	last="cache status --json"; g cache status --json
+	grep -A8 '"provider": "azure"' "$dir/out" | grep -q '"source": "catalog"' ||
+		fail "cache status does not say azure came from the catalog" || return 1
+	grep -A8 '"provider": "azure"' "$dir/out" | grep -q 'HTTP 503; took the skypilot catalog' ||
+		fail "cache status does not keep azure's live failure" || return 1
+	last="refresh --json --quiet azure (304 from the catalog)"
+	g refresh --json --quiet --retries 0 azure
+	expect_rc 0 && has out '"result": "unchanged"' && has out '"tier": "skypilot"' || return 1
+	has out '"live_error": "'"$BASE"'/api/retail/prices: HTTP 503"' || return 1
+	[ ! -s "$dir/err" ] || fail "--quiet printed a keyless live failure the catalog covered" || return 1
+	sql_is "SELECT stale, last_error LIKE 'live: %HTTP 503; took the skypilot catalog' FROM provider_state WHERE provider='azure'" "0|1" || return 1
+	# the live API is back: live wins, the error is cleared
+	stop_server
+	{ sed 's|file=|file=azure/|' "$fixtures/azure.routes"; catalog_routes; } >"$dir/t.routes"
+	server <"$dir/t.routes" || return 1
+	export GPUCMP_AZURE_BASE_URL="$BASE"
+	catalog_env
+	last="refresh azure (live back)"; g refresh azure
+	expect_rc 0 && lacks out "catalog" || return 1
+	lacks requests.log "/v8/" || return 1
+	sql_is "SELECT min(source), max(source) FROM offer WHERE provider='azure'" "live|live" || return 1
+	sql_is "SELECT source, stale, last_error IS NULL FROM provider_state WHERE provider='azure'" "live|0|1"
+}
+
+# A live answer the door refuses (no usable offer) is a live failure like
+# any other: oci's catalog stands in.
+scenario_tier_door_to_catalog() {
+	catalog_root || return 1
+	printf '{"items":[]}' >"$SERVER_ROOT/empty.json"
+	{ echo "GET /a/ocom/docs/cloudestimator2/data/shapes.json file=empty.json"
+	  echo "GET /a/ocom/docs/cloudestimator2/data/products.json file=empty.json"
+	  catalog_routes; } >"$dir/t.routes"
+	server <"$dir/t.routes" || return 1
+	export GPUCMP_OCI_BASE_URL="$BASE"
+	catalog_env
+	last="refresh oci (live answer empty)"; g refresh oci
+	expect_rc 0 && has out "skypilot catalog after the live API failed" || return 1
+	has err "oci: live API failed (no usable offer in the new data; " || return 1
+	sql_is "SELECT count(*) > 0, min(source) FROM offer WHERE provider='oci'" "1|catalog" || return 1
+	sql_is "SELECT last_error LIKE 'live: no usable offer in the new data;%; took the skypilot catalog' FROM provider_state WHERE provider='oci'" "1"
+}
+
+# With the user's key set, a live failure is a failure even when the
+# catalog stood in: one line even with --quiet, exit 75 (never 69: the
+# provider's offers are current), the key never sent to the catalog nor
+# written anywhere.  "Keys and cron" still hold beside it.
+scenario_tier_keyed_live_fails() {
+	catalog_root || return 1
+	{ echo "POST /api/v0/bundles/ status=401 body=bad-key"; catalog_routes; } >"$dir/t.routes"
+	server <"$dir/t.routes" || return 1
+	export GPUCMP_VAST_BASE_URL="$BASE" GPUCMP_VAST_API_KEY="$SECRET"
+	catalog_env
+	last="refresh --quiet --force vast (key set, live 401)"; g refresh --quiet --force vast
+	expect_rc 75 || return 1
+	has err "gpucmp: vast: live API failed ($BASE/api/v0/bundles/: HTTP 401); took the skypilot catalog: its offers are current, the exit code counts the failure" || return 1
+	[ ! -s "$dir/out" ] || fail "--quiet printed to stdout" || return 1
+	sql_is "SELECT count(*) > 0, min(source), max(stale) FROM offer WHERE provider='vast'" "1|catalog|0" || return 1
+	grep -A3 "GET /v8/vast/vms.csv" "$dir/requests.log" | grep -q "Authorization" &&
+		fail "the live API's key went to the catalog" && return 1
+	has requests.log "Authorization: Bearer $SECRET" || return 1
+	last="refresh --json --force vast"; g refresh --json --force --retries 0 vast
+	expect_rc 75 && has out '"tier": "skypilot"' && has out '"live_error": "'"$BASE"'/api/v0/bundles/: HTTP 401"' || return 1
+	# beside a named provider without its key (no catalog: the tier off for it
+	# by --no-catalog), the run still fails, and says both
+	last="refresh --no-catalog --quiet vast lambda"; g refresh --no-catalog --quiet --retries 0 vast lambda
+	expect_rc 69 && has err "gpucmp: lambda needs an API key: set GPUCMP_LAMBDA_API_KEY" || return 1
+	has err "vast: $BASE/api/v0/bundles/: HTTP 401; kept its previous offers, marked stale" || return 1
+	no_secret
+}
+
+# Every tier fails: the live API (503), SkyPilot (503), gpuhunt (404). The
+# provider keeps its previous offers, marked stale, and the message and the
+# record name each tier's reason; exit 69.
+scenario_tier_all_fail() {
+	{ echo "GET /api/retail/prices status=503 body=down"
+	  echo "GET /v8/azure/vms.csv status=503 body=down"; } >"$dir/t.routes"
+	server <"$dir/t.routes" || return 1
+	export GPUCMP_AZURE_BASE_URL="$BASE"
+	catalog_env
+	before=$(sql "SELECT count(*) || '|' || min(source) FROM offer WHERE provider='azure'")
+	last="refresh --retries 0 azure (every tier fails)"; g refresh --retries 0 azure
+	expect_rc 69 || return 1
+	has err "gpucmp: azure: live: $BASE/api/retail/prices: HTTP 503; skypilot: $BASE/v8/azure/vms.csv: HTTP 503; gpuhunt: $BASE/v3/azure/version: HTTP 404; kept its previous offers, marked stale" || return 1
+	sql_is "SELECT count(*) || '|' || min(source) FROM offer WHERE provider='azure'" "$before" || return 1
+	sql_is "SELECT max(stale) FROM offer WHERE provider='azure'" "1" || return 1
+	sql_is "SELECT stale, last_error LIKE 'live: %HTTP 503; skypilot: %HTTP 503; gpuhunt: %HTTP 404' FROM provider_state WHERE provider='azure'" "1|1" || return 1
+	last="refresh --json azure"; g refresh --json --retries 0 azure
+	expect_rc 69 && has out '"result": "failed"' && has out '"live_error": "'"$BASE"'/api/retail/prices: HTTP 503"' || return 1
+	# --no-catalog: the live failure alone, as before
+	asked=$(grep -c "GET /v8/azure/vms.csv" "$dir/requests.log")
+	last="refresh --no-catalog azure"; g refresh --no-catalog --retries 0 azure
+	expect_rc 69 && lacks err "skypilot" || return 1
+	[ "$(grep -c "GET /v8/azure/vms.csv" "$dir/requests.log")" = "$asked" ] ||
+		fail "--no-catalog fetched the catalog" || return 1
+	has err "gpucmp: azure: $BASE/api/retail/prices: HTTP 503; kept its previous offers"
 }
 
 # The keyless count (issue 22): no key set anywhere, every adapter pointed

@@ -110,30 +110,33 @@ static void test_plan_one(void **state)
 		int no_catalog, catalog_only, keyed;
 		const char *tier; /* "live", a catalog's name, or the skip's outcome */
 		const char *note;
+		const char *fallback; /* live: the catalog tried when it fails, or "none" */
 	} cases[] = {
-		{"azure", 0, 0, 0, "live", ""}, /* keyless */
-		{"lambda", 0, 0, 1, "live", ""},
+		{"azure", 0, 0, 0, "live", "", "skypilot"}, /* keyless */
+		{"azure", 1, 0, 0, "live", "", "none"},     /* the catalog tier off */
+		{"linode", 0, 0, 0, "live", "", "none"},    /* no catalog covers it */
+		{"lambda", 0, 0, 1, "live", "", "skypilot"},
 		{"lambda", 0, 0, 0, "skypilot",
 		 "from the skypilot catalog (needs an API key: set GPUCMP_LAMBDA_API_KEY or "
-		 "LAMBDA_API_KEY)"},
+		 "LAMBDA_API_KEY)", NULL},
 		{"lambda", 1, 0, 0, "no-key",
 		 "skipped: no key: set GPUCMP_LAMBDA_API_KEY (or LAMBDA_API_KEY, or api_key in the "
-		 "config file); the hosted catalog tier is off"},
+		 "config file); the hosted catalog tier is off", NULL},
 		{"gcp", 1, 0, 0, "no-key",
 		 "skipped: no key: set GPUCMP_GCP_API_KEY (or api_key in the config file); the "
-		 "hosted catalog tier is off"},
-		{"azure", 0, 1, 0, "skypilot", "from the skypilot catalog (--catalog-only)"},
+		 "hosted catalog tier is off", NULL},
+		{"azure", 0, 1, 0, "skypilot", "from the skypilot catalog (--catalog-only)", NULL},
 		{"aws", 0, 0, 0, "skypilot",
-		 "from the skypilot catalog (no live price API in gpucmp)"},
+		 "from the skypilot catalog (no live price API in gpucmp)", NULL},
 		{"aws", 1, 0, 0, "no-source",
 		 "no live price API in gpucmp and the hosted catalog tier is off; 'gpucmp import' "
-		 "loads a catalog for it"},
+		 "loads a catalog for it", NULL},
 		{"coreweave", 0, 0, 0, "no-source",
 		 "no live price API in gpucmp and no hosted catalog covers it; 'gpucmp import' "
-		 "loads a catalog for it"},
+		 "loads a catalog for it", NULL},
 		{"scaleway", 0, 1, 0, "no-source",
 		 "no live price API in gpucmp and no hosted catalog covers it; 'gpucmp import' "
-		 "loads a catalog for it"},
+		 "loads a catalog for it", NULL},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct refresh_opts o;
@@ -150,6 +153,10 @@ static void test_plan_one(void **state)
 							    : refresh_outcome_name(p.skip);
 		if (strcmp(tier, cases[i].tier) != 0 || strcmp(p.note, cases[i].note) != 0)
 			fail_msg("case %zu (%s): got %s '%s'", i, cases[i].id, tier, p.note);
+		if (strcmp(hosted_kind_name(p.fallback), cases[i].fallback ? cases[i].fallback
+									  : "none") != 0)
+			fail_msg("case %zu (%s): fallback %s", i, cases[i].id,
+				 hosted_kind_name(p.fallback));
 		assert_true(!p.key == !cases[i].keyed);
 	}
 }
@@ -281,25 +288,44 @@ static void test_verdict(void **state)
 	/* named, taken from a catalog that came through: current */
 	r[1].outcome = REFRESH_UPDATED;
 	assert_int_equal(refresh_verdict(r, 3), REFRESH_ALL_CURRENT);
+	/* a keyless live API failed, its catalog stood in: current */
+	r[1].live_error = "HTTP 503";
+	assert_int_equal(refresh_verdict(r, 3), REFRESH_ALL_CURRENT);
+	/* the same with the user's key: a failure, never "all failed" */
+	r[1].keyed = 1;
+	assert_int_equal(refresh_verdict(r, 3), REFRESH_SOME_FAILED);
+	r[0].outcome = r[2].outcome = REFRESH_RECENT;
+	assert_int_equal(refresh_verdict(r, 3), REFRESH_SOME_FAILED);
+	r[1].outcome = REFRESH_UNCHANGED; /* a 304 from the catalog */
+	assert_int_equal(refresh_verdict(r, 3), REFRESH_SOME_FAILED);
+	r[1].outcome = REFRESH_FAILED; /* every tier failed */
+	assert_int_equal(refresh_verdict(r, 3), REFRESH_ALL_FAILED);
 }
 
 static void test_result_json(void **state)
 {
 	(void)state;
-	struct refresh_result r[2];
+	struct refresh_result r[3];
 	memset(r, 0, sizeof r);
 	r[0] = (struct refresh_result){.id = "vast", .outcome = REFRESH_UPDATED, .offers = 12,
 				       .requests = 2, .seconds = 1.2504, .tier = "live"};
 	r[1] = (struct refresh_result){.id = "lambda", .outcome = REFRESH_NO_KEY,
 				       .message = "needs an API key"};
-	json_t *a = refresh_results_json(r, 2);
+	r[2] = (struct refresh_result){.id = "azure", .outcome = REFRESH_UPDATED, .offers = 3,
+				       .tier = "skypilot", .live_error = "x: HTTP 503"};
+	json_t *a = refresh_results_json(r, 3);
 	assert_non_null(a);
 	char *s = json_dumps(a, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	assert_string_equal(s, "[{\"provider\":\"vast\",\"result\":\"updated\",\"tier\":\"live\","
 			       "\"offers\":12,\"unknown_gpu\":0,\"requests\":2,\"seconds\":1.25,"
-			       "\"message\":null},{\"provider\":\"lambda\",\"result\":\"no-key\","
-			       "\"tier\":null,\"offers\":null,\"unknown_gpu\":0,\"requests\":0,"
-			       "\"seconds\":0.0,\"message\":\"needs an API key\"}]");
+			       "\"message\":null,\"live_error\":null},{\"provider\":\"lambda\","
+			       "\"result\":\"no-key\",\"tier\":null,\"offers\":null,"
+			       "\"unknown_gpu\":0,\"requests\":0,\"seconds\":0.0,"
+			       "\"message\":\"needs an API key\",\"live_error\":null},"
+			       "{\"provider\":\"azure\",\"result\":\"updated\","
+			       "\"tier\":\"skypilot\",\"offers\":3,\"unknown_gpu\":0,"
+			       "\"requests\":0,\"seconds\":0.0,"
+			       "\"message\":null,\"live_error\":\"x: HTTP 503\"}]");
 	free(s);
 	json_decref(a);
 }
