@@ -61,19 +61,14 @@ static int teardown(void **state)
 	return 0;
 }
 
+static void parse_file(const char *id, const char *rel, struct collect *c,
+		       struct skypilot_stats *st);
+
 static void parse(const char *cloud, struct collect *c, struct skypilot_stats *st)
 {
 	char rel[256];
 	snprintf(rel, sizeof rel, "tests/fixtures/skypilot/%s/vms.csv", cloud);
-	size_t len;
-	char *data = read_source_file(rel, &len);
-	struct skypilot_opts o = {cloud, gpus, types, "import", rel, "2026-05-20T00:00:00Z", NULL};
-	char *err = NULL;
-	memset(c, 0, sizeof *c);
-	enum gc_status rc = skypilot_parse(data, len, &o, collect, c, st, &err);
-	free(data);
-	if (rc != GC_OK)
-		fail_msg("%s: %s", cloud, err ? err : "failed");
+	parse_file(cloud, rel, c, st);
 }
 
 static const struct got *find(const struct collect *c, const char *sku, const char *region)
