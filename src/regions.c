@@ -29,6 +29,8 @@ struct region_table {
 	size_t nplaces, cap;
 	struct region_source *sources;
 	size_t nsources;
+	struct region_unplaced *unplaced; /* listed on purpose, with a reason */
+	size_t nunplaced, ucap;
 };
 
 void regions_free(struct region_table *t)
@@ -37,6 +39,11 @@ void regions_free(struct region_table *t)
 		return;
 	for (size_t i = 0; i < t->nplaces; i++)
 		free(t->places[i].region);
+	for (size_t i = 0; i < t->nunplaced; i++) {
+		free(t->unplaced[i].region);
+		free(t->unplaced[i].reason);
+	}
+	free(t->unplaced);
 	for (size_t i = 0; i < t->nsources; i++) {
 		free(t->sources[i].provider);
 		free(t->sources[i].source);
@@ -212,11 +219,56 @@ static enum gc_status load_places(struct ydoc *d, struct region_table *t, yaml_n
 	return st;
 }
 
+static enum gc_status add_unplaced(struct region_table *t, const char *provider,
+				   const char *region, const char *reason, char **err)
+{
+	if (t->nunplaced == t->ucap) {
+		size_t cap = t->ucap ? t->ucap * 2 : 32;
+		struct region_unplaced *u = realloc(t->unplaced, cap * sizeof *u);
+		if (!u)
+			return err_set(err, GC_ENOMEM, "out of memory");
+		t->unplaced = u;
+		t->ucap = cap;
+	}
+	struct region_unplaced *u = &t->unplaced[t->nunplaced];
+	u->provider = provider;
+	u->region = strdup(region);
+	u->reason = strdup(reason);
+	t->nunplaced++;
+	if (!u->region || !u->reason)
+		return err_set(err, GC_ENOMEM, "out of memory");
+	return GC_OK;
+}
+
+/* unplaced: {NAME: REASON, ...}: regions left unknown on purpose, each
+ * with why; a region both placed and unplaced is refused. */
+static enum gc_status load_unplaced(struct ydoc *d, struct region_table *t, yaml_node_t *m,
+				    const char *provider, char **err)
+{
+	yaml_node_t *map = ydoc_get(d, m, "unplaced");
+	if (!map)
+		return GC_OK;
+	enum gc_status st = ydoc_check_keys(d, map, NULL, err);
+	for (yaml_node_pair_t *p = st == GC_OK ? map->data.mapping.pairs.start : NULL;
+	     p && p < map->data.mapping.pairs.top && st == GC_OK; p++) {
+		yaml_node_t *kn = ydoc_node(d, p->key), *vn = ydoc_node(d, p->value);
+		const char *region = ydoc_str(kn), *reason = ydoc_str(vn);
+		if (!reason || !*reason)
+			return ydoc_error(d, vn, err, "an unplaced region needs its reason");
+		if (regions_lookup(t, provider, region) ||
+		    regions_unplaced_reason(t, provider, region))
+			return ydoc_error(d, kn, err, "region '%s' is placed twice (names compare "
+					  "without case)", region);
+		st = add_unplaced(t, provider, region, reason, err);
+	}
+	return st;
+}
+
 static enum gc_status load_provider(struct ydoc *d, struct region_table *t, yaml_node_t *m,
 				    struct region_source *s, char **err)
 {
 	static const char *const keys[] = {"provider", "source", "checked", "names_country",
-					   "regions", "note", NULL};
+					   "regions", "unplaced", "note", NULL};
 	enum gc_status st = ydoc_check_keys(d, m, keys, err);
 	if (st == GC_OK)
 		st = ydoc_dup_str(d, m, "provider", 1, &s->provider, err);
@@ -234,10 +286,14 @@ static enum gc_status load_provider(struct ydoc *d, struct region_table *t, yaml
 	if (st == GC_OK && (!v || (strcmp(v, "yes") != 0 && strcmp(v, "no") != 0)))
 		st = ydoc_error(d, n, err, "'names_country' must be yes or no");
 	s->names_country = st == GC_OK && strcmp(v, "yes") == 0;
-	if (st == GC_OK && !s->names_country && !ydoc_get(d, m, "regions"))
-		st = ydoc_error(d, m, err, "a provider block needs 'regions' or names_country");
+	if (st == GC_OK && !s->names_country && !ydoc_get(d, m, "regions") &&
+	    !ydoc_get(d, m, "unplaced"))
+		st = ydoc_error(d, m, err,
+				"a provider block needs 'regions', 'unplaced' or names_country");
 	if (st == GC_OK)
 		st = load_places(d, t, m, s->provider, err);
+	if (st == GC_OK)
+		st = load_unplaced(d, t, m, s->provider, err);
 	return st;
 }
 
@@ -327,6 +383,16 @@ const struct region_country *regions_lookup(const struct region_table *t, const 
 	char code[3];
 	if (s && s->names_country && regions_code_in_name(region, code))
 		return regions_country(t, code);
+	return NULL;
+}
+
+const char *regions_unplaced_reason(const struct region_table *t, const char *provider,
+				    const char *region)
+{
+	for (size_t i = 0; t && provider && region && i < t->nunplaced; i++)
+		if (strcmp(t->unplaced[i].provider, provider) == 0 &&
+		    strcasecmp(t->unplaced[i].region, region) == 0)
+			return t->unplaced[i].reason;
 	return NULL;
 }
 

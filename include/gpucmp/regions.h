@@ -45,6 +45,16 @@ struct region_source {
 	int names_country;
 };
 
+/* A region left unknown on purpose (`unplaced:` in a provider's block):
+ * no page read placed it, and the reason says so.  A region in the data
+ * that is neither placed nor unplaced was forgotten (tests/unit/
+ * test_regions.c fails on it). */
+struct region_unplaced {
+	const char *provider; /* borrowed from the table */
+	char *region;
+	char *reason;
+};
+
 struct region_table; /* opaque */
 
 enum gc_status regions_load(struct region_table **out, const char *file, const char *data,
@@ -60,6 +70,10 @@ const struct region_country *regions_lookup(const struct region_table *t, const 
 /* The country code a "names_country" region carries ("Alberta, CA, NA",
  * "CA, NA", "Guangxi, CN"), written to out[3]; 0 if it has none.  The
  * cache's view reads the same shapes (src/cache_schema.c). */
+/* Why `provider`'s region is unknown on purpose, borrowed; NULL when the
+ * table does not list it as unplaced (placed, or forgotten). */
+const char *regions_unplaced_reason(const struct region_table *t, const char *provider,
+				    const char *region);
 int regions_code_in_name(const char *region, char out[3]);
 
 size_t regions_country_count(const struct region_table *t);

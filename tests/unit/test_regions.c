@@ -2,10 +2,16 @@
  * country, and the checks on data/regions.yaml. */
 #include "testutil.h"
 
+#include <dirent.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gpucmp/catalog.h"
+#include "gpucmp/csv.h"
+#include "gpucmp/hosted.h"
+#include "gpucmp/listprice.h"
 #include "gpucmp/regions.h"
+#include "gpucmp/snapshot.h"
 
 static struct region_table *regions;
 
@@ -64,8 +70,10 @@ static void test_lookups(void **state)
 	expect("runpod", "US-CA-2", "US", "north-america", "us"); /* California, not Canada */
 	/* the provider must match, not only the name; unknown stays unknown */
 	expect("gcp", "eastus", NULL, NULL, NULL);
-	expect("lambda", "us-east-1", NULL, NULL, NULL);
-	expect("nebius", "us-central1", NULL, NULL, NULL);
+	expect("lambda", "us-east-1", "US", "north-america", "us");
+	expect("lambda", "me-west-1", "IL", "asia", "mea");
+	expect("lambda", "europe-central-1", "DE", "europe", "eu");
+	expect("coreweave", "any", NULL, NULL, NULL); /* a list price's "anywhere" */
 	expect("aws", NULL, NULL, NULL, NULL);
 	assert_null(regions_lookup(NULL, "aws", "us-east-1"));
 }
@@ -117,6 +125,105 @@ static void test_table(void **state)
 	}
 }
 
+/* Every region of the built-in data and of the recorded catalogs is placed,
+ * read from its name (names_country), or listed as unplaced with a reason:
+ * one neither is forgotten.  `where` names the file for the message. */
+static int unplaced_count;
+
+static void check_region(const char *where, const char *provider, const char *region)
+{
+	if (regions_lookup(regions, provider, region) ||
+	    regions_unplaced_reason(regions, provider, region))
+		return;
+	if (unplaced_count++ < 40)
+		fprintf(stderr, "%s: %s region '%s' is neither placed nor listed as unplaced "
+			"in data/regions.yaml\n", where, provider, region);
+}
+
+static enum gc_status check_offer(void *ctx, const struct offer *o, char **err)
+{
+	(void)err;
+	check_region(ctx, o->provider, o->region);
+	return GC_OK;
+}
+
+/* One SkyPilot vms.csv: its Region column, the provider its folder maps to. */
+static void check_skypilot_csv(const char *path, const char *folder)
+{
+	const struct hosted_map *m = hosted_find_skypilot(folder);
+	if (!m)
+		fail_msg("%s: folder '%s' maps to no provider (src/hosted.c)", path, folder);
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return; /* a folder without vms.csv */
+	struct buf b;
+	buf_init(&b, 0);
+	char chunk[8192];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		assert_int_equal(buf_add(&b, chunk, n), GC_OK);
+	fclose(f);
+	struct csv_reader r;
+	csv_init(&r, b.ptr, b.len);
+	assert_int_equal(csv_next(&r, NULL), 1);
+	int col = csv_column(&r, "Region");
+	if (col < 0)
+		fail_msg("%s: no Region column", path);
+	while (csv_next(&r, NULL) == 1)
+		if ((size_t)col < r.nfields)
+			check_region(path, m->id, r.fields[col]);
+	csv_release(&r);
+	buf_free(&b);
+}
+
+/* Every <dir>/<cloud>/vms.csv, new folders included. */
+static void check_skypilot_tree(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		fail_msg("cannot open %s", dir);
+	size_t seen = 0;
+	for (struct dirent *e; (e = readdir(d));) {
+		if (e->d_name[0] == '.')
+			continue;
+		char path[4096];
+		snprintf(path, sizeof path, "%s/%s/vms.csv", dir, e->d_name);
+		check_skypilot_csv(path, e->d_name);
+		seen++;
+	}
+	closedir(d);
+	assert_true(seen > 0);
+}
+
+static void test_every_region_listed(void **state)
+{
+	(void)state;
+	unplaced_count = 0;
+	size_t len;
+	const char *snap = snapshot_embedded(&len);
+	char *err = NULL;
+	assert_int_equal(snapshot_parse(snap, len, check_offer, "data/snapshot.csv", NULL, &err),
+			 GC_OK);
+	char *lp = read_source_file("data/list-prices.yaml", &len);
+	assert_int_equal(listprice_parse("data/list-prices.yaml", lp, len, NULL, check_offer,
+					 "data/list-prices.yaml", NULL, &err), GC_OK);
+	free(lp);
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s/tests/fixtures/catalogs/skypilot", GPUCMP_SOURCE_DIR);
+	check_skypilot_tree(dir);
+	/* a whole catalog tree elsewhere (the reference copy), on request */
+	const char *extra = getenv("GPUCMP_TEST_CATALOG_TREE");
+	if (extra && *extra)
+		check_skypilot_tree(extra);
+	if (unplaced_count)
+		fail_msg("%d regions forgotten: place each in data/regions.yaml from a source, or "
+			 "list it under 'unplaced' with the reason", unplaced_count);
+	/* unplaced is unknown, not placed */
+	assert_null(regions_lookup(regions, "hyperbolic", "default"));
+	assert_non_null(regions_unplaced_reason(regions, "hyperbolic", "DEFAULT"));
+	assert_null(regions_unplaced_reason(regions, "lambda", "us-east-1"));
+}
+
 static void test_bad_files(void **state)
 {
 	(void)state;
@@ -140,6 +247,10 @@ static void test_bad_files(void **state)
 		 " regions: {a: DE, A: FR}}]\n", "placed twice"},
 		{"providers: [{provider: x, source: https://e.org, checked: 2026-12-03}]\n",
 		 "needs 'regions'"},
+		{"providers: [{provider: x, source: https://e.org, checked: 2026-12-03,"
+		 " regions: {a: DE}, unplaced: {A: why}}]\n", "placed twice"},
+		{"providers: [{provider: x, source: https://e.org, checked: 2026-12-03,"
+		 " unplaced: {a: ''}}]\n", "needs its reason"},
 		{"providers: [{provider: x, source: https://e.org, checked: 2026-12-03,"
 		 " regions: {a: de}}]\n", "not a country"},
 		{"providers: [{provider: x, source: https://e.org, checked: 2026-12-03,"
@@ -181,6 +292,7 @@ int main(void)
 		cmocka_unit_test(test_lookups),
 		cmocka_unit_test(test_names_country),
 		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_every_region_listed),
 		cmocka_unit_test(test_bad_files),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
