@@ -61,7 +61,7 @@ expect has 'list gpus cache help completion' gpucmp ''
 expect exact '--cache --color' gpucmp --c
 expect exact 'list' gpucmp --cache x.db li
 expect exact 'status clear path' gpucmp cache ''
-expect exact 'lambda linode' gpucmp cache clear l
+expect exact 'lambda linode lium' gpucmp cache clear l
 expect exact '' gpucmp cache status l
 expect exact '' gpucmp show lambda ''
 expect exact 'bash zsh fish' gpucmp completion ''

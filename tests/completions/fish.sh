@@ -45,7 +45,7 @@ expect exact "gpucmp list --k8s=m" --k8s=managed
 expect has "gpucmp list --gpu h100,a1" h100,a100
 expect exact "gpucmp list --sort price,-gpu_c" price,-gpu_count
 expect exact "gpucmp cache " status clear path
-expect exact "gpucmp cache clear l" lambda linode
+expect exact "gpucmp cache clear l" lambda linode lium
 expect exact "gpucmp completion " bash zsh fish
 expect exact "gpucmp config " path show
 expect has "gpucmp help " fields where list
