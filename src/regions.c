@@ -195,30 +195,6 @@ static enum gc_status add_place(struct region_table *t, const char *provider, co
 	return GC_OK;
 }
 
-/* regions: {NAME: CC, ...}; a region placed by another entry is refused. */
-static enum gc_status load_places(struct ydoc *d, struct region_table *t, yaml_node_t *m,
-				  const char *provider, char **err)
-{
-	yaml_node_t *map = ydoc_get(d, m, "regions");
-	if (!map)
-		return GC_OK;
-	enum gc_status st = ydoc_check_keys(d, map, NULL, err);
-	for (yaml_node_pair_t *p = st == GC_OK ? map->data.mapping.pairs.start : NULL;
-	     p && p < map->data.mapping.pairs.top && st == GC_OK; p++) {
-		yaml_node_t *kn = ydoc_node(d, p->key), *vn = ydoc_node(d, p->value);
-		const char *region = ydoc_str(kn), *code = ydoc_str(vn);
-		if (!regions_country(t, code) || !is_upper_code(code))
-			return ydoc_error(d, vn, err,
-					  "'%s' is not a country of the countries table",
-					  code ? code : "");
-		if (regions_lookup(t, provider, region))
-			return ydoc_error(d, kn, err, "region '%s' is placed twice (names compare "
-					  "without case)", region);
-		st = add_place(t, provider, region, code, err);
-	}
-	return st;
-}
-
 static enum gc_status add_unplaced(struct region_table *t, const char *provider,
 				   const char *region, const char *reason, char **err)
 {
@@ -240,27 +216,37 @@ static enum gc_status add_unplaced(struct region_table *t, const char *provider,
 	return GC_OK;
 }
 
-/* unplaced: {NAME: REASON, ...}: regions left unknown on purpose, each
- * with why; a region both placed and unplaced is refused. */
-static enum gc_status load_unplaced(struct ydoc *d, struct region_table *t, yaml_node_t *m,
-				    const char *provider, char **err)
+/* One pair of a provider's `regions` (placed: NAME: CC) or `unplaced`
+ * (NAME: REASON) map; a region placed or unplaced twice is refused. */
+static enum gc_status load_pair(struct ydoc *d, struct region_table *t, const char *provider,
+				int placed, yaml_node_t *kn, yaml_node_t *vn, char **err)
 {
-	yaml_node_t *map = ydoc_get(d, m, "unplaced");
+	const char *region = ydoc_str(kn), *v = ydoc_str(vn);
+	if (placed && (!regions_country(t, v) || !is_upper_code(v)))
+		return ydoc_error(d, vn, err, "'%s' is not a country of the countries table",
+				  v ? v : "");
+	if (!placed && (!v || !*v))
+		return ydoc_error(d, vn, err, "an unplaced region needs its reason");
+	if (regions_lookup(t, provider, region) || regions_unplaced_reason(t, provider, region))
+		return ydoc_error(d, kn, err, "region '%s' is placed twice (names compare "
+				  "without case)", region);
+	return placed ? add_place(t, provider, region, v, err)
+		      : add_unplaced(t, provider, region, v, err);
+}
+
+/* regions: {NAME: CC, ...} (placed 1) or unplaced: {NAME: REASON, ...},
+ * regions left unknown on purpose, each with why. */
+static enum gc_status load_map(struct ydoc *d, struct region_table *t, yaml_node_t *m,
+			       const char *provider, int placed, char **err)
+{
+	yaml_node_t *map = ydoc_get(d, m, placed ? "regions" : "unplaced");
 	if (!map)
 		return GC_OK;
 	enum gc_status st = ydoc_check_keys(d, map, NULL, err);
 	for (yaml_node_pair_t *p = st == GC_OK ? map->data.mapping.pairs.start : NULL;
-	     p && p < map->data.mapping.pairs.top && st == GC_OK; p++) {
-		yaml_node_t *kn = ydoc_node(d, p->key), *vn = ydoc_node(d, p->value);
-		const char *region = ydoc_str(kn), *reason = ydoc_str(vn);
-		if (!reason || !*reason)
-			return ydoc_error(d, vn, err, "an unplaced region needs its reason");
-		if (regions_lookup(t, provider, region) ||
-		    regions_unplaced_reason(t, provider, region))
-			return ydoc_error(d, kn, err, "region '%s' is placed twice (names compare "
-					  "without case)", region);
-		st = add_unplaced(t, provider, region, reason, err);
-	}
+	     p && p < map->data.mapping.pairs.top && st == GC_OK; p++)
+		st = load_pair(d, t, provider, placed, ydoc_node(d, p->key),
+			       ydoc_node(d, p->value), err);
 	return st;
 }
 
@@ -291,9 +277,9 @@ static enum gc_status load_provider(struct ydoc *d, struct region_table *t, yaml
 		st = ydoc_error(d, m, err,
 				"a provider block needs 'regions', 'unplaced' or names_country");
 	if (st == GC_OK)
-		st = load_places(d, t, m, s->provider, err);
+		st = load_map(d, t, m, s->provider, 1, err);
 	if (st == GC_OK)
-		st = load_unplaced(d, t, m, s->provider, err);
+		st = load_map(d, t, m, s->provider, 0, err);
 	return st;
 }
 

@@ -153,18 +153,12 @@ static void check_skypilot_csv(const char *path, const char *folder)
 	const struct hosted_map *m = hosted_find_skypilot(folder);
 	if (!m)
 		fail_msg("%s: folder '%s' maps to no provider (src/hosted.c)", path, folder);
-	FILE *f = fopen(path, "rb");
-	if (!f)
+	size_t len;
+	char *data = read_path(path, &len);
+	if (!data)
 		return; /* a folder without vms.csv */
-	struct buf b;
-	buf_init(&b, 0);
-	char chunk[8192];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		assert_int_equal(buf_add(&b, chunk, n), GC_OK);
-	fclose(f);
 	struct csv_reader r;
-	csv_init(&r, b.ptr, b.len);
+	csv_init(&r, data, len);
 	assert_int_equal(csv_next(&r, NULL), 1);
 	int col = csv_column(&r, "Region");
 	if (col < 0)
@@ -173,7 +167,7 @@ static void check_skypilot_csv(const char *path, const char *folder)
 		if ((size_t)col < r.nfields)
 			check_region(path, m->id, r.fields[col]);
 	csv_release(&r);
-	buf_free(&b);
+	free(data);
 }
 
 /* Every <dir>/<cloud>/vms.csv, new folders included. */

@@ -17,15 +17,13 @@
 #include "gpucmp/gpu.h"
 #include "gpucmp/insttype.h"
 
-/* Read a file under the source tree; the caller frees.  Fails the test if
- * the file cannot be read. */
-static inline char *read_source_file(const char *rel, size_t *len)
+/* Read the file at `path`; the caller frees.  NULL when it cannot be
+ * opened. */
+static inline char *read_path(const char *path, size_t *len)
 {
-	char path[4096];
-	snprintf(path, sizeof path, "%s/%s", GPUCMP_SOURCE_DIR, rel);
 	FILE *f = fopen(path, "rb");
 	if (!f)
-		fail_msg("cannot open %s", path);
+		return NULL;
 	struct buf b;
 	buf_init(&b, 0);
 	char chunk[8192];
@@ -35,6 +33,18 @@ static inline char *read_source_file(const char *rel, size_t *len)
 	fclose(f);
 	*len = b.len;
 	return buf_steal(&b);
+}
+
+/* Read a file under the source tree; the caller frees.  Fails the test if
+ * the file cannot be read. */
+static inline char *read_source_file(const char *rel, size_t *len)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", GPUCMP_SOURCE_DIR, rel);
+	char *data = read_path(path, len);
+	if (!data)
+		fail_msg("cannot open %s", path);
+	return data;
 }
 
 /* The shipped GPU model table and instance-type table, read from the source
