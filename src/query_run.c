@@ -170,6 +170,31 @@ static void stale_text(const struct query_age *age, char *out, size_t n)
 					age->stale[i]);
 }
 
+void query_age_brief(const struct query_age *age, const struct query_counts *answer,
+		     long long now, long long stale_after, char *out, size_t n)
+{
+	long long oldest = now, t = answer && *answer->oldest ? str_time_epoch(answer->oldest) : -1;
+	if (age->refreshed > 0 && age->oldest >= 0 && age->oldest < oldest)
+		oldest = age->oldest;
+	if (age->snapshot_days >= 0 && age->snapshot_days * 86400LL < oldest)
+		oldest = age->snapshot_days * 86400LL;
+	if (t >= 0 && t < oldest)
+		oldest = t;
+	long long undated = answer ? answer->undated : 0;
+	char day[32], more[64] = "";
+	str_time_format(oldest, day, sizeof day);
+	day[10] = '\0';
+	int len = 0;
+	if (undated > 0)
+		len = snprintf(more, sizeof more, ", %lld undated", undated);
+	if (age->nstale > 0 && len >= 0 && (size_t)len < sizeof more)
+		snprintf(more + len, sizeof more - (size_t)len, ", %zu failed", age->nstale);
+	if (now - oldest > stale_after || undated > 0 || age->nstale > 0)
+		snprintf(out, n, "; stale (%s%s): gpucmp refresh", day, more);
+	else
+		snprintf(out, n, "; data of %s", day);
+}
+
 void query_age_note(const struct query_age *age, long long now, long today,
 		    long long stale_after, char *out, size_t n)
 {

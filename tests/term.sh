@@ -37,8 +37,13 @@ on_tty 60 "'$bin' list --limit 5"
 if grep -q "$esc\[1m" "$root/tty"; then ok; else bad "no colour on a terminal"; fi
 long=$(sed "s/$esc\[[0-9;]*m//g; s/…/./g; s/≥/./g" "$root/tty" | grep -v '^gpucmp: ' | awk '{ if (length($0) > 60) print }' | head -1)
 [ -z "$long" ] && ok || bad "a table line wider than the 60-column terminal: $long"
+# the footer in few words: one line of the terminal, the data's age in it
+if grep -q '^gpucmp: 5 of [0-9]* rows; stale (2026-05-20): gpucmp refresh$' "$root/tty"; then ok
+else bad "no one-line footer with the data's age on a 60-column terminal"; fi
+# a wide terminal gets the whole sentence
+on_tty 200 "'$bin' list --limit 5"
 if grep -q '^gpucmp: 5 of [0-9]* rows (one per provider and SKU) for [0-9]* offers from [0-9]* providers; built-in snapshot prices are from 2026-05-20' "$root/tty"; then ok
-else bad "no footer with the data's age on a terminal"; fi
+else bad "no whole footer on a 200-column terminal"; fi
 if grep -q '\$/H' "$root/tty" && grep -Eq ' \$[0-9]+\.[0-9]+( |$)' "$root/tty"; then ok
 else bad "prices in a table carry no currency sign"; fi
 

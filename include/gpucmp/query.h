@@ -348,6 +348,11 @@ enum gc_status query_age(struct cache *c, struct query_age *a, char **err);
  * Unix seconds, `today` in days since 1970, `stale_after` in seconds. */
 void query_age_note(const struct query_age *age, long long now, long today,
 		    long long stale_after, char *out, size_t n);
+/* The same in few words, for a footer that must fit one narrow terminal
+ * line: "; stale (2026-05-20, 12 undated, 1 failed): gpucmp refresh", the
+ * oldest data's day, or "; data of 2026-12-02" when nothing is stale. */
+void query_age_brief(const struct query_age *age, const struct query_counts *answer,
+		     long long now, long long stale_after, char *out, size_t n);
 /* The same, and the answer's own ages (answer may be NULL): "; 12 offers
  * of unknown date" when its sources named none, and the hint when its
  * oldest date is older than stale_after or any is unknown. */

@@ -1,7 +1,9 @@
 /* cmd_list.c - gpucmp list: filter, sort and print offers. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "gpucmp/cuda.h"
@@ -328,6 +330,34 @@ static int explain_unknown(struct list_state *s, const struct cli_args *a)
 	return EXIT_OK;
 }
 
+/* The footer in few words, cut to `width` cells: one terminal line. */
+static void brief_footer(const struct list_state *s, size_t rows, const struct query_age *age,
+			 const struct query_counts *n, size_t width)
+{
+	char line[400], ages[160];
+	long long total = s->q.group == QG_NONE ? n->offers : n->groups >= 0 ? n->groups
+									       : (long long)rows;
+	query_age_brief(age, n, catalog_now(), s->q.stale_after, ages, sizeof ages);
+	const char *what = s->q.group == QG_NONE ? "offers" : "rows";
+	int o = (long long)rows < total ? snprintf(line, sizeof line, "%zu of %lld %s", rows, total,
+						    what)
+					: snprintf(line, sizeof line, "%lld %s", total, what);
+	/* the offers behind the rows only when the whole fits: the age first */
+	if (o > 0 && (size_t)o < sizeof line && s->q.group != QG_NONE &&
+	    (size_t)o + strlen(ages) + 24 < width)
+		o += snprintf(line + o, sizeof line - (size_t)o, ", %lld offers", n->offers);
+	if (o > 0 && (size_t)o < sizeof line)
+		snprintf(line + o, sizeof line - (size_t)o, "%s", ages);
+	struct buf b;
+	buf_init(&b, 0);
+	size_t room = width > 9 ? width - 9 : 1; /* "gpucmp: " and the cursor's cell */
+	if (render_fit(&b, line, room) == GC_OK && b.ptr)
+		msg_note("%s", b.ptr);
+	else
+		msg_note("%s", line);
+	buf_free(&b);
+}
+
 /* One line on stderr: what was shown of what matched, the age of the data
  * (live or imported prices, the built-in snapshot's date, providers whose
  * last refresh failed).  Returns an exit code: a query that fails (out of
@@ -355,7 +385,16 @@ static int footer(struct list_state *s, size_t rows, struct query_counts counts)
 	query_age_note_answer(&age, &counts, catalog_now(), s->env.cat.today, s->q.stale_after,
 			      note, sizeof note);
 	shown_note(s, rows, &counts, shown, sizeof shown);
-	msg_note("%s%s%s%s", shown, note, s->env.money_note[0] ? "; " : "", s->env.money_note);
+	/* a terminal too narrow for the whole line gets it in few words, on one
+	 * line ("gpucmp: 3 of 28 rows, 408 offers; snapshot 2026-05-20; stale:
+	 * gpucmp refresh"); a pipe or a log always gets the whole line */
+	int width = isatty(fileno(stderr)) ? render_term_width(stderr) : 0;
+	if (width > 0 && strlen(shown) + strlen(note) + strlen(s->env.money_note) + 10 >
+			     (size_t)width)
+		brief_footer(s, rows, &age, &counts, (size_t)width);
+	else
+		msg_note("%s%s%s%s", shown, note, s->env.money_note[0] ? "; " : "",
+			 s->env.money_note);
 	return unknown_note(s);
 }
 
