@@ -21,6 +21,7 @@
  * opened. */
 static inline char *read_path(const char *path, size_t *len)
 {
+	*len = 0;
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return NULL;
