@@ -71,6 +71,17 @@ static void parse(const char *cloud, struct collect *c, struct skypilot_stats *s
 	parse_file(cloud, rel, c, st);
 }
 
+/* Parse the catalog text csv with o; it must parse. */
+static void parse_text(const char *csv, const struct skypilot_opts *o, struct collect *c,
+		       struct skypilot_stats *st)
+{
+	char *err = NULL;
+	memset(c, 0, sizeof *c);
+	enum gc_status rc = skypilot_parse(csv, strlen(csv), o, collect, c, st, &err);
+	if (rc != GC_OK)
+		fail_msg("%s", err ? err : "failed");
+}
+
 static const struct got *find(const struct collect *c, const char *sku, const char *region)
 {
 	for (size_t i = 0; i < c->n; i++)
@@ -261,9 +272,7 @@ static void test_spot_not_above_on_demand(void **state)
 			  "spotonly,H100,1,,r4,1.1\n";
 	struct collect c;
 	struct skypilot_stats st;
-	memset(&c, 0, sizeof c);
-	char *err = NULL;
-	assert_int_equal(skypilot_parse(csv, strlen(csv), &o, collect, &c, &st, &err), GC_OK);
+	parse_text(csv, &o, &c, &st);
 	assert_int_equal(c.n, 4);
 	assert_int_equal(st.spot_dropped, 2);
 	assert_true(isnan(find(&c, "equal", "r1")->spot));
@@ -332,9 +341,7 @@ static void test_local_and_wavelength_zones_left_out(void **state)
 			  "p6-b200.48xlarge,B200,8,113.9328,13.03,us-east-1,use1-atl2-az1\n";
 	struct collect c;
 	struct skypilot_stats st;
-	memset(&c, 0, sizeof c);
-	char *err = NULL;
-	assert_int_equal(skypilot_parse(csv, strlen(csv), &o, collect, &c, &st, &err), GC_OK);
+	parse_text(csv, &o, &c, &st);
 	assert_int_equal(c.n, 1); /* p6-b200 is offered in the Local Zone only */
 	assert_near(find(&c, "p5.48xlarge", "us-east-1")->spot, 14.246);
 	assert_int_equal(st.outlying_zone, 4);
