@@ -40,6 +40,10 @@ long=$(sed "s/$esc\[[0-9;]*m//g; s/…/./g; s/≥/./g" "$root/tty" | grep -v '^g
 # the footer in few words: one line of the terminal, the data's age in it
 if grep -q '^gpucmp: 5 of [0-9]* rows; stale (2026-05-20): gpucmp refresh$' "$root/tty"; then ok
 else bad "no one-line footer with the data's age on a 60-column terminal"; fi
+# one row is "1 row", not "1 rows"
+on_tty 80 "'$bin' list --gpu h100:8 --ib --k8s managed --region us"
+if grep -q '^gpucmp: 1 row, [0-9]* offers; stale' "$root/tty"; then ok
+else bad "the brief footer of a one-row answer: $(grep '^gpucmp: 1' "$root/tty")"; fi
 # a wide terminal gets the whole sentence
 on_tty 200 "'$bin' list --limit 5"
 if grep -q '^gpucmp: 5 of [0-9]* rows (one per provider and SKU) for [0-9]* offers from [0-9]* providers; built-in snapshot prices are from 2026-05-20' "$root/tty"; then ok

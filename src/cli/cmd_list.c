@@ -228,6 +228,24 @@ static void and_list(const char *in, char *out, size_t size)
 		snprintf(out, size, "%.*s and %s", (int)(last - in), in, last + 2);
 }
 
+/* "no offers match: the cache holds no offers from aws": what --provider
+ * alone leaves, with how to fill it. */
+static void no_provider_offers(const struct query *q)
+{
+	char ids[200] = "", safe[48];
+	size_t len = 0;
+	for (size_t i = 0; i < q->nproviders && len < sizeof ids; i++) {
+		int w = snprintf(ids + len, sizeof ids - len, "%s%s", i ? ", " : "",
+				 str_sanitize(safe, sizeof safe, q->providers[i]));
+		if (w < 0)
+			break;
+		len += (size_t)w;
+	}
+	const char *one = q->nproviders == 1 ? ids : "ID";
+	msg_note("no offers match: the cache holds no offers from %s; 'gpucmp refresh %s' "
+		 "fetches them ('gpucmp show %s' says if it needs a key)", ids, one, one);
+}
+
 /* "no offers match: --ib rules out all 6 offers that --gpu and --region
  * match": the filter that emptied the answer and the count before it. */
 static int no_match(struct list_state *s)
@@ -268,7 +286,10 @@ static int no_match(struct list_state *s)
 	and_list(e.after, after, sizeof after);
 	const char *all = e.before == 1 ? "the" : "all";
 	const char *offers = e.before == 1 ? "offer" : "offers";
-	if (!*e.after)
+	if (!*e.after && strcmp(e.filter, "--provider") == 0)
+		/* --provider alone emptied it: none of them has an offer here */
+		no_provider_offers(&s->q);
+	else if (!*e.after)
 		msg_note("no offers match: %s rules out %s %lld %s in the cache", what, all,
 			 e.before, offers);
 	else
@@ -338,14 +359,16 @@ static void brief_footer(const struct list_state *s, size_t rows, const struct q
 	long long total = s->q.group == QG_NONE ? n->offers : n->groups >= 0 ? n->groups
 									       : (long long)rows;
 	query_age_brief(age, n, catalog_now(), s->q.stale_after, ages, sizeof ages);
-	const char *what = s->q.group == QG_NONE ? "offers" : "rows";
-	int o = (long long)rows < total ? snprintf(line, sizeof line, "%zu of %lld %s", rows, total,
+	const char *what = s->q.group == QG_NONE ? "offer" : "row";
+	int o = (long long)rows < total ? snprintf(line, sizeof line, "%zu of %lld %ss", rows, total,
 						    what)
-					: snprintf(line, sizeof line, "%lld %s", total, what);
+					: snprintf(line, sizeof line, "%lld %s%s", total, what,
+						   total == 1 ? "" : "s");
 	/* the offers behind the rows only when the whole fits: the age first */
 	if (o > 0 && (size_t)o < sizeof line && s->q.group != QG_NONE &&
 	    (size_t)o + strlen(ages) + 24 < width)
-		o += snprintf(line + o, sizeof line - (size_t)o, ", %lld offers", n->offers);
+		o += snprintf(line + o, sizeof line - (size_t)o, ", %lld offer%s", n->offers,
+			      n->offers == 1 ? "" : "s");
 	if (o > 0 && (size_t)o < sizeof line)
 		snprintf(line + o, sizeof line - (size_t)o, "%s", ages);
 	struct buf b;
