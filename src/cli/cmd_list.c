@@ -360,10 +360,10 @@ static void brief_footer(const struct list_state *s, size_t rows, const struct q
 									       : (long long)rows;
 	query_age_brief(age, n, catalog_now(), s->q.stale_after, ages, sizeof ages);
 	const char *what = s->q.group == QG_NONE ? "offer" : "row";
-	int o = (long long)rows < total ? snprintf(line, sizeof line, "%zu of %lld %ss", rows, total,
-						    what)
-					: snprintf(line, sizeof line, "%lld %s%s", total, what,
-						   total == 1 ? "" : "s");
+	const char *many = total == 1 ? "" : "s";
+	int o = (long long)rows < total
+			? snprintf(line, sizeof line, "%zu of %lld %ss", rows, total, what)
+			: snprintf(line, sizeof line, "%lld %s%s", total, what, many);
 	/* the offers behind the rows only when the whole fits: the age first */
 	if (o > 0 && (size_t)o < sizeof line && s->q.group != QG_NONE &&
 	    (size_t)o + strlen(ages) + 24 < width)
