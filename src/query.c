@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "gpucmp/cache.h"
 #include "gpucmp/catalog.h"
@@ -155,7 +156,53 @@ void query_where_release(struct query_where *w)
 	free(w->owned);
 	free(w->provider_ids);
 	free(w->country_codes);
+	free(w->gpu_ids);
 	memset(w, 0, sizeof *w);
+}
+
+/* The distinct GPU names of the offers, one index probe each (a skip scan
+ * of offer_gpu: as many steps as names, not as offers). */
+static const char gpu_names_sql[] =
+	"WITH RECURSIVE g(x) AS (SELECT min(gpu) FROM offer UNION ALL"
+	" SELECT (SELECT min(gpu) FROM offer WHERE gpu > x) FROM g WHERE x IS NOT NULL)"
+	" SELECT x FROM g WHERE x IS NOT NULL";
+
+enum gc_status query_where_gpus(struct query_where *w, const struct gpu_table *t,
+				struct cache *c, char **err)
+{
+	size_t n = 0;
+	enum gc_status st = GC_OK;
+	w->gpus = t;
+	for (size_t i = 0; st == GC_OK && i < gpu_table_count(t); i++)
+		st = add_id(w, &w->gpu_ids, &n, gpu_table_at(t, i)->id, err);
+	if (st == GC_OK && c)
+		st = cache_ids(w, gpu_names_sql, &w->gpu_ids, n, c, err);
+	return st;
+}
+
+/* where_field.expand for gpu: a family or alias (h100, H100, 4090) is the
+ * models --gpu reads it as; a count, memory or list is not a gpu value. */
+static const char *const *gpu_expand(void *ctx, const char *value)
+{
+	struct query_where *w = ctx;
+	struct gpu_spec s;
+	char *err = NULL;
+	size_t len = strlen(value);
+	/* 24GB is a memory, not a GPU; H100:8, a list or a range are --gpu's */
+	if (strpbrk(value, ":,.") || !w->gpus ||
+	    (len > 2 && value[0] >= '0' && value[0] <= '9' &&
+	     strcasecmp(value + len - 2, "gb") == 0))
+		return NULL;
+	gpu_spec_init(&s);
+	enum gc_status st = gpu_spec_add(w->gpus, value, &s, &err);
+	free(err);
+	if (st != GC_OK || s.nids == 0 || !isnan(s.min_count) || !isnan(s.max_count))
+		return NULL;
+	size_t n = s.nids < 128 ? s.nids : 128;
+	for (size_t i = 0; i < n; i++)
+		w->gpu_means[i] = s.ids[i];
+	w->gpu_means[n] = NULL;
+	return w->gpu_means;
 }
 
 int query_offer_field(void *ctx, const char *name, struct where_field *out)
@@ -178,6 +225,12 @@ int query_offer_field(void *ctx, const char *name, struct where_field *out)
 	if (strcmp(f->key, "provider") == 0 && w->provider_ids) {
 		out->values = w->provider_ids;
 		out->values_hint = "'gpucmp providers' lists them";
+	}
+	if (strcmp(f->key, "gpu") == 0 && w->gpu_ids) {
+		out->values = w->gpu_ids;
+		out->values_hint = "'gpucmp gpus' lists the models; a family (h100) is its models";
+		out->expand = gpu_expand;
+		out->expand_ctx = w;
 	}
 	if (strcmp(f->key, "country") == 0 && w->country_codes) {
 		out->values = w->country_codes;

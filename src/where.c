@@ -194,8 +194,9 @@ static enum gc_status not_in_domain(struct parser *p, const char *fname,
 	for (; f->values[n]; n++)
 		suggest_try(&s, f->values[n]);
 	/* a value of three letters or fewer is a code: one letter off is another
-	 * code (XX is not a typo of AX, GER not of ER), so no nearest is named */
-	const char *best = strlen(v) > 3 ? suggest_best(&s) : NULL;
+	 * code (XX is not a typo of AX, GER not of ER), so no nearest is named;
+	 * nor for a value with a ':' or ',' (h100:8 is --gpu's, not a name) */
+	const char *best = strlen(v) > 3 && !strpbrk(v, ":,") ? suggest_best(&s) : NULL;
 	if (best)
 		return fail_at(p, t->pos, t->len, "unknown %s value '%s'; did you mean '%s'?",
 			       fname, v, best);
@@ -222,6 +223,13 @@ static enum gc_status text_value(struct parser *p, const char *fname,
 	size_t i = 0;
 	while (f->values[i] && strcasecmp(f->values[i], v) != 0)
 		i++;
+	const char *const *e = !f->values[i] && f->expand ? f->expand(f->expand_ctx, v) : NULL;
+	if (e) {
+		enum gc_status st = GC_OK;
+		for (*nb = 0; e[*nb] && st == GC_OK; (*nb)++)
+			st = add_bind(p, 1, e[*nb], 0);
+		return st;
+	}
 	if (!f->values[i])
 		return not_in_domain(p, fname, f, v);
 	const char *const *m = f->means ? f->means(f->key, f->values[i]) : NULL;

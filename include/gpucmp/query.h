@@ -167,12 +167,16 @@ void query_prepare_fields(struct query *q);
  * provider the ids of the profile set) and what a value means there
  * (query_cap_means: k8s = managed is managed or both, as --k8s managed). */
 struct cache;
+struct gpu_table;
 struct query_where {
 	const struct query *q;
 	const struct field *used[QUERY_MAX_SORT]; /* the fields looked up */
 	size_t nused;
 	const char **provider_ids; /* NULL-terminated, new; NULL: any provider */
 	const char **country_codes; /* NULL-terminated, new; NULL: any country */
+	const struct gpu_table *gpus; /* borrowed; NULL: any gpu value */
+	const char **gpu_ids;         /* NULL-terminated, new: the table's and the cache's */
+	const char *gpu_means[129];   /* expand's answer: a family's models */
 	char **owned;              /* the ids read from the cache */
 	size_t nowned;
 };
@@ -184,6 +188,11 @@ struct query_where {
 enum gc_status query_where_init(struct query_where *w, const struct query *q,
 				const struct profile_set *ps, struct cache *c, char **err);
 void query_where_release(struct query_where *w);
+/* Check gpu values too: a model id of table t or a GPU name an offer of
+ * cache c holds (c may be NULL), and a family or alias of t (h100, 4090,
+ * case-insensitive) stands for its models, as --gpu reads it. */
+enum gc_status query_where_gpus(struct query_where *w, const struct gpu_table *t,
+				struct cache *c, char **err);
 int query_offer_field(void *ctx, const char *name, struct where_field *out);
 const char *query_offer_suggest(void *ctx, const char *name);
 

@@ -42,6 +42,12 @@ struct where_field {
 	 * value stands for itself. */
 	const char *const *(*means)(const char *key, const char *value);
 	const char *key;
+	/* A word outside values that stands for stored values (a GPU family:
+	 * h100 is h100-sxm, h100-pcie and h100-nvl), NULL-terminated and valid
+	 * until the next call, or NULL when the word is not one; called with
+	 * expand_ctx before the domain check.  NULL: no such words. */
+	const char *const *(*expand)(void *ctx, const char *value);
+	void *expand_ctx;
 };
 
 /* Look a name up; fills *out (zeroed before the call) and returns 0, or -1

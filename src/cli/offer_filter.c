@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 #include "gpucmp/cuda.h"
@@ -82,6 +83,17 @@ int cli_offer_filters(struct cli_env *env, const struct cli_args *a, struct quer
 	return cuda_filter(q, a);
 }
 
+/* Whether a --where expression has `word` in it, in any case. */
+static int where_mentions(const struct cli_args *a, const char *word)
+{
+	size_t n = strlen(word);
+	for (int i = 0; i < a->nvalues[O_WHERE]; i++)
+		for (const char *p = a->values[O_WHERE][i]; *p; p++)
+			if (strncasecmp(p, word, n) == 0)
+				return 1;
+	return 0;
+}
+
 int cli_offer_where(struct cli_env *env, const struct cli_args *a, struct query *q,
 		    char **prov_store, struct where_result *out, int *have)
 {
@@ -97,7 +109,14 @@ int cli_offer_where(struct cli_env *env, const struct cli_args *a, struct query 
 		return rc;
 	}
 	enum gc_status st = query_where_init(&w, q, &env->cat.profiles, env->cache, &err);
-	if (st != GC_OK) {
+	/* gpu values are checked, and a family read as --gpu reads it, when
+	 * the expression may name the field (the GPU table costs a parse) */
+	if (st == GC_OK && where_mentions(a, "gpu")) {
+		rc = cli_catalog_need(env, CATALOG_GPUS);
+		if (!rc)
+			st = query_where_gpus(&w, env->cat.gpus, env->cache, &err);
+	}
+	if (!rc && st != GC_OK) {
 		rc = cli_cache_failed(env, NULL, st, err, "cannot read the cache");
 		free(err);
 	}

@@ -1,6 +1,7 @@
 /* test_where.c - the --where language: precedence, quoting, every operator,
  * errors with positions, and injection attempts run against real SQLite. */
 #include <sqlite3.h>
+#include <strings.h>
 
 #include "gpucmp/strutil.h"
 #include "gpucmp/where.h"
@@ -13,7 +14,21 @@ static const struct {
 	{"price", "price_hr", FT_PRICE}, {"vram", "gpu_mem_gb", FT_NUM},
 	{"provider", "provider", FT_TEXT}, {"k8s", "k8s", FT_ENUM},
 	{"infiniband", "infiniband", FT_BOOL}, {"region", "region", FT_TEXT},
+	{"gpu", "gpu", FT_TEXT},
 };
+
+/* gpu has a domain of ids, and a family word outside it stands for its
+ * models (expand), as the query's gpu field does */
+static const char *const gpu_ids[] = {"h100-sxm", "h100-pcie", "l4", NULL};
+static const char *const gpu_h100[] = {"h100-sxm", "h100-pcie", NULL};
+static int expand_calls;
+
+static const char *const *gpu_expand(void *ctx, const char *value)
+{
+	assert_ptr_equal(ctx, gpu_ids);
+	expand_calls++;
+	return strcasecmp(value, "h100") == 0 ? gpu_h100 : NULL;
+}
 
 /* k8s has a domain, and managed stands for managed or both */
 static const char *const k8s_modes[] = {"managed", "join", "both", "none", "unknown", NULL};
@@ -36,6 +51,11 @@ static int lookup(void *ctx, const char *name, struct where_field *out)
 				out->values = k8s_modes;
 				out->means = k8s_means;
 				out->key = "k8s";
+			}
+			if (strcmp(name, "gpu") == 0) {
+				out->values = gpu_ids;
+				out->expand = gpu_expand;
+				out->expand_ctx = (void *)gpu_ids;
 			}
 			return 0;
 		}
@@ -187,6 +207,31 @@ static void test_invalid(void **state)
 }
 
 /* Injection attempts run for real: the values are bound, the table stays. */
+/* a word of the domain binds itself without asking expand; a family binds
+ * its models; neither: an error, with no nearest for a --gpu spec */
+static void test_expand(void **state)
+{
+	(void)state;
+	expand_calls = 0;
+	compile_ok("gpu = L4", "((gpu = ? COLLATE NOCASE))", "t:l4");
+	assert_int_equal(expand_calls, 0);
+	compile_ok("gpu = H100", "((gpu COLLATE NOCASE IN (?, ?)))", "t:h100-sxm t:h100-pcie");
+	compile_ok("gpu in (h100, l4)", "((gpu COLLATE NOCASE IN (?, ?, ?)))",
+		   "t:h100-sxm t:h100-pcie t:l4");
+	assert_int_equal(expand_calls, 2);
+	struct where_result r;
+	char *err = NULL;
+	assert_int_equal(where_compile("gpu = h100-sxn", lookup, suggest, NULL, &r, &err),
+			 GC_EUSAGE);
+	assert_non_null(strstr(err, "did you mean 'h100-sxm'"));
+	free(err);
+	err = NULL;
+	assert_int_equal(where_compile("gpu = h100:8", lookup, suggest, NULL, &r, &err),
+			 GC_EUSAGE);
+	assert_null(strstr(err, "did you mean"));
+	free(err);
+}
+
 static void test_injection_is_harmless(void **state)
 {
 	(void)state;
@@ -255,6 +300,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_valid),
 		cmocka_unit_test(test_invalid),
+		cmocka_unit_test(test_expand),
 		cmocka_unit_test(test_injection_is_harmless),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
