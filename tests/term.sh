@@ -127,5 +127,35 @@ on_tty 40 "'$bin' list --k8s managed --mig --limit 3"
 long=$(grep -v '^gpucmp: ' "$root/tty" | sed "s/$esc\[[0-9;]*m//g; s/…/./g" | awk 'length($0) > 40' | head -1)
 [ -z "$long" ] && ok || bad "a line wider than the 40-column terminal: $long"
 
+# 10. issue 24's table at 80 and 160 columns: what gpucmp is for first
+plain() { sed "s/$esc\[[0-9;]*m//g; s/…/./g; s/≥/./g" "$root/tty"; }
+on_tty 80 "'$bin' list --limit 5"
+hdr=$(plain | head -1)
+for col in GPUS '\$/H' K8S MIG IB; do
+	echo "$hdr" | grep -Eq "(^| )$col( |\$)" && ok || bad "80 columns: no $col in: $hdr"
+done
+on_tty 160 "'$bin' list --limit 5"
+hdr=$(plain | head -1)
+for col in REGION '\$/GPU/H' K8S MIG IB; do
+	echo "$hdr" | grep -Eq "(^| )$col( |\$)" && ok || bad "160 columns: no $col in: $hdr"
+done
+# a sort key is on screen, at 80 too
+on_tty 80 "'$bin' list --gpu h100 --sort vcpus --limit 3"
+plain | head -1 | grep -q 'VCPUS' && ok || bad "80 columns: --sort vcpus shows no VCPUS"
+# a column asked for keeps at least its header's width and the row one line
+on_tty 80 "'$bin' list --columns provider,sku,gpu,region,k8s,mig,infiniband,rdma,nvlink --limit 3"
+long=$(plain | grep -v '^gpucmp: ' | awk 'length($0) > 80' | head -1)
+[ -z "$long" ] && ok || bad "80 columns: a line of asked columns wider than the terminal: $long"
+plain | head -1 | grep -q 'NVLINK' && ok || bad "80 columns: an asked column cut below its header"
+# every note is one line of the terminal, the unknown note too
+on_tty 80 "'$bin' list --ib --limit 3"
+long=$(plain | grep '^gpucmp: ' | awk 'length($0) > 80' | head -1)
+[ -z "$long" ] && ok || bad "80 columns: a note wider than the terminal: $long"
+grep -q '^gpucmp: left out as unknown: --ib [0-9]*; --include-unknown keeps them$' "$root/tty" && ok ||
+	bad "80 columns: no one-line unknown note: $(grep 'unknown' "$root/tty")"
+on_tty 160 "'$bin' list --ib --k8s managed --mig --region eu --limit 3"
+grep -q '^gpucmp: left out as unknown, not as no: --mig [0-9]* offers (nebius' "$root/tty" && ok ||
+	bad "160 columns: no whole unknown note: $(grep 'unknown' "$root/tty")"
+
 echo "term: $checks checks, $fails failed"
 [ "$fails" -eq 0 ]

@@ -298,6 +298,33 @@ static int no_match(struct list_state *s)
 	return EXIT_OK;
 }
 
+/* The unknown note in one terminal line: "left out as unknown: --ib 855,
+ * --region us 2; --include-unknown keeps them", the filters' list cut to
+ * fit ('--explain' lists them whole, with whose they are). */
+static void unknown_brief(const struct query_omitted *om, size_t width)
+{
+	static const char head[] = "left out as unknown: ";
+	static const char tail[] = "; --include-unknown keeps them";
+	char items[400];
+	size_t len = 0;
+	for (size_t i = 0; i < om->n && len < sizeof items; i++) {
+		int w = snprintf(items + len, sizeof items - len, "%s%s %lld", i ? ", " : "",
+				 om->items[i].filter, om->items[i].offers);
+		if (w < 0)
+			break;
+		len += (size_t)w;
+	}
+	/* "gpucmp: ", the cursor's cell, and at least a filter's name */
+	size_t fixed = 9 + strlen(head) + strlen(tail);
+	struct buf b;
+	buf_init(&b, 0);
+	if (render_fit(&b, items, width > fixed + 12 ? width - fixed : 12) == GC_OK && b.ptr)
+		msg_note("%s%s%s", head, b.ptr, tail);
+	else
+		msg_note("%s%s%s", head, items, tail);
+	buf_free(&b);
+}
+
 /* "left out as unknown: --ib 8 offers (coreweave 8); --region us 391
  * offers (lambda 391); --include-unknown keeps them": the offers the
  * filters dropped for want of a fact, not for a fact, on stderr (JSON and
@@ -322,8 +349,14 @@ static int unknown_note(struct list_state *s)
 			break;
 		len += (size_t)w;
 	}
-	if (len)
-		msg_note("left out as unknown, not as no: %s; --include-unknown keeps them", line);
+	static const char head[] = "left out as unknown, not as no: ",
+			  tail[] = "; --include-unknown keeps them";
+	/* a terminal too narrow for it gets one line, as the footer does */
+	int width = isatty(fileno(stderr)) ? render_term_width(stderr) : 0;
+	if (len && width > 0 && len + sizeof head + sizeof tail + 8 > (size_t)width)
+		unknown_brief(&om, (size_t)width);
+	else if (len)
+		msg_note("%s%s%s", head, line, tail);
 	return EXIT_OK;
 }
 
