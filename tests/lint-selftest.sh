@@ -21,6 +21,11 @@ printf '#include "gpucmp/b.h"\n' >"$dir/include/gpucmp/a.h"
 printf '#include "gpucmp/cache.h"\n#include "../cli/cli.h"\n' >"$dir/src/adapters/x.c"
 printf 'void k(void) { printf("x"); exit(1); }\n' >"$dir/src/c.c"
 printf 'static sqlite3 *db;\n' >"$dir/src/cli/m.c"
+# a function of 81 lines, and one of 80 that must pass
+body() { printf 'static int %s(int x)\n{\n' "$1"; i=0; while [ "$i" -lt "$2" ]; do
+	printf '\tx++;\n'; i=$((i + 1)); done; printf '\treturn x;\n}\n'; }
+{ body longest 80; body fine 79; } >"$dir/src/d.c"
+{ body testfn 90; } >"$dir/tests/t.c"
 out=$("$lint" "$dir" 2>&1)
 rc=$?
 fail=0
@@ -37,6 +42,8 @@ check 'src/adapters/x.c:2:.*the library includes a CLI header'
 check 'layers: include cycle'
 check 'src/c.c:1:.*the library prints to stdout or exits'
 check 'src/cli/m.c:1:.*the CLI calls SQLite'
+check 'src/d.c:2: length: longest() is 81 lines (at most 80)'
+echo "$out" | grep -q 'fine()\|tests/t.c' && { echo "FAIL: an 80-line function or a test was reported"; fail=1; }
 n=$(echo "$out" | grep -c 'src/a.c:[23]:')
 [ "$n" -eq 0 ] || { echo "FAIL: a call named in a comment or a string was reported"; fail=1; }
 # fixed, the same tree is clean
@@ -46,6 +53,7 @@ printf '\n' >"$dir/include/gpucmp/a.h"
 printf '#include "gpucmp/adapter.h"\n' >"$dir/src/adapters/x.c"
 printf 'void k(void) { fprintf(stderr, "x"); }\n' >"$dir/src/c.c"
 printf 'static int db;\n' >"$dir/src/cli/m.c"
+{ body longest 79; body fine 79; } >"$dir/src/d.c"
 out=$("$lint" "$dir" 2>&1) || { echo "FAIL: lint on the fixed tree: $out"; fail=1; }
 [ "$fail" -eq 0 ] && echo "lint self-test: ok"
 exit "$fail"

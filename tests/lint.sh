@@ -7,6 +7,9 @@
 #            atoi/atol/atoll/atof (strutil's str_to_* report bad input),
 #            strtok (not reentrant; strtok_r or a scan), gets, tmpnam
 #   width    a line is at most 100 columns, a tab counting 8 (docs: HACKING.md)
+#   length   a function of the product (src, tools) is at most 80 lines from
+#            its opening to its closing brace (tests are exempt: a test's
+#            table of cases is data, and reads best whole)
 #   space    no trailing blanks, no CR
 #   layers   the library (src/*.c, src/adapters) never includes the CLI's
 #            headers, prints to stdout or exits; the CLI (src/cli) makes no
@@ -21,11 +24,30 @@ width=100
 files=$(find src include tools tests -name '*.[ch]' -type f | LC_ALL=C sort)
 [ -n "$files" ] || { echo "lint: no C files under $root" >&2; exit 2; }
 # shellcheck disable=SC2086 # the list is file names without blanks
-awk -v width="$width" '
+awk -v width="$width" -v maxfn=80 '
 function report(rule, what) {
 	printf "%s:%d: %s: %s\n", FILENAME, FNR, rule, what
 	bad++
 }
+FNR == 1 { fn = 0; prev = ""; decl = "" }
+# a function: a declarator ending in ")" (its first line at column 0) and
+# "{" alone at column 0 on the next line; its body ends at "}" at column 0
+/^\{[ \t]*$/ && prev ~ /\)[ \t]*$/ && prev !~ /^#/ && FILENAME ~ /^(src|tools)\// {
+	fn = FNR
+	fname = decl
+	sub(/\(.*/, "", fname)
+	sub(/.*[ *]/, "", fname)
+}
+/^[A-Za-z_]/ { decl = $0 }
+/^\}/ && fn {
+	if (FNR - fn - 1 > maxfn) {
+		printf "%s:%d: length: %s() is %d lines (at most %d)\n", FILENAME, fn,
+			fname, FNR - fn - 1, maxfn
+		bad++
+	}
+	fn = 0
+}
+{ prev = $0 }
 {
 	line = $0
 	if (line ~ /\r$/)
