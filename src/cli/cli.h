@@ -1,7 +1,8 @@
 /* cli.h - the command-line front: option table, messages, shared helpers.
  *
  * The front only parses, calls the library and renders; every subcommand
- * lives in its own cmd_<name>.c and is found through the table in main.c.
+ * lives in its own cmd_<name>.c and is found through the table in
+ * commands.c (COMMANDS); main.c parses the global options and dispatches.
  */
 #ifndef GPUCMP_CLI_H
 #define GPUCMP_CLI_H
