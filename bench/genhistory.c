@@ -20,6 +20,7 @@
 #include "gpucmp/cache.h"
 #include "gpucmp/catalog.h"
 #include "gpucmp/strutil.h"
+#include "sqlite_int.h"
 #include "synth.h"
 
 struct sim {

@@ -12,6 +12,7 @@
 
 #include "cache_int.h"
 #include "gpucmp/strutil.h"
+#include "sqlite_int.h"
 
 /* Whether the cache file or its WAL has grown to the file-size limit
  * (ulimit -f): a write past it fails with EFBIG, which SQLite reports as

@@ -9,6 +9,7 @@
 
 #include "cache_int.h"
 #include "gpucmp/buf.h"
+#include "sqlite_int.h"
 
 enum gc_status cache_begin(struct cache *c, char **err)
 {

@@ -8,6 +8,7 @@
 
 #include "cache_int.h"
 #include "gpucmp/buf.h"
+#include "sqlite_int.h"
 
 /* history_offer holds an offer's key and the state history compares
  * (price, spot price, availability); the rest of what describes it is

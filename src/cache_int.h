@@ -24,6 +24,7 @@
 #include "gpucmp/cache.h"
 #include "gpucmp/ingest.h"
 #include "gpucmp/rates.h"
+#include "sqlite_int.h"
 
 struct buf;
 

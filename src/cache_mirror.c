@@ -7,6 +7,7 @@
 
 #include "cache_int.h"
 #include "gpucmp/buf.h"
+#include "sqlite_int.h"
 
 /* One mirrored table: `ddl` drops and creates it, `insert` takes a row,
  * `bind` binds row i of the catalog (`scratch` for text it builds). */

@@ -14,6 +14,7 @@
 #include "cache_int.h"
 #include "gpucmp/buf.h"
 #include "gpucmp/strutil.h"
+#include "sqlite_int.h"
 
 /* SQLITE_OPEN_NOFOLLOW: the cache file is never reached through a link */
 #if SQLITE_VERSION_NUMBER < 3031000

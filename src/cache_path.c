@@ -12,6 +12,7 @@
 #include "cache_int.h"
 #include "gpucmp/fileio.h"
 #include "gpucmp/strutil.h"
+#include "sqlite_int.h"
 
 char *cache_default_path(const char *override, char **err)
 {

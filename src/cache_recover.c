@@ -6,6 +6,7 @@
 #include "gpucmp/cache.h"
 #include "gpucmp/cache_recover.h"
 #include "gpucmp/lock.h"
+#include "sqlite_int.h"
 
 enum gc_status cache_recover(struct cache **c, int locked, struct cache_recovery *r,
 			     char **err)

@@ -8,6 +8,7 @@
 
 #include "cache_int.h"
 #include "gpucmp/buf.h"
+#include "sqlite_int.h"
 
 /* Schema migrations: entry i brings user_version i to i+1.  Never edit a
  * released entry; append a new one. */

@@ -10,6 +10,7 @@
 #include "cache_int.h"
 #include "gpucmp/listprice.h"
 #include "gpucmp/snapshot.h"
+#include "sqlite_int.h"
 
 static enum gc_status load_skip_list(struct cache *c, struct cache_batch *sc, char **err)
 {

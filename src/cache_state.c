@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cache_int.h"
+#include "sqlite_int.h"
 
 /* One statement of a two-step update: its SQL, the words of its error and
  * how many of the parameters it takes. */

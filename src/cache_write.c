@@ -12,6 +12,7 @@
 #include "gpucmp/catalog.h"
 #include "gpucmp/cuda.h"
 #include "gpucmp/strutil.h"
+#include "sqlite_int.h"
 
 /* The insert: the stored columns of offer_cols[] in their order (?1 ...
  * ?N), then the two the cache derives (driver_num, max_cuda_num). */

@@ -11,6 +11,7 @@
 #include "gpucmp/catalog.h"
 #include "gpucmp/gpu_spec.h"
 #include "gpucmp/strutil.h"
+#include "sqlite_int.h"
 
 void query_init(struct query *q)
 {

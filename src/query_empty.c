@@ -10,6 +10,7 @@
 
 #include "gpucmp/cache.h"
 #include "gpucmp/strutil.h"
+#include "sqlite_int.h"
 
 /* The filters in the order query.c's filters() joins them: step k set in
  * q, and q's filter k copied into t. */

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "gpucmp/cache.h"
+#include "sqlite_int.h"
 
 /* A value as SQLite orders it; text is an interned string's id. */
 struct gv {

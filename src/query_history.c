@@ -7,6 +7,7 @@
 
 #include "gpucmp/query_history.h"
 #include "gpucmp/strutil.h"
+#include "sqlite_int.h"
 
 static void add(struct query_sql *out, const char *s, enum gc_status *st)
 {

@@ -10,6 +10,7 @@
 
 #include "gpucmp/cache.h"
 #include "gpucmp/strutil.h"
+#include "sqlite_int.h"
 
 const char *const query_provider_paths[] = {
 	"kubernetes.mode", "docker.custom_image", "docker.daemon", "sharing.mig",

@@ -13,6 +13,7 @@
 #include "gpucmp/buf.h"
 #include "gpucmp/cache.h"
 #include "gpucmp/strutil.h"
+#include "sqlite_int.h"
 
 enum { C_PROVIDER, C_SKU, C_GPU, C_COUNT, C_REGION, C_PRICE, C_SPOT, C_AVAIL, C_IB, C_RDMA,
        C_NVLINK, C_MIG, C_MEM, C_VALUE, C_KIND, C_AS_OF, C_STALE, C_K8S, C_N };

@@ -7,6 +7,7 @@
 
 #include "gpucmp/cache.h"
 #include "gpucmp/strutil.h"
+#include "sqlite_int.h"
 
 enum gc_status query_list(struct cache *c, const struct query_sql *qs,
 			  const struct render_spec *spec, size_t *rows, char **err)

@@ -14,6 +14,7 @@
 #include "gpucmp/csv.h"
 #include "gpucmp/rates.h"
 #include "gpucmp/strutil.h"
+#include "sqlite_int.h"
 
 #define FLUSH_AT (64 * 1024)
 

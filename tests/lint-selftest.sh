@@ -17,7 +17,7 @@ static const char *w = "$long";
 C
 printf 'int h(void);\t \n' >"$dir/src/b.c"
 printf '#include "gpucmp/a.h"\n' >"$dir/include/gpucmp/b.h"
-printf '#include "gpucmp/b.h"\n' >"$dir/include/gpucmp/a.h"
+printf '#include "gpucmp/b.h"\nsqlite3 *db_of(void);\n' >"$dir/include/gpucmp/a.h"
 printf '#include "gpucmp/cache.h"\n#include "../cli/cli.h"\n' >"$dir/src/adapters/x.c"
 printf 'void k(void) { printf("x"); exit(1); }\n' >"$dir/src/c.c"
 printf 'static sqlite3 *db;\n' >"$dir/src/cli/m.c"
@@ -42,6 +42,7 @@ check 'src/adapters/x.c:2:.*the library includes a CLI header'
 check 'layers: include cycle'
 check 'src/c.c:1:.*the library prints to stdout or exits'
 check 'src/cli/m.c:1:.*the CLI calls SQLite'
+check 'include/gpucmp/a.h:2:.*a public header names SQLite'
 check 'src/d.c:2: length: longest() is 81 lines (at most 80)'
 echo "$out" | grep -q 'fine()\|tests/t.c' && { echo "FAIL: an 80-line function or a test was reported"; fail=1; }
 n=$(echo "$out" | grep -c 'src/a.c:[23]:')

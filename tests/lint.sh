@@ -13,7 +13,8 @@
 #   space    no trailing blanks, no CR
 #   layers   the library (src/*.c, src/adapters) never includes the CLI's
 #            headers, prints to stdout or exits; the CLI (src/cli) makes no
-#            SQLite call; an adapter includes only gpucmp/adapter.h and
+#            SQLite call and the public headers name no SQLite type; an
+#            adapter includes only gpucmp/adapter.h and
 #            gpucmp/strutil.h of the project's headers; the modules'
 #            includes have no cycle (HACKING.md, "The house")
 # Each finding is one line FILE:LINE: RULE: what; exit 1 when there is any.
@@ -92,6 +93,11 @@ done | grep . && rc=1
 for f in src/cli/*.c src/cli/*.h; do
 	[ -e "$f" ] || continue
 	grep -n 'sqlite3' "$f" | sed "s|^|$f:|; s|\$|: layers: the CLI calls SQLite (ask the library)|"
+done | grep . && rc=1
+# the public headers name no SQLite type: those calls are src/sqlite_int.h's
+for f in include/gpucmp/*.h; do
+	[ -e "$f" ] || continue
+	grep -n 'sqlite3' "$f" | sed "s|^|$f:|; s|\$|: layers: a public header names SQLite (src/sqlite_int.h)|"
 done | grep . && rc=1
 # every "module includes module" pair of src/*.c and include/gpucmp/*.h; tsort finds a loop
 pairs=$(for f in src/*.c include/gpucmp/*.h; do

@@ -31,6 +31,7 @@
 #include "gpucmp/insttype.h"
 #include "gpucmp/skypilot.h"
 #include "gpucmp/snapshot.h"
+#include "sqlite_int.h"
 
 static char *slurp(const char *path, size_t *len)
 {

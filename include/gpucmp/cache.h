@@ -13,7 +13,6 @@
 #ifndef GPUCMP_CACHE_H
 #define GPUCMP_CACHE_H
 
-#include <sqlite3.h>
 #include <stddef.h>
 
 #include "gpucmp/catalog.h"
@@ -91,12 +90,7 @@ int cache_corrupt(const struct cache *c);
 enum gc_status cache_set_aside(struct cache *c, char **moved_to, char **err);
 void cache_open_info_release(struct cache_open_info *info);
 
-/* The underlying connection (borrowed), for the query module. */
-sqlite3 *cache_db(struct cache *c);
-/* A column of a row as the offer model holds it: a number or NAN for
- * NULL; a yes/no as 1, 0 or -1 for NULL (offer.h's tri-state). */
-double cache_col_num(sqlite3_stmt *s, int i);
-int cache_col_tri(sqlite3_stmt *s, int i);
+/* cache_db, cache_col_num, cache_col_tri: src/sqlite_int.h. */
 const char *cache_path(const struct cache *c); /* ":memory:" for in-memory */
 
 /* Replace every offer of `provider` whose source is `source` (NULL: every

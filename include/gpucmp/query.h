@@ -6,7 +6,6 @@
 #ifndef GPUCMP_QUERY_H
 #define GPUCMP_QUERY_H
 
-#include <sqlite3.h>
 #include <stddef.h>
 
 #include "gpucmp/buf.h"
@@ -247,9 +246,7 @@ const char *query_offer_col(const char *col);
 enum gc_status query_add_param(struct query_sql *out, const char *text, double num, char **err);
 void query_sql_release(struct query_sql *qs);
 
-/* Prepare and bind; the caller steps and finalizes the statement. */
-enum gc_status query_prepare(sqlite3 *db, const struct query_sql *qs,
-			     sqlite3_stmt **stmt, char **err);
+/* query_prepare (prepare and bind): src/sqlite_int.h. */
 
 /* The SQL with its parameters inlined as SQL literals (quotes doubled), for
  * --explain and the benchmark; a new string. */

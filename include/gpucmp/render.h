@@ -10,7 +10,6 @@
 #ifndef GPUCMP_RENDER_H
 #define GPUCMP_RENDER_H
 
-#include <sqlite3.h>
 #include <stdio.h>
 
 #include "gpucmp/buf.h"
@@ -108,8 +107,7 @@ struct renderer; /* opaque */
 
 enum gc_status render_begin(struct renderer **out, const struct render_spec *spec,
 			    char **err);
-/* Render the current row of `stmt`. */
-enum gc_status render_row(struct renderer *r, sqlite3_stmt *stmt, char **err);
+/* render_row (the current row of a statement): src/sqlite_int.h. */
 /* Render one row of values: one per entry of spec->fields, or per column
  * when it is NULL (past them, the kind_col value). */
 enum gc_status render_row_values(struct renderer *r, const struct render_value *vals,

@@ -10,6 +10,7 @@
 #include "gpucmp/cache.h"
 #include "gpucmp/listprice.h"
 #include "gpucmp/snapshot.h"
+#include "sqlite_int.h"
 
 static struct catalog cat;
 static size_t snapshot_rows, list_rows;

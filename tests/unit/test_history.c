@@ -14,6 +14,7 @@
 #include "gpucmp/query_history.h"
 #include "gpucmp/render.h"
 #include "gpucmp/strutil.h"
+#include "sqlite_int.h"
 
 static struct catalog cat;
 

@@ -12,6 +12,7 @@
 #include "gpucmp/cache.h"
 #include "gpucmp/ingest.h"
 #include "gpucmp/rates.h"
+#include "sqlite_int.h"
 
 static struct catalog cat;
 

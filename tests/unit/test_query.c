@@ -7,6 +7,7 @@
 #include "gpucmp/cache.h"
 #include "gpucmp/gpu_spec.h"
 #include "gpucmp/query.h"
+#include "sqlite_int.h"
 
 static struct catalog cat;
 static struct cache *cache;

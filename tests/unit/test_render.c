@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "gpucmp/render.h"
+#include "sqlite_int.h"
 
 static sqlite3 *db;
 

@@ -16,6 +16,7 @@
 #include "gpucmp/http.h"
 #include "gpucmp/team.h"
 #include "testutil.h"
+#include "sqlite_int.h"
 
 static struct catalog cat;
 
