@@ -27,7 +27,7 @@ static json_t *pick_json(const struct rec_pick *k, size_t rank, double hours)
 {
 	const struct rec_verdict *v = &k->v;
 	double est = isnan(hours) ? NAN : round(k->cost * 100) / 100;
-	double checklist = round((v->score - v->value - v->memory) * 10) / 10;
+	double checklist = round((v->score - v->value - v->memory) * 10) / 10 + 0.0; /* not -0 */
 	double value = v->parts & REC_PART_VALUE ? v->value : NAN;
 	double memory = v->parts & REC_PART_MEMORY ? v->memory : NAN;
 	double usd = round(k->o.usd_per_pflop_hr * 1e4) / 1e4;

@@ -32,7 +32,8 @@ static void print_pick(const struct rec_pick *k, const char *mark, double hours,
 	}
 	printf("  (score %g", v->score);
 	if (v->parts)
-		printf(" = checklist %g", round((v->score - v->value - v->memory) * 10) / 10);
+		printf(" = checklist %g", /* + 0.0: never "-0" */
+		       round((v->score - v->value - v->memory) * 10) / 10 + 0.0);
 	if (v->parts & REC_PART_VALUE)
 		printf(" %c value %g", v->value < 0 ? '-' : '+', fabs(v->value));
 	if (v->parts & REC_PART_MEMORY)
