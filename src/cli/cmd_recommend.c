@@ -297,7 +297,7 @@ static const struct opt_use recommend_opts[] = {
 const struct cmd_entry cmd_recommend_entry = {
 	.name = "recommend",
 	.run = cmd_recommend,
-	.usage = "recommend --workload inference|training|batch|notebook [options]",
+	.usage = "recommend --workload inference|training|batch|notebook [--model SIZE] [options]",
 	.summary = "A ranked short list of offers for a workload, each pick with its reasons.",
 	.detail =
 		"The checklists (docs/RECOMMEND.md): training wants InfiniBand, RoCE or EFA\n"
@@ -305,15 +305,21 @@ const struct cmd_entry cmd_recommend_entry = {
 		"operator and shared storage; inference wants managed Kubernetes with\n"
 		"autoscaling, scale-to-zero and GPU sharing; batch wants spot capacity and\n"
 		"Kubernetes jobs; a notebook wants a plain instance in stock. The score adds\n"
-		"price-performance ($ per BF16 PFLOP-hour) and memory fit. Each pick is the\n"
-		"provider's best matching offer; '+' meets an item, '-' misses it, '?' is\n"
-		"unknown. Multi-node training whose fabric is unknown is listed apart as\n"
+		"price-performance ($ per BF16 PFLOP-hour, in proportion: a 4x cheaper offer\n"
+		"with the same fabric and memory fit ranks above) and memory fit. Each pick\n"
+		"is the provider's best matching offer; '+' meets an item, '-' misses it, '?'\n"
+		"is unknown. Multi-node training whose fabric is unknown is listed apart as\n"
 		"unverified; every provider left out is named with its reason.\n"
 		"--gpus is per node (default 8 for training, else 1);\n"
 		"--hours adds an estimate (price x hours x nodes, + control plane for\n"
-		"inference on managed Kubernetes; batch at the spot price).\n\n"
+		"inference on managed Kubernetes; batch at the spot price).\n"
+		"--model 70B sets the memory per GPU the job needs, an estimate spread over\n"
+		"every GPU of the run: training 16 bytes per parameter (mixed-precision Adam),\n"
+		"else the --precision's bytes (bf16: 2) x 1.2; --vram GB wins over it.\n\n"
 		"examples:\n"
 		"  gpucmp recommend --workload training --gpu h100 --nodes 4 --hours 72\n"
+		"  gpucmp recommend --workload training --model 70B --nodes 2 --hours 72\n"
+		"  gpucmp recommend --workload inference --model 7B --precision fp8\n"
 		"  gpucmp recommend --workload inference --gpu l4 --hours 720 --budget 2000\n"
 		"  gpucmp recommend --workload notebook --json",
 	.opts = recommend_opts,
