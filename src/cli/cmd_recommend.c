@@ -203,7 +203,7 @@ static int memory_need(const struct cli_args *a, struct query_rec *r)
 {
 	double params = NAN, vram = NAN;
 	const char *model = cli_opt(a, O_MODEL), *prec = cli_opt(a, O_PRECISION);
-	int rc = cli_number(a, O_VRAM, 0, 0.001, 1e6, &vram);
+	int rc = cli_number(a, O_NEED_VRAM, 0, 0.001, 1e6, &vram);
 	if (rc)
 		return rc;
 	char *err = NULL;
@@ -285,7 +285,7 @@ static const char *const precision_choices[] = {"bf16", "fp16", "fp32", "fp8", "
 						NULL};
 static const struct opt_def opt_precision = {O_PRECISION, "precision", 0, OPT_ENUM, "P",
 	precision_choices, HINT_NONE, "the precision of --model's weights (default bf16)"};
-static const struct opt_def opt_rec_vram = {O_VRAM, "vram", 0, OPT_NUMBER, "GB", NULL, HINT_NONE,
+static const struct opt_def opt_rec_vram = {O_NEED_VRAM, "vram", 0, OPT_NUMBER, "GB", NULL, HINT_NONE,
 	"memory per GPU the job needs (wins over --model's estimate)"};
 
 static const struct opt_use recommend_opts[] = {
