@@ -285,8 +285,8 @@ static const char *const precision_choices[] = {"bf16", "fp16", "fp32", "fp8", "
 						NULL};
 static const struct opt_def opt_precision = {O_PRECISION, "precision", 0, OPT_ENUM, "P",
 	precision_choices, HINT_NONE, "the precision of --model's weights (default bf16)"};
-static const struct opt_def opt_rec_vram = {O_NEED_VRAM, "vram", 0, OPT_NUMBER, "GB", NULL, HINT_NONE,
-	"memory per GPU the job needs (wins over --model's estimate)"};
+static const struct opt_def opt_rec_vram = {O_NEED_VRAM, "vram", 0, OPT_NUMBER, "GB", NULL,
+	HINT_NONE, "memory per GPU the job needs (wins over --model's estimate)"};
 
 static const struct opt_use recommend_opts[] = {
 	OPT_GROUP(opts_common), OPT_USE(opt_gpu), OPT_USE(opt_gpus), OPT_USE(opt_provider),
