@@ -20,7 +20,7 @@ _gpucmp_options()
 	providers) echo '--help --version --cache --color --quiet --k8s --docker --mig --mps --time-slicing --ib --rdma --nvlink --where --format --json --no-legend --check' ;;
 	show) echo '--help --version --cache --color --quiet --json' ;;
 	compare) echo '--help --version --cache --color --quiet --json --diff' ;;
-	recommend) echo '--help --version --cache --color --quiet --gpu --gpus --provider --hours --nodes --limit --json --workload --budget' ;;
+	recommend) echo '--help --version --cache --color --quiet --gpu --gpus --provider --hours --nodes --limit --json --workload --budget --model --precision --vram' ;;
 	history) echo '--help --version --cache --color --quiet --days --gpu --gpus --vram --max-price --spot --region --provider --k8s --docker --mig --mps --time-slicing --ib --rdma --nvlink --where --cuda --cuda-strict --available --format --json --explain' ;;
 	changes) echo '--help --version --cache --color --quiet --since --gpu --gpus --vram --max-price --spot --region --provider --k8s --docker --mig --mps --time-slicing --ib --rdma --nvlink --where --cuda --cuda-strict --available --limit --format --json --explain' ;;
 	refresh) echo '--help --version --cache --color --quiet --json --jobs --max-age --timeout --deadline --no-catalog --catalog-only --from --new-provider --retries --verbose --force --wait --changes --exit-on-change --gpu --gpus --vram --max-price --spot --region --available' ;;
@@ -111,6 +111,9 @@ _gpucmp_value()
 		--limit) echo '' ;;
 		--workload) echo 'inference training batch notebook' ;;
 		--budget) echo '' ;;
+		--model) echo '' ;;
+		--precision) echo 'bf16 fp16 fp32 fp8 int8 int4' ;;
+		--vram) echo '' ;;
 		*) return 1 ;;
 		esac ;;
 	history)

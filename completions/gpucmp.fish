@@ -44,7 +44,7 @@ function __gpucmp_valued
         case compare
             contains -- $argv[2] --cache --color
         case recommend
-            contains -- $argv[2] --cache --color --gpu --gpus --provider --hours --nodes --limit --workload --budget
+            contains -- $argv[2] --cache --color --gpu --gpus --provider --hours --nodes --limit --workload --budget --model --precision --vram
         case history
             contains -- $argv[2] --cache --color --days --gpu --gpus --vram --max-price --region --provider --k8s --docker -w --where --cuda --format
         case changes
@@ -182,6 +182,9 @@ complete -c gpucmp -n '__gpucmp_using providers' -l check -d 'validate profiles 
 complete -c gpucmp -n '__gpucmp_using compare' -l diff -d 'only the fields where the providers differ'
 complete -c gpucmp -n '__gpucmp_using recommend' -l workload -x -a 'inference training batch notebook' -d 'inference, training, batch or notebook'
 complete -c gpucmp -n '__gpucmp_using recommend' -l budget -x -d 'leave out picks whose estimate (needs --hours) is above USD'
+complete -c gpucmp -n '__gpucmp_using recommend' -l model -x -d 'the model\'s parameters (7B, 70B, 1.5B, 500M): sets the memory per GPU the job needs (an estimate, docs/RECOMMEND.md)'
+complete -c gpucmp -n '__gpucmp_using recommend' -l precision -x -a 'bf16 fp16 fp32 fp8 int8 int4' -d 'the precision of --model\'s weights (default bf16)'
+complete -c gpucmp -n '__gpucmp_using recommend' -l vram -x -d 'memory per GPU the job needs (wins over --model\'s estimate)'
 complete -c gpucmp -n '__gpucmp_using history' -l days -x -d 'the daily view covers the last N days, today included (default 30)'
 complete -c gpucmp -n '__gpucmp_using changes' -l since -x -d 'changes in the last DURATION (default 1d; 6h, 7d, 30d)'
 complete -c gpucmp -n '__gpucmp_using refresh' -s j -l jobs -x -d 'fetch N providers at once (default 16)'

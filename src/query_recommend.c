@@ -104,7 +104,7 @@ static void judge_all(const struct query_rec *r, struct rec_pick *picks, size_t 
 		k->o.rdma = k->rdma;
 		k->o.mig = k->mig;
 		k->o.k8s = k->k8s;
-		recommend_judge(r->w, (int)r->nodes, &k->o, k->p, &k->v);
+		recommend_judge(r->w, (int)r->nodes, &k->o, k->p, &r->mem, &k->v);
 		recommend_value(r->w, &k->o, best, &k->v);
 		/* the picks move when ranked: o must not point into them */
 		k->o.rdma = k->o.mig = k->o.k8s = NULL;

@@ -27,7 +27,7 @@ static json_t *pick_json(const struct rec_pick *k, size_t rank, double hours)
 {
 	const struct rec_verdict *v = &k->v;
 	double est = isnan(hours) ? NAN : round(k->cost * 100) / 100;
-	double checklist = round((v->score - v->value - v->memory) * 10) / 10;
+	double checklist = round((v->score - v->value - v->memory) * 10) / 10 + 0.0; /* not -0 */
 	double value = v->parts & REC_PART_VALUE ? v->value : NAN;
 	double memory = v->parts & REC_PART_MEMORY ? v->memory : NAN;
 	double usd = round(k->o.usd_per_pflop_hr * 1e4) / 1e4;
@@ -76,6 +76,23 @@ static int add_picks(json_t *a, const struct query_rec_result *res, enum rec_sta
 	return a ? 0 : -1;
 }
 
+/* What the memory item wants and where it comes from; with --model, the
+ * estimate's terms. */
+static json_t *memory_json(const struct query_rec *r)
+{
+	static const char *const from[] = {"workload", "model", "vram", "none"};
+	const struct rec_mem *m = &r->mem;
+	int model = !isnan(m->params) && m->params > 0;
+	double gb = m->from == REC_MEM_NONE || !(m->per_gpu_gb > 0) ? NAN : m->per_gpu_gb;
+	return json_pack("{s:o, s:s, s:o, s:o, s:o, s:o, s:o}", "gb_per_gpu",
+			 sheet_json_number(gb), "from", from[m->from], "model_params",
+			 sheet_json_number(model ? m->params : NAN), "precision",
+			 model ? json_string(precision_name(m->prec)) : json_null(),
+			 "bytes_per_param", sheet_json_number(model ? m->bytes_per_param : NAN),
+			 "factor", sheet_json_number(model ? m->factor : NAN), "model_total_gb",
+			 sheet_json_number(model ? round(m->total_gb * 10) / 10 : NAN));
+}
+
 json_t *query_recommend_json(const struct query_rec *r, const struct query_rec_result *res)
 {
 	json_t *picks = json_array(), *unverified = json_array(), *left = json_array();
@@ -88,9 +105,10 @@ json_t *query_recommend_json(const struct query_rec *r, const struct query_rec_r
 		json_decref(left);
 		return NULL;
 	}
-	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "workload",
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "workload",
 			 workload_name(r->w), "nodes", sheet_json_number(r->nodes),
 			 "gpus_per_node", sheet_json_number(r->gpus), "hours",
 			 sheet_json_number(r->hours), "budget", sheet_json_number(r->budget),
-			 "picks", picks, "unverified", unverified, "left_out", left);
+			 "memory_need", memory_json(r), "picks", picks, "unverified", unverified,
+			 "left_out", left);
 }

@@ -10,17 +10,123 @@
 static const char *const names[] = {"inference", "training", "batch", "notebook"};
 
 /* The score's parts besides the checklist, per workload (docs/RECOMMEND.md
- * gives each figure's reason). */
+ * gives each figure's reason).  D, the points per halving of the price of
+ * a PFLOP-hour, is half the checklist's spread without its fabric item
+ * (every other item met against every one missed) plus a half: so two
+ * halvings, a 4x cheaper offer, outweigh any difference of the rest of
+ * the checklist (test_recommend checks it).  M = 2 D: a memory miss
+ * against a fit weighs as much as a 16x price. */
 static const struct {
-	double value_weight; /* points for the best price-performance */
+	double per_halving;  /* D: value points per halving of the price */
 	double mem_want_gb;  /* memory per GPU the workload wants; 0: no item */
-	double mem_weight;
+	double mem_weight;   /* M */
 } tune[] = {
-	[WL_INFERENCE] = {1, 24, 1},
-	[WL_TRAINING] = {4, 80, 2},
-	[WL_BATCH] = {2, 0, 0},
-	[WL_NOTEBOOK] = {0, 0, 0},
+	[WL_INFERENCE] = {9.5, 24, 19}, /* spread 18: k8s 6, autoscaling 4,
+					 * scale-to-zero 4, sharing 2, image 2 */
+	[WL_TRAINING] = {7.5, 80, 15},  /* spread 14: NVLink 2, gang 4, operator
+					 * 2, CSI 4, k8s 2 (fabric aside) */
+	[WL_BATCH] = {8, 0, 16},        /* spread 15: spot 5, k8s 4, autoscaling
+					 * 2, scale-to-zero 2, billing 2 */
+	[WL_NOTEBOOK] = {0, 0, 5},      /* no value item; memory only with
+					 * --model or --vram */
 };
+
+/* The best offer's value is 4 D: log2 of this range (16x the best: 0). */
+static const double value_range = 16;
+
+double recommend_value_weight(enum workload w)
+{
+	return tune[w].per_halving;
+}
+
+double recommend_memory_weight(enum workload w)
+{
+	return tune[w].mem_weight;
+}
+
+static const char *const prec_names[PREC_N] = {"bf16", "fp16", "fp32", "fp8", "int8", "int4"};
+static const double prec_bytes[PREC_N] = {2, 2, 4, 1, 1, 0.5};
+
+int precision_parse(const char *s)
+{
+	for (int i = 0; i < PREC_N; i++)
+		if (strcmp(s, prec_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+const char *precision_name(enum precision p)
+{
+	return prec_names[p];
+}
+
+enum gc_status recommend_model_parse(const char *s, double *params, char **err)
+{
+	static const struct {
+		char unit;
+		double scale;
+	} units[] = {{'M', 1e6}, {'B', 1e9}, {'T', 1e12}};
+	char *end = NULL;
+	double n = strtod(s, &end);
+	const char *hint = "give the parameters with a unit: 7B, 70B, 1.5B, 500M";
+	if (end == s || isnan(n) || isinf(n))
+		return err_set(err, GC_EUSAGE, "bad model size '%s' for --model; %s", s, hint);
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+		if (!*end || (*end != units[i].unit && *end != units[i].unit + 32) || end[1])
+			continue;
+		if (n <= 0)
+			return err_set(err, GC_EUSAGE, "model size '%s' must be above 0; %s", s,
+				       hint);
+		if (n * units[i].scale > 100e12)
+			return err_set(err, GC_EUSAGE,
+				       "model size '%s' is above 100T parameters; %s", s, hint);
+		*params = n * units[i].scale;
+		return GC_OK;
+	}
+	if (!*end)
+		return err_set(err, GC_EUSAGE, "model size '%s' has no unit; %s", s, hint);
+	return err_set(err, GC_EUSAGE, "bad unit in model size '%s' (M, B or T); %s", s, hint);
+}
+
+/* Round a need up to 0.1 GB (a need is not met by a rounding). */
+static double up(double gb)
+{
+	return ceil(gb * 10 - 1e-9) / 10;
+}
+
+enum gc_status recommend_memory(enum workload w, double params, enum precision prec,
+				double vram, double gpus, struct rec_mem *out, char **err)
+{
+	memset(out, 0, sizeof *out);
+	out->params = params;
+	out->prec = prec;
+	out->total_gb = NAN;
+	int train = w == WL_TRAINING, adapter = prec == PREC_INT8 || prec == PREC_INT4;
+	if (!isnan(params) && train && adapter) {
+		if (isnan(vram))
+			return err_set(err, GC_EUSAGE,
+				       "--model for training counts full training (16 bytes per "
+				       "parameter); for a LoRA or QLoRA fine-tune at %s give the "
+				       "memory per GPU with --vram GB", prec_names[prec]);
+		out->params = params = NAN; /* --vram alone: no estimate made */
+	}
+	if (!isnan(params)) {
+		out->bytes_per_param = train ? 16 : prec_bytes[prec];
+		out->factor = train ? 1 : 1.2;
+		out->total_gb = params * out->bytes_per_param * out->factor / 1e9;
+	}
+	if (!isnan(vram)) {
+		out->from = REC_MEM_VRAM;
+		out->per_gpu_gb = vram;
+	} else if (!isnan(params)) {
+		out->from = REC_MEM_MODEL;
+		out->per_gpu_gb = up(out->total_gb / gpus);
+	} else {
+		out->from = tune[w].mem_want_gb > 0 ? REC_MEM_WORKLOAD : REC_MEM_NONE;
+		out->per_gpu_gb = tune[w].mem_want_gb;
+	}
+	return GC_OK;
+}
 
 int workload_parse(const char *s)
 {
@@ -191,12 +297,15 @@ static void billing_item(struct rec_verdict *v, const struct profile *p)
 		reason(v, '?', 0, "billing granularity unknown");
 }
 
-/* Memory per GPU against what the workload wants (none for batch and
- * notebooks, whose jobs vary too much to assume a size). */
-static void memory_item(struct rec_verdict *v, enum workload w, const struct rec_offer *o)
+/* Memory per GPU against what the job needs: --vram, --model's estimate,
+ * or the workload's own want (none for batch and notebooks, whose jobs
+ * vary too much to assume a size). */
+static void memory_item(struct rec_verdict *v, enum workload w, const struct rec_offer *o,
+			const struct rec_mem *m)
 {
-	double want = tune[w].mem_want_gb, weight = tune[w].mem_weight;
-	if (want <= 0)
+	int own = !m || m->from == REC_MEM_WORKLOAD;
+	double want = own ? tune[w].mem_want_gb : m->per_gpu_gb, weight = tune[w].mem_weight;
+	if (!(want > 0))
 		return;
 	v->parts |= REC_PART_MEMORY;
 	if (isnan(o->gpu_mem_gb)) {
@@ -204,13 +313,17 @@ static void memory_item(struct rec_verdict *v, enum workload w, const struct rec
 		return;
 	}
 	int fits = o->gpu_mem_gb >= want;
-	reason(v, fits ? '+' : '-', weight, "%g GB per GPU (%s wants %g GB)", o->gpu_mem_gb,
-	       names[w], want);
+	if (own)
+		reason(v, fits ? '+' : '-', weight, "%g GB per GPU (%s wants %g GB)",
+		       o->gpu_mem_gb, names[w], want);
+	else
+		reason(v, fits ? '+' : '-', weight, "%g GB per GPU (the job needs %g GB%s)",
+		       o->gpu_mem_gb, want, m->from == REC_MEM_MODEL ? ", an estimate" : "");
 	v->memory = fits ? weight : -weight;
 }
 
 void recommend_judge(enum workload w, int nodes, const struct rec_offer *o,
-		     const struct profile *p, struct rec_verdict *v)
+		     const struct profile *p, const struct rec_mem *m, struct rec_verdict *v)
 {
 	memset(v, 0, sizeof *v);
 	switch (w) {
@@ -247,7 +360,7 @@ void recommend_judge(enum workload w, int nodes, const struct rec_offer *o,
 		yes_no(v, p, "docker.persistent_volumes", 1, "persistent volumes for your work");
 		break;
 	}
-	memory_item(v, w, o);
+	memory_item(v, w, o, m);
 	v->score = round(v->score * 10) / 10;
 }
 
@@ -255,8 +368,8 @@ void recommend_judge(enum workload w, int nodes, const struct rec_offer *o,
 void recommend_value(enum workload w, const struct rec_offer *o, double best,
 		     struct rec_verdict *v)
 {
-	double weight = tune[w].value_weight, usd = o->usd_per_pflop_hr;
-	if (weight <= 0)
+	double d = tune[w].per_halving, usd = o->usd_per_pflop_hr;
+	if (d <= 0)
 		return;
 	v->parts |= REC_PART_VALUE;
 	if (o->auction_floor) {
@@ -267,9 +380,10 @@ void recommend_value(enum workload w, const struct rec_offer *o, double best,
 		reason(v, '?', 0, "price-performance unknown (no BF16 figure for this GPU)");
 		return;
 	}
-	v->value = round(weight * best / usd * 10) / 10;
-	reason(v, '+', v->value, "value %.1f of %g: $%.2f per BF16 PFLOP-hour (best $%.2f)",
-	       v->value, weight, usd, best);
+	v->value = round(d * log2(value_range * best / usd) * 10) / 10;
+	reason(v, v->value < 0 ? '-' : '+', fabs(v->value),
+	       "value %.1f: $%.2f per BF16 PFLOP-hour, %.2fx the best ($%.2f)", v->value, usd,
+	       usd / best, best);
 	v->score = round(v->score * 10) / 10;
 }
 

@@ -7,7 +7,9 @@
 #   - the provider count in README, PROFILES.md and TEAM.md is the number of
 #     providers/*.yaml;
 #   - SNAPSHOT.md's offers per provider and as-of dates are data/snapshot.csv's;
-#   - the first run's message (offers and list prices) is what README quotes.
+#   - the first run's message (offers and list prices) is what README quotes;
+#   - RECOMMEND.md's worked cases (each ``` block opening with
+#     "$ gpucmp recommend") are what those commands print.
 # usage: docs.sh GPUCMP
 set -u
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -68,4 +70,21 @@ done
 rows=$(grep -c '^  - provider:' "$src/data/list-prices.yaml")
 [ "$rows" = "$list_prices" ] && ok "$list_prices list prices" ||
 	bad "data/list-prices.yaml has $rows rows; the first run says $list_prices"
+# 5. RECOMMEND.md's worked cases, each a ``` block whose first line is the command
+awk -v dir="$t" '
+	/^```$/ && on { on = 0; close(f); next }
+	/^```$/ { getline l; if (l ~ /^\$ gpucmp recommend /) { n++; f = dir "/rec" n;
+		print l > f; on = 1 } ; next }
+	on { print > f }' "$src/docs/RECOMMEND.md"
+n=0
+for f in "$t"/rec[0-9]*; do
+	[ -e "$f" ] || { bad "RECOMMEND.md has no worked case"; break; }
+	n=$((n + 1))
+	cmd=$(head -1 "$f" | sed 's/^\$ gpucmp //')
+	sed 1d "$f" >"$t/want"
+	# shellcheck disable=SC2086
+	"$bin" -q $cmd >"$t/got" 2>/dev/null
+	if cmp -s "$t/want" "$t/got"; then ok "RECOMMEND.md: 'gpucmp $cmd'"; else
+		bad "RECOMMEND.md's case differs from 'gpucmp $cmd':"; diff "$t/want" "$t/got"; fi
+done
 exit $fail

@@ -402,6 +402,8 @@ struct query_rec {
 	double gpus, nodes;   /* per node; nodes */
 	double hours, budget; /* NAN: not given (budget needs hours) */
 	size_t limit;         /* at most this many picks */
+	struct rec_mem mem;   /* the memory need (recommend_memory); all zero:
+			       * the workload's own want */
 };
 
 struct query_rec_result {

@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 
+#include "gpucmp/err.h"
 #include "gpucmp/profile.h"
 
 enum workload { WL_INFERENCE, WL_TRAINING, WL_BATCH, WL_NOTEBOOK };
@@ -60,18 +61,63 @@ struct rec_verdict {
 	size_t nreasons;
 };
 
+/* The numeric precision of --precision (bytes per parameter: 2, 2, 4, 1,
+ * 1, 0.5). */
+enum precision { PREC_BF16, PREC_FP16, PREC_FP32, PREC_FP8, PREC_INT8, PREC_INT4, PREC_N };
+/* "bf16" -> PREC_BF16; -1 if unknown. */
+int precision_parse(const char *s);
+const char *precision_name(enum precision p);
+
+/* A model size, "70B", "7b", "1.5B", "500M", "1T" (a number and its unit,
+ * B for billions), into *params (parameters).  GC_EUSAGE with a one-line
+ * message for anything else: no unit, another unit, zero or negative, more
+ * than 100T. */
+enum gc_status recommend_model_parse(const char *s, double *params, char **err);
+
+/* Where the memory item's want comes from. */
+enum rec_mem_from { REC_MEM_WORKLOAD, REC_MEM_MODEL, REC_MEM_VRAM, REC_MEM_NONE };
+
+/* The memory a run needs (docs/RECOMMEND.md, "Memory from --model"). */
+struct rec_mem {
+	enum rec_mem_from from;
+	double per_gpu_gb;      /* what the memory item wants; <= 0 or NAN: none */
+	double params;          /* --model: parameters; NAN without it */
+	enum precision prec;    /* --model's precision */
+	double bytes_per_param; /* --model's rule: 16 (training), or the precision's */
+	double factor;          /* 1 (training: model states alone), 1.2 (serving) */
+	double total_gb;        /* params x bytes x factor / 1e9, the whole run */
+};
+
+/* The memory need of workload w on `gpus` GPUs in all (per node times
+ * nodes): an explicit `vram` (GB per GPU, not NAN) wins; else a model of
+ * `params` parameters (not NAN) at precision `prec`, spread over every GPU
+ * of the run (training: params x 16 bytes, mixed-precision Adam; serving,
+ * batch and notebook: params x its bytes x 1.2); else the workload's own
+ * want (none for batch and notebook).  GC_EUSAGE for training at int8 or
+ * int4 (not full training: the rule does not cover adapter fine-tunes). */
+enum gc_status recommend_memory(enum workload w, double params, enum precision prec,
+				double vram, double gpus, struct rec_mem *out, char **err);
+
 /* Apply workload w's checklist for `nodes` nodes, and its memory-fit item
- * (docs/RECOMMEND.md).  p may be NULL (a provider without a profile: every
+ * against m (NULL or from REC_MEM_WORKLOAD: the workload's own want;
+ * docs/RECOMMEND.md).  p may be NULL (a provider without a profile: every
  * profile item unknown). */
 void recommend_judge(enum workload w, int nodes, const struct rec_offer *o,
-		     const struct profile *p, struct rec_verdict *v);
+		     const struct profile *p, const struct rec_mem *m, struct rec_verdict *v);
 
-/* Add workload w's price-performance item to v: its weight times
- * best / o->usd_per_pflop_hr (1 for the best value among the candidates,
- * 0.5 at twice its price), to one decimal; '?' without a BF16 figure
- * or for an auction's floor price (not what a run can count on paying). */
+/* Add workload w's price-performance item to v: D x log2(16 x best /
+ * o->usd_per_pflop_hr), to one decimal, where D is the workload's points
+ * per halving of the price (the best among the candidates gets 4 D, one at
+ * 16 times its price 0, dearer ones less than 0); '?' and 0 without a BF16
+ * figure or for an auction's floor price (not what a run can count on
+ * paying). */
 void recommend_value(enum workload w, const struct rec_offer *o, double best,
 		     struct rec_verdict *v);
+
+/* Workload w's points per halving of the price-performance (0: no value
+ * item) and per memory fit (the item is +M or -M). */
+double recommend_value_weight(enum workload w);
+double recommend_memory_weight(enum workload w);
 
 /* Where a provider ended up, in the order a provider's candidates are
  * preferred (its best offer is the first one in the lowest status). */

@@ -32,9 +32,10 @@ static void print_pick(const struct rec_pick *k, const char *mark, double hours,
 	}
 	printf("  (score %g", v->score);
 	if (v->parts)
-		printf(" = checklist %g", round((v->score - v->value - v->memory) * 10) / 10);
+		printf(" = checklist %g", /* + 0.0: never "-0" */
+		       round((v->score - v->value - v->memory) * 10) / 10 + 0.0);
 	if (v->parts & REC_PART_VALUE)
-		printf(" + value %g", v->value);
+		printf(" %c value %g", v->value < 0 ? '-' : '+', fabs(v->value));
 	if (v->parts & REC_PART_MEMORY)
 		printf(" %c memory %g", v->memory < 0 ? '-' : '+', fabs(v->memory));
 	printf(")\n   ");
@@ -88,13 +89,39 @@ static void print_left(const struct query_rec *r, int gpu, const struct query_re
 	}
 }
 
+/* The memory line under the heading: what the memory item wants and
+ * where that comes from (nothing for the workload's own want). */
+static void print_memory(const struct query_rec *r)
+{
+	const struct rec_mem *m = &r->mem;
+	double n = r->gpus * r->nodes;
+	if (m->params > 0) {
+		printf("memory: %gB parameters x %g bytes", m->params / 1e9, m->bytes_per_param);
+		if (r->w == WL_TRAINING)
+			printf(" (full training, mixed-precision Adam)");
+		else
+			printf(" (%s) x %g (KV cache, activations)", precision_name(m->prec),
+			       m->factor);
+		printf(" = %g GB over %g GPU%s, an estimate", round(m->total_gb * 10) / 10, n,
+		       n == 1 ? "" : "s");
+		if (m->from == REC_MEM_MODEL)
+			printf(": %g GB per GPU\n", m->per_gpu_gb);
+		else
+			printf("; --vram wins: %g GB per GPU\n", m->per_gpu_gb);
+	} else if (m->from == REC_MEM_VRAM) {
+		printf("memory: %g GB per GPU (--vram)\n", m->per_gpu_gb);
+	}
+}
+
 /* The ranked picks, the unverified ones and who was left out. */
 static void print_text(const struct cli_env *env, const struct query_rec *r, int gpu,
 		       const struct query_rec_result *res)
 {
-	printf("%s: %g node%s x %g GPU%s%s\n\n", workload_name(r->w), r->nodes,
+	printf("%s: %g node%s x %g GPU%s%s\n", workload_name(r->w), r->nodes,
 	       r->nodes == 1 ? "" : "s", r->gpus, r->gpus == 1 ? "" : "s",
 	       isnan(r->hours) ? "" : ", estimated for the hours given");
+	print_memory(r);
+	printf("\n");
 	size_t i = 0;
 	for (; i < res->count[REC_RANKED]; i++) {
 		char mark[24];
@@ -163,6 +190,33 @@ static int request(const struct cli_args *a, struct query_rec *r)
 		msg_error("--budget needs --hours H (the budget is for the whole run)");
 		return EXIT_USAGE;
 	}
+	if (cli_opt(a, O_PRECISION) && !cli_opt(a, O_MODEL)) {
+		msg_error("--precision needs --model SIZE (the precision of the model's weights)");
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+/* --model, --precision and --vram into r->mem, once the GPUs per node are
+ * known (a count in --gpu sets them). */
+static int memory_need(const struct cli_args *a, struct query_rec *r)
+{
+	double params = NAN, vram = NAN;
+	const char *model = cli_opt(a, O_MODEL), *prec = cli_opt(a, O_PRECISION);
+	int rc = cli_number(a, O_NEED_VRAM, 0, 0.001, 1e6, &vram);
+	if (rc)
+		return rc;
+	char *err = NULL;
+	enum gc_status st = model ? recommend_model_parse(model, &params, &err) : GC_OK;
+	if (st == GC_OK)
+		st = recommend_memory(r->w, params,
+				      (enum precision)(prec ? precision_parse(prec) : PREC_BF16),
+				      vram, r->gpus * r->nodes, &r->mem, &err);
+	if (st != GC_OK) {
+		msg_error("%s", err);
+		free(err);
+		return EXIT_USAGE;
+	}
 	return EXIT_OK;
 }
 
@@ -204,6 +258,8 @@ int cmd_recommend(struct cli_args *a)
 	if (!rc && !cli_opt(a, O_GPUS) && !isnan(q.min_gpus))
 		r.gpus = q.min_gpus;
 	if (!rc)
+		rc = memory_need(a, &r);
+	if (!rc)
 		rc = cli_provider_filter(&env, a, &pstore, &q);
 	if (!rc)
 		rc = cli_currency(&env);
@@ -222,15 +278,26 @@ static const struct opt_def opt_workload = {O_WORKLOAD, "workload", 0, OPT_ENUM,
 static const struct opt_def opt_budget = {O_BUDGET, "budget", 0, OPT_NUMBER, "USD", NULL, HINT_NONE,
 	"leave out picks whose estimate (needs --hours) is above USD"};
 
+static const struct opt_def opt_model = {O_MODEL, "model", 0, OPT_STRING, "SIZE", NULL, HINT_NONE,
+	"the model's parameters (7B, 70B, 1.5B, 500M): sets the memory per GPU the job needs "
+	"(an estimate, docs/RECOMMEND.md)"};
+static const char *const precision_choices[] = {"bf16", "fp16", "fp32", "fp8", "int8", "int4",
+						NULL};
+static const struct opt_def opt_precision = {O_PRECISION, "precision", 0, OPT_ENUM, "P",
+	precision_choices, HINT_NONE, "the precision of --model's weights (default bf16)"};
+static const struct opt_def opt_rec_vram = {O_NEED_VRAM, "vram", 0, OPT_NUMBER, "GB", NULL,
+	HINT_NONE, "memory per GPU the job needs (wins over --model's estimate)"};
+
 static const struct opt_use recommend_opts[] = {
 	OPT_GROUP(opts_common), OPT_USE(opt_gpu), OPT_USE(opt_gpus), OPT_USE(opt_provider),
 	OPT_USE(opt_hours), OPT_USE(opt_nodes), OPT_USE(opt_limit), OPT_USE(opt_json),
-	OPT_USE(opt_workload), OPT_USE(opt_budget), OPT_END};
+	OPT_USE(opt_workload), OPT_USE(opt_budget), OPT_USE(opt_model), OPT_USE(opt_precision),
+	OPT_USE(opt_rec_vram), OPT_END};
 
 const struct cmd_entry cmd_recommend_entry = {
 	.name = "recommend",
 	.run = cmd_recommend,
-	.usage = "recommend --workload inference|training|batch|notebook [options]",
+	.usage = "recommend --workload inference|training|batch|notebook [--model SIZE] [options]",
 	.summary = "A ranked short list of offers for a workload, each pick with its reasons.",
 	.detail =
 		"The checklists (docs/RECOMMEND.md): training wants InfiniBand, RoCE or EFA\n"
@@ -238,15 +305,21 @@ const struct cmd_entry cmd_recommend_entry = {
 		"operator and shared storage; inference wants managed Kubernetes with\n"
 		"autoscaling, scale-to-zero and GPU sharing; batch wants spot capacity and\n"
 		"Kubernetes jobs; a notebook wants a plain instance in stock. The score adds\n"
-		"price-performance ($ per BF16 PFLOP-hour) and memory fit. Each pick is the\n"
-		"provider's best matching offer; '+' meets an item, '-' misses it, '?' is\n"
-		"unknown. Multi-node training whose fabric is unknown is listed apart as\n"
+		"price-performance ($ per BF16 PFLOP-hour, in proportion: a 4x cheaper offer\n"
+		"with the same fabric and memory fit ranks above) and memory fit. Each pick\n"
+		"is the provider's best matching offer; '+' meets an item, '-' misses it, '?'\n"
+		"is unknown. Multi-node training whose fabric is unknown is listed apart as\n"
 		"unverified; every provider left out is named with its reason.\n"
 		"--gpus is per node (default 8 for training, else 1);\n"
 		"--hours adds an estimate (price x hours x nodes, + control plane for\n"
-		"inference on managed Kubernetes; batch at the spot price).\n\n"
+		"inference on managed Kubernetes; batch at the spot price).\n"
+		"--model 70B sets the memory per GPU the job needs, an estimate spread over\n"
+		"every GPU of the run: training 16 bytes per parameter (mixed-precision Adam),\n"
+		"else the --precision's bytes (bf16: 2) x 1.2; --vram GB wins over it.\n\n"
 		"examples:\n"
 		"  gpucmp recommend --workload training --gpu h100 --nodes 4 --hours 72\n"
+		"  gpucmp recommend --workload training --model 70B --nodes 2 --hours 72\n"
+		"  gpucmp recommend --workload inference --model 7B --precision fp8\n"
 		"  gpucmp recommend --workload inference --gpu l4 --hours 720 --budget 2000\n"
 		"  gpucmp recommend --workload notebook --json",
 	.opts = recommend_opts,

@@ -10,6 +10,7 @@
 #include "gpucmp/cache.h"
 #include "gpucmp/query.h"
 #include "gpucmp/recommend.h"
+#include "gpucmp/strutil.h"
 
 static int has_reason(const struct rec_verdict *v, char sign, const char *text)
 {
@@ -23,7 +24,7 @@ static struct rec_verdict judge(int infiniband, const char *rdma, int nodes)
 {
 	struct rec_offer o = {8, 50.0, NAN, -1, infiniband, rdma, 1, "unknown", 80, 5.0, 0, NULL};
 	struct rec_verdict v;
-	recommend_judge(WL_TRAINING, nodes, &o, NULL, &v);
+	recommend_judge(WL_TRAINING, nodes, &o, NULL, NULL, &v);
 	return v;
 }
 
@@ -68,18 +69,18 @@ static void test_k8s_from_offer(void **state)
 	(void)state;
 	struct rec_offer o = {1, 2.0, NAN, -1, -1, "unknown", -1, "unknown", 80, 5.0, 0, "join"};
 	struct rec_verdict v;
-	recommend_judge(WL_INFERENCE, 1, &o, NULL, &v);
+	recommend_judge(WL_INFERENCE, 1, &o, NULL, NULL, &v);
 	assert_true(has_reason(&v, '?', "join to your own cluster"));
 	assert_false(has_reason(&v, '+', "managed Kubernetes"));
 	o.k8s = "both";
-	recommend_judge(WL_INFERENCE, 1, &o, NULL, &v);
+	recommend_judge(WL_INFERENCE, 1, &o, NULL, NULL, &v);
 	assert_true(has_reason(&v, '+', "managed Kubernetes"));
 	o.k8s = "none";
-	recommend_judge(WL_BATCH, 1, &o, NULL, &v);
+	recommend_judge(WL_BATCH, 1, &o, NULL, NULL, &v);
 	assert_true(has_reason(&v, '-', "no Kubernetes"));
 	/* not read (NULL): the profile's, here none, so unknown */
 	o.k8s = NULL;
-	recommend_judge(WL_BATCH, 1, &o, NULL, &v);
+	recommend_judge(WL_BATCH, 1, &o, NULL, NULL, &v);
 	assert_true(has_reason(&v, '?', "Kubernetes support unknown"));
 }
 
@@ -89,22 +90,23 @@ static void test_value_memory(void **state)
 	struct rec_offer h100 = {8, 32, NAN, -1, 1, "ib", 1, "unknown", 80, 4.0, 0, NULL};
 	struct rec_offer v100 = {8, 6.3, NAN, -1, 1, "ib", 1, "unknown", 16, NAN, 0, NULL};
 	struct rec_verdict vh, vv;
-	recommend_judge(WL_TRAINING, 4, &h100, NULL, &vh);
+	recommend_judge(WL_TRAINING, 4, &h100, NULL, NULL, &vh);
 	recommend_value(WL_TRAINING, &h100, 2.0, &vh);
-	recommend_judge(WL_TRAINING, 4, &v100, NULL, &vv);
+	recommend_judge(WL_TRAINING, 4, &v100, NULL, NULL, &vv);
 	recommend_value(WL_TRAINING, &v100, 2.0, &vv);
-	assert_float_equal(vh.value, 2.0, 1e-9); /* weight 4 x best 2 / 4 */
-	assert_float_equal(vh.memory, 2, 1e-9);  /* 80 GB: what training wants */
+	/* 7.5 per halving x log2(16 x best 2 / 4) */
+	assert_float_equal(vh.value, 22.5, 1e-9);
+	assert_float_equal(vh.memory, 15, 1e-9); /* 80 GB: what training wants */
 	assert_true(has_reason(&vh, '+', "80 GB per GPU"));
 	assert_float_equal(vv.value, 0, 1e-9);
 	assert_true(has_reason(&vv, '?', "price-performance unknown"));
-	assert_float_equal(vv.memory, -2, 1e-9);
+	assert_float_equal(vv.memory, -15, 1e-9);
 	assert_true(has_reason(&vv, '-', "16 GB per GPU"));
-	assert_float_equal(vh.score - vv.score, 6, 1e-9);
+	assert_float_equal(vh.score - vv.score, 52.5, 1e-9);
 	/* an auction's floor is not a price to count on: no value, and not the best */
 	struct rec_verdict vf;
 	h100.auction_floor = 1;
-	recommend_judge(WL_TRAINING, 4, &h100, NULL, &vf);
+	recommend_judge(WL_TRAINING, 4, &h100, NULL, NULL, &vf);
 	recommend_value(WL_TRAINING, &h100, 2.0, &vf);
 	assert_float_equal(vf.value, 0, 1e-9);
 	assert_true(has_reason(&vf, '?', "auction's floor"));
@@ -116,9 +118,157 @@ static void test_value_memory(void **state)
 	two[1].o.usd_per_pflop_hr = 7;
 	assert_float_equal(recommend_best_value(two, 2), 7, 1e-9);
 	/* a notebook has neither item */
-	recommend_judge(WL_NOTEBOOK, 1, &v100, NULL, &vv);
+	recommend_judge(WL_NOTEBOOK, 1, &v100, NULL, NULL, &vv);
 	recommend_value(WL_NOTEBOOK, &v100, 2.0, &vv);
 	assert_float_equal(vv.value + vv.memory, 0, 1e-9);
+}
+
+/* A profile whose every checklist item is YES_ or NO_ (spot, billing,
+ * Kubernetes, sharing, containers): the two ends of a checklist. */
+static struct profile *extreme_profile(int yes)
+{
+	char text[2048];
+	const char *y = yes ? "yes" : "no", *share = yes ? "managed" : "no";
+	snprintf(text, sizeof text,
+		 "id: x\nname: X\nsite: https://x.example.com\nkind: gpu-cloud\n"
+		 "verified: 2026-11-30\nsources:\n  - https://x.example.com/docs\n"
+		 "regions: [r]\n\nspot:\n  value: %s\n  source: https://x.example.com/s\n\n"
+		 "billing:\n  price_kind: unknown\n  granularity: %s\n"
+		 "  source: https://x.example.com/b\n\nkubernetes:\n  mode: %s\n"
+		 "  product: \"K\"\n  control_plane_fee_usd_hr: 0\n  gpu_operator: manual\n"
+		 "  autoscaling: %s\n  scale_to_zero: %s\n  gang_scheduling: %s\n"
+		 "  training_operator: %s\n  shared_storage_csi: %s\n"
+		 "  source: https://x.example.com/k\n\ndocker:\n  custom_image: %s\n"
+		 "  base_images_only: no\n  daemon: no\n  private_registry: unknown\n"
+		 "  compose: unknown\n  persistent_volumes: %s\n"
+		 "  source: https://x.example.com/d\n\nsharing:\n  mig: %s\n  mps: %s\n"
+		 "  time_slicing: %s\n  source: https://x.example.com/g\n\n"
+		 "interconnect:\n  infiniband: yes\n  rdma: ib\n  nvlink: unknown\n"
+		 "  max_node_bandwidth_gbps: 3200\n  gpudirect_rdma: unknown\n"
+		 "  source: https://x.example.com/i\n",
+		 y, yes ? "per-second" : "per-hour", yes ? "managed" : "none", y, y,
+		 yes ? "[kueue]" : "[]", y, y, y, y, share, share, share);
+	struct profile *p = NULL;
+	char *err = NULL;
+	enum gc_status st = profile_load(&p, "providers/x.yaml", text, strlen(text),
+					 str_date_days("2026-12-02"), &err);
+	if (st != GC_OK)
+		fail_msg("%s", err);
+	return p;
+}
+
+/* The rule of docs/RECOMMEND.md: a 4x cheaper offer with the same fabric and
+ * memory fit ranks above, whatever the rest of the checklist: here the
+ * dear offer meets every item and the cheap one misses every item. */
+static void test_value_proportional(void **state)
+{
+	(void)state;
+	struct profile *best = extreme_profile(1), *worst = extreme_profile(0);
+	static const enum workload ws[] = {WL_TRAINING, WL_INFERENCE, WL_BATCH};
+	for (size_t i = 0; i < 3; i++) {
+		enum workload w = ws[i];
+		/* the same fabric (InfiniBand), NVLink known only on the dear one */
+		struct rec_offer dear = {8, 40, 20, 1, 1, "ib", 1, "managed", 80, 8.0, 0,
+					 "managed"};
+		struct rec_offer cheap = {8, 10, NAN, 0, 1, "ib", 0, "no", 80, 2.0, 0, "none"};
+		struct rec_verdict vd, vc;
+		recommend_judge(w, 1, &dear, best, NULL, &vd);
+		recommend_value(w, &dear, 2.0, &vd);
+		recommend_judge(w, 1, &cheap, worst, NULL, &vc);
+		recommend_value(w, &cheap, 2.0, &vc);
+		assert_int_equal(vd.unknowns, 0); /* really the two ends */
+		assert_int_equal(vc.unknowns, 0);
+		assert_float_equal(vd.memory, vc.memory, 1e-9);
+		/* two halvings of the price: 2 D */
+		assert_float_equal(vc.value - vd.value, 2 * recommend_value_weight(w), 0.11);
+		assert_true(vc.score > vd.score);
+		/* and the D per workload is not larger than needed: at 2x, the full
+		 * checklist still wins */
+		cheap.usd_per_pflop_hr = 4.0;
+		recommend_judge(w, 1, &cheap, worst, NULL, &vc);
+		recommend_value(w, &cheap, 2.0, &vc);
+		assert_true(vc.score < vd.score);
+	}
+	/* proportional: the same ratio is the same gap, wherever the best is */
+	struct rec_offer a = {8, 1, NAN, -1, 1, "ib", 1, "unknown", 80, 3.0, 0, NULL};
+	struct rec_offer b = a;
+	b.usd_per_pflop_hr = 12.0;
+	struct rec_verdict va, vb;
+	recommend_judge(WL_TRAINING, 1, &a, NULL, NULL, &va);
+	recommend_value(WL_TRAINING, &a, 1.0, &va);
+	recommend_judge(WL_TRAINING, 1, &b, NULL, NULL, &vb);
+	recommend_value(WL_TRAINING, &b, 1.0, &vb);
+	assert_float_equal(va.value - vb.value, 15, 0.11);
+	/* past 16x the best, the value is below 0 and says so */
+	b.usd_per_pflop_hr = 32.0;
+	recommend_judge(WL_TRAINING, 1, &b, NULL, NULL, &vb);
+	recommend_value(WL_TRAINING, &b, 1.0, &vb);
+	assert_float_equal(vb.value, -7.5, 1e-9);
+	assert_true(has_reason(&vb, '-', "value -7.5"));
+	profile_free(best);
+	profile_free(worst);
+}
+
+/* --model: parameters x bytes x factor over every GPU of the run; --vram
+ * wins; bad sizes are refused with one line. */
+static void test_model_memory(void **state)
+{
+	(void)state;
+	double n = 0;
+	assert_int_equal(recommend_model_parse("70B", &n, NULL), GC_OK);
+	assert_float_equal(n, 70e9, 1);
+	assert_int_equal(recommend_model_parse("1.5b", &n, NULL), GC_OK);
+	assert_float_equal(n, 1.5e9, 1);
+	assert_int_equal(recommend_model_parse("500M", &n, NULL), GC_OK);
+	assert_float_equal(n, 5e8, 1);
+	static const char *const bad[] = {"70", "70X", "-7B", "0B", "B", "", "70BB", "200T",
+					  "nanB", "70 B"};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char *err = NULL;
+		assert_int_equal(recommend_model_parse(bad[i], &n, &err), GC_EUSAGE);
+		assert_non_null(err);
+		assert_null(strchr(err, '\n'));
+		free(err);
+	}
+	struct rec_mem m;
+	/* 70B full training on 4 nodes x 8 GPUs: 70e9 x 16 B = 1120 GB / 32 */
+	assert_int_equal(recommend_memory(WL_TRAINING, 70e9, PREC_BF16, NAN, 32, &m, NULL),
+			 GC_OK);
+	assert_int_equal(m.from, REC_MEM_MODEL);
+	assert_float_equal(m.total_gb, 1120, 1e-6);
+	assert_float_equal(m.per_gpu_gb, 35, 1e-9);
+	/* 7B served at bf16 on one GPU: 7e9 x 2 B x 1.2 = 16.8 GB */
+	assert_int_equal(recommend_memory(WL_INFERENCE, 7e9, PREC_BF16, NAN, 1, &m, NULL), GC_OK);
+	assert_float_equal(m.per_gpu_gb, 16.8, 1e-9);
+	/* at int4 a 70B fits one 48 GB GPU: 70e9 x 0.5 x 1.2 = 42 GB */
+	assert_int_equal(recommend_memory(WL_INFERENCE, 70e9, PREC_INT4, NAN, 1, &m, NULL), GC_OK);
+	assert_float_equal(m.per_gpu_gb, 42, 1e-9);
+	/* explicit wins */
+	assert_int_equal(recommend_memory(WL_INFERENCE, 70e9, PREC_BF16, 80, 2, &m, NULL), GC_OK);
+	assert_int_equal(m.from, REC_MEM_VRAM);
+	assert_float_equal(m.per_gpu_gb, 80, 1e-9);
+	assert_float_equal(m.total_gb, 168, 1e-6); /* still shown */
+	/* training at int4 is an adapter fine-tune, which the rule does not count */
+	char *err = NULL;
+	assert_int_equal(recommend_memory(WL_TRAINING, 70e9, PREC_INT4, NAN, 8, &m, &err),
+			 GC_EUSAGE);
+	assert_non_null(strstr(err, "--vram"));
+	free(err);
+	assert_int_equal(recommend_memory(WL_TRAINING, 70e9, PREC_INT4, 48, 8, &m, NULL), GC_OK);
+	assert_float_equal(m.per_gpu_gb, 48, 1e-9);
+	/* without either: the workload's own want, none for batch */
+	assert_int_equal(recommend_memory(WL_BATCH, NAN, PREC_BF16, NAN, 1, &m, NULL), GC_OK);
+	assert_int_equal(m.from, REC_MEM_NONE);
+	/* the need is what the memory item reads: 40 GB misses 42 */
+	struct rec_offer o = {1, 1, NAN, -1, -1, "unknown", -1, "unknown", 40, 3.0, 0, NULL};
+	struct rec_verdict v;
+	assert_int_equal(recommend_memory(WL_BATCH, 70e9, PREC_INT4, NAN, 1, &m, NULL), GC_OK);
+	recommend_judge(WL_BATCH, 1, &o, NULL, &m, &v);
+	assert_float_equal(v.memory, -recommend_memory_weight(WL_BATCH), 1e-9);
+	assert_true(has_reason(&v, '-', "the job needs 42 GB, an estimate"));
+	o.gpu_mem_gb = 48;
+	recommend_judge(WL_BATCH, 1, &o, NULL, &m, &v);
+	assert_float_equal(v.memory, recommend_memory_weight(WL_BATCH), 1e-9);
 }
 
 static struct rec_pick pick(const char *provider, double score, double cost, int excluded)
@@ -185,7 +335,7 @@ static void test_query_recommend(void **state)
 	cache_open_info_release(&info);
 	struct query q;
 	query_init(&q);
-	struct query_rec r = {WL_INFERENCE, 1, 1, 10, NAN, 6};
+	struct query_rec r = {WL_INFERENCE, 1, 1, 10, NAN, 6, {0}};
 	struct query_rec_result res;
 	assert_int_equal(query_recommend(cache, &cat.profiles, &q, &r, &res, NULL), GC_OK);
 	assert_int_equal(res.count[REC_RANKED], 6);
@@ -215,7 +365,7 @@ static void test_query_recommend(void **state)
 	json_decref(j);
 	free(res.picks);
 	/* batch: spot where there is one, for every node */
-	struct query_rec batch = {WL_BATCH, 1, 2, NAN, NAN, 50};
+	struct query_rec batch = {WL_BATCH, 1, 2, NAN, NAN, 50, {0}};
 	query_init(&q);
 	assert_int_equal(query_recommend(cache, &cat.profiles, &q, &batch, &res, NULL), GC_OK);
 	assert_true(res.count[REC_RANKED] > 0);
@@ -244,6 +394,8 @@ int main(void)
 		cmocka_unit_test(test_efa_is_rdma),
 		cmocka_unit_test(test_k8s_from_offer),
 		cmocka_unit_test(test_value_memory),
+		cmocka_unit_test(test_value_proportional),
+		cmocka_unit_test(test_model_memory),
 		cmocka_unit_test(test_rank),
 		cmocka_unit_test(test_query_recommend),
 	};
