@@ -282,11 +282,13 @@ static const char *price_col(const struct query *q)
 }
 
 /* --region: a glob (* ? [) matches the provider's region name; a word
- * matches that region name, or a country code, a continent or a geo
+ * matches that region name, or a country (its code, or the country
+ * q->region_country that the word names otherwise), a continent or a geo
  * (docs/OUTPUT.md, "Locations"), whichever it is: "us" is the geo and the
  * country US, the same offers. */
-static void region_clause(struct builder *b, const char *v, int include_unknown)
+static void region_clause(struct builder *b, const struct query *q)
 {
+	const char *v = q->region_glob;
 	if (strpbrk(v, "*?[")) {
 		clause(b, "lower(region) GLOB lower(");
 		bind_text(b, v);
@@ -295,13 +297,19 @@ static void region_clause(struct builder *b, const char *v, int include_unknown)
 	}
 	clause(b, "(lower(region) = lower(");
 	bind_text(b, v);
-	add(b, ") OR country = upper(");
-	bind_text(b, v);
-	add(b, ") OR continent = lower(");
+	if (q->region_country[0]) {
+		add(b, ") OR country = ");
+		bind_text(b, q->region_country);
+		add(b, " OR continent = lower(");
+	} else {
+		add(b, ") OR country = upper(");
+		bind_text(b, v);
+		add(b, ") OR continent = lower(");
+	}
 	bind_text(b, v);
 	add(b, ") OR geo = lower(");
 	bind_text(b, v);
-	add(b, include_unknown ? ") OR " QUERY_REGION_UNKNOWN ")" : "))");
+	add(b, q->include_unknown ? ") OR " QUERY_REGION_UNKNOWN ")" : "))");
 }
 
 static void filters(struct builder *b, const struct query *q)
@@ -311,7 +319,7 @@ static void filters(struct builder *b, const struct query *q)
 	in_list(b, "gpu_id", q->gpus, q->ngpus);
 	in_list(b, "provider", q->providers, q->nproviders);
 	if (q->region_glob)
-		region_clause(b, q->region_glob, q->include_unknown);
+		region_clause(b, q);
 	if (!isnan(q->min_gpus)) {
 		clause(b, "");
 		add_col(b, "gpu_count");

@@ -106,6 +106,10 @@ struct query {
 	const char *providers[QUERY_MAX_LIST]; /* borrowed */
 	size_t nproviders;
 	const char *region_glob;               /* case-insensitive glob or NULL */
+	/* the country a --region word names by any of its words (DE for de,
+	 * DEU, germany: country_find), compared with the country field in its
+	 * place; "" when the word names none (a glob, eu, europe, eastus) */
+	char region_country[3];
 	double min_gpus, max_gpus;             /* GPUs in the offer; NAN = no limit */
 	double min_vram, max_price;            /* NAN = no limit */
 	int spot;                              /* only offers with a spot price; prices mean spot */

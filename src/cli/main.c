@@ -66,7 +66,7 @@ static void print_usage(FILE *out)
 	const struct cmd_entry *c;
 	for (size_t i = 0; (c = cli_command_at(i)) != NULL; i++)
 		fprintf(out, "  %-10s  %s\n", c->name, c->summary);
-	fprintf(out, "  %-10s  %s: options, offer fields, --where\n", cli_help.name,
+	fprintf(out, "  %-10s  %s: options, offer fields, --where, places\n", cli_help.name,
 		cli_help.usage);
 	fprintf(out, "\n'gpucmp COMMAND --help' shows a command's options.\n"
 		     "exit codes: 0 ok, 64 usage, 65 bad data, 69 unavailable, 71 out of memory,\n"
@@ -219,6 +219,8 @@ static int run_help(int argc, char **argv, int i)
 		fputs(gpu_help, stdout);
 		return EXIT_OK;
 	}
+	if (strcmp(argv[i], "regions") == 0)
+		return cli_help_regions(stdout);
 	int amb;
 	const struct cmd_entry *c = find_command(argv[i], &amb);
 	if (!c)
