@@ -158,6 +158,24 @@ void query_where_release(struct query_where *w)
 	memset(w, 0, sizeof *w);
 }
 
+/* where_field.expand of gpu: a name the GPU table resolves as --gpu does
+ * (gpu_spec_add; a count such as h100:8 is not a GPU) stands for its
+ * models.  NULL, the name compared as it is (a source's name of a GPU the
+ * table does not know), when it resolves to none. */
+static const char *const *gpu_expand(void *ctx, const char *value)
+{
+	struct query_where *w = ctx;
+	struct gpu_spec s;
+	gpu_spec_init(&s);
+	if (catalog_need(w->cat, CATALOG_GPUS, NULL) != GC_OK ||
+	    gpu_spec_add(w->cat->gpus, value, &s, NULL) != GC_OK || !s.nids ||
+	    !isnan(s.min_count) || !isnan(s.max_count))
+		return NULL;
+	memcpy(w->gpu_ids, s.ids, s.nids * sizeof *s.ids);
+	w->gpu_ids[s.nids] = NULL;
+	return w->gpu_ids;
+}
+
 int query_offer_field(void *ctx, const char *name, struct where_field *out)
 {
 	struct query_where *w = ctx;
@@ -178,6 +196,10 @@ int query_offer_field(void *ctx, const char *name, struct where_field *out)
 	if (strcmp(f->key, "provider") == 0 && w->provider_ids) {
 		out->values = w->provider_ids;
 		out->values_hint = "'gpucmp providers' lists them";
+	}
+	if (strcmp(f->key, "gpu") == 0 && w->cat) {
+		out->expand = gpu_expand;
+		out->expand_ctx = w;
 	}
 	if (strcmp(f->key, "country") == 0 && w->country_codes) {
 		out->values = w->country_codes;

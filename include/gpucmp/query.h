@@ -12,6 +12,7 @@
 #include "gpucmp/buf.h"
 #include "gpucmp/err.h"
 #include "gpucmp/field.h"
+#include "gpucmp/gpu_spec.h"
 #include "gpucmp/profile.h"
 #include "gpucmp/recommend.h"
 #include "gpucmp/render.h"
@@ -179,6 +180,11 @@ struct query_where {
 	const char **country_codes; /* NULL-terminated, new; NULL: any country */
 	char **owned;              /* the ids read from the cache */
 	size_t nowned;
+	/* the built-in tables, set by the caller (or NULL): with them a GPU name
+	 * after gpu =, != or in means what --gpu means (h100: every H100
+	 * model), the GPU table loaded on the first such value */
+	struct catalog *cat;
+	const char *gpu_ids[GPU_SPEC_MAX + 1]; /* the last name's models */
 };
 /* Fill w for q: provider values are the ids of ps (borrowed), and of the
  * providers cache c holds offers of (imported without a profile too; c

@@ -42,6 +42,12 @@ struct where_field {
 	 * value stands for itself. */
 	const char *const *(*means)(const char *key, const char *value);
 	const char *key;
+	/* For a field of any value (values NULL), after =, != and in: the stored
+	 * values `value` names when it names others (a GPU family: h100 is
+	 * h100-sxm, h100-pcie, h100-nvl), NULL-terminated and valid until the
+	 * next call, or NULL for itself; called with expand_ctx. */
+	const char *const *(*expand)(void *ctx, const char *value);
+	void *expand_ctx;
 };
 
 /* Look a name up; fills *out (zeroed before the call) and returns 0, or -1

@@ -27,12 +27,13 @@ static const char where_help[] =
 	"kubernetes.autoscaling, k8s, mig (providers). After =, != and in, an enum\n"
 	"takes only its values and provider only a provider id: a typo exits 64 with\n"
 	"the nearest one. A value means what the flag means: 'k8s = managed' is\n"
-	"--k8s managed (managed or both), 'k8s = join' is join or both. An unknown\n"
-	"value (null, or an enum's unknown) matches no comparison, negated or not:\n"
-	"'not infiniband' and 'mig != no' keep only rows known to qualify;\n"
-	"'infiniband = null' and 'mig = unknown' ask for the unknown ones. Several\n"
-	"--where options, and the other filter flags, combine with 'and'. Values are\n"
-	"bound as SQL parameters, never pasted into the query (see --explain).\n";
+	"--k8s managed (managed or both), 'k8s = join' is join or both; 'gpu = H100'\n"
+	"is --gpu H100 (every H100 model, any case). An unknown value (null, or an\n"
+	"enum's unknown) matches no comparison, negated or not: 'not infiniband' and\n"
+	"'mig != no' keep only rows known to qualify; 'infiniband = null' and\n"
+	"'mig = unknown' ask for the unknown ones. Several --where options, and the\n"
+	"other filter flags, combine with 'and'. Values are bound as SQL parameters,\n"
+	"never pasted into the query (see --explain).\n";
 
 static const char gpu_help[] =
 	"--gpu SPEC: the GPUs to compare (list, recommend, gpus), as SkyPilot and dstack\n"

@@ -164,6 +164,7 @@ int cli_offer_where(struct cli_env *env, const struct cli_args *a, struct query 
 		return rc;
 	}
 	enum gc_status st = query_where_init(&w, q, &env->cat.profiles, env->cache, &err);
+	w.cat = &env->cat; /* gpu = h100 means --gpu h100 */
 	if (st != GC_OK) {
 		rc = cli_cache_failed(env, NULL, st, err, "cannot read the cache");
 		free(err);
