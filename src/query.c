@@ -176,6 +176,22 @@ static const char *const *gpu_expand(void *ctx, const char *value)
 	return w->gpu_ids;
 }
 
+/* where_field.expand of country: a country by any of its words (de, DEU,
+ * germany, uk: country_find) is its code; NULL for a word that names none
+ * (checked against the codes then). */
+static const char *const *country_expand(void *ctx, const char *value)
+{
+	struct query_where *w = ctx;
+	const struct country *c = catalog_need(w->cat, CATALOG_COUNTRIES, NULL) == GC_OK
+					  ? country_find(w->cat->countries, value)
+					  : NULL;
+	if (!c)
+		return NULL;
+	w->country[0] = c->alpha2;
+	w->country[1] = NULL;
+	return w->country;
+}
+
 int query_offer_field(void *ctx, const char *name, struct where_field *out)
 {
 	struct query_where *w = ctx;
@@ -201,9 +217,14 @@ int query_offer_field(void *ctx, const char *name, struct where_field *out)
 		out->expand = gpu_expand;
 		out->expand_ctx = w;
 	}
+	if (strcmp(f->key, "country") == 0 && w->cat) {
+		out->expand = country_expand;
+		out->expand_ctx = w;
+	}
 	if (strcmp(f->key, "country") == 0 && w->country_codes) {
 		out->values = w->country_codes;
-		out->values_hint = "expected a two-letter ISO 3166-1 code such as DE";
+		out->values_hint = "expected a country's code or name such as DE, DEU or germany "
+				   "('gpucmp help regions' lists them)";
 	}
 	return 0;
 }

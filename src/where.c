@@ -220,15 +220,14 @@ static enum gc_status binds(struct parser *p, const char *const *m, int *nb)
 }
 
 /* A text value, bound: with `check` (=, != and in) it must be in f's
- * domain, and binds each stored value it stands for (or, for a field of any
- * value, each it expands to); *nb counts binds. */
+ * domain (unless f expands it), and binds each stored value it stands for
+ * or expands to; *nb counts binds. */
 static enum gc_status text_value(struct parser *p, const char *fname,
 				 const struct where_field *f, int check, int *nb)
 {
 	const char *v = p->tok.text;
 	*nb = 1;
-	const char *const *m = check && !f->values && f->expand ? f->expand(f->expand_ctx, v)
-								  : NULL;
+	const char *const *m = check && f->expand ? f->expand(f->expand_ctx, v) : NULL;
 	if (m)
 		return binds(p, m, nb);
 	if (!check || !f->values)

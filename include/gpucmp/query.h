@@ -182,9 +182,11 @@ struct query_where {
 	size_t nowned;
 	/* the built-in tables, set by the caller (or NULL): with them a GPU name
 	 * after gpu =, != or in means what --gpu means (h100: every H100
-	 * model), the GPU table loaded on the first such value */
+	 * model), and a country any word of it (germany, DEU: DE), each table
+	 * loaded on the first such value */
 	struct catalog *cat;
 	const char *gpu_ids[GPU_SPEC_MAX + 1]; /* the last name's models */
+	const char *country[2];                /* the last country word's code */
 };
 /* Fill w for q: provider values are the ids of ps (borrowed), and of the
  * providers cache c holds offers of (imported without a profile too; c

@@ -42,10 +42,11 @@ struct where_field {
 	 * value stands for itself. */
 	const char *const *(*means)(const char *key, const char *value);
 	const char *key;
-	/* For a field of any value (values NULL), after =, != and in: the stored
-	 * values `value` names when it names others (a GPU family: h100 is
-	 * h100-sxm, h100-pcie, h100-nvl), NULL-terminated and valid until the
-	 * next call, or NULL for itself; called with expand_ctx. */
+	/* After =, != and in, before the values are checked: the stored values
+	 * `value` names when it names others (a GPU family: h100 is h100-sxm,
+	 * h100-pcie, h100-nvl; a country's name: germany is DE),
+	 * NULL-terminated and valid until the next call, or NULL for itself (then
+	 * checked against values); called with expand_ctx. */
 	const char *const *(*expand)(void *ctx, const char *value);
 	void *expand_ctx;
 };

@@ -1026,6 +1026,21 @@ static void test_where_gpu_is_the_filter(void **state)
 	assert_int_equal(run_where("gpu ~ 'H100*'"), h100);
 }
 
+/* country = WORD in --where takes a country by any of its words, as
+ * --region does; a word that names none is refused. */
+static void test_where_country_words(void **state)
+{
+	(void)state;
+	size_t de = run_where("country = DE");
+	assert_true(de > 0);
+	assert_int_equal(run_where("country = de"), de);
+	assert_int_equal(run_where("country = DEU"), de);
+	assert_int_equal(run_where("country = germany"), de);
+	assert_int_equal(run_where("country in (germany, uk)"), de + run_where("country = GB"));
+	where_refused("country = GER", "'gpucmp help regions' lists them");
+	where_refused("country = XX", "unknown country value 'XX'");
+}
+
 /* list through the library: every row rendered, the same count as the SQL. */
 static void test_list_and_age(void **state)
 {
@@ -1520,6 +1535,7 @@ int main(void)
 		cmocka_unit_test(test_where_unknown_is_null),
 		cmocka_unit_test(test_where_domains),
 		cmocka_unit_test(test_where_gpu_is_the_filter),
+		cmocka_unit_test(test_where_country_words),
 		cmocka_unit_test(test_list_and_age),
 		cmocka_unit_test(test_age_note),
 		cmocka_unit_test(test_group_by_sku),
