@@ -77,12 +77,12 @@ static enum gc_status add_row(struct country_table *t, size_t *cap, char *const 
 /* Every alpha-2 code once; a reserved code's country is in the table. */
 static enum gc_status check_table(const struct country_table *t, const char *file, char **err)
 {
+	unsigned char seen[26 * 26] = {0}; /* by code: alpha_2 is two capitals */
 	for (size_t i = 0; i < t->n; i++) {
 		const struct country *c = &t->items[i];
-		for (size_t j = 0; j < i; j++)
-			if (strcmp(t->items[j].alpha2, c->alpha2) == 0)
-				return err_set(err, GC_EDATA, "%s: %s is listed twice", file,
-					       c->alpha2);
+		unsigned char *s = &seen[(c->alpha2[0] - 'A') * 26 + c->alpha2[1] - 'A'];
+		if ((*s)++)
+			return err_set(err, GC_EDATA, "%s: %s is listed twice", file, c->alpha2);
 		const struct country *to = c->same_as[0] ? country_find(t, c->same_as) : NULL;
 		if (c->same_as[0] && (!to || to->same_as[0]))
 			return err_set(err, GC_EDATA, "%s: %s stands for %s, which is not a "

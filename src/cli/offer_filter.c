@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 #include "gpucmp/country.h"
@@ -41,6 +42,19 @@ static int cuda_filter(struct query *q, const struct cli_args *a)
 	return EXIT_OK;
 }
 
+/* A geo or continent word (eu, us, europe): the country table is not read
+ * for it (a twentieth of a `list --region eu`); us is the country US too,
+ * which the query finds by the word's code. */
+static int is_place(const char *word)
+{
+	static const char *const keys[] = {"geo", "continent"};
+	for (size_t k = 0; k < 2; k++)
+		for (const char *const *v = field_find(keys[k])->values; *v; v++)
+			if (strcasecmp(*v, word) == 0 && strcmp(*v, "unknown") != 0)
+				return 1;
+	return 0;
+}
+
 /* --region: a glob, or a word; a word that names a country by any of its
  * words (de, DEU, germany) sets q->region_country (src/country.c). */
 static int region(struct cli_env *env, struct query *q, const struct cli_args *a)
@@ -58,7 +72,7 @@ static int region(struct cli_env *env, struct query *q, const struct cli_args *a
 			  "are short)", LIST_MAX_GLOB);
 		return EXIT_USAGE;
 	}
-	if (!q->region_glob || strpbrk(q->region_glob, "*?["))
+	if (!q->region_glob || strpbrk(q->region_glob, "*?[") || is_place(q->region_glob))
 		return EXIT_OK;
 	int rc = cli_catalog_need(env, CATALOG_COUNTRIES);
 	const struct country *c = rc ? NULL : country_find(env->cat.countries, q->region_glob);
