@@ -192,6 +192,28 @@ static const char *const *country_expand(void *ctx, const char *value)
 	return w->country;
 }
 
+/* where_field.meant of country: the countries a word may have meant, by
+ * their names (country_suggest: GER is DE, Germany; never a code one
+ * letter off). */
+static int country_meant(void *ctx, const char *value, char *buf, size_t size)
+{
+	struct query_where *w = ctx;
+	const struct country *c[3];
+	size_t n = catalog_need(w->cat, CATALOG_COUNTRIES, NULL) == GC_OK
+			   ? country_suggest(w->cat->countries, value, c, 3)
+			   : 0;
+	size_t at = 0;
+	for (size_t i = 0; i < n && at < size; i++) {
+		int k = snprintf(buf + at, size - at, "%s%s (%s)",
+				 i == 0 ? "" : i + 1 == n ? " or " : ", ", c[i]->alpha2,
+				 c[i]->common ? c[i]->common : c[i]->name);
+		if (k < 0)
+			return 0;
+		at += (size_t)k;
+	}
+	return n > 0;
+}
+
 int query_offer_field(void *ctx, const char *name, struct where_field *out)
 {
 	struct query_where *w = ctx;
@@ -219,6 +241,7 @@ int query_offer_field(void *ctx, const char *name, struct where_field *out)
 	}
 	if (strcmp(f->key, "country") == 0 && w->cat) {
 		out->expand = country_expand;
+		out->meant = country_meant;
 		out->expand_ctx = w;
 	}
 	if (strcmp(f->key, "country") == 0 && w->country_codes) {

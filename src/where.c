@@ -188,6 +188,10 @@ static enum gc_status not_in_domain(struct parser *p, const char *fname,
 				    const struct where_field *f, const char *v)
 {
 	const struct token *t = &p->tok;
+	char meant[160];
+	if (f->meant && f->meant(f->expand_ctx, v, meant, sizeof meant))
+		return fail_at(p, t->pos, t->len, "unknown %s value '%s'; did you mean %s?", fname,
+			       v, meant);
 	struct suggest s;
 	suggest_init(&s, v);
 	size_t n = 0;

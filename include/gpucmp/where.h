@@ -49,6 +49,10 @@ struct where_field {
 	 * checked against values); called with expand_ctx. */
 	const char *const *(*expand)(void *ctx, const char *value);
 	void *expand_ctx;
+	/* What a value outside values may have meant ("DE (Germany)" for GER),
+	 * written to buf: 1, or 0 for none (then the nearest of values is
+	 * named); called with expand_ctx. */
+	int (*meant)(void *ctx, const char *value, char *buf, size_t size);
 };
 
 /* Look a name up; fills *out (zeroed before the call) and returns 0, or -1

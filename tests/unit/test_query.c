@@ -1037,7 +1037,8 @@ static void test_where_country_words(void **state)
 	assert_int_equal(run_where("country = DEU"), de);
 	assert_int_equal(run_where("country = germany"), de);
 	assert_int_equal(run_where("country in (germany, uk)"), de + run_where("country = GB"));
-	where_refused("country = GER", "'gpucmp help regions' lists them");
+	where_refused("country = GER", "unknown country value 'GER'; did you mean DE (Germany)?");
+	where_refused("country = zzzzz", "'gpucmp help regions' lists them");
 	where_refused("country = XX", "unknown country value 'XX'");
 }
 
