@@ -245,7 +245,7 @@ _gpucmp_positional()
 		;;
 	config) [[ $2 == 0 ]] && _gpucmp_words 'path show' '' "$3" ;;
 	completion) [[ $2 == 0 ]] && _gpucmp_words 'bash zsh fish' '' "$3" ;;
-	help) [[ $2 == 0 ]] && _gpucmp_words "$_gpucmp_commands fields where gpu values" '' "$3" ;;
+	help) [[ $2 == 0 ]] && _gpucmp_words "$_gpucmp_commands fields where gpu values regions" '' "$3" ;;
 	esac
 	return 0
 }

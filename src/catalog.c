@@ -55,11 +55,13 @@ enum gc_status catalog_init(struct catalog *c, long today, char **err)
 	const struct embedded_file *s = t ? embedded_require("data/snapshot.csv", err) : NULL;
 	const struct embedded_file *l = s ? embedded_require("data/list-prices.yaml", err) : NULL;
 	const struct embedded_file *r = l ? embedded_require("data/regions.yaml", err) : NULL;
-	if (!r)
+	const struct embedded_file *n = r ? embedded_require("data/countries.csv", err) : NULL;
+	if (!n)
 		return GC_EDATA;
 	c->gpus_file = g;
 	c->types_file = t;
 	c->regions_file = r;
+	c->countries_file = n;
 	c->snapshot = (const char *)s->data;
 	c->snapshot_len = s->len;
 	/* the build hashed each file; combine those instead of rereading the bytes */
@@ -111,6 +113,13 @@ enum gc_status catalog_need(struct catalog *c, unsigned parts, char **err)
 		if (st == GC_OK)
 			c->loaded |= CATALOG_REGIONS;
 	}
+	if (st == GC_OK && (todo & CATALOG_COUNTRIES)) {
+		st = country_table_load(&c->countries, c->countries_file->name,
+					(const char *)c->countries_file->data,
+					c->countries_file->len, err);
+		if (st == GC_OK)
+			c->loaded |= CATALOG_COUNTRIES;
+	}
 	if (st == GC_OK && (todo & CATALOG_PROFILES)) {
 		st = profile_set_load_embedded(&c->profiles, c->today, err);
 		if (st == GC_OK)
@@ -134,9 +143,11 @@ void catalog_release(struct catalog *c)
 	gpu_table_free(c->gpus);
 	insttype_free(c->types);
 	regions_free(c->regions);
+	country_table_free(c->countries);
 	profile_set_release(&c->profiles);
 	c->gpus = NULL;
 	c->types = NULL;
 	c->regions = NULL;
+	c->countries = NULL;
 	c->loaded = 0;
 }

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "gpucmp/cache.h"
 #include "gpucmp/catalog.h"
@@ -157,53 +156,63 @@ void query_where_release(struct query_where *w)
 	free(w->owned);
 	free(w->provider_ids);
 	free(w->country_codes);
-	free(w->gpu_ids);
 	memset(w, 0, sizeof *w);
 }
 
-/* The distinct GPU names of the offers, one index probe each (a skip scan
- * of offer_gpu: as many steps as names, not as offers). */
-static const char gpu_names_sql[] =
-	"WITH RECURSIVE g(x) AS (SELECT min(gpu) FROM offer UNION ALL"
-	" SELECT (SELECT min(gpu) FROM offer WHERE gpu > x) FROM g WHERE x IS NOT NULL)"
-	" SELECT x FROM g WHERE x IS NOT NULL";
-
-enum gc_status query_where_gpus(struct query_where *w, const struct gpu_table *t,
-				struct cache *c, char **err)
-{
-	size_t n = 0;
-	enum gc_status st = GC_OK;
-	w->gpus = t;
-	for (size_t i = 0; st == GC_OK && i < gpu_table_count(t); i++)
-		st = add_id(w, &w->gpu_ids, &n, gpu_table_at(t, i)->id, err);
-	if (st == GC_OK && c)
-		st = cache_ids(w, gpu_names_sql, &w->gpu_ids, n, c, err);
-	return st;
-}
-
-/* where_field.expand for gpu: a family or alias (h100, H100, 4090) is the
- * models --gpu reads it as; a count, memory or list is not a gpu value. */
+/* where_field.expand of gpu: a name the GPU table resolves as --gpu does
+ * (gpu_spec_add; a count such as h100:8 is not a GPU) stands for its
+ * models.  NULL, the name compared as it is (a source's name of a GPU the
+ * table does not know), when it resolves to none. */
 static const char *const *gpu_expand(void *ctx, const char *value)
 {
 	struct query_where *w = ctx;
 	struct gpu_spec s;
-	char *err = NULL;
-	size_t len = strlen(value);
-	/* 24GB is a memory, not a GPU; H100:8, a list or a range are --gpu's */
-	if (strpbrk(value, ":,.") || !w->gpus ||
-	    (len > 2 && value[0] >= '0' && value[0] <= '9' &&
-	     strcasecmp(value + len - 2, "gb") == 0))
-		return NULL;
 	gpu_spec_init(&s);
-	enum gc_status st = gpu_spec_add(w->gpus, value, &s, &err);
-	free(err);
-	if (st != GC_OK || s.nids == 0 || !isnan(s.min_count) || !isnan(s.max_count))
+	if (catalog_need(w->cat, CATALOG_GPUS, NULL) != GC_OK ||
+	    gpu_spec_add(w->cat->gpus, value, &s, NULL) != GC_OK || !s.nids ||
+	    !isnan(s.min_count) || !isnan(s.max_count))
 		return NULL;
-	size_t n = s.nids < 128 ? s.nids : 128;
-	for (size_t i = 0; i < n; i++)
-		w->gpu_means[i] = s.ids[i];
-	w->gpu_means[n] = NULL;
-	return w->gpu_means;
+	memcpy(w->gpu_ids, s.ids, s.nids * sizeof *s.ids);
+	w->gpu_ids[s.nids] = NULL;
+	return w->gpu_ids;
+}
+
+/* where_field.expand of country: a country by any of its words (de, DEU,
+ * germany, uk: country_find) is its code; NULL for a word that names none
+ * (checked against the codes then). */
+static const char *const *country_expand(void *ctx, const char *value)
+{
+	struct query_where *w = ctx;
+	const struct country *c = catalog_need(w->cat, CATALOG_COUNTRIES, NULL) == GC_OK
+					  ? country_find(w->cat->countries, value)
+					  : NULL;
+	if (!c)
+		return NULL;
+	w->country[0] = c->alpha2;
+	w->country[1] = NULL;
+	return w->country;
+}
+
+/* where_field.meant of country: the countries a word may have meant, by
+ * their names (country_suggest: GER is DE, Germany; never a code one
+ * letter off). */
+static int country_meant(void *ctx, const char *value, char *buf, size_t size)
+{
+	struct query_where *w = ctx;
+	const struct country *c[3];
+	size_t n = catalog_need(w->cat, CATALOG_COUNTRIES, NULL) == GC_OK
+			   ? country_suggest(w->cat->countries, value, c, 3)
+			   : 0;
+	size_t at = 0;
+	for (size_t i = 0; i < n && at < size; i++) {
+		int k = snprintf(buf + at, size - at, "%s%s (%s)",
+				 i == 0 ? "" : i + 1 == n ? " or " : ", ", c[i]->alpha2,
+				 c[i]->common ? c[i]->common : c[i]->name);
+		if (k < 0)
+			return 0;
+		at += (size_t)k;
+	}
+	return n > 0;
 }
 
 int query_offer_field(void *ctx, const char *name, struct where_field *out)
@@ -227,15 +236,19 @@ int query_offer_field(void *ctx, const char *name, struct where_field *out)
 		out->values = w->provider_ids;
 		out->values_hint = "'gpucmp providers' lists them";
 	}
-	if (strcmp(f->key, "gpu") == 0 && w->gpu_ids) {
-		out->values = w->gpu_ids;
-		out->values_hint = "'gpucmp gpus' lists the models; a family (h100) is its models";
+	if (strcmp(f->key, "gpu") == 0 && w->cat) {
 		out->expand = gpu_expand;
+		out->expand_ctx = w;
+	}
+	if (strcmp(f->key, "country") == 0 && w->cat) {
+		out->expand = country_expand;
+		out->meant = country_meant;
 		out->expand_ctx = w;
 	}
 	if (strcmp(f->key, "country") == 0 && w->country_codes) {
 		out->values = w->country_codes;
-		out->values_hint = "expected a two-letter ISO 3166-1 code such as DE";
+		out->values_hint = "expected a country's code or name such as DE, DEU or germany "
+				   "('gpucmp help regions' lists them)";
 	}
 	return 0;
 }
@@ -336,11 +349,13 @@ static const char *price_col(const struct query *q)
 }
 
 /* --region: a glob (* ? [) matches the provider's region name; a word
- * matches that region name, or a country code, a continent or a geo
+ * matches that region name, or a country (its code, or the country
+ * q->region_country that the word names otherwise), a continent or a geo
  * (docs/OUTPUT.md, "Locations"), whichever it is: "us" is the geo and the
  * country US, the same offers. */
-static void region_clause(struct builder *b, const char *v, int include_unknown)
+static void region_clause(struct builder *b, const struct query *q)
 {
+	const char *v = q->region_glob;
 	if (strpbrk(v, "*?[")) {
 		clause(b, "lower(region) GLOB lower(");
 		bind_text(b, v);
@@ -349,13 +364,19 @@ static void region_clause(struct builder *b, const char *v, int include_unknown)
 	}
 	clause(b, "(lower(region) = lower(");
 	bind_text(b, v);
-	add(b, ") OR country = upper(");
-	bind_text(b, v);
-	add(b, ") OR continent = lower(");
+	if (q->region_country[0]) {
+		add(b, ") OR country = ");
+		bind_text(b, q->region_country);
+		add(b, " OR continent = lower(");
+	} else {
+		add(b, ") OR country = upper(");
+		bind_text(b, v);
+		add(b, ") OR continent = lower(");
+	}
 	bind_text(b, v);
 	add(b, ") OR geo = lower(");
 	bind_text(b, v);
-	add(b, include_unknown ? ") OR " QUERY_REGION_UNKNOWN ")" : "))");
+	add(b, q->include_unknown ? ") OR " QUERY_REGION_UNKNOWN ")" : "))");
 }
 
 static void filters(struct builder *b, const struct query *q)
@@ -365,7 +386,7 @@ static void filters(struct builder *b, const struct query *q)
 	in_list(b, "gpu_id", q->gpus, q->ngpus);
 	in_list(b, "provider", q->providers, q->nproviders);
 	if (q->region_glob)
-		region_clause(b, q->region_glob, q->include_unknown);
+		region_clause(b, q);
 	if (!isnan(q->min_gpus)) {
 		clause(b, "");
 		add_col(b, "gpu_count");

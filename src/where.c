@@ -188,6 +188,10 @@ static enum gc_status not_in_domain(struct parser *p, const char *fname,
 				    const struct where_field *f, const char *v)
 {
 	const struct token *t = &p->tok;
+	char meant[160];
+	if (f->meant && f->meant(f->expand_ctx, v, meant, sizeof meant))
+		return fail_at(p, t->pos, t->len, "unknown %s value '%s'; did you mean %s?", fname,
+			       v, meant);
 	struct suggest s;
 	suggest_init(&s, v);
 	size_t n = 0;
@@ -211,34 +215,35 @@ static enum gc_status not_in_domain(struct parser *p, const char *fname,
 	return fail_at(p, t->pos, t->len, "unknown %s value '%s'; expected %s", fname, v, list);
 }
 
+/* Each stored value of m, bound; *nb counts them. */
+static enum gc_status binds(struct parser *p, const char *const *m, int *nb)
+{
+	enum gc_status st = GC_OK;
+	for (*nb = 0; m[*nb] && st == GC_OK; (*nb)++)
+		st = add_bind(p, 1, m[*nb], 0);
+	return st;
+}
+
 /* A text value, bound: with `check` (=, != and in) it must be in f's
- * domain, and binds each stored value it stands for; *nb counts binds. */
+ * domain (unless f expands it), and binds each stored value it stands for
+ * or expands to; *nb counts binds. */
 static enum gc_status text_value(struct parser *p, const char *fname,
 				 const struct where_field *f, int check, int *nb)
 {
 	const char *v = p->tok.text;
 	*nb = 1;
+	const char *const *m = check && f->expand ? f->expand(f->expand_ctx, v) : NULL;
+	if (m)
+		return binds(p, m, nb);
 	if (!check || !f->values)
 		return add_bind(p, 1, v, 0);
 	size_t i = 0;
 	while (f->values[i] && strcasecmp(f->values[i], v) != 0)
 		i++;
-	const char *const *e = !f->values[i] && f->expand ? f->expand(f->expand_ctx, v) : NULL;
-	if (e) {
-		enum gc_status st = GC_OK;
-		for (*nb = 0; e[*nb] && st == GC_OK; (*nb)++)
-			st = add_bind(p, 1, e[*nb], 0);
-		return st;
-	}
 	if (!f->values[i])
 		return not_in_domain(p, fname, f, v);
-	const char *const *m = f->means ? f->means(f->key, f->values[i]) : NULL;
-	if (!m)
-		return add_bind(p, 1, f->values[i], 0);
-	enum gc_status st = GC_OK;
-	for (*nb = 0; m[*nb] && st == GC_OK; (*nb)++)
-		st = add_bind(p, 1, m[*nb], 0);
-	return st;
+	m = f->means ? f->means(f->key, f->values[i]) : NULL;
+	return m ? binds(p, m, nb) : add_bind(p, 1, f->values[i], 0);
 }
 
 /* 1 when the current token is null for field f: the word null, or for an

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gpucmp/country.h"
 #include "gpucmp/embedded.h"
 #include "gpucmp/err.h"
 #include "gpucmp/gpu.h"
@@ -19,6 +20,7 @@ struct catalog {
 	struct gpu_table *gpus;
 	struct insttype_table *types;
 	struct region_table *regions;
+	struct country_table *countries;
 	struct profile_set profiles;
 	const char *snapshot; /* borrowed, static */
 	size_t snapshot_len;
@@ -33,6 +35,7 @@ struct catalog {
 	long today;             /* days since 1970-01-01 (UTC) */
 	unsigned loaded;        /* CATALOG_* parts parsed so far */
 	const struct embedded_file *gpus_file, *types_file, *regions_file;
+	const struct embedded_file *countries_file;
 };
 
 enum {
@@ -40,7 +43,8 @@ enum {
 	CATALOG_TYPES = 2,    /* data/instance-types.yaml */
 	CATALOG_PROFILES = 4, /* providers/<id>.yaml */
 	CATALOG_REGIONS = 8,  /* data/regions.yaml */
-	CATALOG_ALL = 15
+	CATALOG_COUNTRIES = 16, /* data/countries.csv */
+	CATALOG_ALL = 31
 };
 
 /* Find the embedded files and hash them, without parsing anything (cheap:

@@ -11,6 +11,7 @@
 #include "gpucmp/buf.h"
 #include "gpucmp/err.h"
 #include "gpucmp/field.h"
+#include "gpucmp/gpu_spec.h"
 #include "gpucmp/profile.h"
 #include "gpucmp/recommend.h"
 #include "gpucmp/render.h"
@@ -105,6 +106,10 @@ struct query {
 	const char *providers[QUERY_MAX_LIST]; /* borrowed */
 	size_t nproviders;
 	const char *region_glob;               /* case-insensitive glob or NULL */
+	/* the country a --region word names by any of its words (DE for de,
+	 * DEU, germany: country_find), compared with the country field in its
+	 * place; "" when the word names none (a glob, eu, europe, eastus) */
+	char region_country[3];
 	double min_gpus, max_gpus;             /* GPUs in the offer; NAN = no limit */
 	double min_vram, max_price;            /* NAN = no limit */
 	int spot;                              /* only offers with a spot price; prices mean spot */
@@ -166,18 +171,21 @@ void query_prepare_fields(struct query *q);
  * provider the ids of the profile set) and what a value means there
  * (query_cap_means: k8s = managed is managed or both, as --k8s managed). */
 struct cache;
-struct gpu_table;
 struct query_where {
 	const struct query *q;
 	const struct field *used[QUERY_MAX_SORT]; /* the fields looked up */
 	size_t nused;
 	const char **provider_ids; /* NULL-terminated, new; NULL: any provider */
 	const char **country_codes; /* NULL-terminated, new; NULL: any country */
-	const struct gpu_table *gpus; /* borrowed; NULL: any gpu value */
-	const char **gpu_ids;         /* NULL-terminated, new: the table's and the cache's */
-	const char *gpu_means[129];   /* expand's answer: a family's models */
 	char **owned;              /* the ids read from the cache */
 	size_t nowned;
+	/* the built-in tables, set by the caller (or NULL): with them a GPU name
+	 * after gpu =, != or in means what --gpu means (h100: every H100
+	 * model), and a country any word of it (germany, DEU: DE), each table
+	 * loaded on the first such value */
+	struct catalog *cat;
+	const char *gpu_ids[GPU_SPEC_MAX + 1]; /* the last name's models */
+	const char *country[2];                /* the last country word's code */
 };
 /* Fill w for q: provider values are the ids of ps (borrowed), and of the
  * providers cache c holds offers of (imported without a profile too; c
@@ -187,11 +195,6 @@ struct query_where {
 enum gc_status query_where_init(struct query_where *w, const struct query *q,
 				const struct profile_set *ps, struct cache *c, char **err);
 void query_where_release(struct query_where *w);
-/* Check gpu values too: a model id of table t or a GPU name an offer of
- * cache c holds (c may be NULL), and a family or alias of t (h100, 4090,
- * case-insensitive) stands for its models, as --gpu reads it. */
-enum gc_status query_where_gpus(struct query_where *w, const struct gpu_table *t,
-				struct cache *c, char **err);
 int query_offer_field(void *ctx, const char *name, struct where_field *out);
 const char *query_offer_suggest(void *ctx, const char *name);
 

@@ -42,12 +42,17 @@ struct where_field {
 	 * value stands for itself. */
 	const char *const *(*means)(const char *key, const char *value);
 	const char *key;
-	/* A word outside values that stands for stored values (a GPU family:
-	 * h100 is h100-sxm, h100-pcie and h100-nvl), NULL-terminated and valid
-	 * until the next call, or NULL when the word is not one; called with
-	 * expand_ctx before the domain check.  NULL: no such words. */
+	/* After =, != and in, before the values are checked: the stored values
+	 * `value` names when it names others (a GPU family: h100 is h100-sxm,
+	 * h100-pcie, h100-nvl; a country's name: germany is DE),
+	 * NULL-terminated and valid until the next call, or NULL for itself (then
+	 * checked against values); called with expand_ctx. */
 	const char *const *(*expand)(void *ctx, const char *value);
 	void *expand_ctx;
+	/* What a value outside values may have meant ("DE (Germany)" for GER),
+	 * written to buf: 1, or 0 for none (then the nearest of values is
+	 * named); called with expand_ctx. */
+	int (*meant)(void *ctx, const char *value, char *buf, size_t size);
 };
 
 /* Look a name up; fills *out (zeroed before the call) and returns 0, or -1

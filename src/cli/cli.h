@@ -363,6 +363,13 @@ int cli_offer_numbers(struct query *q, const struct cli_args *a);
  * loading the catalog parts they (and --provider, --where) need; prints
  * errors; returns an exit code. */
 int cli_offer_filters(struct cli_env *env, const struct cli_args *a, struct query *q);
+/* The one-line refusal of a --region word that names nothing (no country by
+ * any of its words, continent, geo or region of an offer), with the
+ * countries or place it may have meant, on stderr; returns EXIT_USAGE. */
+int cli_unknown_region(struct cli_env *env, const char *word);
+/* gpucmp help regions: the geos, continents and countries --region takes
+ * (src/cli/help_regions.c); returns an exit code. */
+int cli_help_regions(FILE *out);
 /* After the cache opened (it may be NULL: --explain): --provider (a comma
  * list kept in *prov_store: free it; a provider imported without a profile
  * counts) and --where over the offer fields into *out (q->where points at

@@ -264,21 +264,17 @@ static int no_match(struct list_state *s)
 				       : "no offers match");
 		return EXIT_OK;
 	}
+	/* a word that names a country is known, whether or not an offer is there */
 	int known = 1;
 	if (strcmp(e.filter, "--region") == 0 && !strpbrk(s->q.region_glob, "*?[") &&
+	    !s->q.region_country[0] &&
 	    (st = query_region_known(s->env.cache, s->q.region_glob, &known, &err)) != GC_OK) {
 		msg_status(st, err, "cannot read the cache");
 		free(err);
 		return exit_code_for(st);
 	}
-	if (!known) {
-		char safe[64];
-		msg_error("unknown region '%s': not a country code (two letters: DE, US), a "
-			  "continent (europe), a geo (us, eu, apac, americas, mea) or a region "
-			  "of any offer; a glob (us-*) matches region ids",
-			  str_sanitize(safe, sizeof safe, s->q.region_glob));
-		return EXIT_USAGE;
-	}
+	if (!known)
+		return cli_unknown_region(&s->env, s->q.region_glob);
 	if (strcmp(e.filter, "--region") == 0 && s->q.region_glob)
 		snprintf(what, sizeof what, "--region %.40s", s->q.region_glob);
 	else

@@ -43,12 +43,12 @@ const struct cmd_entry *cli_command_at(size_t i)
 /* `gpucmp help`: not a command of the table (main.c answers it), but its
  * arguments complete like one's. */
 static const struct arg_hint help_args[] = {
-	{ARG_COMMANDS, 1, "topic", "fields where gpu values", NULL, NULL},
+	{ARG_COMMANDS, 1, "topic", "fields where gpu values regions", NULL, NULL},
 	ARG_END};
 
 const struct cmd_entry cli_help = {
 	.name = "help",
-	.usage = "help [COMMAND | fields | where | gpu | values]",
+	.usage = "help [COMMAND | fields | where | gpu | values | regions]",
 	.summary = "A command's options, the offer fields, the --where language, --gpu or "
 		   "what the tables' words mean.",
 	.args = help_args,

@@ -25,15 +25,15 @@ static const char where_help[] =
 	"yes/no field alone means = true: 'infiniband and nvlink'\n\n"
 	"Fields: 'gpucmp help fields' (list) or a profile field such as\n"
 	"kubernetes.autoscaling, k8s, mig (providers). After =, != and in, an enum\n"
-	"takes only its values, provider only a provider id and gpu only a GPU a model\n"
-	"or offer has: a typo exits 64 with the nearest one. A value means what the\n"
-	"flag means: 'k8s = managed' is --k8s managed (managed or both), 'k8s = join'\n"
-	"is join or both, 'gpu = h100' is --gpu h100 (every H100 model). An unknown\n"
-	"value (null, or an enum's unknown) matches no comparison, negated or not:\n"
-	"'not infiniband' and 'mig != no' keep only rows known to qualify;\n"
-	"'infiniband = null' and 'mig = unknown' ask for the unknown ones. Several\n"
-	"--where options, and the other filter flags, combine with 'and'. Values are\n"
-	"bound as SQL parameters, never pasted into the query (see --explain).\n";
+	"takes only its values and provider only a provider id: a typo exits 64 with\n"
+	"the nearest one. A value means what the flag means: 'k8s = managed' is\n"
+	"--k8s managed (managed or both), 'k8s = join' is join or both; 'gpu = H100'\n"
+	"is --gpu H100 (every H100 model, any case). An unknown value (null, or an\n"
+	"enum's unknown) matches no comparison, negated or not: 'not infiniband' and\n"
+	"'mig != no' keep only rows known to qualify; 'infiniband = null' and\n"
+	"'mig = unknown' ask for the unknown ones. Several --where options, and the\n"
+	"other filter flags, combine with 'and'. Values are bound as SQL parameters,\n"
+	"never pasted into the query (see --explain).\n";
 
 static const char gpu_help[] =
 	"--gpu SPEC: the GPUs to compare (list, recommend, gpus), as SkyPilot and dstack\n"
@@ -67,7 +67,7 @@ static void print_usage(FILE *out)
 	const struct cmd_entry *c;
 	for (size_t i = 0; (c = cli_command_at(i)) != NULL; i++)
 		fprintf(out, "  %-10s  %s\n", c->name, c->summary);
-	fprintf(out, "  %-10s  %s: options, offer fields, --where\n", cli_help.name,
+	fprintf(out, "  %-10s  %s: options, offer fields, --where, places\n", cli_help.name,
 		cli_help.usage);
 	fprintf(out, "\n'gpucmp COMMAND --help' shows a command's options.\n"
 		     "exit codes: 0 ok, 64 usage, 65 bad data, 69 unavailable, 71 out of memory,\n"
@@ -220,6 +220,8 @@ static int run_help(int argc, char **argv, int i)
 		fputs(gpu_help, stdout);
 		return EXIT_OK;
 	}
+	if (strcmp(argv[i], "regions") == 0)
+		return cli_help_regions(stdout);
 	int amb;
 	const struct cmd_entry *c = find_command(argv[i], &amb);
 	if (!c)

@@ -9,7 +9,9 @@
 #include <strings.h>
 
 #include "cli.h"
+#include "gpucmp/country.h"
 #include "gpucmp/cuda.h"
+#include "gpucmp/field.h"
 #include "gpucmp/query.h"
 #include "gpucmp/strutil.h"
 
@@ -40,7 +42,22 @@ static int cuda_filter(struct query *q, const struct cli_args *a)
 	return EXIT_OK;
 }
 
-static int region(struct query *q, const struct cli_args *a)
+/* A geo or continent word (eu, us, europe): the country table is not read
+ * for it (a twentieth of a `list --region eu`); us is the country US too,
+ * which the query finds by the word's code. */
+static int is_place(const char *word)
+{
+	static const char *const keys[] = {"geo", "continent"};
+	for (size_t k = 0; k < 2; k++)
+		for (const char *const *v = field_find(keys[k])->values; *v; v++)
+			if (strcasecmp(*v, word) == 0 && strcmp(*v, "unknown") != 0)
+				return 1;
+	return 0;
+}
+
+/* --region: a glob, or a word; a word that names a country by any of its
+ * words (de, DEU, germany) sets q->region_country (src/country.c). */
+static int region(struct cli_env *env, struct query *q, const struct cli_args *a)
 {
 	q->region_glob = cli_opt(a, O_REGION);
 	if (q->region_glob && !*q->region_glob) {
@@ -55,7 +72,70 @@ static int region(struct query *q, const struct cli_args *a)
 			  "are short)", LIST_MAX_GLOB);
 		return EXIT_USAGE;
 	}
-	return EXIT_OK;
+	if (!q->region_glob || strpbrk(q->region_glob, "*?[") || is_place(q->region_glob))
+		return EXIT_OK;
+	int rc = cli_catalog_need(env, CATALOG_COUNTRIES);
+	const struct country *c = rc ? NULL : country_find(env->cat.countries, q->region_glob);
+	if (c)
+		memcpy(q->region_country, c->alpha2, sizeof q->region_country);
+	return rc;
+}
+
+/* "DE (Germany)", "GB (United Kingdom), US (United States) or AE (...)". */
+static void country_list(const struct country *const *c, size_t n, char *out, size_t size)
+{
+	size_t o = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < n && o < size; i++) {
+		int w = snprintf(out + o, size - o, "%s%s (%s)",
+				 i == 0 ? "" : i + 1 == n ? " or " : ", ", c[i]->alpha2,
+				 c[i]->common ? c[i]->common : c[i]->name);
+		if (w < 0)
+			break;
+		o += (size_t)w;
+	}
+}
+
+/* The continent or geo `word` may have meant ("eurpoe": europe), or NULL. */
+static const char *place_suggest(const char *word)
+{
+	static const char *const keys[] = {"geo", "continent"};
+	struct suggest sg;
+	suggest_init(&sg, word);
+	for (size_t k = 0; k < 2; k++)
+		for (const char *const *v = field_find(keys[k])->values; *v; v++)
+			if (strcmp(*v, "unknown") != 0)
+				suggest_try(&sg, *v);
+	return strlen(word) > 2 ? suggest_best(&sg) : NULL;
+}
+
+int cli_unknown_region(struct cli_env *env, const char *word)
+{
+	char safe[64], hint[240];
+	const struct country *c[3];
+	str_sanitize(safe, sizeof safe, word);
+	size_t n = cli_catalog_need(env, CATALOG_COUNTRIES)
+			   ? 0
+			   : country_suggest(env->cat.countries, word, c, sizeof c / sizeof c[0]);
+	const char *place = place_suggest(word);
+	if (n) {
+		country_list(c, n, hint, sizeof hint);
+		msg_error("unknown region '%s'; did you mean %s? ('gpucmp help regions' lists "
+			  "the region words)", safe, hint);
+	} else if (place) {
+		msg_error("unknown region '%s'; did you mean '%s'? ('gpucmp help regions' lists "
+			  "the region words)", safe, place);
+	} else if (strlen(word) == 2) {
+		msg_error("unknown region '%s': not an ISO 3166-1 country code in use (nor a geo "
+			  "or a region id of any offer); 'gpucmp help regions' lists the codes",
+			  safe);
+	} else {
+		msg_error("unknown region '%s': not a country (DE, DEU, germany), a continent "
+			  "(europe), a geo (us, eu, apac, americas, mea) or a region of any offer; "
+			  "a glob (us-*) matches region ids; 'gpucmp help regions' lists the words",
+			  safe);
+	}
+	return EXIT_USAGE;
 }
 
 int cli_offer_numbers(struct query *q, const struct cli_args *a)
@@ -70,7 +150,7 @@ int cli_offer_numbers(struct query *q, const struct cli_args *a)
 
 int cli_offer_filters(struct cli_env *env, const struct cli_args *a, struct query *q)
 {
-	int rc = region(q, a);
+	int rc = region(env, q, a);
 	if (rc)
 		return rc;
 	q->spot = cli_flag(a, O_SPOT);
@@ -81,17 +161,6 @@ int cli_offer_filters(struct cli_env *env, const struct cli_args *a, struct quer
 	if ((rc = cli_catalog_need(env, parts)) || (rc = cli_gpu_filter(env, a, q)))
 		return rc;
 	return cuda_filter(q, a);
-}
-
-/* Whether a --where expression has `word` in it, in any case. */
-static int where_mentions(const struct cli_args *a, const char *word)
-{
-	size_t n = strlen(word);
-	for (int i = 0; i < a->nvalues[O_WHERE]; i++)
-		for (const char *p = a->values[O_WHERE][i]; *p; p++)
-			if (strncasecmp(p, word, n) == 0)
-				return 1;
-	return 0;
 }
 
 int cli_offer_where(struct cli_env *env, const struct cli_args *a, struct query *q,
@@ -109,14 +178,8 @@ int cli_offer_where(struct cli_env *env, const struct cli_args *a, struct query 
 		return rc;
 	}
 	enum gc_status st = query_where_init(&w, q, &env->cat.profiles, env->cache, &err);
-	/* gpu values are checked, and a family read as --gpu reads it, when
-	 * the expression may name the field (the GPU table costs a parse) */
-	if (st == GC_OK && where_mentions(a, "gpu")) {
-		rc = cli_catalog_need(env, CATALOG_GPUS);
-		if (!rc)
-			st = query_where_gpus(&w, env->cat.gpus, env->cache, &err);
-	}
-	if (!rc && st != GC_OK) {
+	w.cat = &env->cat; /* gpu = h100 means --gpu h100 */
+	if (st != GC_OK) {
 		rc = cli_cache_failed(env, NULL, st, err, "cannot read the cache");
 		free(err);
 	}

@@ -891,6 +891,7 @@ static enum gc_status compile_where(const struct query *q, const char *expr,
 {
 	struct query_where w;
 	assert_int_equal(query_where_init(&w, q, &cat.profiles, cache, NULL), GC_OK);
+	w.cat = &cat;
 	enum gc_status st = where_compile(expr, query_offer_field, query_offer_suggest, &w, r, err);
 	query_where_release(&w);
 	return st;
@@ -992,6 +993,54 @@ static void test_where_domains(void **state)
 	/* globs and order are not values of the domain */
 	assert_int_equal(run_where("provider ~ 'LAMB*'"), run(&q, keys, 1, NULL, NULL));
 	assert_true(run_where("provider < 'b'") > 0);
+}
+
+/* Rows of list --gpu `spec`. */
+static size_t run_gpu(const char *spec)
+{
+	struct gpu_spec s;
+	struct query q;
+	gpu_spec_init(&s);
+	assert_int_equal(gpu_spec_add(cat.gpus, spec, &s, NULL), GC_OK);
+	query_init(&q);
+	assert_int_equal(query_set_gpus(&q, &s, NULL), GC_OK);
+	static const char *const keys[] = {"provider"};
+	return run(&q, keys, 1, NULL, NULL);
+}
+
+/* gpu = NAME in --where is --gpu NAME, in any case: a family (h100) is its
+ * models; a name the GPU table does not resolve is compared as it is. */
+static void test_where_gpu_is_the_filter(void **state)
+{
+	(void)state;
+	size_t h100 = run_gpu("h100");
+	assert_true(h100 > run_gpu("h100-sxm"));
+	assert_int_equal(run_where("gpu = h100"), h100);
+	assert_int_equal(run_where("gpu = H100"), h100);
+	assert_int_equal(run_where("gpu = 'H100-SXM'"), run_gpu("h100-sxm"));
+	assert_int_equal(run_where("gpu in (H100, a100)"), h100 + run_gpu("a100"));
+	assert_int_equal(run_where("gpu != h100"), run_caps(0) - h100);
+	/* a count is not a GPU; an unknown name matches only itself */
+	assert_int_equal(run_where("gpu = 'h100:8'"), 0);
+	assert_int_equal(run_where("gpu = h100x"), 0);
+	/* a glob is a glob over the ids, not a family */
+	assert_int_equal(run_where("gpu ~ 'H100*'"), h100);
+}
+
+/* country = WORD in --where takes a country by any of its words, as
+ * --region does; a word that names none is refused. */
+static void test_where_country_words(void **state)
+{
+	(void)state;
+	size_t de = run_where("country = DE");
+	assert_true(de > 0);
+	assert_int_equal(run_where("country = de"), de);
+	assert_int_equal(run_where("country = DEU"), de);
+	assert_int_equal(run_where("country = germany"), de);
+	assert_int_equal(run_where("country in (germany, uk)"), de + run_where("country = GB"));
+	where_refused("country = GER", "unknown country value 'GER'; did you mean DE (Germany)?");
+	where_refused("country = zzzzz", "'gpucmp help regions' lists them");
+	where_refused("country = XX", "unknown country value 'XX'");
 }
 
 /* list through the library: every row rendered, the same count as the SQL. */
@@ -1487,6 +1536,8 @@ int main(void)
 		cmocka_unit_test(test_where_k8s_is_the_filter),
 		cmocka_unit_test(test_where_unknown_is_null),
 		cmocka_unit_test(test_where_domains),
+		cmocka_unit_test(test_where_gpu_is_the_filter),
+		cmocka_unit_test(test_where_country_words),
 		cmocka_unit_test(test_list_and_age),
 		cmocka_unit_test(test_age_note),
 		cmocka_unit_test(test_group_by_sku),

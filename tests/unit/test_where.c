@@ -21,12 +21,10 @@ static const struct {
  * models (expand), as the query's gpu field does */
 static const char *const gpu_ids[] = {"h100-sxm", "h100-pcie", "l4", NULL};
 static const char *const gpu_h100[] = {"h100-sxm", "h100-pcie", NULL};
-static int expand_calls;
 
 static const char *const *gpu_expand(void *ctx, const char *value)
 {
 	assert_ptr_equal(ctx, gpu_ids);
-	expand_calls++;
 	return strcasecmp(value, "h100") == 0 ? gpu_h100 : NULL;
 }
 
@@ -207,18 +205,15 @@ static void test_invalid(void **state)
 }
 
 /* Injection attempts run for real: the values are bound, the table stays. */
-/* a word of the domain binds itself without asking expand; a family binds
- * its models; neither: an error, with no nearest for a --gpu spec */
+/* a word of the domain binds itself; a family binds its models; neither:
+ * an error, with no nearest for a --gpu spec */
 static void test_expand(void **state)
 {
 	(void)state;
-	expand_calls = 0;
 	compile_ok("gpu = L4", "((gpu = ? COLLATE NOCASE))", "t:l4");
-	assert_int_equal(expand_calls, 0);
 	compile_ok("gpu = H100", "((gpu COLLATE NOCASE IN (?, ?)))", "t:h100-sxm t:h100-pcie");
 	compile_ok("gpu in (h100, l4)", "((gpu COLLATE NOCASE IN (?, ?, ?)))",
 		   "t:h100-sxm t:h100-pcie t:l4");
-	assert_int_equal(expand_calls, 2);
 	struct where_result r;
 	char *err = NULL;
 	assert_int_equal(where_compile("gpu = h100-sxn", lookup, suggest, NULL, &r, &err),
