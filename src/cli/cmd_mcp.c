@@ -619,7 +619,7 @@ static int serve(struct mcp_server *s)
 		if (strspn(buf, " \t") == len)
 			continue;
 		json_error_t jerr;
-		json_t *m = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+		json_t *m = json_loadb(buf, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
 		rc = m ? handle(s, m) : send_error(NULL, RPC_PARSE, "parse error: not JSON");
 		json_decref(m);
 	}
