@@ -277,12 +277,12 @@ static int is_positional(const struct mcp_tool *t, const char *key)
 }
 
 /* argv for tool t called with `args` (an object, or NULL): "gpucmp
- * [--cache PATH] CMD ... --json".  0, or -1 with msg (bad params). */
+ * [--cache PATH] [--quiet] CMD ... --json".  0, or -1 with msg (bad params). */
 static int build_argv(struct mcp_argv *av, const struct mcp_tool *t, json_t *args,
-		      const char *cache, char *msg, size_t n)
+		      const char *cache, int s_quiet, char *msg, size_t n)
 {
 	if (argv_add(av, "gpucmp") || (cache && (argv_add(av, "--cache") || argv_add(av, cache))) ||
-	    argv_add(av, t->cmd->name))
+	    (s_quiet && argv_add(av, "--quiet")) || argv_add(av, t->cmd->name))
 		return snprintf(msg, n, "out of memory"), -1;
 	json_t *empty = json_object();
 	if (add_positional(av, t, args ? args : empty, msg, n)) {
@@ -298,7 +298,8 @@ static int build_argv(struct mcp_argv *av, const struct mcp_tool *t, json_t *arg
 		const struct opt_def *o = tool_option(t, key);
 		const char *why = NULL;
 		if (!o)
-			return snprintf(msg, n, "tool '%s' has no argument '%.64s'", t->name, key), -1;
+			return snprintf(msg, n, "tool '%s' has no argument '%.64s'", t->name,
+					key), -1;
 		if (add_option(av, o, v, &why))
 			return snprintf(msg, n, "argument '%s' must be %s", key, why), -1;
 	}
@@ -318,16 +319,15 @@ static void run_child(const struct mcp_tool *t, struct mcp_argv *av, FILE *out, 
 	memset(&a, 0, sizeof a);
 	a.cmd = &cli_global;
 	int i = 1;
-	if (strcmp(av->v[1], "--cache") == 0) {
+	for (; i < av->n && av->v[i][0] == '-'; i++) {
 		int rc = cli_parse_one(&cli_global, av->n, av->v, &i, &a);
 		if (rc)
 			_exit(rc);
-		i++;
 	}
 	a.npos = 0;
 	int rc = cli_parse(t->cmd, av->n, av->v, i + 1, &a);
 	if (rc == 0) {
-		msg_set_quiet(0);
+		msg_set_quiet(cli_flag(&a, O_QUIET));
 		rc = t->cmd->run(&a);
 	}
 	if (fflush(stdout) != 0 || ferror(stdout))
@@ -359,8 +359,8 @@ static int slurp(FILE *f, size_t max, char **s, size_t *len)
 	return more;
 }
 
-/* What the command said on stderr, its last lines kept whole: its message.
- * Trailing newlines dropped; "" when it said nothing. */
+/* What the command said on stderr (its first MCP_MAX_NOTES bytes), the
+ * trailing newlines dropped; "" when it said nothing. */
 static void trim_notes(char *s, size_t *len)
 {
 	while (*len && (s[*len - 1] == '\n' || s[*len - 1] == '\r'))
@@ -401,7 +401,8 @@ static json_t *child_result(const struct mcp_tool *t, int status, FILE *out, FIL
 	} else if (WEXITSTATUS(status) != 0) {
 		int n = snprintf(line, sizeof line, "gpucmp %s failed (exit %d)", t->name,
 				 WEXITSTATUS(status));
-		r = elen ? tool_result(e, elen, NULL, 0, 1) : tool_result(line, (size_t)n, NULL, 0, 1);
+		r = elen ? tool_result(e, elen, NULL, 0, 1)
+			 : tool_result(line, (size_t)n, NULL, 0, 1);
 	} else if (ob > 0) {
 		int n = snprintf(line, sizeof line, "gpucmp: the answer is larger than %d MiB; "
 				 "narrow it (filters, limit)", MCP_MAX_ANSWER >> 20);
@@ -450,7 +451,8 @@ done:
 /* --- the protocol --- */
 
 struct mcp_server {
-	const char *cache; /* --cache given before `mcp`, or NULL */
+	const char *cache; /* --cache given, or NULL */
+	int quiet;         /* --quiet: no notes in the tool results */
 	char msg[256];     /* a bad-params message */
 };
 
@@ -477,7 +479,7 @@ static json_t *tools_call(struct mcp_server *s, json_t *params, int *code)
 	if (args && !json_is_object(args) && !json_is_null(args))
 		return snprintf(s->msg, sizeof s->msg, "params.arguments must be an object"), NULL;
 	struct mcp_argv av = {{NULL}, 0};
-	if (build_argv(&av, t, json_is_object(args) ? args : NULL, s->cache, s->msg,
+	if (build_argv(&av, t, json_is_object(args) ? args : NULL, s->cache, s->quiet, s->msg,
 		       sizeof s->msg)) {
 		argv_free(&av);
 		return NULL;
@@ -630,10 +632,11 @@ static int serve(struct mcp_server *s)
 static int cmd_mcp(struct cli_args *a)
 {
 	if (a->npos) {
-		msg_error("mcp takes no arguments; a client starts 'gpucmp mcp' and talks on stdin");
+		msg_error("mcp takes no arguments; an MCP client starts 'gpucmp mcp' and talks "
+			  "on its stdin");
 		return EXIT_USAGE;
 	}
-	struct mcp_server s = {cli_opt(a, O_CACHE), ""};
+	struct mcp_server s = {cli_opt(a, O_CACHE), cli_flag(a, O_QUIET), ""};
 	signal(SIGPIPE, SIG_IGN);
 	int rc = serve(&s);
 	if (rc)
