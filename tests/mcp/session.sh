@@ -162,5 +162,17 @@ serve "$root/s3"
 [ "$(cat "$root/s3.rc")" = 0 ] && [ ! -s "$root/s3.out" ] && ok "empty input: exit 0, silent" ||
 	bad "empty input: exit $(cat "$root/s3.rc")"
 
+# docs/MCP.md's session, replayed: its requests give its answers
+doc=$(cd "$(dirname "$0")/../.." && pwd)/docs/MCP.md
+t=$root/s4
+sed -n 's/^-> //p' "$doc" >"$t"
+sed -n 's/^<- \({.*}\)$/\1/p' "$doc" >"$t.want"
+serve "$t"
+if [ -s "$t" ] && [ "$(grep -c . "$t.want")" -ge 3 ] &&
+   [ "$(jq -c --slurpfile w "$t.want" 'select(.id as $id | $w | any(.id == $id))' "$t.out")" = \
+     "$(jq -c . "$t.want")" ]; then
+	ok "docs/MCP.md's session: the same answers"
+else bad "docs/MCP.md's session answers differently now (regenerate its transcript)"; fi
+
 [ $fail = 0 ] && echo "mcp session: all passed"
 exit $fail
