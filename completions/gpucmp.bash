@@ -4,7 +4,7 @@
 # tables and its built-in catalog; do not edit: run scripts/completions.sh.
 # Self-contained: works with or without the bash-completion package.
 
-_gpucmp_commands='list gpus providers show compare recommend history changes refresh cron import export cache config completion'
+_gpucmp_commands='list gpus providers show compare recommend history changes refresh cron import export cache config mcp completion'
 _gpucmp_providers='aws azure civo cloudrift coreweave crusoe cudo daytona digitalocean fluidstack gcore gcp genesis-cloud hyperbolic hyperstack ibm jarvislabs lambda linode lium mithril nebius oci ovhcloud primeintellect runpod scaleway seeweb shadeform spheron tensordock together vast verda voltage-park vultr yotta'
 _gpucmp_adapters='azure digitalocean gcp hyperstack lambda linode oci runpod scaleway vast verda vultr'
 _gpucmp_gpus='a10 a100 a100-pcie-40gb a100-pcie-80gb a100-sxm-40gb a100-sxm-80gb a10g a16 a2 a30 a40 b200 b300 gaudi2 gaudi3 gb200 gb300 gh200 h100 h100-nvl h100-pcie h100-sxm h20 h200 h200-nvl k80 l4 l40 l40s m60 mi100 mi210 mi25 mi250 mi250x mi300x mi325x mi355x p100 p4 p40 quadro-rtx-6000 quadro-rtx-8000 rtx-2000-ada rtx-3060 rtx-3060-ti rtx-3070 rtx-3080 rtx-3080-ti rtx-3090 rtx-3090-ti rtx-4000-ada rtx-4000-sff-ada rtx-4060 rtx-4060-ti-16gb rtx-4070 rtx-4070-ti rtx-4070-ti-super rtx-4080 rtx-4080-super rtx-4090 rtx-5000-ada rtx-5070 rtx-5070-ti rtx-5080 rtx-5090 rtx-5880-ada rtx-6000-ada rtx-a2000 rtx-a4000 rtx-a4500 rtx-a5000 rtx-a6000 rtx-pro-4500 rtx-pro-5000 rtx-pro-6000 rtx-pro-6000-maxq rtx-pro-6000-ws t4 v100 v100-pcie-16gb v100-pcie-32gb v100-sxm2-16gb v100-sxm2-32gb'
@@ -29,6 +29,7 @@ _gpucmp_options()
 	export) echo '--help --version --cache --color --quiet --json --sign --gen-key' ;;
 	cache) echo '--help --version --cache --color --quiet --json --wait' ;;
 	config) echo '--help --version --cache --color --quiet --json' ;;
+	mcp) echo '--help --version --cache --color --quiet' ;;
 	completion) echo '--help --version --cache --color --quiet' ;;
 	esac
 }
@@ -209,6 +210,12 @@ _gpucmp_value()
 		*) return 1 ;;
 		esac ;;
 	config)
+		case $2 in
+		--cache) echo @file ;;
+		--color) echo 'auto always never' ;;
+		*) return 1 ;;
+		esac ;;
+	mcp)
 		case $2 in
 		--cache) echo @file ;;
 		--color) echo 'auto always never' ;;

@@ -14,7 +14,7 @@ function __gpucmp_command
         return
     end
     set -l hits
-    for c in list gpus providers show compare recommend history changes refresh cron import export cache config completion
+    for c in list gpus providers show compare recommend history changes refresh cron import export cache config mcp completion
         if test $c = "$argv[1]"
             echo $c
             return
@@ -60,6 +60,8 @@ function __gpucmp_valued
         case cache
             contains -- $argv[2] --cache --color --wait
         case config
+            contains -- $argv[2] --cache --color
+        case mcp
             contains -- $argv[2] --cache --color
         case completion
             contains -- $argv[2] --cache --color
@@ -137,15 +139,16 @@ complete -c gpucmp -n '__gpucmp_using ""' -a import -d 'Load a price catalog (Sk
 complete -c gpucmp -n '__gpucmp_using ""' -a export -d 'Write the cache as a team snapshot that \'refresh --from\' pulls.'
 complete -c gpucmp -n '__gpucmp_using ""' -a cache -d 'Show what the cache holds per provider, clear it, or print its path.'
 complete -c gpucmp -n '__gpucmp_using ""' -a config -d 'Print the config file\'s path, or the effective settings (keys redacted).'
+complete -c gpucmp -n '__gpucmp_using ""' -a mcp -d 'A Model Context Protocol server on stdio: list, show, compare ... as tools.'
 complete -c gpucmp -n '__gpucmp_using ""' -a completion -d 'Print the shell completion script for bash, zsh or fish.'
 complete -c gpucmp -n '__gpucmp_using ""' -a help -d 'A command\'s options, the offer fields, the --where language, --gpu or what the tables\' words mean.'
 
 # options, in the order of the option table
-complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend history changes refresh cron import export cache config completion' -s h -l help -d 'show help for the command and exit'
-complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend history changes refresh cron import export cache config completion' -s V -l version -d 'print the version and the snapshot date'
-complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend history changes refresh cron import export cache config completion' -l cache -r -F -d 'cache database (default $GPUCMP_CACHE, $XDG_CACHE_HOME/gpucmp/cache.db)'
-complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend history changes refresh cron import export cache config completion' -l color -x -a 'auto always never' -d 'colour in tables: auto, always, never (NO_COLOR is honoured)'
-complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend history changes refresh cron import export cache config completion' -s q -l quiet -d 'no notes on stderr, only errors'
+complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend history changes refresh cron import export cache config mcp completion' -s h -l help -d 'show help for the command and exit'
+complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend history changes refresh cron import export cache config mcp completion' -s V -l version -d 'print the version and the snapshot date'
+complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend history changes refresh cron import export cache config mcp completion' -l cache -r -F -d 'cache database (default $GPUCMP_CACHE, $XDG_CACHE_HOME/gpucmp/cache.db)'
+complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend history changes refresh cron import export cache config mcp completion' -l color -x -a 'auto always never' -d 'colour in tables: auto, always, never (NO_COLOR is honoured)'
+complete -c gpucmp -n '__gpucmp_using "" list gpus providers show compare recommend history changes refresh cron import export cache config mcp completion' -s q -l quiet -d 'no notes on stderr, only errors'
 complete -c gpucmp -n '__gpucmp_using list gpus recommend history changes refresh' -l gpu -x -a '(__gpucmp_list $__gpucmp_gpus)' -d 'GPUs: h100, a100-80gb, 4090, H100:8 (exactly 8), 24GB..80GB (gpucmp help gpu)'
 complete -c gpucmp -n '__gpucmp_using list recommend history changes refresh' -l gpus -x -d 'at least N GPUs in the offer'
 complete -c gpucmp -n '__gpucmp_using list history changes refresh' -l vram -x -d 'at least GB of memory per GPU'
@@ -223,4 +226,4 @@ complete -c gpucmp -n '__gpucmp_using cache; and __gpucmp_nargs 0' -a 'status cl
 complete -c gpucmp -n '__gpucmp_using cache; and __gpucmp_nargs 1 clear' -a 'aws azure civo cloudrift coreweave crusoe cudo daytona digitalocean fluidstack gcore gcp genesis-cloud hyperbolic hyperstack ibm jarvislabs lambda linode lium mithril nebius oci ovhcloud primeintellect runpod scaleway seeweb shadeform spheron tensordock together vast verda voltage-park vultr yotta'
 complete -c gpucmp -n '__gpucmp_using config; and __gpucmp_nargs 0' -a 'path show'
 complete -c gpucmp -n '__gpucmp_using completion; and __gpucmp_nargs 0' -a 'bash zsh fish'
-complete -c gpucmp -n '__gpucmp_using help; and __gpucmp_nargs 0' -a 'list gpus providers show compare recommend history changes refresh cron import export cache config completion fields where gpu values regions'
+complete -c gpucmp -n '__gpucmp_using help; and __gpucmp_nargs 0' -a 'list gpus providers show compare recommend history changes refresh cron import export cache config mcp completion fields where gpu values regions'

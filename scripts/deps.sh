@@ -10,6 +10,11 @@ pkgs="build-essential cmake pkg-config libcurl4-openssl-dev libjansson-dev libsq
 [ "$need" = test ] && pkgs="$pkgs libcmocka-dev libmicrohttpd-dev valgrind sqlite3 groff-base"
 # zsh and fish: the completion tests run the scripts in each real shell
 [ "$need" = test ] && pkgs="$pkgs zsh fish"
+# jq reads the MCP sessions' answers; node and npm run the reference MCP
+# client (tests/mcp: the SDK itself comes from npm, pinned, at test time);
+# a node from elsewhere (nodesource ships npm in its nodejs) is kept
+[ "$need" = test ] && pkgs="$pkgs jq"
+[ "$need" = test ] && ! command -v npm >/dev/null 2>&1 && pkgs="$pkgs nodejs npm"
 # clang and compiler-rt (libclang-rt-14-dev on Debian 12): libFuzzer and the
 # sanitizer runtimes of the fuzz targets (tests/fuzz)
 [ "$need" = test ] && pkgs="$pkgs clang libclang-rt-dev"
@@ -41,6 +46,7 @@ if [ "$need" = test ]; then
 	command -v groff >/dev/null 2>&1 || missing=yes
 	command -v zsh >/dev/null 2>&1 || missing=yes
 	command -v fish >/dev/null 2>&1 || missing=yes
+	for t in jq node npm; do command -v $t >/dev/null 2>&1 || missing=yes; done
 	have_fuzzer || missing=yes
 fi
 [ -z "$missing" ] && exit 0

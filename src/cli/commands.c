@@ -27,6 +27,7 @@
 	X(export)       \
 	X(cache)        \
 	X(config)       \
+	X(mcp)          \
 	X(completion)
 
 #define DECLARE(name) extern const struct cmd_entry cmd_##name##_entry;
