@@ -232,6 +232,30 @@ static void test_control_escapes(void **state)
 	}
 }
 
+/* HTML: every text through render_html, so a provider's <script> is text;
+ * each cell's data-v holds the value as JSON reads it, left out where the
+ * text says the same. */
+static void test_html(void **state)
+{
+	(void)state;
+	struct buf b;
+	buf_init(&b, 0);
+	assert_int_equal(render_html(&b, "<script>alert('x&y\")</script>\x1b[2J\xc2\x9b\xff"),
+			 GC_OK);
+	assert_string_equal(b.ptr, "&lt;script&gt;alert(&#39;x&amp;y&quot;)&lt;/script&gt;?[2J?"
+				   "\xef\xbf\xbd");
+	buf_free(&b);
+	char *out = render_sql("SELECT '<script>x</script>', 8, 2.35, 1, 'managed' UNION ALL "
+			       "SELECT 'a\"b', 0.5, NULL, NULL, 'unknown'", RF_HTML, 0);
+	assert_string_equal(out,
+		"<tr><td>&lt;script&gt;x&lt;/script&gt;</td><td>8</td><td data-v=\"2.35\">$2.35"
+		"</td><td data-v=\"true\">yes</td><td>managed</td></tr>\n"
+		"<tr><td>a&quot;b</td><td>0.5</td><td class=u data-v=\"\">-</td>"
+		"<td class=u data-v=\"\">?</td><td class=u data-v=\"unknown\">?</td></tr>\n");
+	assert_null(strstr(out, "<script>"));
+	free(out);
+}
+
 /* JSON that jansson wrote (show, compare, config, refresh --json): DEL
  * and C1 controls inside strings come out escaped; the rest unchanged. */
 static void test_json_write(void **state)
@@ -474,6 +498,7 @@ int main(void)
 		cmocka_unit_test(test_csv_formula_cells),
 		cmocka_unit_test(test_control_escapes),
 		cmocka_unit_test(test_json_write),
+		cmocka_unit_test(test_html),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_fit_and_width),
 		cmocka_unit_test(test_values_json),
