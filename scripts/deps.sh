@@ -10,6 +10,9 @@ pkgs="build-essential cmake pkg-config libcurl4-openssl-dev libjansson-dev libsq
 [ "$need" = test ] && pkgs="$pkgs libcmocka-dev libmicrohttpd-dev valgrind sqlite3 groff-base"
 # zsh and fish: the completion tests run the scripts in each real shell
 [ "$need" = test ] && pkgs="$pkgs zsh fish"
+# chromium: the page's test loads it headless (tests/page/browser.sh); jq
+# reads list's JSON beside it
+[ "$need" = test ] && pkgs="$pkgs chromium jq"
 # clang and compiler-rt (libclang-rt-14-dev on Debian 12): libFuzzer and the
 # sanitizer runtimes of the fuzz targets (tests/fuzz)
 [ "$need" = test ] && pkgs="$pkgs clang libclang-rt-dev"
@@ -41,6 +44,8 @@ if [ "$need" = test ]; then
 	command -v groff >/dev/null 2>&1 || missing=yes
 	command -v zsh >/dev/null 2>&1 || missing=yes
 	command -v fish >/dev/null 2>&1 || missing=yes
+	command -v chromium >/dev/null 2>&1 || missing=yes
+	command -v jq >/dev/null 2>&1 || missing=yes
 	have_fuzzer || missing=yes
 fi
 [ -z "$missing" ] && exit 0
