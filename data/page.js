@@ -3,7 +3,14 @@
 var t0 = performance.now();
 var doc = document, root = doc.documentElement;
 var T = doc.getElementById('t'), B = T.tBodies[0];
-var R = Array.prototype.slice.call(B.rows), N = R.length;
+var R = Array.prototype.slice.call(B.rows);
+/* the rows past the first ones wait in a <template>: parsed, not laid out */
+var rest = doc.getElementById('rest');
+if (rest) {
+  R = R.concat(Array.prototype.slice.call(rest.content.querySelectorAll('tr')));
+  doc.getElementById('more').hidden = true;
+}
+var N = R.length, STEP = 1000, limit = STEP, order = R.slice(), match = [];
 var H = T.tHead.rows[0].cells, K = {}, i;
 for (i = 0; i < H.length; i++) K[H[i].getAttribute('data-k')] = i;
 for (i = 0; i < N; i++) R[i].i = i;
@@ -132,6 +139,16 @@ function who(map) {
   return Object.keys(map).sort(function (a, b) { return map[b] - map[a] || (a < b ? -1 : 1); })
     .slice(0, 5).map(function (p) { return p + ' ' + map[p]; }).join(', ');
 }
+/* the table: the first `limit` rows that match, in the order sorted */
+function draw() {
+  var frag = doc.createDocumentFragment(), k = Math.min(limit, match.length);
+  for (var j = 0; j < k; j++) frag.appendChild(match[j]);
+  B.textContent = '';
+  B.appendChild(frag);
+  $('shown').textContent = match.length + ' of ' + N + ' rows match' +
+    (k < match.length ? '; the first ' + k + ' shown' : '');
+  $('next').hidden = k >= match.length;
+}
 /* show the rows every filter keeps; count those a filter left out for want of a fact */
 function apply() {
   var t = performance.now(), sp = spec($('q').value), tests = [];
@@ -159,10 +176,10 @@ function apply() {
   C.forEach(function (c) {
     if ($('cap').value === c.o.slice(2)) facts.push([c.o, col(c.k), c.a]);
   });
-  var shown = 0;
   facts.forEach(function (f) { f.push({}, 0); });
-  for (var j = 0; j < N; j++) {
-    var ok = true;
+  match = [];
+  for (var x = 0; x < N; x++) {
+    var ok = true, j = order[x].i;
     for (var k = 0; ok && k < tests.length; k++) ok = tests[k](j);
     for (k = 0; ok && k < facts.length; k++) {
       var v = facts[k][1][j];
@@ -172,13 +189,13 @@ function apply() {
         ok = unk;
       } else ok = false;
     }
-    R[j].hidden = !ok;
-    if (ok) shown++;
+    if (ok) match.push(order[x]);
   }
   facts.forEach(function (f) {
     if (f[4]) omit.push(f[0] + ' ' + f[4] + ' row' + (f[4] === 1 ? '' : 's') + ' (' + who(f[3]) + ')');
   });
-  $('shown').textContent = shown + ' of ' + N + ' rows shown';
+  limit = STEP;
+  draw();
   $('omit').textContent = omit.length ? (unk ? 'kept though unknown: ' : 'left out as unknown, not as no: ') +
     omit.join('; ') + (unk ? '' : '; \u201cinclude unknown\u201d keeps them') : '';
   var s = state();
@@ -187,17 +204,14 @@ function apply() {
 }
 function sortBy(k, desc) {
   var t = performance.now(), v = col(k), num = H[K[k]].getAttribute('data-t') === 'n';
-  var order = R.slice();
+  order = R.slice();
   order.sort(function (a, b) {
     var x = v[a.i], y = v[b.i];
     if (x === '' || y === '') return x === y ? a.i - b.i : x === '' ? 1 : -1;
     var c = num ? x - y : x < y ? -1 : x > y ? 1 : 0;
     return (desc ? -c : c) || a.i - b.i;
   });
-  var frag = doc.createDocumentFragment();
-  for (var j = 0; j < order.length; j++) frag.appendChild(order[j]);
-  B.appendChild(frag);
-  for (j = 0; j < H.length; j++) {
+  for (var j = 0; j < H.length; j++) {
     H[j].removeAttribute('aria-sort');
     H[j].removeAttribute('data-dir');
   }
@@ -213,6 +227,7 @@ T.tHead.addEventListener('click', function (e) {
   sortBy(k, k === sortKey ? !sortDesc : false);
   apply();
 });
+$('next').addEventListener('click', function () { limit += STEP; draw(); });
 F.addEventListener('input', apply);
 F.addEventListener('change', apply);
 $('reset').addEventListener('click', function () {

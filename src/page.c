@@ -14,6 +14,10 @@
 #include "page_int.h"
 
 #define PW_FLUSH_AT (64 * 1024)
+/* Rows in the shown table; the others wait in a <template> (parsed, never
+ * laid out) for the script's filters and sort: a browser opens a page of
+ * 10^5 rows in seconds, not minutes (docs/PERFORMANCE.md, "The page"). */
+#define PAGE_SHOWN 1000
 
 /* --- writing ---------------------------------------------------------------- */
 
@@ -144,15 +148,22 @@ static enum gc_status page_rows(struct page_w *w, struct cache *c, const struct 
 	q.group = QG_SKU;
 	q.stale_after = o->stale_after > 0 ? o->stale_after : QUERY_STALE_AFTER;
 	query_prepare_fields(&q);
+	char brk[400];
+	snprintf(brk, sizeof brk, "</tbody>\n</table>\n<p id=more class=note>Without JavaScript "
+		 "this page shows the cheapest %d rows; the others are in it for its filters and "
+		 "sorting (with JavaScript), and <code>gpucmp list</code> shows every one.</p>\n"
+		 "<template id=rest><table><tbody>\n", PAGE_SHOWN);
 	struct render_spec spec = {.format = RF_HTML, .cols = cols, .ncols = PAGE_NCOLS,
-				   .out = w->f, .kind_col = (int)PAGE_NCOLS + 1};
+				   .out = w->f, .kind_col = (int)PAGE_NCOLS + 1,
+				   .html_break_at = PAGE_SHOWN, .html_break = brk};
 	enum gc_status st = query_group_list(c, &q, cols, PAGE_NCOLS + 1, &spec, &r->rows, counts,
 					     err);
 	if (st == GC_OK) {
 		r->offers = counts->offers;
 		r->providers = counts->providers;
 	}
-	pw_str(w, "</tbody>\n</table>\n");
+	pw_str(w, r->rows >= PAGE_SHOWN ? "</tbody></table></template>\n"
+						   : "</tbody>\n</table>\n");
 	return st;
 }
 
@@ -202,7 +213,8 @@ static void page_summary(struct page_w *w, struct cache *c, const struct page_op
 	pw_fmt(w, "<p id=count>%zu rows (one per provider and SKU) for %lld offers from %lld "
 		  "providers", r->rows, r->offers, r->providers);
 	pw_text(w, note);
-	pw_str(w, ".</p>\n<p id=shown aria-live=polite></p>\n<p id=omit aria-live=polite></p>\n");
+	pw_str(w, ".</p>\n<p id=shown aria-live=polite></p>\n<p id=omit aria-live=polite></p>\n"
+		  "<button type=button id=next hidden>show 1000 more</button>\n");
 }
 
 /* The words of the columns shown, as `gpucmp help values` says them. */

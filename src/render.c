@@ -1018,6 +1018,8 @@ enum gc_status render_row_values(struct renderer *r, const struct render_value *
 		break;
 	case RF_HTML:
 		st = html_row(r, &w);
+		if (st == GC_OK && r->spec.html_break && r->rows + 1 == r->spec.html_break_at)
+			st = buf_addstr(&r->out, r->spec.html_break);
 		break;
 	default:
 		st = table_row(r, &w);

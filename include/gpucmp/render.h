@@ -77,6 +77,10 @@ struct render_spec {
 	int plain_none;        /* tables: a null shown as "-" is not dimmed */
 	const char *null_text; /* tables: an unknown yes/no or enum; NULL: "?" */
 	struct render_seen *seen; /* tables: filled at render_end; NULL: not kept */
+	/* RF_HTML: after row html_break_at (> 0) html_break is written, once
+	 * (the page shows the first rows and keeps the rest aside) */
+	size_t html_break_at;
+	const char *html_break;
 };
 
 /* A column of a table command that is not offers: a field entry without SQL. */
