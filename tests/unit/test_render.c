@@ -254,6 +254,23 @@ static void test_html(void **state)
 		"<td class=u data-v=\"\">?</td><td class=u data-v=\"unknown\">?</td></tr>\n");
 	assert_null(strstr(out, "<script>"));
 	free(out);
+	/* html_break: written once, after its row */
+	const struct field *cols[1] = {field_find("provider")};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct render_spec spec = {.format = RF_HTML, .cols = cols, .ncols = 1, .out = f,
+				   .html_break_at = 2, .html_break = "<!--b-->\n"};
+	struct renderer *r;
+	assert_int_equal(render_begin(&r, &spec, NULL), GC_OK);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(render_row_values(r, (struct render_value[]){RV_TEXT("p")}, NULL),
+				 GC_OK);
+	assert_int_equal(render_end(r, NULL, NULL), GC_OK);
+	fclose(f);
+	assert_string_equal(buf, "<tr><td>p</td></tr>\n<tr><td>p</td></tr>\n<!--b-->\n"
+				 "<tr><td>p</td></tr>\n");
+	free(buf);
 }
 
 /* JSON that jansson wrote (show, compare, config, refresh --json): DEL
