@@ -41,6 +41,8 @@ static void frame(struct page_w *w, double ymax, const char *yunit, const char *
 {
 	double step = tick_step(ymax);
 	int x1 = PLOT_W - PLOT_R, y1 = PLOT_H - PLOT_B;
+	if (!(step > 0) || ymax / step > 20) /* a denormal top: one tick */
+		step = ymax;
 	pw_fmt(w, "<path class=ax d=\"M%d %dV%dH%d\"/>\n", PLOT_L, PLOT_T, y1, x1);
 	for (double v = 0; v <= ymax * 1.0001; v += step) {
 		double y = y1 - v / ymax * (y1 - PLOT_T);
@@ -281,6 +283,8 @@ static void scatter_plot(struct page_w *w, const struct point *p, size_t n, size
 	frame(w, ymax, "TFLOP/s per $/h", "USD per GPU-hour");
 	double step = tick_step(xmax);
 	int x1 = PLOT_W - PLOT_R;
+	if (!(step > 0) || xmax / step > 20)
+		step = xmax;
 	for (double v = step; v <= xmax * 1.0001; v += step)
 		pw_fmt(w, "<text x=%.1f y=%d class=xl>$%g</text>\n",
 		       PLOT_L + v / xmax * (x1 - PLOT_L), PLOT_H - PLOT_B + 14, v);

@@ -71,6 +71,10 @@ fi
 grep -q "<p id=count>$n rows (one per provider and SKU)" "$page" && ok "the row count" ||
 	bad "count line: $(grep '<p id=count>' "$page")"
 
+"$gpucmp" export "$t/out2" --html --json 2>/dev/null >"$t/json"
+[ "$(jq -c '.page | [.file, .rows]' "$t/json")" = "[\"index.html\",$n]" ] &&
+	ok "export --html --json: the page's file and rows" || bad "json: $(cat "$t/json")"
+
 # --- escaping: the output door ------------------------------------------------------
 grep -q '<script>alert' "$page" && bad "a <script> from the data is markup"
 grep -q '<img' "$page" && bad "an <img> from the data is markup"
