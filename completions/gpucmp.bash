@@ -26,7 +26,7 @@ _gpucmp_options()
 	refresh) echo '--help --version --cache --color --quiet --json --jobs --max-age --timeout --deadline --no-catalog --catalog-only --from --new-provider --retries --verbose --force --wait --changes --exit-on-change --gpu --gpus --vram --max-price --spot --region --available' ;;
 	cron) echo '--help --version --cache --color --quiet --every --log --alert --mail' ;;
 	import) echo '--help --version --cache --color --quiet --format --as-of --provider --new-provider --timeout --retries --verbose --force --wait' ;;
-	export) echo '--help --version --cache --color --quiet --json --sign --gen-key' ;;
+	export) echo '--help --version --cache --color --quiet --json --sign --html --gen-key' ;;
 	cache) echo '--help --version --cache --color --quiet --json --wait' ;;
 	config) echo '--help --version --cache --color --quiet --json' ;;
 	mcp) echo '--help --version --cache --color --quiet' ;;

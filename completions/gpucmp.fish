@@ -212,6 +212,7 @@ complete -c gpucmp -n '__gpucmp_using import' -l format -x -a 'skypilot' -d 'cat
 complete -c gpucmp -n '__gpucmp_using import' -l as-of -x -d 'the date the catalog describes (YYYY-MM-DD or RFC 3339; default: its Last-Modified, else the file\'s time)'
 complete -c gpucmp -n '__gpucmp_using import' -l provider -x -a 'aws azure civo cloudrift coreweave crusoe cudo daytona digitalocean fluidstack gcore gcp genesis-cloud hyperbolic hyperstack ibm jarvislabs lambda linode lium mithril nebius oci ovhcloud primeintellect runpod scaleway seeweb shadeform spheron tensordock together vast verda voltage-park vultr yotta' -d 'provider id of a single vms.csv (default: its folder\'s name)'
 complete -c gpucmp -n '__gpucmp_using export' -l sign -r -F -d 'sign the manifest with this Ed25519 private key (PEM)'
+complete -c gpucmp -n '__gpucmp_using export' -l html -d 'also write index.html: the offers as one self-contained web page with plots'
 complete -c gpucmp -n '__gpucmp_using export' -l gen-key -r -F -d 'make an Ed25519 key pair: the private key into KEYFILE (0600), the public key on stdout'
 
 # arguments

@@ -15,6 +15,8 @@ pkgs="build-essential cmake pkg-config libcurl4-openssl-dev libjansson-dev libsq
 # a node from elsewhere (nodesource ships npm in its nodejs) is kept
 [ "$need" = test ] && pkgs="$pkgs jq"
 [ "$need" = test ] && ! command -v npm >/dev/null 2>&1 && pkgs="$pkgs nodejs npm"
+# chromium: the page's test loads it headless (tests/page/browser.sh)
+[ "$need" = test ] && pkgs="$pkgs chromium"
 # clang and compiler-rt (libclang-rt-14-dev on Debian 12): libFuzzer and the
 # sanitizer runtimes of the fuzz targets (tests/fuzz)
 [ "$need" = test ] && pkgs="$pkgs clang libclang-rt-dev"
@@ -47,6 +49,7 @@ if [ "$need" = test ]; then
 	command -v zsh >/dev/null 2>&1 || missing=yes
 	command -v fish >/dev/null 2>&1 || missing=yes
 	for t in jq node npm; do command -v $t >/dev/null 2>&1 || missing=yes; done
+	command -v chromium >/dev/null 2>&1 || missing=yes
 	have_fuzzer || missing=yes
 fi
 [ -z "$missing" ] && exit 0

@@ -26,6 +26,11 @@ static const char *const cap_field[QC_COUNT] = {
 	[QC_NVLINK] = "nvlink",
 };
 
+const char *query_cap_field(enum query_cap c)
+{
+	return c < QC_COUNT ? cap_field[c] : NULL;
+}
+
 /* Whether q fixes the GPU count (--gpus N with --gpu X:N, or a --where on
  * it both ways): then every row has the same count and $/GPU/H repeats $/H
  * divided by it. */

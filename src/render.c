@@ -1,4 +1,4 @@
-/* render.c - table, JSON, CSV and NDJSON output of offers. */
+/* render.c - table, JSON, CSV, NDJSON and HTML output of offers. */
 /* wcwidth() is X/Open */
 #define _XOPEN_SOURCE 700
 #include "gpucmp/render.h"
@@ -100,6 +100,34 @@ enum gc_status render_json_string(struct buf *b, const char *s)
 		}
 	}
 	return st == GC_OK ? buf_addc(b, '"') : st;
+}
+
+enum gc_status render_html(struct buf *b, const char *s)
+{
+	enum gc_status st = GC_OK;
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p && st == GC_OK) {
+		const unsigned char *run = p;
+		while (*p >= 0x20 && *p < 0x7F && !strchr("&<>\"'", *p))
+			p++;
+		if (p > run)
+			st = buf_add(b, run, (size_t)(p - run));
+		if (!*p || st != GC_OK)
+			break;
+		const char *ref = *p == '&' ? "&amp;" : *p == '<' ? "&lt;" : *p == '>' ? "&gt;"
+				: *p == '"' ? "&quot;" : *p == '\'' ? "&#39;" : NULL;
+		size_t n = ref || *p < 0x80 ? 1 : utf8_seq(p);
+		if (ref)
+			st = buf_addstr(b, ref);
+		else if (*p < 0x20 || *p == 0x7F || (p[0] == 0xC2 && p[1] >= 0x80 && p[1] < 0xA0))
+			st = buf_addc(b, '?'); /* a control: never raw, as in a table */
+		else if (n)
+			st = buf_add(b, p, n);
+		else
+			st = buf_addstr(b, "\xEF\xBF\xBD");
+		p += n ? n : 1;
+	}
+	return st;
 }
 
 int render_json_write(FILE *f, const char *json, size_t len)
@@ -607,6 +635,88 @@ static enum gc_status table_row(struct renderer *r, const struct row *w)
 	return st;
 }
 
+/* --- HTML ------------------------------------------------------------------ */
+
+/* A cell's value as JSON reads it (render.h, RF_HTML): "" for null. */
+static enum gc_status html_value(struct buf *b, const struct field *f,
+				 const struct render_value *v)
+{
+	char tmp[512];
+	if (v->nest) {
+		nest_text(v->nest, tmp, sizeof tmp);
+		return render_html(b, tmp);
+	}
+	if (is_null(f, v))
+		return GC_OK;
+	if (f->type == FT_BOOL)
+		return buf_addstr(b, v->num ? "true" : "false");
+	if (numeric(f)) {
+		format_number(tmp, sizeof tmp, v->num);
+		return buf_addstr(b, tmp);
+	}
+	if (f->type == FT_YESNO)
+		return buf_addstr(b, strcmp(v->text, "yes") == 0  ? "true"
+				     : strcmp(v->text, "no") == 0 ? "false" : "");
+	if (f->type == FT_LIST) {
+		list_text(v->text, tmp, sizeof tmp);
+		return render_html(b, tmp);
+	}
+	return render_html(b, v->text);
+}
+
+/* One cell: <td data-v="value">text</td>, data-v left out where the value
+ * reads as the text does (most text cells: a page of 10^5 rows stays
+ * small); class u marks an unknown or none, shown faint. */
+static enum gc_status html_cell(struct renderer *r, const struct field *f,
+				const struct render_value *v, const char *text, int dim)
+{
+	struct buf *b = &r->out;
+	size_t at = b->len;
+	enum gc_status st = buf_addstr(b, dim ? "<td class=u data-v=\"" : "<td data-v=\"");
+	size_t vat = b->len;
+	if (st == GC_OK)
+		st = html_value(b, f, v);
+	size_t vlen = b->len - vat;
+	if (st == GC_OK)
+		st = buf_addstr(b, "\">");
+	size_t tat = b->len;
+	if (st == GC_OK)
+		st = render_html(b, text);
+	if (st != GC_OK)
+		return st;
+	size_t tlen = b->len - tat;
+	if (vlen == tlen && memcmp(b->ptr + vat, b->ptr + tat, vlen) == 0) {
+		/* the same text twice: keep the cell's text alone */
+		const char *open = dim ? "<td class=u>" : "<td>";
+		size_t olen = strlen(open);
+		memmove(b->ptr + at + olen, b->ptr + tat, tlen);
+		memcpy(b->ptr + at, open, olen);
+		b->len = at + olen + tlen;
+		b->ptr[b->len] = '\0';
+	}
+	return buf_addstr(b, "</td>");
+}
+
+static enum gc_status html_row(struct renderer *r, const struct row *w)
+{
+	char text[512], marked[520];
+	const char *mark = kind_mark(r, w->vals);
+	enum gc_status st = buf_addstr(&r->out, "<tr>");
+	for (size_t i = 0; i < w->ncols && st == GC_OK; i++) {
+		int dim;
+		const struct render_value *v = row_value(w, i);
+		table_cell_text(&r->spec, w->cols[i], v, text, sizeof text, &dim);
+		seen_cell(r->spec.seen, w->cols[i], i, text, dim, mark);
+		const char *shown = text;
+		if (*mark && !dim && is_offer_price(w->cols[i])) {
+			snprintf(marked, sizeof marked, "%s%s", mark, text);
+			shown = marked;
+		}
+		st = html_cell(r, w->cols[i], v, shown, dim);
+	}
+	return st == GC_OK ? buf_addstr(&r->out, "</tr>\n") : st;
+}
+
 /* Grid layout shared by offer tables and the other people-facing tables. */
 struct grid {
 	FILE *out;
@@ -906,6 +1016,11 @@ enum gc_status render_row_values(struct renderer *r, const struct render_value *
 		break;
 	case RF_CSV:
 		st = csv_row(&r->out, &w);
+		break;
+	case RF_HTML:
+		st = html_row(r, &w);
+		if (st == GC_OK && r->spec.html_break && r->rows + 1 == r->spec.html_break_at)
+			st = buf_addstr(&r->out, r->spec.html_break);
 		break;
 	default:
 		st = table_row(r, &w);

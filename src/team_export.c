@@ -412,3 +412,28 @@ enum gc_status team_export(struct cache *c, const char *dir, const char *keyfile
 	free(x.states);
 	return st;
 }
+
+struct page_put {
+	struct cache *c;
+	const struct page_opts *o;
+	struct page_result *r;
+};
+
+static enum gc_status put_page(void *arg, FILE *f, char **err)
+{
+	struct page_put *p = arg;
+	return page_write(f, p->c, p->o, p->r, err);
+}
+
+enum gc_status team_export_page(struct cache *c, const char *dir, const struct page_opts *o,
+				struct page_result *r, char **err)
+{
+	struct out out = {dir, -1};
+	struct page_put p = {c, o, r};
+	enum gc_status st = open_dir(dir, &out, err);
+	if (st == GC_OK)
+		st = write_file(&out, TEAM_PAGE, put_page, &p, err);
+	if (out.fd >= 0)
+		close(out.fd);
+	return st;
+}

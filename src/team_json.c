@@ -4,12 +4,23 @@
 
 #include "gpucmp/team.h"
 
-json_t *team_export_json(const char *dir, const struct team_export_result *r)
+json_t *team_export_json(const char *dir, const struct team_export_result *r,
+			 const struct page_result *page)
 {
-	return json_pack("{s:s, s:s, s:I, s:I, s:I, s:s, s:s?}", "path", dir, "created_at",
-			 r->created_at, "providers", (json_int_t)r->providers, "offers",
-			 (json_int_t)r->offers, "payload_bytes", (json_int_t)r->payload_bytes,
-			 "sha256", r->sha256, "key", r->key[0] ? r->key : NULL);
+	json_t *j = json_pack("{s:s, s:s, s:I, s:I, s:I, s:s, s:s?}", "path", dir, "created_at",
+			      r->created_at, "providers", (json_int_t)r->providers, "offers",
+			      (json_int_t)r->offers, "payload_bytes", (json_int_t)r->payload_bytes,
+			      "sha256", r->sha256, "key", r->key[0] ? r->key : NULL);
+	json_t *p = !page ? NULL
+			  : json_pack("{s:s, s:I, s:I, s:I, s:I}", "file", TEAM_PAGE, "rows",
+				      (json_int_t)page->rows, "offers", (json_int_t)page->offers,
+				      "history_plots", (json_int_t)page->history_plots,
+				      "scatter_plots", (json_int_t)page->scatter_plots);
+	if (j && page && json_object_set_new(j, "page", p) != 0) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
 }
 
 static json_t *provider_json(const struct team_provider *t)

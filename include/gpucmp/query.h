@@ -59,6 +59,9 @@ struct query;
  * for --explain: at most max borrowed lines into out; returns how many. */
 size_t query_why(const struct query *q, const char **out, size_t max);
 
+/* The offer column (a field key) filter c reads and shows ("k8s", "mig"). */
+const char *query_cap_field(enum query_cap c);
+
 /* The filter `option` (with `value`, NULL for a flag) names; -1 if none. */
 int query_cap_find(const char *option, const char *value);
 /* What `field = value` means in --where, for list and providers alike:

@@ -16,7 +16,11 @@
 #include "gpucmp/err.h"
 #include "gpucmp/field.h"
 
-enum render_format { RF_TABLE, RF_JSON, RF_CSV, RF_NDJSON };
+/* RF_HTML: each row a <tr> of <td>s (no table around them: the page,
+ * page.h, writes that), a cell's text as a table shows it and, in its
+ * data-v attribute, its value as JSON reads it (a number as JSON prints
+ * it, true/false, text; "" for null), every text through render_html. */
+enum render_format { RF_TABLE, RF_JSON, RF_CSV, RF_NDJSON, RF_HTML };
 
 /* How prices read in tables for people: a sign and units per US dollar.
  * Zeroes mean US dollars.  JSON and CSV always carry plain USD numbers. */
@@ -72,6 +76,10 @@ struct render_spec {
 	int plain_none;        /* tables: a null shown as "-" is not dimmed */
 	const char *null_text; /* tables: an unknown yes/no or enum; NULL: "?" */
 	struct render_seen *seen; /* tables: filled at render_end; NULL: not kept */
+	/* RF_HTML: after row html_break_at (> 0) html_break is written, once
+	 * (the page shows the first rows and keeps the rest aside) */
+	size_t html_break_at;
+	const char *html_break;
 };
 
 /* A column of a table command that is not offers: a field entry without SQL. */
@@ -133,6 +141,10 @@ void render_abort(struct renderer *r);
  * becomes U+FFFD, control characters (C0, DEL and C1 U+0080-U+009F) are
  * escaped as \u00XX, so no raw one reaches a terminal. */
 enum gc_status render_json_string(struct buf *b, const char *s);
+/* Append `s` as HTML text that is also safe inside a quoted attribute:
+ * & < > " ' as character references, control characters (C0, DEL, C1) as
+ * '?' and broken UTF-8 as U+FFFD, so a provider's "<script>" is text. */
+enum gc_status render_html(struct buf *b, const char *s);
 /* Append a finite number in the shortest form that reads back the same
  * for prices ("8", "2.35"). */
 enum gc_status render_json_number(struct buf *b, double v);

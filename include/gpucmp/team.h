@@ -25,6 +25,7 @@
 #include "gpucmp/err.h"
 #include "gpucmp/http.h"
 #include "gpucmp/offer.h"
+#include "gpucmp/page.h"
 
 struct json_t;
 
@@ -33,6 +34,7 @@ struct json_t;
 #define TEAM_MANIFEST "manifest.json"
 #define TEAM_PAYLOAD "offers.ndjson.gz"
 #define TEAM_SIGNATURE "manifest.sig"
+#define TEAM_PAGE "index.html"
 /* What a pull reads at most (docs/TEAM.md, "Limits").  A real manifest
  * is a few KB (200 bytes a provider) and a signature 150 bytes: both
  * are refused past their caps before a byte of them is parsed.  The
@@ -125,8 +127,15 @@ struct team_export_result {
  * a link of theirs, or writable by any user without the sticky bit). */
 enum gc_status team_export(struct cache *c, const char *dir, const char *keyfile,
 			   struct team_export_result *r, char **err);
-/* The JSON of an export (docs/export-result.schema.json): new reference or NULL. */
-struct json_t *team_export_json(const char *dir, const struct team_export_result *r);
+/* The page of c (page_write, o names the snapshot) into dir/index.html
+ * the way team_export writes its files (the same folder checks, a
+ * temporary file renamed into place): after team_export, beside it. */
+enum gc_status team_export_page(struct cache *c, const char *dir, const struct page_opts *o,
+				struct page_result *r, char **err);
+/* The JSON of an export (docs/export-result.schema.json), with the page
+ * written (page not NULL): new reference or NULL. */
+struct json_t *team_export_json(const char *dir, const struct team_export_result *r,
+				const struct page_result *page);
 
 /* --- team_pull.c: fetch and check, then store --- */
 

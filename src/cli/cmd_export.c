@@ -39,19 +39,41 @@ static void print_result(const struct cli_args *a, const char *dir,
 		printf("signed by %s\n", r->key);
 }
 
+/* --html: the page beside the snapshot, naming it. */
+static enum gc_status write_page(struct cli_env *env, const char *dir,
+				 const struct team_export_result *r, struct page_result *pr,
+				 char **err)
+{
+	struct page_opts o = {.gpus = env->cat.gpus, .now = catalog_now(),
+			      .stale_after = env->config.stale_after, .history_days = 30,
+			      .created_at = r->created_at, .sha256 = r->sha256, .key = r->key,
+			      .snapshot_offers = r->offers};
+	return team_export_page(env->cache, dir, &o, pr, err);
+}
+
 static int export_to(const struct cli_args *a, struct cli_env *env, const char *dir)
 {
 	struct team_export_result r;
+	struct page_result pr;
 	char *err = NULL;
+	int html = cli_flag(a, O_HTML);
 	enum gc_status st = team_export(env->cache, dir, cli_opt(a, O_SIGN), &r, &err);
+	if (st == GC_OK && html)
+		st = write_page(env, dir, &r, &pr, &err);
 	if (st != GC_OK) {
 		int rc = cli_cache_failed(env, NULL, st, err, "export failed");
 		free(err);
 		return rc;
 	}
 	if (cli_flag(a, O_JSON))
-		return cli_print_json(team_export_json(dir, &r), 0);
+		return cli_print_json(team_export_json(dir, &r, html ? &pr : NULL), 0);
 	print_result(a, dir, &r);
+	if (html) {
+		char safe[256];
+		printf("page %s/%s: %zu rows for %lld offers, %zu history and %zu "
+		       "price-performance plots\n", str_sanitize(safe, sizeof safe, dir), TEAM_PAGE,
+		       pr.rows, pr.offers, pr.history_plots, pr.scatter_plots);
+	}
 	return EXIT_OK;
 }
 
@@ -83,15 +105,18 @@ static const struct opt_def opt_gen_key = {O_GEN_KEY, "gen-key", 0, OPT_STRING, 
 	HINT_FILE, "make an Ed25519 key pair: the private key into KEYFILE (0600), the public "
 	"key on stdout"};
 
+static const struct opt_def opt_html = {O_HTML, "html", 0, OPT_BOOL, NULL, NULL, HINT_NONE,
+	"also write index.html: the offers as one self-contained web page with plots"};
+
 static const struct opt_use export_opts[] = {
-	OPT_GROUP(opts_common), OPT_USE(opt_json), OPT_USE(opt_sign), OPT_USE(opt_gen_key),
-	OPT_END};
+	OPT_GROUP(opts_common), OPT_USE(opt_json), OPT_USE(opt_sign), OPT_USE(opt_html),
+	OPT_USE(opt_gen_key), OPT_END};
 static const struct arg_hint export_args[] = {ARG_HINT(ARG_FILES, 1, "folder"), ARG_END};
 
 const struct cmd_entry cmd_export_entry = {
 	.name = "export",
 	.run = cmd_export,
-	.usage = "export DIR [--sign KEYFILE] [--json] | export --gen-key KEYFILE",
+	.usage = "export DIR [--sign KEYFILE] [--html] [--json] | export --gen-key KEYFILE",
 	.summary = "Write the cache as a team snapshot that 'refresh --from' pulls.",
 	.detail =
 		"DIR (created if missing) gets offers.ndjson.gz (every offer of the providers\n"
@@ -100,13 +125,17 @@ const struct cmd_entry cmd_export_entry = {
 		"per provider its as_of and offer count, the payload's sha256) and, with\n"
 		"--sign, manifest.sig. The same cache gives the same bytes. Upload the folder\n"
 		"to any static web server or bucket (docs/TEAM.md).\n\n"
+		"--html also writes index.html: the offers as 'list --group-by sku' gives them\n"
+		"(one row per provider and SKU) in one self-contained web page that names the\n"
+		"snapshot and its key, sorts and filters in the browser (a plain sorted table\n"
+		"without JavaScript), with price-history and price-performance plots.\n\n"
 		"The key file must be yours and private (chmod 600); DIR must not be another\n"
 		"user's or writable by any user (without the sticky bit).\n\n"
 		"exit: 0 written, 64 a bad or unsafe key file or folder, 65 nothing to\n"
 		"export, 74 cannot write (a full disk says so).\n\n"
 		"examples:\n"
 		"  gpucmp export --gen-key ~/.config/gpucmp/team.key\n"
-		"  gpucmp export /srv/www/gpucmp --sign ~/.config/gpucmp/team.key",
+		"  gpucmp export /srv/www/gpucmp --sign ~/.config/gpucmp/team.key --html",
 	.opts = export_opts,
 	.args = export_args,
 };

@@ -233,6 +233,47 @@ static void test_control_escapes(void **state)
 	}
 }
 
+/* HTML: every text through render_html, so a provider's <script> is text;
+ * each cell's data-v holds the value as JSON reads it, left out where the
+ * text says the same. */
+static void test_html(void **state)
+{
+	(void)state;
+	struct buf b;
+	buf_init(&b, 0);
+	assert_int_equal(render_html(&b, "<script>alert('x&y\")</script>\x1b[2J\xc2\x9b\xff"),
+			 GC_OK);
+	assert_string_equal(b.ptr, "&lt;script&gt;alert(&#39;x&amp;y&quot;)&lt;/script&gt;?[2J?"
+				   "\xef\xbf\xbd");
+	buf_free(&b);
+	char *out = render_sql("SELECT '<script>x</script>', 8, 2.35, 1, 'managed' UNION ALL "
+			       "SELECT 'a\"b', 0.5, NULL, NULL, 'unknown'", RF_HTML, 0);
+	assert_string_equal(out,
+		"<tr><td>&lt;script&gt;x&lt;/script&gt;</td><td>8</td><td data-v=\"2.35\">$2.35"
+		"</td><td data-v=\"true\">yes</td><td>managed</td></tr>\n"
+		"<tr><td>a&quot;b</td><td>0.5</td><td class=u data-v=\"\">-</td>"
+		"<td class=u data-v=\"\">?</td><td class=u data-v=\"unknown\">?</td></tr>\n");
+	assert_null(strstr(out, "<script>"));
+	free(out);
+	/* html_break: written once, after its row */
+	const struct field *cols[1] = {field_find("provider")};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct render_spec spec = {.format = RF_HTML, .cols = cols, .ncols = 1, .out = f,
+				   .html_break_at = 2, .html_break = "<!--b-->\n"};
+	struct renderer *r;
+	assert_int_equal(render_begin(&r, &spec, NULL), GC_OK);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(render_row_values(r, (struct render_value[]){RV_TEXT("p")}, NULL),
+				 GC_OK);
+	assert_int_equal(render_end(r, NULL, NULL), GC_OK);
+	fclose(f);
+	assert_string_equal(buf, "<tr><td>p</td></tr>\n<tr><td>p</td></tr>\n<!--b-->\n"
+				 "<tr><td>p</td></tr>\n");
+	free(buf);
+}
+
 /* JSON that jansson wrote (show, compare, config, refresh --json): DEL
  * and C1 controls inside strings come out escaped; the rest unchanged. */
 static void test_json_write(void **state)
@@ -475,6 +516,7 @@ int main(void)
 		cmocka_unit_test(test_csv_formula_cells),
 		cmocka_unit_test(test_control_escapes),
 		cmocka_unit_test(test_json_write),
+		cmocka_unit_test(test_html),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_fit_and_width),
 		cmocka_unit_test(test_values_json),

@@ -289,6 +289,43 @@ static enum gc_status pull(struct cache *c, const char *dir, int force,
 	return team_pull(&o, r, NULL);
 }
 
+/* export --html's page: the grouped rows of the whole cache (its built-in
+ * rows too), the snapshot named, a whole document; a write that fails
+ * (/dev/full) is GC_EIO, never a page cut short that says it is done. */
+static void test_page(void **state)
+{
+	(void)state;
+	struct cache *c = open_mem();
+	store(c, "vast", "2026-12-02T10:00:00Z", 3, 1.0);
+	struct page_opts o = {.gpus = cat.gpus, .now = catalog_now(), .history_days = 30,
+			      .created_at = "2026-12-02T10:00:00Z", .sha256 = "ab12",
+			      .key = "", .snapshot_offers = 3};
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct page_result r;
+	char *err = NULL;
+	assert_int_equal(page_write(f, c, &o, &r, &err), GC_OK);
+	fclose(f);
+	size_t rows = 0;
+	for (const char *p = text; (p = strstr(p, "<tr><td")) != NULL; p++)
+		rows++;
+	assert_true(r.rows > 100);
+	assert_int_equal(rows, r.rows);
+	assert_non_null(strstr(text, "sha256 <code>ab12</code>; <strong>unsigned</strong>"));
+	assert_null(strstr(text, "<template id=rest>")); /* under 1000 rows: all shown */
+	assert_string_equal(text + len - 8, "</html>\n");
+	free(text);
+	FILE *full = fopen("/dev/full", "w");
+	if (full) {
+		assert_int_equal(page_write(full, c, &o, &r, &err), GC_EIO);
+		free(err);
+		err = NULL;
+		fclose(full);
+	}
+	cache_close(c);
+}
+
 static void test_export_pull_merge(void **state)
 {
 	(void)state;
@@ -984,6 +1021,7 @@ int main(void)
 		cmocka_unit_test(test_export_folder_rules),
 		cmocka_unit_test(test_public_origin),
 		cmocka_unit_test(test_export_publishes_no_path),
+		cmocka_unit_test(test_page),
 		cmocka_unit_test(test_export_pull_merge),
 		cmocka_unit_test(test_pull_is_one_transaction),
 		cmocka_unit_test(test_merge_caps),
