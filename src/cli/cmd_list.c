@@ -179,14 +179,12 @@ static int grouping(struct query *q, const struct cli_args *a, enum render_forma
 static void price_kinds(struct query *q, const struct cli_args *a)
 {
 	const char *v = cli_opt(a, O_PRICE_KIND);
+	char word[32];
 	for (const char *p = v; p && *p; p += *p == ',') {
 		size_t n = strcspn(p, ",");
-		for (int i = 0; i < QPK_COUNT; i++)
-			if (strlen(query_price_kind_names[i]) == n &&
-			    strncmp(query_price_kind_names[i], p, n) == 0)
-				q->price_kinds |= 1u << i;
-		if (n == 3 && strncmp(p, "any", 3) == 0)
-			q->price_kinds = QPK_ALL;
+		snprintf(word, sizeof word, "%.*s", (int)(n < sizeof word ? n : 0), p);
+		int k = query_price_kind_find(word);
+		q->price_kinds |= strcmp(word, "any") == 0 ? QPK_ALL : k >= 0 ? 1u << k : 0;
 		p += n;
 	}
 }
