@@ -15,7 +15,7 @@ _gpucmp_options()
 {
 	case $1 in
 	'') echo '--help --version --cache --color --quiet' ;;
-	list) echo '--help --version --cache --color --quiet --gpu --gpus --vram --max-price --spot --region --provider --k8s --docker --mig --mps --time-slicing --ib --rdma --nvlink --where --cuda --cuda-strict --hours --nodes --available --sort --limit --columns --group-by --all-regions --no-legend --format --json --max-age --explain --include-unknown' ;;
+	list) echo '--help --version --cache --color --quiet --gpu --gpus --vram --max-price --spot --region --provider --k8s --docker --mig --mps --time-slicing --ib --rdma --nvlink --where --cuda --cuda-strict --hours --nodes --available --sort --limit --columns --group-by --all-regions --no-legend --format --json --max-age --explain --include-unknown --price-kind' ;;
 	gpus) echo '--help --version --cache --color --quiet --gpu --format --json --no-legend' ;;
 	providers) echo '--help --version --cache --color --quiet --k8s --docker --mig --mps --time-slicing --ib --rdma --nvlink --where --format --json --no-legend --check' ;;
 	show) echo '--help --version --cache --color --quiet --json' ;;
@@ -68,6 +68,7 @@ _gpucmp_value()
 		--group-by) echo 'none sku provider gpu region' ;;
 		--format) echo 'table json csv ndjson' ;;
 		--max-age) echo '' ;;
+		--price-kind) echo 'fixed marketplace auction_floor any' ;;
 		*) return 1 ;;
 		esac ;;
 	gpus)

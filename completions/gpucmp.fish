@@ -34,7 +34,7 @@ function __gpucmp_valued
         case ''
             contains -- $argv[2] --cache --color
         case list
-            contains -- $argv[2] --cache --color --gpu --gpus --vram --max-price --region --provider --k8s --docker -w --where --cuda --hours --nodes --sort --limit --columns --group-by --format --max-age
+            contains -- $argv[2] --cache --color --gpu --gpus --vram --max-price --region --provider --k8s --docker -w --where --cuda --hours --nodes --sort --limit --columns --group-by --format --max-age --price-kind
         case gpus
             contains -- $argv[2] --cache --color --gpu --format
         case providers
@@ -181,6 +181,7 @@ complete -c gpucmp -n '__gpucmp_using list gpus providers show compare recommend
 complete -c gpucmp -n '__gpucmp_using list' -l max-age -x -d 'data older than DURATION is stale (default 24h, or the config\'s stale_after)'
 complete -c gpucmp -n '__gpucmp_using list history changes' -l explain -d 'print the SQL the query runs (parameters inlined) and exit'
 complete -c gpucmp -n '__gpucmp_using list' -l include-unknown -d 'a capability filter or region word also keeps the offers whose fact is unknown (a capability unstated, a region not placed), marked ?'
+complete -c gpucmp -n '__gpucmp_using list' -l price-kind -x -a 'fixed marketplace auction_floor any' -d 'keep these kinds of price, ranked by number (default: all, auction floors last)'
 complete -c gpucmp -n '__gpucmp_using providers' -l check -d 'validate profiles (the built-in ones, or FILE/DIR arguments) and exit'
 complete -c gpucmp -n '__gpucmp_using compare' -l diff -d 'only the fields where the providers differ'
 complete -c gpucmp -n '__gpucmp_using recommend' -l workload -x -a 'inference training batch notebook' -d 'inference, training, batch or notebook'

@@ -116,6 +116,12 @@ static const char *const migrations[] = {
 	 * unknown, as they always were. */
 	"UPDATE offer SET as_of = fetched_at WHERE as_of IS NULL"
 	" AND source IN ('live', 'snapshot');",
+	/* 7 -> 8: the offers that name their own kind of price (most take
+	 * their profile's): auction floors rank after the other prices, and
+	 * 'list --limit 20' finds the floors among the matches through this
+	 * index and the provider index, not by reading every match (an empty
+	 * index costs nothing to keep; PERFORMANCE.md "Auction floors") */
+	"CREATE INDEX IF NOT EXISTS offer_kind ON offer(price_kind) WHERE price_kind IS NOT NULL;",
 };
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
 

@@ -410,6 +410,14 @@ static void filters(struct builder *b, const struct query *q)
 		add(b, " <= ");
 		bind_num(b, q->max_price);
 	}
+	if (q->price_kinds && q->price_kinds != QPK_ALL) {
+		const char *kinds[QPK_COUNT];
+		size_t n = 0;
+		for (int i = 0; i < QPK_COUNT; i++)
+			if (q->price_kinds & (1u << i))
+				kinds[n++] = query_price_kind_names[i];
+		in_list(b, "price_kind", kinds, n);
+	}
 	for (int i = 0; i < QC_COUNT; i++) {
 		if (!(q->caps & (1u << i)))
 			continue;
@@ -443,6 +451,29 @@ static void filters(struct builder *b, const struct query *q)
 	}
 }
 
+const char *const query_price_kind_names[QPK_COUNT + 1] = {"fixed", "auction_floor",
+							  "marketplace", NULL};
+
+int query_price_kind_find(const char *name)
+{
+	for (int i = 0; i < QPK_COUNT; i++)
+		if (strcmp(query_price_kind_names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+int query_floors_last(const struct query *q)
+{
+	return q->price_kinds == 0;
+}
+
+/* Is sort key i a price, before which auction floors rank last? */
+static int price_key(const struct query *q, size_t i)
+{
+	const struct field *f = q->nsort ? q->sort[i].field : NULL;
+	return query_floors_last(q) && (!f || f->type == FT_PRICE);
+}
+
 /* The order of sort key i: its SQL (NULL: the effective price) and
  * direction. */
 static const char *sort_col(const struct query *q, size_t i, int *desc)
@@ -452,10 +483,27 @@ static const char *sort_col(const struct query *q, size_t i, int *desc)
 	return k && k->field ? query_field_sql(q, k->field) : price_col(q);
 }
 
-/* NULLs last in either direction, then a fixed tie-break so the same data
- * always lists in the same order.  `alias` (grouped: the inner query's
- * "s"): key i is the column alias<i>, the tie-break t0..t4. */
-static void order_by(struct builder *b, const struct query *q, const char *alias)
+/* The test of an auction floor (the word bound: the statement holds no
+ * literal), over offer_v, or over table offer (`base`: the view's
+ * fallback to the provider's profile written out); `not`: its negation. */
+static void floor_test(struct builder *b, int base, int not)
+{
+	add(b, "(price_kind = ");
+	bind_text(b, query_price_kind_names[QPK_AUCTION_FLOOR]);
+	if (base) {
+		add(b, " OR price_kind IS NULL AND provider IN (SELECT id FROM provider"
+		       " WHERE billing_price_kind = ");
+		bind_text(b, query_price_kind_names[QPK_AUCTION_FLOOR]);
+		add(b, ")");
+	}
+	add(b, not ? ") IS NOT 1" : ")");
+}
+
+/* NULLs last in either direction, auction floors after the other prices
+ * when `fl` (grouped: the column g_fl), then a fixed tie-break so the same
+ * data always lists in the same order.  `alias` (grouped: the inner
+ * query's "s"): key i is the column alias<i>, the tie-break t0..t4. */
+static void order_by(struct builder *b, const struct query *q, const char *alias, int fl)
 {
 	add(b, " ORDER BY ");
 	size_t n = q->nsort ? q->nsort : 1;
@@ -471,6 +519,13 @@ static void order_by(struct builder *b, const struct query *q, const char *alias
 		add(b, i ? ", " : "");
 		add_col(b, col);
 		add(b, " IS NULL, ");
+		if (fl && price_key(q, i)) {
+			if (alias)
+				add(b, "g_fl");
+			else
+				floor_test(b, 0, 0);
+			add(b, ", ");
+		}
 		add_col(b, col);
 		add(b, desc ? " DESC" : "");
 	}
@@ -491,8 +546,10 @@ static void limit(struct builder *b, const struct query *q)
 
 int query_filters_on_offer(const struct query *q)
 {
+	/* a price kind is the profile's when the offer names none: the view's */
 	return !q->caps && q->cuda_num <= 0 && !q->where &&
-	       !(q->region_glob && !strpbrk(q->region_glob, "*?["));
+	       !(q->region_glob && !strpbrk(q->region_glob, "*?[")) &&
+	       !(q->price_kinds && q->price_kinds != QPK_ALL);
 }
 
 const char *query_offer_col(const char *col)
@@ -515,17 +572,48 @@ static int late_ok(const struct query *q)
 	return 1;
 }
 
-/* A late row lookup: the offers of the LIMIT found in table offer alone
- * (its indexes, no joins), the view computed for those rows only, not for
- * every match the sort reads (docs/PERFORMANCE.md). */
-static void late_lookup(struct builder *b, const struct query *q)
+/* The ids of the LIMIT in table offer among its auction floors (`floor`)
+ * or among its other offers. */
+static void late_arm(struct builder *b, const struct query *q, int floor)
 {
-	add(b, " WHERE id IN (SELECT id FROM offer");
+	add(b, "SELECT id FROM (SELECT id FROM offer");
+	b->nclauses = 0;
 	b->base = 1;
 	filters(b, q);
-	order_by(b, q, NULL);
+	clause(b, "");
+	floor_test(b, 1, !floor);
+	order_by(b, q, NULL, 0);
 	limit(b, q);
 	b->base = 0;
+	add(b, ")");
+}
+
+/* A late row lookup: the offers of the LIMIT found in table offer alone
+ * (its indexes, no joins), the view computed for those rows only, not for
+ * every match the sort reads (docs/PERFORMANCE.md).  When auction floors
+ * rank last, the LIMIT is looked for among the other prices and among the
+ * floors apart (each arm walks an index in its own order; the outer ORDER
+ * BY puts the floors after), so that the floors' rank needs no sort of
+ * every match. */
+static void late_lookup(struct builder *b, const struct query *q)
+{
+	int split = 0;
+	for (size_t i = 0; i < (q->nsort ? q->nsort : 1); i++)
+		split |= price_key(q, i);
+	if (!split) {
+		add(b, " WHERE id IN (SELECT id FROM offer");
+		b->base = 1;
+		filters(b, q);
+		order_by(b, q, NULL, 0);
+		limit(b, q);
+		b->base = 0;
+		add(b, ")");
+		return;
+	}
+	add(b, " WHERE id IN (");
+	late_arm(b, q, 0);
+	add(b, " UNION ALL ");
+	late_arm(b, q, 1);
 	add(b, ")");
 }
 
@@ -597,14 +685,23 @@ static void grouped_offers(struct builder *b, const struct query *q)
 		add(b, group_keys[q->group][i]);
 		add(b, name);
 	}
+	int fl = query_floors_last(q);
 	add(b, "provider AS t0, sku AS t1, region AS t2, gpu_count AS t3, id AS t4, "
 	       "price_hr AS g_od, spot_price_hr AS g_sp, ");
 	add(b, price_col(q));
-	add(b, " AS g_p, row_number() OVER (PARTITION BY ");
+	add(b, " AS g_p, ");
+	if (fl)
+		floor_test(b, 0, 0);
+	add(b, fl ? " AS g_fl, " : "0 AS g_fl, ");
+	add(b, "row_number() OVER (PARTITION BY ");
 	group_key(b, q->group, 0);
 	add(b, ", region ORDER BY ");
 	add(b, price_col(q));
 	add(b, " IS NULL, ");
+	if (fl) {
+		floor_test(b, 0, 0);
+		add(b, ", ");
+	}
 	add(b, price_col(q));
 	add(b, ", id) = 1 AS g_rf FROM offer_v");
 	filters(b, q);
@@ -630,7 +727,8 @@ static void same_group(struct builder *b, enum query_group g)
 }
 
 /* The groups, each its cheapest offer's id (t4) with the group's count,
- * regions and price range, sorted and cut to the limit; then joined back
+ * regions and price range (of its prices other than auction floors when it
+ * has any: g_fl), sorted and cut to the limit; then joined back
  * to offer_v by id for the shown columns.  The windows give one value
  * per partition (a frame over all of it is aggregated once); the list of
  * a group's regions is made once per group shown, from g_base, never
@@ -641,19 +739,23 @@ static void grouped(struct builder *b, const struct query *q)
 	add(b, " FROM (SELECT g0.*, (SELECT group_concat(t2, char(31)) FROM (SELECT r.t2"
 	       " FROM g_base r WHERE r.g_rf AND ");
 	same_group(b, q->group);
-	add(b, " ORDER BY r.g_p IS NULL, r.g_p, r.t0, r.t1, r.t2, r.t3, r.t4)) AS g_regions"
-	       " FROM (SELECT * FROM (SELECT *, row_number() OVER w AS g_rn, "
+	add(b, " ORDER BY r.g_p IS NULL, r.g_fl, r.g_p, r.t0, r.t1, r.t2, r.t3, r.t4))"
+	       " AS g_regions FROM (SELECT * FROM (SELECT *, row_number() OVER w AS g_rn, "
 	       "count(*) OVER a AS g_offers, sum(g_rf) OVER a AS g_nregions, "
-	       "min(g_od) OVER a AS g_min, max(g_od) OVER a AS g_max, "
-	       "min(g_sp) OVER a AS g_smin FROM g_base");
+	       "COALESCE(min(CASE WHEN g_fl THEN NULL ELSE g_od END) OVER a, min(g_od) OVER a)"
+	       " AS g_min, "
+	       "COALESCE(max(CASE WHEN g_fl THEN NULL ELSE g_od END) OVER a, max(g_od) OVER a)"
+	       " AS g_max, "
+	       "COALESCE(min(CASE WHEN g_fl THEN NULL ELSE g_sp END) OVER a, min(g_sp) OVER a)"
+	       " AS g_smin FROM g_base");
 	add(b, " WINDOW w AS (PARTITION BY ");
 	group_key(b, q->group, 1);
-	add(b, " ORDER BY g_p IS NULL, g_p, t0, t1, t2, t3, t4), "
+	add(b, " ORDER BY g_p IS NULL, g_fl, g_p, t0, t1, t2, t3, t4), "
 	       "a AS (w ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)) WHERE g_rn = 1");
-	order_by(b, q, "s");
+	order_by(b, q, "s", 1);
 	limit(b, q);
 	add(b, ") g0) g JOIN offer_v ON offer_v.id = g.t4");
-	order_by(b, q, "s");
+	order_by(b, q, "s", 1);
 }
 
 enum gc_status query_build(const struct query *q, const struct field *const *cols,
@@ -678,7 +780,7 @@ enum gc_status query_build(const struct query *q, const struct field *const *col
 			late_lookup(&b, q);
 		else
 			filters(&b, q);
-		order_by(&b, q, NULL);
+		order_by(&b, q, NULL, 1);
 		limit(&b, q);
 	}
 	return built(&b, err);

@@ -14,7 +14,7 @@
 
 /* The filters in the order query.c's filters() joins them: step k set in
  * q, and q's filter k copied into t. */
-enum { S_GPU, S_PROVIDER, S_REGION, S_GPUS, S_VRAM, S_SPOT, S_PRICE, S_CAPS };
+enum { S_GPU, S_PROVIDER, S_REGION, S_GPUS, S_VRAM, S_SPOT, S_PRICE, S_KIND, S_CAPS };
 #define S_CUDA (S_CAPS + QC_COUNT)
 #define S_WHERE (S_CUDA + 1)
 #define S_COUNT (S_WHERE + 1)
@@ -29,6 +29,7 @@ static int step_set(const struct query *q, int k)
 	case S_VRAM: return !isnan(q->min_vram);
 	case S_SPOT: return q->spot;
 	case S_PRICE: return !isnan(q->max_price);
+	case S_KIND: return q->price_kinds && q->price_kinds != QPK_ALL;
 	case S_CUDA: return q->cuda_num > 0;
 	case S_WHERE: return q->where != NULL;
 	default: return (q->caps >> (k - S_CAPS)) & 1u;
@@ -46,6 +47,7 @@ static void step_clear(struct query *t, int k)
 	case S_VRAM: t->min_vram = NAN; break;
 	case S_SPOT: t->spot = 0; break;
 	case S_PRICE: t->max_price = NAN; break;
+	case S_KIND: t->price_kinds = 0; break;
 	case S_CUDA: t->cuda_num = 0; break;
 	case S_WHERE: t->where = NULL; break;
 	default: t->caps &= ~(1u << (k - S_CAPS)); break;
@@ -55,7 +57,7 @@ static void step_clear(struct query *t, int k)
 static void step_name(int k, char *out, size_t size)
 {
 	static const char *const names[] = {"--gpu", "--provider", "--region", "--gpus",
-					    "--vram", "--spot", "--max-price"};
+					    "--vram", "--spot", "--max-price", "--price-kind"};
 	if (k < S_CAPS) {
 		snprintf(out, size, "%s", names[k]);
 	} else if (k == S_CUDA) {

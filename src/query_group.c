@@ -33,18 +33,21 @@ struct gv {
 
 /* The scan's columns (scan_sql): the tie-break t0..t4, the on-demand and
  * spot prices, the price the query ranks by, GPU (a key of QG_GPU), the
- * date of the data (the footer's age of the answer), then the offer fields
- * the sort names. */
-enum { S_T0, S_T1, S_T2, S_T3, S_T4, S_OD, S_SP, S_P, S_GPU, S_ASOF, S_SORT };
+ * date of the data (the footer's age of the answer), the kind of price
+ * (table offer's, NULL for the profile's; or the view's), then the offer
+ * fields the sort names. */
+enum { S_T0, S_T1, S_T2, S_T3, S_T4, S_OD, S_SP, S_P, S_GPU, S_ASOF, S_KIND, S_SORT };
 
-/* A row's rank in its group: (p IS NULL, p, t0, t1, t2, t3, t4). */
-enum { R_P, R_T0, R_T1, R_T2, R_T3, R_T4, R_N };
+/* A row's rank in its group: (p IS NULL, fl, p, t0, t1, t2, t3, t4), fl 1
+ * for an auction floor ranked last (an integer value). */
+enum { R_P, R_FL, R_T0, R_T1, R_T2, R_T3, R_T4, R_N };
 
 struct grp {
 	uint64_t hash;          /* of its key */
 	struct gv key[2];
 	struct gv first[R_N];   /* its cheapest offer's rank */
-	struct gv min, max, smin;
+	struct gv min, max, smin;    /* of every price */
+	struct gv rmin, rmax, rsmin; /* of the prices other than auction floors */
 	sqlite3_int64 offers, nregions;
 	uint32_t regions;       /* its region list's string id + 1; 0: none (NULL) */
 	int want;               /* pass two keeps its regions */
@@ -81,7 +84,7 @@ struct run {
 	size_t pmask, npair;
 	struct rep *rep;
 	uint32_t nrep, crep;
-	unsigned char *prov; /* per string id: seen as a provider */
+	unsigned char *prov; /* per string id: PV_* bits */
 	long long offers, providers;
 	long long undated;   /* offers of unknown date */
 	struct gv oldest;    /* the oldest as_of of the others (SQLITE_NULL: none) */
@@ -91,8 +94,16 @@ struct run {
 	uint32_t last[S_SORT + QUERY_MAX_SORT]; /* each one's last text id */
 	size_t nkeys;        /* sort keys (1 without --sort: the price) */
 	int src[QUERY_MAX_SORT]; /* each key's value: a scan column, or GF_* */
+	int price[QUERY_MAX_SORT]; /* each key is a price: auction floors last */
 	int want_regions;    /* the output prints the regions */
+	int floors_last;     /* auction floors rank after the other prices */
+	int on_offer;        /* the scan reads table offer, not the view */
+	uint32_t floor_word; /* the string id of "auction_floor" */
 };
+
+/* Bits of run.prov: the string is a provider seen in the scan; a provider
+ * whose profile says its prices are auction floors. */
+enum { PV_SEEN = 1, PV_FLOOR = 2 };
 
 /* A sort key on a group's member (src < 0). */
 enum { GF_OFFERS = -1, GF_NREGIONS = -2, GF_REGIONS = -3, GF_MIN = -4, GF_MAX = -5,
@@ -289,13 +300,6 @@ static int gv_cmp(const struct run *r, const struct gv *a, const struct gv *b)
 	return c ? c : (na > nb) - (na < nb);
 }
 
-/* "x IS NULL, x": NULL last, then as gv_cmp. */
-static int gv_cmp_nl(const struct run *r, const struct gv *a, const struct gv *b)
-{
-	int na = a->type == SQLITE_NULL, nb = b->type == SQLITE_NULL;
-	return na != nb ? na - nb : gv_cmp(r, a, b);
-}
-
 /* Equal as a PARTITION BY key (NULLs one partition, 8 = 8.0). */
 static int gv_same(const struct gv *a, const struct gv *b)
 {
@@ -320,10 +324,23 @@ static uint64_t gv_hash(const struct gv *v, uint64_t h)
 	return c ? hash_bytes(&v->u.s, sizeof v->u.s, h) : h;
 }
 
-/* A row's rank (p IS NULL, p, t0 .. t4). */
+/* "p IS NULL, fl, p": a price of a rank, NULL last, auction floors after
+ * the other prices (fa, fb: the floor flags). */
+static int price_cmp(const struct run *r, const struct gv *pa, const struct gv *fa,
+		     const struct gv *pb, const struct gv *fb)
+{
+	int na = pa->type == SQLITE_NULL, nb = pb->type == SQLITE_NULL;
+	if (na != nb)
+		return na - nb;
+	if (fa->u.i != fb->u.i)
+		return fa->u.i < fb->u.i ? -1 : 1;
+	return gv_cmp(r, pa, pb);
+}
+
+/* A row's rank (p IS NULL, fl, p, t0 .. t4). */
 static int rank_cmp(const struct run *r, const struct gv *a, const struct gv *b)
 {
-	int c = gv_cmp_nl(r, &a[R_P], &b[R_P]);
+	int c = price_cmp(r, &a[R_P], &a[R_FL], &b[R_P], &b[R_FL]);
 	for (int i = R_T0; !c && i < R_N; i++)
 		c = gv_cmp(r, &a[i], &b[i]);
 	return c;
@@ -388,6 +405,7 @@ static int64_t group_of(struct run *r, const struct gv *k, int add)
 	memcpy(g->key, k, (size_t)r->ngk * sizeof *k);
 	g->first[R_P].type = -1; /* none yet */
 	g->min.type = g->max.type = g->smin.type = SQLITE_NULL;
+	g->rmin.type = g->rmax.type = g->rsmin.type = SQLITE_NULL;
 	r->gslot[i] = r->ng + 1;
 	return r->ng++;
 }
@@ -488,10 +506,11 @@ static enum gc_status scan_sql(struct run *r, struct query_sql *qs, char **err)
 	const struct query *q = r->q;
 	const char *pc = q->spot ? "spot_price_hr" : "price_hr";
 	int base = scan_on_offer(q);
+	r->on_offer = base;
 	buf_init(&qs->sql, 0);
 	qs->nbinds = 0;
 	enum gc_status st = buf_printf(&qs->sql, "SELECT provider, sku, region, %s, id, "
-				       "price_hr, spot_price_hr, %s, %s, as_of",
+				       "price_hr, spot_price_hr, %s, %s, as_of, price_kind",
 				       base ? "gpu_count * gpu_fraction" : "gpu_count", pc,
 				       q->group != QG_GPU ? "NULL"
 				       : base		  ? "COALESCE(gpu, gpu_name)"
@@ -500,6 +519,7 @@ static enum gc_status scan_sql(struct run *r, struct query_sql *qs, char **err)
 	r->nkeys = q->nsort ? q->nsort : 1;
 	for (size_t i = 0; i < r->nkeys && st == GC_OK; i++) {
 		const struct field *f = q->nsort ? q->sort[i].field : NULL;
+		r->price[i] = r->floors_last && (!f || f->type == FT_PRICE);
 		if (!f) {
 			r->src[i] = S_P;
 		} else if (field_is_group(f)) {
@@ -518,6 +538,20 @@ static enum gc_status scan_sql(struct run *r, struct query_sql *qs, char **err)
 	return base ? query_add_offer_filters(q, qs, err) : query_add_filters(q, qs, err);
 }
 
+/* The rank of row c in its group: 1 in fl for an auction floor ranked
+ * last, its kind the offer's, else (over table offer) its provider's
+ * profile's (offer_v's price_kind). */
+static void rank_of(const struct run *r, const struct gv *c, struct gv *rank)
+{
+	struct gv fl = {SQLITE_INTEGER, {.i = 0}};
+	if (r->floors_last && c[S_KIND].type == SQLITE_TEXT)
+		fl.u.i = c[S_KIND].u.s == r->floor_word;
+	else if (r->floors_last && c[S_KIND].type == SQLITE_NULL && r->on_offer)
+		fl.u.i = c[S_T0].type == SQLITE_TEXT && (r->prov[c[S_T0].u.s] & PV_FLOOR);
+	struct gv x[R_N] = {c[S_P], fl, c[S_T0], c[S_T1], c[S_T2], c[S_T3], c[S_T4]};
+	memcpy(rank, x, sizeof x);
+}
+
 /* Pass one, a row: its group's count, cheapest offer, prices, regions. */
 static int add_row(struct run *r, const struct gv *c)
 {
@@ -528,7 +562,8 @@ static int add_row(struct run *r, const struct gv *c)
 	if (gi < 0)
 		return -1;
 	struct grp *g = &r->g[gi];
-	struct gv rank[R_N] = {c[S_P], c[S_T0], c[S_T1], c[S_T2], c[S_T3], c[S_T4]};
+	struct gv rank[R_N];
+	rank_of(r, c, rank);
 	if (g->first[R_P].type == -1 || rank_cmp(r, rank, g->first) < 0) {
 		memcpy(g->first, rank, sizeof rank);
 		if (r->nsv)
@@ -538,13 +573,18 @@ static int add_row(struct run *r, const struct gv *c)
 	min_of(r, &g->min, &c[S_OD], 0);
 	min_of(r, &g->max, &c[S_OD], 1);
 	min_of(r, &g->smin, &c[S_SP], 0);
+	if (!rank[R_FL].u.i) {
+		min_of(r, &g->rmin, &c[S_OD], 0);
+		min_of(r, &g->rmax, &c[S_OD], 1);
+		min_of(r, &g->rsmin, &c[S_SP], 0);
+	}
 	int added;
 	uint32_t region = c[S_T2].type == SQLITE_NULL ? UINT32_MAX : c[S_T2].u.s;
 	if (pair_of(r, (uint32_t)gi, region, &added) < 0)
 		return -1;
 	g->nregions += added;
-	if (c[S_T0].type != SQLITE_NULL && !r->prov[c[S_T0].u.s]) {
-		r->prov[c[S_T0].u.s] = 1;
+	if (c[S_T0].type != SQLITE_NULL && !(r->prov[c[S_T0].u.s] & PV_SEEN)) {
+		r->prov[c[S_T0].u.s] |= PV_SEEN;
 		r->providers++;
 	}
 	if (c[S_ASOF].type == SQLITE_NULL)
@@ -556,7 +596,7 @@ static int add_row(struct run *r, const struct gv *c)
 }
 
 /* Pass two, a row of a group whose regions are wanted: each region's
- * cheapest offer (price IS NULL, price, id: the grouped statement's
+ * cheapest offer (price IS NULL, fl, price, id: the grouped statement's
  * g_rf). */
 static int add_rep(struct run *r, const struct gv *c)
 {
@@ -573,11 +613,12 @@ static int add_rep(struct run *r, const struct gv *c)
 	int64_t slot = pair_of(r, (uint32_t)gi, region, &added);
 	if (slot < 0)
 		return -1;
-	struct gv rank[R_N] = {c[S_P], c[S_T0], c[S_T1], c[S_T2], c[S_T3], c[S_T4]};
+	struct gv rank[R_N];
+	rank_of(r, c, rank);
 	uint32_t ri = r->pval[slot];
 	if (ri != UINT32_MAX) {
 		struct rep *p = &r->rep[ri];
-		int cmp = gv_cmp_nl(r, &rank[R_P], &p->rank[R_P]);
+		int cmp = price_cmp(r, &rank[R_P], &rank[R_FL], &p->rank[R_P], &p->rank[R_FL]);
 		if (cmp < 0 || (cmp == 0 && gv_cmp(r, &rank[R_T4], &p->rank[R_T4]) < 0))
 			memcpy(p->rank, rank, sizeof rank);
 		return 0;
@@ -684,6 +725,15 @@ static void top_ids(const struct run *r, uint32_t *a, size_t n, cmp_fn cmp)
 	}
 }
 
+/* A group's lowest or highest price (`which` GF_MIN, GF_MAX, GF_SMIN): of
+ * its prices other than auction floors, when it has any. */
+static struct gv range_of(const struct grp *g, int which)
+{
+	const struct gv *rent = which == GF_MIN ? &g->rmin : which == GF_MAX ? &g->rmax : &g->rsmin;
+	const struct gv *all = which == GF_MIN ? &g->min : which == GF_MAX ? &g->max : &g->smin;
+	return rent->type != SQLITE_NULL ? *rent : *all;
+}
+
 /* A group's value of sort key i. */
 static struct gv sort_value(const struct run *r, uint32_t gi, size_t i)
 {
@@ -701,11 +751,9 @@ static struct gv sort_value(const struct run *r, uint32_t gi, size_t i)
 		v.u.s = g->regions - 1;
 		return v;
 	case GF_MIN:
-		return g->min;
 	case GF_MAX:
-		return g->max;
 	case GF_SMIN:
-		return g->smin;
+		return range_of(g, r->src[i]);
 	case S_P:
 		return g->first[R_P];
 	default:
@@ -713,14 +761,19 @@ static struct gv sort_value(const struct run *r, uint32_t gi, size_t i)
 	}
 }
 
-/* The grouped statement's ORDER BY: each key "s IS NULL, s [DESC]", then
+/* The grouped statement's ORDER BY: each key "s IS NULL, s [DESC]" (a
+ * price "s IS NULL, g_fl, s [DESC]": the cheapest offer's floor flag), then
  * the cheapest offer's t0 .. t4. */
 static int group_cmp(const struct run *r, uint32_t a, uint32_t b)
 {
+	static const struct gv zero = {SQLITE_INTEGER, {.i = 0}};
 	for (size_t i = 0; i < r->nkeys; i++) {
 		struct gv va = sort_value(r, a, i), vb = sort_value(r, b, i);
-		int c = gv_cmp_nl(r, &va, &vb);
-		if (c && va.type != SQLITE_NULL && vb.type != SQLITE_NULL && r->q->nsort &&
+		int price = r->price[i];
+		int c = price_cmp(r, &va, price ? &r->g[a].first[R_FL] : &zero, &vb,
+				  price ? &r->g[b].first[R_FL] : &zero);
+		int fl = price && r->g[a].first[R_FL].u.i != r->g[b].first[R_FL].u.i;
+		if (c && !fl && va.type != SQLITE_NULL && vb.type != SQLITE_NULL && r->q->nsort &&
 		    r->q->sort[i].desc)
 			c = -c;
 		if (c)
@@ -850,7 +903,8 @@ static enum gc_status show(struct run *r, const uint32_t *ord, size_t n,
 		struct gv m[7] = {{SQLITE_INTEGER, {.i = g->offers}},
 				  {SQLITE_INTEGER, {.i = g->nregions}},
 				  {g->regions ? SQLITE_TEXT : SQLITE_NULL, {.s = g->regions - 1}},
-				  g->min, g->max, g->smin, g->first[R_T4]};
+				  range_of(g, GF_MIN), range_of(g, GF_MAX), range_of(g, GF_SMIN),
+				  g->first[R_T4]};
 		sqlite3_reset(s);
 		rc = SQLITE_OK;
 		for (int k = 0; k < 7 && rc == SQLITE_OK; k++)
@@ -923,6 +977,34 @@ static void run_free(struct run *r)
 	free(r->rep);
 }
 
+/* What tells an auction floor: the word, and over table offer the
+ * providers whose profile says their prices are floors (offer_v's
+ * fallback when an offer names no kind), read once. */
+static enum gc_status floor_kinds(struct run *r, char **err)
+{
+	static const char word[] = "auction_floor";
+	int64_t id = intern(r, word, sizeof word - 1);
+	if (id < 0)
+		return err_set(err, GC_ENOMEM, "out of memory");
+	r->floor_word = (uint32_t)id;
+	if (!r->floors_last || !r->on_offer)
+		return GC_OK;
+	sqlite3_stmt *s;
+	int rc = sqlite3_prepare_v2(r->db, "SELECT id FROM provider"
+				    " WHERE billing_price_kind = 'auction_floor'", -1, &s, NULL);
+	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(s, 0);
+		id = t ? intern(r, t, (uint32_t)sqlite3_column_bytes(s, 0)) : -2;
+		rc = id == -1 ? SQLITE_NOMEM : SQLITE_OK;
+		if (id >= 0)
+			r->prov[id] |= PV_FLOOR;
+	}
+	if (rc == SQLITE_DONE)
+		rc = SQLITE_OK;
+	sqlite3_finalize(s);
+	return rc == SQLITE_OK ? GC_OK : db_error(r->db, rc, "cannot read the cache", err);
+}
+
 static void counts_of(const struct run *r, struct query_counts *counts)
 {
 	*counts = (struct query_counts){r->offers, r->providers, r->ng, r->undated, ""};
@@ -938,7 +1020,8 @@ enum gc_status query_group_list(struct cache *c, const struct query *q,
 				const struct render_spec *spec, size_t *rows,
 				struct query_counts *counts, char **err)
 {
-	struct run r = {.q = q, .db = cache_db(c), .oldest = {.type = SQLITE_NULL}};
+	struct run r = {.q = q, .db = cache_db(c), .oldest = {.type = SQLITE_NULL},
+			.floors_last = query_floors_last(q)};
 	memset(r.last, 0xff, sizeof r.last);
 	struct query_sql qs;
 	sqlite3_stmt *s = NULL;
@@ -962,6 +1045,8 @@ enum gc_status query_group_list(struct cache *c, const struct query *q,
 		txn = 0;
 		st = db_error(r.db, rc, "cannot read the cache", err);
 	}
+	if (st == GC_OK)
+		st = floor_kinds(&r, err);
 	if (st == GC_OK && q->limit != 0)
 		st = pass(&r, s, add_row, err);
 	if (st == GC_OK)

@@ -3,7 +3,7 @@
 # script(1)) and through a pipe.  On a terminal tables are coloured and fit
 # its width; NO_COLOR, TERM=dumb and --color never turn colour off; through
 # a pipe nothing is styled or cut unless asked; JSON and CSV never carry a
-# currency sign or an escape sequence.
+# currency sign or an escape sequence; an auction floor ranks last, marked.
 #
 # usage: term.sh GPUCMP
 set -u
@@ -156,6 +156,22 @@ grep -q '^gpucmp: left out as unknown: --ib [0-9]*; --include-unknown keeps them
 on_tty 160 "'$bin' list --ib --k8s managed --mig --region eu --limit 3"
 grep -q '^gpucmp: left out as unknown, not as no: --mig [0-9]* offers (nebius' "$root/tty" && ok ||
 	bad "160 columns: no whole unknown note: $(grep 'unknown' "$root/tty")"
+
+# 11. an auction floor is not a price to rent at: never the first row of a
+# price order, marked with ≥, the legend says what that is; 80 and 160 columns
+for cols in 80 160; do
+	on_tty $cols "'$bin' list --gpu h100 --gpus 8 --group-by provider"
+	sed "s/$esc\[[0-9;]*m//g" "$root/tty" >"$root/plain"
+	case $(sed -n 2p "$root/plain") in
+	mithril*) bad "Mithril's auction floor is the first row at $cols columns" ;;
+	*) ok ;;
+	esac
+	grep -q '^mithril .* ≥\$8\.00' "$root/plain" && ok ||
+		bad "no ≥ before Mithril's floor at $cols columns: $(grep '^mithril' "$root/plain")"
+	[ "$(grep -v '^gpucmp: ' "$root/plain" | tail -2 | head -1 | cut -c1-7)" = mithril ] && ok ||
+		bad "the floor is not the last row at $cols columns"
+	grep -q '≥: auction floor' "$root/plain" && ok || bad "no legend of ≥ at $cols columns"
+done
 
 echo "term: $checks checks, $fails failed"
 [ "$fails" -eq 0 ]

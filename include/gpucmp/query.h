@@ -103,6 +103,22 @@ int query_group_find(const char *name);
 /* "provider and sku": what one row stands for, for a footer. */
 const char *query_group_what(enum query_group g);
 
+/* list --price-kind: the kinds of price kept (field price_kind).  Without
+ * it every kind is kept and an auction floor (the lowest bid an auction
+ * takes, not a price anyone can count on renting at) ranks after every
+ * fixed and marketplace price in each price order, and is a group's
+ * cheapest offer only when the group has no other price; naming kinds
+ * (or `any`) ranks the kept prices by their number alone
+ * (docs/OUTPUT.md, "Prices you can rent at"). */
+enum query_price_kind { QPK_FIXED, QPK_AUCTION_FLOOR, QPK_MARKETPLACE, QPK_COUNT };
+#define QPK_ALL ((1u << QPK_COUNT) - 1)
+/* "fixed", "auction_floor", "marketplace"; NULL-terminated, in enum order. */
+extern const char *const query_price_kind_names[QPK_COUNT + 1];
+/* The kind `name` names; -1 if none. */
+int query_price_kind_find(const char *name);
+/* Whether q ranks auction floors after the other prices (no --price-kind). */
+int query_floors_last(const struct query *q);
+
 struct query {
 	const char *gpus[QUERY_MAX_GPUS];      /* canonical ids (borrowed) */
 	size_t ngpus;
@@ -130,6 +146,8 @@ struct query {
 	int include_unknown;                   /* --include-unknown: a capability
 						* filter or region word keeps the
 						* offers whose fact is unknown */
+	unsigned price_kinds;                  /* --price-kind: 1u << QPK_* kept; 0: not
+						* asked (every kind, auction floors last) */
 	double hours, nodes;                   /* --hours, --nodes; NAN = no estimate */
 	int k8s_fee;                           /* the estimate includes the control plane */
 	long long stale_after;                 /* seconds: older data is stale

@@ -30,7 +30,7 @@ enum opt_id {
 	O_LIST_MAX_AGE, O_AS_OF, O_VERBOSE, O_NO_CATALOG, O_CATALOG_ONLY, O_NEW_PROVIDER,
 	O_GROUP_BY, O_ALL_REGIONS, O_NO_LEGEND, O_SIGN, O_GEN_KEY, O_HTML, O_FROM, O_SINCE, O_DAYS,
 	O_CHANGES, O_EXIT_ON_CHANGE, O_EVERY, O_LOG, O_ALERT, O_MAIL,
-	O_INCLUDE_UNKNOWN, O_MODEL, O_PRECISION, O_NEED_VRAM,
+	O_INCLUDE_UNKNOWN, O_MODEL, O_PRECISION, O_NEED_VRAM, O_PRICE_KIND,
 	O_COUNT
 };
 
@@ -62,7 +62,8 @@ struct opt_def {
 	char short_name;             /* 0 = none */
 	enum opt_type type;
 	const char *arg;             /* metavar, NULL for a flag */
-	const char *const *choices;  /* OPT_ENUM: the allowed values, NULL-terminated */
+	const char *const *choices;  /* OPT_ENUM: the allowed values, NULL-terminated;
+				      * OPT_STRING: the words of its comma list */
 	enum opt_hint hint;          /* OPT_STRING: what the value completes to */
 	const char *help;            /* lowercase, no full stop */
 };

@@ -351,6 +351,11 @@ static void bash_after_opts(struct gen *g)
 /* The _arguments action completing option o's value. */
 static void zsh_action(struct gen *g, const struct opt_def *o)
 {
+	if (o->choices && o->type == OPT_STRING) { /* a comma list of them */
+		OUT(g, "_sequence compadd - ");
+		out_choices(g, o->choices, " ");
+		return;
+	}
 	if (o->choices) {
 		OUT(g, "(");
 		out_choices(g, o->choices, " ");

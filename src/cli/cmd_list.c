@@ -174,6 +174,21 @@ static int grouping(struct query *q, const struct cli_args *a, enum render_forma
 	return EXIT_OK;
 }
 
+/* --price-kind KIND[,KIND] (the words checked as the option was read):
+ * the kinds kept, `any` all of them; either way ranked by their number. */
+static void price_kinds(struct query *q, const struct cli_args *a)
+{
+	const char *v = cli_opt(a, O_PRICE_KIND);
+	char word[32];
+	for (const char *p = v; p && *p; p += *p == ',') {
+		size_t n = strcspn(p, ",");
+		snprintf(word, sizeof word, "%.*s", (int)(n < sizeof word ? n : 0), p);
+		int k = query_price_kind_find(word);
+		q->price_kinds |= strcmp(word, "any") == 0 ? QPK_ALL : k >= 0 ? 1u << k : 0;
+		p += n;
+	}
+}
+
 static int build_query(struct list_state *s, const struct cli_args *a,
 		       enum render_format fmt)
 {
@@ -189,6 +204,7 @@ static int build_query(struct list_state *s, const struct cli_args *a,
 		return rc;
 	q->limit = (long)limit;
 	q->include_unknown = cli_flag(a, O_INCLUDE_UNKNOWN);
+	price_kinds(q, a);
 	if ((rc = cli_offer_filters(&s->env, a, q)) || (rc = sort_keys(s, a)) ||
 	    (rc = stale_age(s, a)))
 		return rc;
@@ -568,13 +584,19 @@ static const struct opt_def opt_include_unknown = {O_INCLUDE_UNKNOWN, "include-u
 	OPT_BOOL, NULL, NULL, HINT_NONE, "a capability filter or region word also keeps the "
 	"offers whose fact is unknown (a capability unstated, a region not placed), marked ?"};
 
+static const char *const price_kind_choices[] = {"fixed", "marketplace", "auction_floor", "any",
+						 NULL};
+static const struct opt_def opt_price_kind = {O_PRICE_KIND, "price-kind", 0, OPT_STRING,
+	"KIND[,KIND]", price_kind_choices, HINT_NONE,
+	"keep these kinds of price, ranked by number (default: all, auction floors last)"};
+
 static const struct opt_use list_opts[] = {
 	OPT_GROUP(opts_common), OPT_GROUP(opts_offer), OPT_GROUP(opts_filters), OPT_USE(opt_cuda),
 	OPT_USE(opt_cuda_strict), OPT_USE(opt_hours),
 	OPT_USE(opt_nodes), OPT_USE(opt_available), OPT_USE(opt_sort), OPT_USE(opt_limit),
 	OPT_USE(opt_columns), OPT_USE(opt_group_by), OPT_USE(opt_all_regions),
 	OPT_USE(opt_no_legend), OPT_GROUP(opts_output), OPT_USE(opt_max_age), OPT_USE(opt_explain),
-	OPT_USE(opt_include_unknown), OPT_END};
+	OPT_USE(opt_include_unknown), OPT_USE(opt_price_kind), OPT_END};
 
 const struct cmd_entry cmd_list_entry = {
 	.name = "list",

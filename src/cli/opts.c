@@ -181,10 +181,8 @@ static int unknown_option(const struct cmd_entry *cmd, const char *arg, size_t l
 	return EXIT_USAGE;
 }
 
-static int check_choice(const struct opt_def *o, const char *v)
+static int check_one(const struct opt_def *o, const char *v)
 {
-	if (!o->choices)
-		return 0;
 	struct suggest s;
 	suggest_init(&s, v);
 	for (const char *const *c = o->choices; *c; c++) {
@@ -204,6 +202,26 @@ static int check_choice(const struct opt_def *o, const char *v)
 	else
 		msg_error("bad value '%s' for --%s (expected %s)", safe, o->name, list);
 	return EXIT_USAGE;
+}
+
+/* An enum's value is one of its choices; a string option with choices
+ * takes a comma list of them (list --price-kind fixed,marketplace). */
+static int check_choice(const struct opt_def *o, const char *v)
+{
+	if (!o->choices)
+		return 0;
+	if (o->type != OPT_STRING)
+		return check_one(o, v);
+	char item[64];
+	for (const char *p = v;; p++) {
+		size_t n = strcspn(p, ","), k = n < sizeof item ? n : sizeof item - 1;
+		snprintf(item, sizeof item, "%.*s", (int)k, p);
+		if (check_one(o, item))
+			return EXIT_USAGE;
+		p += n;
+		if (!*p)
+			return 0;
+	}
 }
 
 static int store(const struct cmd_entry *cmd, const struct opt_def *o, const char *v,

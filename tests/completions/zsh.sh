@@ -59,6 +59,8 @@ expect has "gpucmp show " lambda azure
 expect has "gpucmp list --gpu h1" h100 h100-sxm
 expect exact "gpucmp import --format " skypilot
 expect exact "gpucmp list --format " table json csv ndjson
+expect exact "gpucmp list --price-kind " fixed marketplace auction_floor any
+expect exact "gpucmp list --price-kind fixed," marketplace auction_floor any
 expect has "gpucmp list --gpu h100,a1" a100 a10
 expect exact "gpucmp cache " status clear path
 expect exact "gpucmp completion " bash zsh fish

@@ -98,7 +98,7 @@ DUMP="SELECT provider, $ROW FROM offer ORDER BY 1, 2;
 SELECT '#state', provider, quote(source), quote(etag), stale, quote(last_error)
  FROM provider_state ORDER BY 2;"
 INDEXES="SELECT count(*) FROM sqlite_master WHERE type='index' AND tbl_name='offer' AND name LIKE 'offer_%'"
-NINDEXES=4
+NINDEXES=5 # price, spot, gpu, provider, kind (schema 8)
 dump() { sqlite3 "$1" "$DUMP"; }
 
 # classify DB PROVIDERS...: after a kill, one sqlite3 and one awk (this runs

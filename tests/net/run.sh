@@ -516,7 +516,7 @@ scenario_import_large() {
 	last="import large"; g import "$dir/vms.csv" --provider bigcloud --new-provider
 	expect_rc 0 && has out "22000 offers imported" || return 1
 	sql_is "SELECT count(*), min(source) FROM offer WHERE provider='bigcloud'" "22000|import" || return 1
-	sql_is "SELECT count(*) FROM sqlite_master WHERE type='index' AND tbl_name='offer' AND name LIKE 'offer_%'" "4" || return 1
+	sql_is "SELECT count(*) FROM sqlite_master WHERE type='index' AND tbl_name='offer' AND name LIKE 'offer_%'" "5" || return 1
 	last="import large again"; g import "$dir/vms.csv" --provider bigcloud --new-provider
 	expect_rc 0 || return 1
 	sql_is "SELECT count(*) FROM offer WHERE provider='bigcloud'" "22000" || return 1

@@ -265,7 +265,7 @@ static void test_large_replace_rebuilds_indexes(void **state)
 	const char *idx = "SELECT count(*) FROM sqlite_master WHERE type = 'index'"
 			  " AND tbl_name = 'offer' AND name LIKE 'offer_%'";
 	long long nidx = scalar(c, idx);
-	assert_int_equal(nidx, 4);
+	assert_int_equal(nidx, 5); /* price, spot, gpu, provider, kind */
 	struct fill big = {30000, -1, NULL, NULL};
 	size_t inserted = 0;
 	char *err = NULL;

@@ -57,14 +57,16 @@ static void test_entries_documented(void **state)
 	assert_non_null(cli_help.summary);
 }
 
-/* Typed: a flag has no metavar, an enum has its choices, only a string has
- * a completion hint; the help is lowercase-style, without a full stop. */
+/* Typed: a flag has no metavar, an enum has its choices (a string may: the
+ * words of its comma list), only a string has a completion hint; the help
+ * is lowercase-style, without a full stop. */
 static void check_typed(const struct opt_def *o)
 {
 	assert_true(o->id >= 0 && o->id < O_COUNT);
 	assert_true(o->name && *o->name && o->name[0] != '-');
 	assert_true((o->type == OPT_BOOL) == (o->arg == NULL));
-	assert_true((o->type == OPT_ENUM) == (o->choices != NULL));
+	assert_true(o->type != OPT_ENUM || o->choices != NULL);
+	assert_true(o->choices == NULL || o->type == OPT_ENUM || o->type == OPT_STRING);
 	assert_true(o->hint == HINT_NONE || o->type == OPT_STRING);
 	assert_true(o->help && *o->help && o->help[strlen(o->help) - 1] != '.');
 }

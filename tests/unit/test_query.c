@@ -545,7 +545,10 @@ static void test_late_lookup_same_rows(void **state)
 		struct query_sql qs;
 		const struct field *cols[] = {f("provider")};
 		assert_int_equal(query_build(&q, cols, 1, &qs, NULL), GC_OK);
-		assert_non_null(strstr(qs.sql.ptr, "WHERE id IN (SELECT id FROM offer"));
+		/* price orders look among the auction floors apart */
+		const char *late = "WHERE id IN (SELECT id FROM offer";
+		const char *split = "WHERE id IN (SELECT id FROM (SELECT id FROM offer";
+		assert_true(strstr(qs.sql.ptr, late) || strstr(qs.sql.ptr, split));
 		query_sql_release(&qs);
 		assert_int_equal(run(&q, keys, 8, collect, &some), n < 7 ? n : 7);
 		assert_true(n > 0);
@@ -1278,6 +1281,12 @@ static void test_group_pass_same_rows(void **state)
 				q.spot = v == 2;
 				q.caps = v == 2 ? 1u << QC_K8S_ANY : 0;
 				q.min_gpus = v == 1 ? 2 : NAN; /* read from table offer */
+				/* every kind by its number (table offer), or two kinds
+				 * (the view's price_kind) */
+				q.price_kinds = v == 1 && by % 2 ? QPK_ALL
+						: v == 0 && by == QG_GPU
+							? 1u << QPK_FIXED | 1u << QPK_AUCTION_FLOOR
+							: 0;
 				if (sorts[k].key) {
 					q.sort[0].field = strcmp(sorts[k].key, "price") == 0
 								  ? NULL
@@ -1435,6 +1444,165 @@ static void test_group_regions_cheapest_first(void **state)
 			 GC_OK);
 }
 
+/* Offers of a made-up provider with auction floors among them (the
+ * offer's own kind; mithril's come from its profile): SKU "a" has a floor
+ * under its fixed and market prices, "b" floors only, "c" a fixed price,
+ * "d" a floor beside a fixed offer of no price. */
+static enum gc_status fill_floors(void *arg, offer_cb cb, void *ctx, char **err)
+{
+	(void)arg;
+	static const struct {
+		const char *sku, *region, *kind;
+		double price, spot;
+	} rows[] = {
+		{"a", "r-1", "auction_floor", 1, NAN}, {"a", "r-2", NULL, 5, NAN},
+		{"a", "r-3", "marketplace", 3, NAN},   {"b", "r-1", "auction_floor", 2, NAN},
+		{"c", "r-1", NULL, 4, NAN},             {"d", "r-1", "fixed", NAN, 0.25},
+		{"d", "r-2", "auction_floor", 0.5, NAN},
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct offer o;
+		offer_init(&o);
+		o.provider = "grouptest";
+		o.sku = rows[i].sku;
+		o.gpu = "h100-sxm";
+		o.gpu_name = "H100";
+		o.gpu_count = 1;
+		o.region = rows[i].region;
+		o.price_hr = rows[i].price;
+		o.spot_price_hr = rows[i].spot;
+		o.price_kind = rows[i].kind;
+		o.source = "live";
+		o.fetched_at = "2026-12-02T00:00:00Z";
+		enum gc_status st = cb(ctx, &o, err);
+		if (st != GC_OK)
+			return st;
+	}
+	return GC_OK;
+}
+
+/* q's CSV over cols (n) by the one pass and by the statement, which agree;
+ * compared with want.  The flat statement's (q->group QG_NONE) only once. */
+static void floors_csv(const struct query *q, const struct field *const *cols, size_t n,
+		       const char *want)
+{
+	for (int sql = 0; sql < 2; sql++) {
+		char *got = group_csv(q, cols, n, sql, NULL);
+		if (strcmp(got, want) != 0)
+			fail_msg("group %d, sql %d:\n%s---\n%s", (int)q->group, sql, got, want);
+		free(got);
+	}
+}
+
+/* An auction floor ranks after every other price, ascending or
+ * descending, and is a group's cheapest offer (its row, its price range)
+ * only when the group has no other price; --price-kind ranks by the
+ * number alone.  The same in the one pass and the statement, grouped and
+ * not, with a LIMIT (the late lookup looks among the floors apart). */
+static void test_floors_rank_last(void **state)
+{
+	(void)state;
+	assert_int_equal(cache_replace(cache, "grouptest", NULL, fill_floors, NULL, NULL, NULL),
+			 GC_OK);
+	static const char *const keys[] = {"sku", "region", "price_hr", "price_kind", "offers",
+					   "regions", "min_price_hr", "max_price_hr"};
+	const struct field *cols[8];
+	for (size_t i = 0; i < 8; i++)
+		cols[i] = fg(keys[i]);
+	struct query q;
+	query_init(&q);
+	q.providers[0] = "grouptest";
+	q.nproviders = 1;
+	q.group = QG_SKU;
+	static const char head[] = "sku,region,price_hr,price_kind,offers,regions,min_price_hr,"
+				   "max_price_hr\n";
+	char want[512];
+	snprintf(want, sizeof want, "%s%s", head,
+		 "a,r-3,3,marketplace,3,\"r-3, r-2, r-1\",3,5\n"
+		 "c,r-1,4,fixed,1,r-1,4,4\n"
+		 "d,r-2,0.5,auction_floor,2,\"r-2, r-1\",0.5,0.5\n"
+		 "b,r-1,2,auction_floor,1,r-1,2,2\n");
+	floors_csv(&q, cols, 8, want);
+	q.sort[0] = (struct sort_key){NULL, 1};
+	q.nsort = 1;
+	snprintf(want, sizeof want, "%s%s", head,
+		 "c,r-1,4,fixed,1,r-1,4,4\n"
+		 "a,r-3,3,marketplace,3,\"r-3, r-2, r-1\",3,5\n"
+		 "b,r-1,2,auction_floor,1,r-1,2,2\n"
+		 "d,r-2,0.5,auction_floor,2,\"r-2, r-1\",0.5,0.5\n");
+	floors_csv(&q, cols, 8, want);
+	/* asked for by kind: the number alone */
+	q.nsort = 0;
+	q.price_kinds = QPK_ALL;
+	snprintf(want, sizeof want, "%s%s", head,
+		 "d,r-2,0.5,auction_floor,2,\"r-2, r-1\",0.5,0.5\n"
+		 "a,r-1,1,auction_floor,3,\"r-1, r-3, r-2\",1,5\n"
+		 "b,r-1,2,auction_floor,1,r-1,2,2\n"
+		 "c,r-1,4,fixed,1,r-1,4,4\n");
+	floors_csv(&q, cols, 8, want);
+	q.price_kinds = 1u << QPK_AUCTION_FLOOR;
+	snprintf(want, sizeof want, "%s%s", head,
+		 "d,r-2,0.5,auction_floor,1,r-2,0.5,0.5\n"
+		 "a,r-1,1,auction_floor,1,r-1,1,1\n"
+		 "b,r-1,2,auction_floor,1,r-1,2,2\n");
+	floors_csv(&q, cols, 8, want);
+	/* one row per offer, cut to 4: the floors after the other prices,
+	 * before the offers of no price */
+	q.price_kinds = 0;
+	q.group = QG_NONE;
+	q.limit = 4;
+	floors_csv(&q, cols, 4, "sku,region,price_hr,price_kind\n"
+				 "a,r-3,3,marketplace\n"
+				 "c,r-1,4,fixed\n"
+				 "a,r-2,5,fixed\n"
+				 "d,r-2,0.5,auction_floor\n");
+	q.limit = -1;
+	floors_csv(&q, cols, 4, "sku,region,price_hr,price_kind\n"
+				 "a,r-3,3,marketplace\n"
+				 "c,r-1,4,fixed\n"
+				 "a,r-2,5,fixed\n"
+				 "d,r-2,0.5,auction_floor\n"
+				 "a,r-1,1,auction_floor\n"
+				 "b,r-1,2,auction_floor\n"
+				 "d,r-1,,fixed\n");
+	assert_int_equal(cache_replace(cache, "grouptest", NULL, fill_none, NULL, NULL, NULL),
+			 GC_OK);
+}
+
+/* Mithril's floors come from its profile (the offers name no kind): the
+ * one pass over table offer and over the view both rank them after every
+ * other price of the snapshot. */
+static void test_profile_floors_rank_last(void **state)
+{
+	(void)state;
+	const struct field *cols[] = {fg("provider"), fg("price_hr"), fg("price_kind")};
+	for (int view = 0; view < 2; view++) {
+		struct query q;
+		query_init(&q);
+		q.group = QG_SKU;
+		q.caps = view ? 1u << QC_K8S_ANY : 0; /* the view's column: the scan reads it */
+		char *got = group_csv(&q, cols, 3, 0, NULL);
+		int floors = 0, after = 0;
+		char line[256], prov[64], kind[32];
+		double price;
+		FILE *in = fmemopen(got, strlen(got), "r");
+		assert_non_null(in);
+		assert_non_null(fgets(line, sizeof line, in)); /* the header */
+		while (fgets(line, sizeof line, in)) {
+			int priced = sscanf(line, "%63[^,],%lf,%31[a-z_]", prov, &price, kind) == 3;
+			int floor = priced && strcmp(kind, "auction_floor") == 0;
+			floors += floor;
+			after += floors && !floor && priced;
+			if (floor)
+				assert_string_equal(prov, "mithril");
+		}
+		fclose(in);
+		assert_true(floors >= 2);
+		assert_int_equal(after, 0);
+		free(got);
+	}
+}
+
 /* A table shows the columns of the filters used and keeps them on a narrow
  * terminal after the five that tell offers apart; the group's count goes
  * before them. */
@@ -1525,6 +1693,8 @@ int main(void)
 		cmocka_unit_test(test_sort_and_limit),
 		cmocka_unit_test(test_injection_is_harmless),
 		cmocka_unit_test(test_late_lookup_same_rows),
+		cmocka_unit_test(test_floors_rank_last),
+		cmocka_unit_test(test_profile_floors_rank_last),
 		cmocka_unit_test(test_inline_for_explain),
 		cmocka_unit_test(test_cuda_edges),
 		cmocka_unit_test(test_cost_estimate),
