@@ -1644,9 +1644,15 @@ scenario_catalog_keyless_count() {
 # --- runner ----------------------------------------------------------------
 
 # GPUCMP_SAMPLE=N: without named scenarios, every Nth (the valgrind run's
-# sample, tests/CMakeLists.txt)
+# sample, tests/CMakeLists.txt); GPUCMP_SHARD=I/K: of those, the Ith of
+# every K (1-based), so K shards run the sample once between them
 all=$(sed -n 's/^scenario_\([a-z0-9_]*\)() {$/\1/p' "$0" |
-	awk -v n="${GPUCMP_SAMPLE:-1}" '(NR - 1) % n == 0')
+	awk -v n="${GPUCMP_SAMPLE:-1}" -v shard="${GPUCMP_SHARD:-1/1}" '
+		BEGIN { if (split(shard, s, "/") != 2 || s[1] !~ /^[0-9]+$/ || s[2] !~ /^[0-9]+$/ ||
+			s[1] < 1 || s[1] > s[2]) exit; i = s[1] - 1; k = s[2] }
+		(NR - 1) % n == 0 && ((NR - 1) / n) % k == i')
+[ -n "$all" ] || { echo "no scenario chosen (GPUCMP_SAMPLE=${GPUCMP_SAMPLE:-}," \
+	"GPUCMP_SHARD=${GPUCMP_SHARD:-})"; exit 1; }
 [ $# -gt 0 ] && all="$*"
 pass=0
 failed=""
