@@ -18,7 +18,7 @@ tests=$((jobs * 2))
 echo "== build (warnings are errors)"
 cmake -S "$root" -B "$root/build" -DGPUCMP_TESTS=ON >/dev/null
 cmake --build "$root/build" -j"$jobs"
-echo "== tests: unit, end-to-end, end-to-end under valgrind"
+echo "== tests: unit, end-to-end, network, crash, packaging; a sample under valgrind"
 (cd "$root/build" && ctest -j"$tests" --output-on-failure)
 
 echo "== build with AddressSanitizer + UndefinedBehaviorSanitizer (+ failure injection)"
