@@ -7,6 +7,8 @@
 #   GPUCMP_SAMPLE=N                without named cases, run every Nth case
 #                                  (the 1st, the N+1th, ...): the valgrind
 #                                  run's sample (tests/CMakeLists.txt)
+#   GPUCMP_SHARD=I/K               of those, the Ith of every K (1-based):
+#                                  K shards together run the sample once
 #   UPDATE=1                       rewrite the expected sections from this run
 #
 # A case file (CASES_DIR/NAME.case):
@@ -78,7 +80,12 @@ if [ $# -gt 0 ]; then
 	list=""
 	for c in "$@"; do list="$list $cases/$c.case"; done
 else
-	list=$(ls "$cases"/*.case | awk -v n="${GPUCMP_SAMPLE:-1}" '(NR - 1) % n == 0')
+	list=$(ls "$cases"/*.case | awk -v n="${GPUCMP_SAMPLE:-1}" -v shard="${GPUCMP_SHARD:-1/1}" '
+		BEGIN { if (split(shard, s, "/") != 2 || s[1] !~ /^[0-9]+$/ || s[2] !~ /^[0-9]+$/ ||
+			s[1] < 1 || s[1] > s[2]) exit; i = s[1] - 1; k = s[2] }
+		(NR - 1) % n == 0 && ((NR - 1) / n) % k == i')
+	[ -n "$list" ] || { echo "no case chosen (GPUCMP_SAMPLE=${GPUCMP_SAMPLE:-}," \
+		"GPUCMP_SHARD=${GPUCMP_SHARD:-})"; exit 1; }
 fi
 for file in $list; do
 	name=$(basename "$file" .case)

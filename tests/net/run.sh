@@ -29,6 +29,13 @@ SECRET=sk-test-7f3a9c21d4e8b6  # a fake key that must never leak
 # (binding it needs root).  Never the port a stopped fixture server freed:
 # another test's server (a second suite at once) may take it at once.
 DOWN=http://127.0.0.1:9
+# A refresh a scenario expects to fail for another reason than the retries
+# runs with --retries 0: its live failure falls through to the catalog
+# tiers, at that closed port unless the scenario serves them, and each tier
+# would retry the refused connection three times (0.5 + 1 + 2 s of backoff,
+# about 7 s a refresh; 36 of them made `implausible` take 172 s).  The
+# retries themselves are tested where they are the subject: http_500,
+# retry_after, timeout, hostile_deadline.
 
 # --- helpers ---------------------------------------------------------------
 
@@ -258,19 +265,19 @@ GET /api/v1/instance-types file=lambda/instance-types.json truncate=200
 EOF
 	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
 	before=$(sql "SELECT count(*) FROM offer WHERE provider='lambda'")
-	last="refresh (truncated)"; g refresh lambda
+	last="refresh (truncated)"; g refresh --retries 0 lambda
 	expect_rc 69 && has err "response is not valid JSON" || return 1
 	server <<EOF || return 1
 GET /api/v1/instance-types body=<html><body>Maintenance</body></html> type=text/html
 EOF
 	export GPUCMP_LAMBDA_BASE_URL="$BASE"
-	last="refresh (html)"; g refresh lambda
+	last="refresh (html)"; g refresh --retries 0 lambda
 	expect_rc 69 && has err "not JSON (an error page?)" || return 1
 	server <<EOF || return 1
 GET /api/v1/instance-types size=300000
 EOF
 	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_HTTP_MAX_BYTES=100000
-	last="refresh (oversized)"; g refresh lambda
+	last="refresh (oversized)"; g refresh --retries 0 lambda
 	unset GPUCMP_HTTP_MAX_BYTES
 	expect_rc 69 && has err "response larger than 100000 bytes" || return 1
 	sql_is "SELECT count(*) FROM offer WHERE provider='lambda'" "$before" || return 1
@@ -304,7 +311,7 @@ scenario_redirect_with_key() {
 	server "GET /api/v1/instance-types status=302 header=Location:/elsewhere body={}
 GET /elsewhere file=lambda/instance-types.json" || return 1
 	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
-	last="refresh (302)"; g refresh lambda
+	last="refresh (302)"; g refresh --retries 0 lambda
 	expect_rc 69 && has err "HTTP 302" || return 1
 	! grep -q '^GET /elsewhere' "$dir/requests.log" || fail "the redirect was followed with the key"
 }
@@ -616,7 +623,7 @@ scenario_implausible() {
 			hostile_variant "$id" "$variant"
 			SERVER_ROOT="$dir/v/$id" server <"$routes" || return 1
 			export "GPUCMP_${up}_BASE_URL=$BASE"
-			last="refresh $id ($variant)"; g refresh "$id"
+			last="refresh $id ($variant)"; g refresh --retries 0 "$id"
 			expect_rc 69 && has err "gpucmp: $id: " && has err "kept its previous offers" || return 1
 			sql_is "SELECT count(*), min(stale), min(source) FROM offer WHERE provider='$id'" "$good|1|live" || return 1
 			sql_is "SELECT stale, last_error IS NOT NULL FROM provider_state WHERE provider='$id'" "1|1" || return 1
@@ -808,12 +815,12 @@ GET /v4/linode/types file=types.json
 GET /v4/regions/availability?page=2 file=availability-page2.json
 GET /v4/regions/availability file=availability.json" || return 1
 	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET" GPUCMP_LINODE_BASE_URL="$BASE"
-	last="refresh (deep arrays)"; g refresh lambda linode
+	last="refresh (deep arrays)"; g refresh --retries 0 lambda linode
 	expect_rc 75 && has err "lambda: " && has err "not valid JSON: maximum parsing depth reached" || return 1
 	has out "linode " || return 1
 	server "GET /api/v1/instance-types file=objects.json" || return 1
 	export GPUCMP_LAMBDA_BASE_URL="$BASE"
-	last="refresh (deep objects)"; g refresh lambda
+	last="refresh (deep objects)"; g refresh --retries 0 lambda
 	expect_rc 69 && has err "maximum parsing depth reached" || return 1
 	sql_is "PRAGMA integrity_check" "ok"
 }
@@ -834,7 +841,7 @@ scenario_hostile_numbers() {
 	expect_rc 0 && has out '"price_hr":0.8' && lacks out "NaN" && lacks out "Infinity" || return 1
 	server "GET /api/v1/instance-types file=hostile/lambda-overflow.json" || return 1
 	export GPUCMP_LAMBDA_BASE_URL="$BASE"
-	last="refresh (1e400)"; g refresh lambda
+	last="refresh (1e400)"; g refresh --retries 0 lambda
 	expect_rc 69 && has err "not valid JSON: real number overflow" || return 1
 	sql_is "SELECT count(*), min(stale) FROM offer WHERE provider='lambda'" "1|1"
 }
@@ -948,7 +955,7 @@ scenario_config_file() {
 scenario_hostile_key_echo() {
 	server "GET /api/v1/instance-types file=hostile/lambda-key-echo.json truncate=138" || return 1
 	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
-	last="refresh (key echo cut inside the key)"; g refresh lambda
+	last="refresh (key echo cut inside the key)"; g refresh --retries 0 lambda
 	part=$(printf '%s' "$SECRET" | cut -c5-12)  # 8 characters from inside the key
 	expect_rc 69 && lacks err "$part" && lacks err "sk-test-7f3a" || return 1
 	has err "not valid JSON: premature end of input at line 1, column" || return 1
@@ -966,7 +973,7 @@ scenario_hostile_unsolicited_304() {
 	before=$(sql "SELECT ifnull(fetched_at, '-') FROM provider_state WHERE provider='lambda'")
 	server "GET /api/v1/instance-types status=304" || return 1
 	export GPUCMP_LAMBDA_BASE_URL="$BASE"
-	last="refresh (unsolicited 304)"; g refresh lambda
+	last="refresh (unsolicited 304)"; g refresh --retries 0 lambda
 	expect_rc 69 && has err "304" && lacks out "unchanged" || return 1
 	lacks requests.log "If-None-Match" || return 1
 	sql_is "SELECT min(stale) FROM offer WHERE provider='lambda'" "1" || return 1
@@ -1049,16 +1056,16 @@ scenario_hostile_caps() {
 GET /v4/linode/types file=linode/types.json
 $LAMBDA_OK" || return 1
 	export GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET" GPUCMP_LINODE_BASE_URL="$BASE"
-	last="refresh (max offers 1)"; GPUCMP_REFRESH_MAX_OFFERS=1 g refresh lambda
+	last="refresh (max offers 1)"; GPUCMP_REFRESH_MAX_OFFERS=1 g refresh --retries 0 lambda
 	expect_rc 69 && has err "more than 1 offers" && has err "GPUCMP_REFRESH_MAX_OFFERS" || return 1
 	sql_is "SELECT min(stale), min(source) FROM offer WHERE provider='lambda'" "1|snapshot" || return 1
-	last="refresh (max bytes)"; GPUCMP_REFRESH_MAX_BYTES=1500 g refresh linode lambda
+	last="refresh (max bytes)"; GPUCMP_REFRESH_MAX_BYTES=1500 g refresh --retries 0 linode lambda
 	expect_rc 75 && has err "linode: " && has err "more than 1500 bytes" && has err "GPUCMP_REFRESH_MAX_BYTES" || return 1
 	has out "lambda " || return 1
 	awk 'BEGIN { printf "["; for (i = 0; i < 1100000; i++) printf "{},"; print "{}]" }' >"$dir/empties.json"
 	SERVER_ROOT=$dir server "GET /api/v1/instance-types file=empties.json" || return 1
 	export GPUCMP_LAMBDA_BASE_URL="$BASE"
-	last="refresh (1.1 million empty objects)"; g refresh lambda
+	last="refresh (1.1 million empty objects)"; g refresh --retries 0 lambda
 	expect_rc 69 && has err "too many JSON values" && has err "GPUCMP_REFRESH_MAX_JSON_VALUES" || return 1
 	sql_is "SELECT min(stale) FROM offer WHERE provider='lambda'" "1"
 }
@@ -1637,9 +1644,15 @@ scenario_catalog_keyless_count() {
 # --- runner ----------------------------------------------------------------
 
 # GPUCMP_SAMPLE=N: without named scenarios, every Nth (the valgrind run's
-# sample, tests/CMakeLists.txt)
+# sample, tests/CMakeLists.txt); GPUCMP_SHARD=I/K: of those, the Ith of
+# every K (1-based), so K shards run the sample once between them
 all=$(sed -n 's/^scenario_\([a-z0-9_]*\)() {$/\1/p' "$0" |
-	awk -v n="${GPUCMP_SAMPLE:-1}" '(NR - 1) % n == 0')
+	awk -v n="${GPUCMP_SAMPLE:-1}" -v shard="${GPUCMP_SHARD:-1/1}" '
+		BEGIN { if (split(shard, s, "/") != 2 || s[1] !~ /^[0-9]+$/ || s[2] !~ /^[0-9]+$/ ||
+			s[1] < 1 || s[1] > s[2]) exit; i = s[1] - 1; k = s[2] }
+		(NR - 1) % n == 0 && ((NR - 1) / n) % k == i')
+[ -n "$all" ] || { echo "no scenario chosen (GPUCMP_SAMPLE=${GPUCMP_SAMPLE:-}," \
+	"GPUCMP_SHARD=${GPUCMP_SHARD:-})"; exit 1; }
 [ $# -gt 0 ] && all="$*"
 pass=0
 failed=""
