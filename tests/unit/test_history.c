@@ -179,8 +179,9 @@ static void test_first_row_of_a_key(void **state)
 					   " WHERE sku = 'sku-0'"), 10);
 		assert_int_equal(scalar(c, "SELECT price_hr FROM history_offer"
 					   " WHERE sku = 'sku-1'"), 20);
-		assert_int_equal(scalar(c, "SELECT count(*) FROM history_offer h WHERE oid ="
-					   " (SELECT min(id) FROM offer o WHERE o.sku = h.sku)"), 2);
+		assert_int_equal(scalar(c, "SELECT count(*) FROM history_offer h WHERE"
+					   " oid = (SELECT min(id) FROM offer o"
+					   " WHERE o.sku = h.sku)"), 2);
 		assert_int_equal(scalar(c, "SELECT count(*) FROM history"), 0);
 		m.fetched_at = "2026-12-01T11:00:00Z";
 	}
