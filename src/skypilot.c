@@ -696,9 +696,10 @@ static enum gc_status emit_later(struct state *s, const char *data, size_t len,
 				 const struct later *l, size_t n, char **err)
 {
 	enum gc_status st = GC_OK;
+	struct csv_reader rd;
+	csv_init(&rd, data, len);
 	for (size_t i = 0; st == GC_OK && i < n; i++) {
-		struct csv_reader rd;
-		csv_init(&rd, data + l[i].off, len - l[i].off);
+		rd.p = data + l[i].off; /* one reader, moved to each row */
 		rd.next_line = l[i].line;
 		struct row r;
 		int rc = csv_next(&rd, err); /* it was read once: only memory can fail */
@@ -713,8 +714,8 @@ static enum gc_status emit_later(struct state *s, const char *data, size_t len,
 					: err_set(err, GC_EDATA, "line %zu: cannot read it again",
 						  l[i].line);
 		}
-		csv_release(&rd);
 	}
+	csv_release(&rd);
 	return st;
 }
 
