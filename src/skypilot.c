@@ -679,6 +679,86 @@ static enum gc_status pricing_pass(struct state *s, const char *data, size_t len
 	return st;
 }
 
+/* Does the row's GPU memory per GPU depend on the catalog's convention
+ * (the vote of every row)?  Only with a size given and more than one GPU. */
+static int waits_for_vote(const struct row *r)
+{
+	return !isnan(r->info_mib) && r->count > 0 && r->count != 1;
+}
+
+/* Where a row that waits for the vote starts, to read it again. */
+struct later {
+	size_t off, line;
+};
+
+/* The rows of `later`, read again from `data` and emitted, in file order. */
+static enum gc_status emit_later(struct state *s, const char *data, size_t len,
+				 const struct later *l, size_t n, char **err)
+{
+	enum gc_status st = GC_OK;
+	struct csv_reader rd;
+	csv_init(&rd, data, len);
+	for (size_t i = 0; st == GC_OK && i < n; i++) {
+		rd.p = data + l[i].off; /* one reader, moved to each row */
+		rd.next_line = l[i].line;
+		struct row r;
+		int rc = csv_next(&rd, err); /* it was read once: only memory can fail */
+		if (rc > 0) {
+			read_row(rd.fields, rd.nfields, &s->c, &r);
+			st = emit_row(s, &r, err);
+			if (st != GC_OK)
+				err_prefix(err, "line %zu", rd.line);
+		} else {
+			st = rc == CSV_NOMEM ? GC_ENOMEM
+			     : rc < 0   ? GC_EDATA
+					: err_set(err, GC_EDATA, "line %zu: cannot read it again",
+						  l[i].line);
+		}
+	}
+	csv_release(&rd);
+	return st;
+}
+
+/* A catalog without zones in one pass: the memory vote as the rows go by,
+ * and each row handed on at once unless its reading waits for the vote
+ * (waits_for_vote); those are read again once every row has voted.  A
+ * key's rows share a SKU, so its first row still comes first. */
+static enum gc_status one_pass(struct state *s, struct csv_reader *rd, const char *data,
+			       size_t len, char **err)
+{
+	struct later *l = NULL;
+	size_t n = 0, cap = 0;
+	enum gc_status st = GC_OK;
+	int rc;
+	for (;;) {
+		size_t off = (size_t)(rd->p - data), line = rd->next_line;
+		if ((rc = csv_next(rd, err)) <= 0)
+			break;
+		struct row r;
+		read_row(rd->fields, rd->nfields, &s->c, &r);
+		if (*r.type && *r.acc)
+			vote_memory(s, &r);
+		s->st->rows++;
+		if (waits_for_vote(&r)) {
+			if (buf_grow_array(&l, &cap, n, sizeof *l, 1024)) {
+				st = err_set(err, GC_ENOMEM, "out of memory");
+				break;
+			}
+			l[n++] = (struct later){off, line};
+		} else if ((st = emit_row(s, &r, err)) != GC_OK) {
+			err_prefix(err, "line %zu", rd->line);
+			break;
+		}
+	}
+	if (rc < 0 && st == GC_OK)
+		st = rc == CSV_NOMEM ? GC_ENOMEM : GC_EDATA;
+	s->mem_is_total = s->votes_total > s->votes_per_gpu;
+	if (st == GC_OK)
+		st = emit_later(s, data, len, l, n, err);
+	free(l);
+	return st;
+}
+
 static void state_release(struct state *s)
 {
 	for (size_t i = 0; i < s->nhosts; i++)
@@ -709,11 +789,13 @@ enum gc_status skypilot_parse(const char *data, size_t len,
 	enum gc_status st = rc < 0 ? (rc == CSV_NOMEM ? GC_ENOMEM : GC_EDATA)
 			  : rc == 0 ? err_set(err, GC_EDATA, "empty catalog")
 				    : find_cols(&rd, &s.c, err);
-	if (st == GC_OK)
+	if (st == GC_OK && s.c.zone < 0)
+		st = one_pass(&s, &rd, data, len, err);
+	else if (st == GC_OK)
 		st = first_pass(&s, data, len, err);
 	if (st == GC_OK && *opts->provider && s.c.zone >= 0)
 		st = pricing_pass(&s, data, len, err);
-	if (st == GC_OK)
+	if (st == GC_OK && s.c.zone >= 0)
 		st = emit_rows(&s, &rd, err);
 	csv_release(&rd);
 	state_release(&s);

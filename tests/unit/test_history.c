@@ -136,6 +136,59 @@ static void test_diff(void **state)
 	cache_close(c);
 }
 
+/* Offers sku-0 10, sku-1 20, sku-0 30, sku-1 40: each key twice. */
+static enum gc_status fill_repeat(void *arg, offer_cb cb, void *ctx, char **err)
+{
+	(void)arg;
+	enum gc_status st = GC_OK;
+	for (int i = 0; st == GC_OK && i < 4; i++) {
+		struct offer o;
+		offer_init(&o);
+		o.provider = "lambda";
+		o.sku = i % 2 ? "sku-1" : "sku-0";
+		o.gpu = "a100-sxm-80gb";
+		o.gpu_name = "GPU";
+		o.gpu_count = 8;
+		o.region = "us-east-1";
+		o.price_hr = 10 * (i + 1);
+		o.available = 1;
+		o.source = "live";
+		o.fetched_at = "2026-12-02T10:00:00Z";
+		st = cb(ctx, &o, err);
+	}
+	return st;
+}
+
+/* A load that repeats a key: its first row stands for it, in the
+ * baseline as in the diff after it. */
+static void test_first_row_of_a_key(void **state)
+{
+	(void)state;
+	struct cache *c = open_mem();
+	struct cache_meta m = {"live", "2026-12-01T10:00:00Z", NULL, NULL, NULL, 0, 0};
+	char *err = NULL;
+	cache_set_guard(c, 1, 0);
+	for (int i = 0; i < 2; i++) {
+		setenv("GPUCMP_NOW", "2026-12-02T10:00:00Z", 1);
+		enum gc_status st =
+			cache_store(c, "lambda", &m, fill_repeat, NULL, NULL, &err);
+		unsetenv("GPUCMP_NOW");
+		if (st != GC_OK)
+			fail_msg("store: %s", err ? err : "?");
+		assert_int_equal(scalar(c, "SELECT count(*) FROM history_offer"), 2);
+		assert_int_equal(scalar(c, "SELECT price_hr FROM history_offer"
+					   " WHERE sku = 'sku-0'"), 10);
+		assert_int_equal(scalar(c, "SELECT price_hr FROM history_offer"
+					   " WHERE sku = 'sku-1'"), 20);
+		assert_int_equal(scalar(c, "SELECT count(*) FROM history_offer h WHERE"
+					   " oid = (SELECT min(id) FROM offer o"
+					   " WHERE o.sku = h.sku)"), 2);
+		assert_int_equal(scalar(c, "SELECT count(*) FROM history"), 0);
+		m.fetched_at = "2026-12-01T11:00:00Z";
+	}
+	cache_close(c);
+}
+
 /* history_offer holds no copy of an offer: history_v reads a present one
  * from its row in offer, a gone one from what history_detail kept when it
  * went (its old row read before the load deleted it). */
@@ -361,6 +414,7 @@ int main(void)
 		cmocka_unit_test(test_detail_of_gone),
 		cmocka_unit_test(test_changes_and_daily),
 		cmocka_unit_test(test_sparkline),
+		cmocka_unit_test(test_first_row_of_a_key),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -282,6 +282,41 @@ static void test_spot_not_above_on_demand(void **state)
 	assert_string_equal(c.as_of, "2026-05-19T00:00:00Z");
 }
 
+/* One pass over a catalog without zones: a row whose memory reading waits
+ * for the vote is read again after the last row voted, in file order; a
+ * one-GPU row is handed on at once. */
+static void test_one_pass_waits_for_the_vote(void **state)
+{
+	(void)state;
+	struct skypilot_opts o = {"x", gpus, types, "import", "t", "2026-05-20T00:00:00Z",
+				  NULL};
+	/* 81920 MiB for two A100s fits either reading (two 40 GB, or 80 GB
+	 * each): it does not vote; the 8-GPU row after it votes "per instance" */
+	const char *csv = "InstanceType,AcceleratorName,AcceleratorCount,Price,Region,GpuInfo\n"
+			  "two,A100,2,7.35,r1,\"{'Name': 'A100', 'MemoryInfo': "
+			  "{'SizeInMiB': 81920}}\"\n"
+			  "one,A100,1,3.67,r1,\"{'Name': 'A100', 'MemoryInfo': "
+			  "{'SizeInMiB': 40960}}\"\n"
+			  "two,A100,2,7.35,r2,\"{'Name': 'A100', 'MemoryInfo': "
+			  "{'SizeInMiB': 81920}}\"\n"
+			  "eight,A100,8,29.39,r1,\"{'Name': 'A100', 'MemoryInfo': "
+			  "{'SizeInMiB': 327680}}\"\n";
+	struct collect c;
+	struct skypilot_stats st;
+	parse_text(csv, &o, &c, &st);
+	assert_int_equal(c.n, 4);
+	assert_int_equal(st.rows, 4);
+	assert_string_equal(c.items[0].sku, "one");
+	assert_string_equal(c.items[1].sku, "two");
+	assert_string_equal(c.items[1].region, "r1");
+	assert_string_equal(c.items[2].region, "r2");
+	assert_string_equal(c.items[3].sku, "eight");
+	assert_near(c.items[1].mem, 40);
+	assert_near(c.items[2].mem, 40);
+	assert_near(c.items[3].mem, 40);
+	assert_near(c.items[0].mem, 40);
+}
+
 /* Read `rel` (a path under the source tree) as provider `id`'s catalog. */
 static void parse_file(const char *id, const char *rel, struct collect *c,
 		       struct skypilot_stats *st)
@@ -526,6 +561,7 @@ int main(void)
 		cmocka_unit_test(test_local_and_wavelength_zones_left_out),
 		cmocka_unit_test(test_zone_regular),
 		cmocka_unit_test(test_gcp_host_priced_zero),
+		cmocka_unit_test(test_one_pass_waits_for_the_vote),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
