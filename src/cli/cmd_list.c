@@ -264,6 +264,24 @@ static void no_provider_offers(const struct query *q)
 
 /* "no offers match: --ib rules out all 6 offers that --gpu and --region
  * match": the filter that emptied the answer and the count before it. */
+/* JSON, CSV and NDJSON print their frame ([] or a header) before any row:
+ * an unknown --region word is refused before the answer, as a table
+ * refuses it after its empty one (no_match). */
+static int region_word_known(struct list_state *s)
+{
+	int known = 1;
+	char *err = NULL;
+	if (!s->q.region_glob || strpbrk(s->q.region_glob, "*?[") || s->q.region_country[0])
+		return EXIT_OK;
+	enum gc_status st = query_region_known(s->env.cache, s->q.region_glob, &known, &err);
+	if (st != GC_OK) {
+		msg_status(st, err, "cannot read the cache");
+		free(err);
+		return exit_code_for(st);
+	}
+	return known ? EXIT_OK : cli_unknown_region(&s->env, s->q.region_glob);
+}
+
 static int no_match(struct list_state *s)
 {
 	struct query_empty e;
@@ -505,18 +523,25 @@ static int run_query(struct list_state *s, const struct cli_args *a, enum render
 	cli_legend_want(a, &s->env, &spec, &seen);
 	size_t rows = 0;
 	struct query_counts counts;
+	int rc = fmt == RF_TABLE ? EXIT_OK : region_word_known(s);
+	if (rc)
+		return rc;
 	enum gc_status st = query_run(s->env.cache, &s->q, s->cols, nq, &spec, &rows, &counts,
 				      &err);
 	if (st == GC_OK)
 		cli_legend_print(&spec, rows);
 	if (st != GC_OK) {
-		int rc = cli_cache_failed(&s->env, NULL, st, err, "cannot list offers");
+		rc = cli_cache_failed(&s->env, NULL, st, err, "cannot list offers");
 		free(err);
 		return rc;
 	}
 	if (fmt == RF_TABLE)
 		return footer(s, rows, counts);
-	return EXIT_OK;
+	/* JSON, CSV, NDJSON: stdout stays the answer alone; why nothing
+	 * matched, and what was left out as unknown, go to stderr as a
+	 * table's footer does (--quiet silences them) */
+	rc = rows == 0 ? no_match(s) : EXIT_OK;
+	return rc ? rc : unknown_note(s);
 }
 
 /* The config file's defaults (docs/CONFIG.md): sort for every format,
