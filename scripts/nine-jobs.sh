@@ -45,7 +45,29 @@ run "gpucmp list --gpu a100 --gpus 8 --json | jq -r '.[0] | [.provider, .sku, .p
 run "gpucmp list --gpu a100 --gpus 8 --format csv --limit 3"
 job "a cron refresh with an alert"
 run gpucmp cron
-run gpucmp refresh --changes --exit-on-change lambda
+# the filed case: Lambda's 8x H100 drops to $19.92 while another provider is
+# unreachable; Lambda's API on a loopback server (the test suite's recorded
+# answers, tests/fixtures/http), when the fixture server is built
+fx=${FIXTURED:-$(dirname "$bin")/tests/gpucmp-fixtured}
+fix=$(cd "$(dirname "$0")/.." && pwd)/tests/fixtures/http
+if [ -x "$fx" ]; then
+	. "$(dirname "$0")/../tests/lib/fixtured.sh"
+	lambda() { # FILE: serve it as Lambda's instance types
+		[ -n "${FIXTURED_PID:-}" ] && kill "$FIXTURED_PID" 2>/dev/null && wait "$FIXTURED_PID"
+		echo "GET /api/v1/instance-types file=$1" >"$root/routes"
+		fixtured_start "$fx" "$root/routes" "$fix" "$root" >/dev/null
+		export GPUCMP_LAMBDA_BASE_URL="$FIXTURED_BASE" GPUCMP_LAMBDA_API_KEY=secret_test
+	}
+	lambda lambda/instance-types.json
+	GPUCMP_NOW=2026-12-02T11:00:00Z gpucmp refresh -q lambda
+	lambda history/lambda-next.json
+	export GPUCMP_VULTR_BASE_URL=http://127.0.0.1:9 GPUCMP_NOW=2026-12-02T12:00:00Z
+	run gpucmp refresh --changes --exit-on-change --gpu h100 --gpus 8 --retries 0 lambda vultr
+	kill "$FIXTURED_PID" 2>/dev/null
+	unset GPUCMP_NOW GPUCMP_VULTR_BASE_URL GPUCMP_LAMBDA_BASE_URL
+else
+	run gpucmp refresh --changes --exit-on-change lambda
+fi
 job "recommend: a 70B fine-tune and a 7B server"
 run gpucmp recommend --workload training --gpu h100 --nodes 2 --hours 72 --limit 4
 run gpucmp recommend --workload training --model 70B --limit 4
