@@ -20,6 +20,8 @@ struct list_state {
 	char *prov_store, *col_store, *sort_store;
 	struct where_result where;
 	int have_where;
+	struct query_omitted om; /* left out as unknown: by query_run when it
+				  * counted them on its way */
 };
 
 /* --hours and --nodes. */
@@ -283,17 +285,17 @@ static int no_match(struct list_state *s)
  * CSV too: stdout stays the answer).  Returns an exit code. */
 static int unknown_note(struct list_state *s)
 {
-	struct query_omitted om;
+	struct query_omitted *om = &s->om;
 	char *err = NULL, line[1200];
-	enum gc_status st = query_omitted(s->env.cache, &s->q, &om, &err);
+	enum gc_status st = om->counted ? GC_OK : query_omitted(s->env.cache, &s->q, om, &err);
 	if (st != GC_OK) {
 		msg_status(st, err, "cannot read the cache");
 		free(err);
 		return exit_code_for(st);
 	}
 	size_t len = 0;
-	for (size_t i = 0; i < om.n; i++) {
-		const struct query_omit *o = &om.items[i];
+	for (size_t i = 0; i < om->n; i++) {
+		const struct query_omit *o = &om->items[i];
 		int w = snprintf(line + len, sizeof line - len, "%s%s %lld offer%s (%s)",
 				 i ? "; " : "", o->filter, o->offers, o->offers == 1 ? "" : "s",
 				 o->providers);
@@ -438,7 +440,7 @@ static int run_query(struct list_state *s, const struct cli_args *a, enum render
 	size_t rows = 0;
 	struct query_counts counts;
 	enum gc_status st = query_run(s->env.cache, &s->q, s->cols, nq, &spec, &rows, &counts,
-				      &err);
+				      fmt == RF_TABLE ? &s->om : NULL, &err);
 	if (st == GC_OK)
 		cli_legend_print(&spec, rows);
 	if (st != GC_OK) {

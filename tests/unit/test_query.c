@@ -1184,7 +1184,7 @@ static char *group_csv(const struct query *q, const struct field *const *cols, s
 		if (query_list(cache, &qs, &spec, &rows, &err) != GC_OK)
 			fail_msg("%s", err);
 		query_sql_release(&qs);
-	} else if (query_run(cache, q, cols, n, &spec, &rows, counts, &err) != GC_OK) {
+	} else if (query_run(cache, q, cols, n, &spec, &rows, counts, NULL, &err) != GC_OK) {
 		fail_msg("%s", err);
 	}
 	long len = ftell(out);
