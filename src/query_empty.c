@@ -322,16 +322,43 @@ enum gc_status query_unknown_begin(const struct query *q, struct query_unknown *
 	return GC_OK;
 }
 
-/* ", (CASE WHEN <passes> THEN 1 ELSE 0 END) + (CASE WHEN <unknown> THEN 2
- * ELSE 0 END) + ...": every filter include_unknown relaxed (filters()),
- * each clause as q's WHERE would read it. */
+/* Whether capability filter k's clause and its unknown clause never hold
+ * together (a value in the accepted list, or none): the scan, which keeps
+ * offers where one holds (include_unknown), then reads the unknown clause
+ * alone.  Not so for --docker base (base images only, custom image
+ * unknown) and the region word (a region id matches whatever the place). */
+static int cap_exclusive(int k)
+{
+	static const int yes[] = {QC_AVAILABLE, QC_K8S_MANAGED, QC_K8S_JOIN, QC_K8S_ANY,
+				  QC_K8S_NONE, QC_DOCKER_CUSTOM, QC_DOCKER_DAEMON, QC_MIG,
+				  QC_MPS, QC_TIME_SLICING, QC_IB, QC_RDMA, QC_NVLINK};
+	for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
+		if (yes[i] == k)
+			return 1;
+	return 0;
+}
+
+/* ", (CASE WHEN <unknown> THEN 2 + (CASE WHEN <passes> THEN 1 ELSE 0 END)
+ * ELSE 1 END) + ...", filter i's bits shifted by 2i: the scan reads every
+ * filter include_unknown relaxed (filters(): one of the two holds), each
+ * clause as q's WHERE would read it; for a filter whose two clauses never
+ * hold together, "CASE WHEN <unknown> THEN 2 ELSE 1 END". */
 enum gc_status query_unknown_col(const struct query_unknown *u, struct query_sql *qs,
 				 char **err)
 {
 	enum gc_status st = buf_addstr(&qs->sql, ", ");
 	for (int i = 0; st == GC_OK && i < u->nf; i++) {
 		const struct query_cap_def *d = u->f[i].cap < 0 ? NULL : &query_caps[u->f[i].cap];
-		st = buf_printf(&qs->sql, "%s(CASE WHEN ", i ? " + " : "");
+		if (d && cap_exclusive(u->f[i].cap)) {
+			st = buf_printf(&qs->sql, "%s(CASE WHEN %s THEN %lld ELSE %lld END)",
+					i ? " + " : "", d->unknown, 1LL << (2 * i + 1),
+					1LL << (2 * i));
+			continue;
+		}
+		/* the clause read only where the fact is unknown: elsewhere the
+		 * scan's WHERE (one holds) says it holds */
+		st = buf_printf(&qs->sql, "%s(CASE WHEN %s THEN %lld + (CASE WHEN ", i ? " + " : "",
+				d ? d->unknown : QUERY_REGION_UNKNOWN, 1LL << (2 * i + 1));
 		if (st == GC_OK && !d) {
 			struct query t = *u->q;
 			t.include_unknown = 0;
@@ -341,9 +368,8 @@ enum gc_status query_unknown_col(const struct query_unknown *u, struct query_sql
 			st = buf_addstr(&qs->sql, d->offer_sql);
 		}
 		if (st == GC_OK)
-			st = buf_printf(&qs->sql, " THEN %lld ELSE 0 END) + (CASE WHEN %s THEN %lld"
-					" ELSE 0 END)", 1LL << (2 * i),
-					d ? d->unknown : QUERY_REGION_UNKNOWN, 1LL << (2 * i + 1));
+			st = buf_printf(&qs->sql, " THEN %lld ELSE 0 END) ELSE %lld END)",
+					1LL << (2 * i), 1LL << (2 * i));
 	}
 	return st == GC_OK ? GC_OK : err_set(err, st, "out of memory");
 }
