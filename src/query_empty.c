@@ -374,6 +374,30 @@ enum gc_status query_unknown_col(const struct query_unknown *u, struct query_sql
 	return st == GC_OK ? GC_OK : err_set(err, st, "out of memory");
 }
 
+enum gc_status query_unknown_filters(const struct query_unknown *u, struct query_sql *qs,
+				     char **err)
+{
+	struct query t = *u->q;
+	t.include_unknown = 1;
+	int region = u->f[0].cap < 0;
+	if (region)
+		t.region_glob = NULL;
+	size_t before = qs->sql.len;
+	enum gc_status st = query_add_filters(&t, qs, err);
+	if (st != GC_OK || !region)
+		return st;
+	/* the region word last, its unknown case first: the word's own clause
+	 * is read once, in the column, for an offer of unknown place */
+	if (buf_printf(&qs->sql, "%s(%s OR ", qs->sql.len > before ? " AND " : " WHERE ",
+		       QUERY_REGION_UNKNOWN) != GC_OK)
+		return err_set(err, GC_ENOMEM, "out of memory");
+	t = *u->q;
+	t.include_unknown = 0;
+	if ((st = add_step(&t, S_REGION, qs, err)) != GC_OK)
+		return st;
+	return buf_addc(&qs->sql, ')') == GC_OK ? GC_OK : err_set(err, GC_ENOMEM, "out of memory");
+}
+
 /* One more offer of provider p (n bytes) for filter f; -1 out of memory. */
 static int unk_count(struct unk_filter *f, const char *p, size_t n)
 {

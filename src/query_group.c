@@ -92,10 +92,9 @@ struct run {
 	int src[QUERY_MAX_SORT]; /* each key's value: a scan column, or GF_* */
 	int want_regions;    /* the output prints the regions */
 	/* the offers left out as unknown, counted on the way (query_unknown_*):
-	 * the scan reads fq's filters (q's, include_unknown set) and one
-	 * column more, after its nscan; NULL: q's own scan */
+	 * the scan reads its filters (q's relaxed) and one column more, after
+	 * its nscan; NULL: q's own scan */
 	struct query_unknown *unk;
-	const struct query *fq;
 	int counting;        /* pass one: count them (pass two only skips them) */
 };
 
@@ -522,7 +521,9 @@ static enum gc_status scan_sql(struct run *r, struct query_sql *qs, char **err)
 		st = buf_addstr(&qs->sql, base ? " FROM offer" : " FROM offer_v");
 	if (st != GC_OK)
 		return err_set(err, st, "out of memory");
-	return base ? query_add_offer_filters(q, qs, err) : query_add_filters(r->fq, qs, err);
+	if (r->unk)
+		return query_unknown_filters(r->unk, qs, err);
+	return base ? query_add_offer_filters(q, qs, err) : query_add_filters(q, qs, err);
 }
 
 /* Pass one, a row: its group's count, cheapest offer, prices, regions. */
@@ -951,7 +952,7 @@ enum gc_status query_group_list(struct cache *c, const struct query *q,
 				struct query_counts *counts, struct query_omitted *omitted,
 				char **err)
 {
-	struct run r = {.q = q, .fq = q, .db = cache_db(c), .oldest = {.type = SQLITE_NULL}};
+	struct run r = {.q = q, .db = cache_db(c), .oldest = {.type = SQLITE_NULL}};
 	memset(r.last, 0xff, sizeof r.last);
 	struct query_sql qs;
 	sqlite3_stmt *s = NULL;
@@ -965,11 +966,7 @@ enum gc_status query_group_list(struct cache *c, const struct query *q,
 		r.want_regions |= strcmp(cols[i]->sql ? cols[i]->sql : "", "g_regions") == 0 &&
 				  field_is_group(cols[i]);
 	/* the offers left out as unknown: in this scan, not one count each */
-	struct query relaxed = *q;
-	relaxed.include_unknown = 1;
 	enum gc_status st = omitted && q->limit != 0 ? query_unknown_begin(q, &r.unk, err) : GC_OK;
-	if (r.unk)
-		r.fq = &relaxed;
 	r.counting = 1;
 	if (st == GC_OK)
 		st = scan_sql(&r, &qs, err);

@@ -312,10 +312,10 @@ enum gc_status query_omitted(struct cache *c, const struct query *q, struct quer
 			     char **err);
 
 /* The same counts taken on the way of a scan of q's answer, in the same
- * pass (query_group.c's hook): the scan reads q's filters with
- * include_unknown set (a region word or capability filter also keeps the
- * offers whose fact is unknown) and one column more, appended to its
- * select list by query_unknown_col; query_unknown_row reads that column
+ * pass (query_group.c's hook): the scan reads q's filters relaxed
+ * (query_unknown_filters: a region word or capability filter also keeps
+ * the offers whose fact is unknown, as include_unknown) and one column
+ * more, appended to its select list by query_unknown_col; query_unknown_row reads that column
  * of each row and says whether the row is q's (1) or one q leaves out (0;
  * -1 out of memory), counting it, when `count`, by the provider in column
  * provider_col for the filter that alone left it out as unknown, as
@@ -326,6 +326,9 @@ enum gc_status query_unknown_begin(const struct query *q, struct query_unknown *
 				   char **err);
 enum gc_status query_unknown_col(const struct query_unknown *u, struct query_sql *qs,
 				 char **err);
+/* The scan's " WHERE ..." (as query_add_filters), q's filters relaxed. */
+enum gc_status query_unknown_filters(const struct query_unknown *u, struct query_sql *qs,
+				     char **err);
 int query_unknown_row(struct query_unknown *u, sqlite3_stmt *s, int col, int provider_col,
 		      int count);
 /* The counts into out (may be NULL: dropped), as query_omitted's; frees u. */
