@@ -157,7 +157,7 @@ static enum gc_status page_rows(struct page_w *w, struct cache *c, const struct 
 				   .out = w->f, .kind_col = (int)PAGE_NCOLS + 1,
 				   .html_break_at = PAGE_SHOWN, .html_break = brk};
 	enum gc_status st = query_group_list(c, &q, cols, PAGE_NCOLS + 1, &spec, &r->rows, counts,
-					     err);
+					     NULL, err);
 	if (st == GC_OK) {
 		r->offers = counts->offers;
 		r->providers = counts->providers;

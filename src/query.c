@@ -364,7 +364,7 @@ static void region_clause(struct builder *b, const struct query *q)
 	}
 	clause(b, "(lower(region) = lower(");
 	bind_text(b, v);
-	if (q->region_country[0]) {
+	if (q->region_country) {
 		add(b, ") OR country = ");
 		bind_text(b, q->region_country);
 		add(b, " OR continent = lower(");

@@ -99,6 +99,11 @@ struct run {
 	int floors_last;     /* auction floors rank after the other prices */
 	int on_offer;        /* the scan reads table offer, not the view */
 	uint32_t floor_word; /* the string id of "auction_floor" */
+	/* the offers left out as unknown, counted on the way (query_unknown_*):
+	 * the scan reads its filters (q's relaxed) and one column more, after
+	 * its nscan; NULL: q's own scan */
+	struct query_unknown *unk;
+	int counting;        /* pass one: count them (pass two only skips them) */
 };
 
 /* Bits of run.prov: the string is a provider seen in the scan; a provider
@@ -531,10 +536,14 @@ static enum gc_status scan_sql(struct run *r, struct query_sql *qs, char **err)
 		}
 	}
 	r->nsv = (size_t)(r->nscan - S_SORT);
+	if (st == GC_OK && r->unk && (st = query_unknown_col(r->unk, qs, err)) != GC_OK)
+		return st;
 	if (st == GC_OK)
 		st = buf_addstr(&qs->sql, base ? " FROM offer" : " FROM offer_v");
 	if (st != GC_OK)
 		return err_set(err, st, "out of memory");
+	if (r->unk)
+		return query_unknown_filters(r->unk, qs, err);
 	return base ? query_add_offer_filters(q, qs, err) : query_add_filters(q, qs, err);
 }
 
@@ -648,6 +657,11 @@ static enum gc_status pass(struct run *r, sqlite3_stmt *s, int (*fn)(struct run 
 	int rc;
 	sqlite3_reset(s);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		int keep = r->unk ? query_unknown_row(r->unk, s, r->nscan, S_T0, r->counting) : 1;
+		if (keep < 0)
+			return err_set(err, GC_ENOMEM, "out of memory");
+		if (!keep)
+			continue;
 		for (int i = 0; i < r->nscan; i++)
 			if (read_gv(r, s, i, &c[i]) < 0)
 				return err_set(err, GC_ENOMEM, "out of memory");
@@ -1018,7 +1032,8 @@ static void counts_of(const struct run *r, struct query_counts *counts)
 enum gc_status query_group_list(struct cache *c, const struct query *q,
 				const struct field *const *cols, size_t ncols,
 				const struct render_spec *spec, size_t *rows,
-				struct query_counts *counts, char **err)
+				struct query_counts *counts, struct query_omitted *omitted,
+				char **err)
 {
 	struct run r = {.q = q, .db = cache_db(c), .oldest = {.type = SQLITE_NULL},
 			.floors_last = query_floors_last(q)};
@@ -1034,7 +1049,11 @@ enum gc_status query_group_list(struct cache *c, const struct query *q,
 	for (size_t i = 0; i < ncols; i++)
 		r.want_regions |= strcmp(cols[i]->sql ? cols[i]->sql : "", "g_regions") == 0 &&
 				  field_is_group(cols[i]);
-	enum gc_status st = scan_sql(&r, &qs, err);
+	/* the offers left out as unknown: in this scan, not one count each */
+	enum gc_status st = omitted && q->limit != 0 ? query_unknown_begin(q, &r.unk, err) : GC_OK;
+	r.counting = 1;
+	if (st == GC_OK)
+		st = scan_sql(&r, &qs, err);
 	if (st == GC_OK)
 		st = query_prepare(r.db, &qs, &s, err);
 	query_sql_release(&qs);
@@ -1049,6 +1068,7 @@ enum gc_status query_group_list(struct cache *c, const struct query *q,
 		st = floor_kinds(&r, err);
 	if (st == GC_OK && q->limit != 0)
 		st = pass(&r, s, add_row, err);
+	r.counting = 0;
 	if (st == GC_OK)
 		st = answer(&r, s, cols, ncols, spec, rows, err);
 	sqlite3_finalize(s);
@@ -1056,6 +1076,13 @@ enum gc_status query_group_list(struct cache *c, const struct query *q,
 		sqlite3_exec(r.db, "COMMIT", NULL, NULL, NULL);
 	if (counts && st == GC_OK && q->limit != 0)
 		counts_of(&r, counts);
+	if (omitted && st == GC_OK && q->limit != 0) {
+		query_unknown_end(r.unk, omitted); /* nothing left out: counted, none */
+		if (!r.unk)
+			*omitted = (struct query_omitted){.counted = 1};
+	} else {
+		query_unknown_end(r.unk, NULL);
+	}
 	run_free(&r);
 	return st;
 }

@@ -36,12 +36,15 @@ enum gc_status query_list(struct cache *c, const struct query_sql *qs,
 enum gc_status query_run(struct cache *c, const struct query *q,
 			 const struct field *const *cols, size_t ncols,
 			 const struct render_spec *spec, size_t *rows,
-			 struct query_counts *counts, char **err)
+			 struct query_counts *counts, struct query_omitted *omitted,
+			 char **err)
 {
 	if (counts)
 		*counts = (struct query_counts){-1, -1, -1, 0, ""};
+	if (omitted)
+		omitted->counted = 0;
 	if (q->group > QG_NONE && q->group < QG_COUNT)
-		return query_group_list(c, q, cols, ncols, spec, rows, counts, err);
+		return query_group_list(c, q, cols, ncols, spec, rows, counts, omitted, err);
 	struct query_sql qs;
 	enum gc_status st = query_build(q, cols, ncols, &qs, err);
 	if (st == GC_OK)

@@ -23,6 +23,12 @@ int cache_col_tri(sqlite3_stmt *s, int i);
 enum gc_status query_prepare(sqlite3 *db, const struct query_sql *qs,
 			     sqlite3_stmt **stmt, char **err);
 
+/* The scan's verdict on its current row (query.h, "The same counts taken
+ * on the way of a scan"): 1 q's, 0 left out as unknown (counted when
+ * `count`), -1 out of memory. */
+int query_unknown_row(struct query_unknown *u, sqlite3_stmt *s, int col, int provider_col,
+		      int count);
+
 /* Render the current row of `stmt`. */
 enum gc_status render_row(struct renderer *r, sqlite3_stmt *stmt, char **err);
 

@@ -127,8 +127,10 @@ struct query {
 	const char *region_glob;               /* case-insensitive glob or NULL */
 	/* the country a --region word names by any of its words (DE for de,
 	 * DEU, germany: country_find), compared with the country field in its
-	 * place; "" when the word names none (a glob, eu, europe, eastus) */
-	char region_country[3];
+	 * place; NULL when the word names none (a glob, eu, europe, eastus).
+	 * Borrowed (the country table's code), never a copy inside the query:
+	 * a bind points at it, and a filter builder works on copies of q */
+	const char *region_country;
 	double min_gpus, max_gpus;             /* GPUs in the offer; NAN = no limit */
 	double min_vram, max_price;            /* NAN = no limit */
 	int spot;                              /* only offers with a spot price; prices mean spot */
@@ -301,9 +303,12 @@ enum gc_status query_count(struct cache *c, const struct query *q, int groups,
  * option, "--region", "--k8s managed"), the offers the filters before it
  * matched (`before`; with none before it, every offer the cache holds) and
  * those filters' options ("--gpu, --gpus"; "" when it came first).  The
- * filters are tried in the order the query joins them, one count each:
- * only the empty answer pays for it.  filter "" and before 0: the cache
- * holds no offer at all; before -1: q matches offers after all. */
+ * filters are tried in the order the query joins them, in one pass over
+ * the offers the first one keeps (each row's count of the filters after it
+ * that it passes in turn), and a count of every offer only when that first
+ * one keeps none: only the empty answer pays for it.  filter "" and before
+ * 0: the cache holds no offer at all; before -1: q matches offers after
+ * all. */
 struct query_empty {
 	char filter[48];
 	char after[160];
@@ -322,7 +327,8 @@ enum gc_status query_region_known(struct cache *c, const char *word, int *known,
  * the capability filters), how many and whose ("lambda 391, coreweave 8",
  * as many as fit), the other filters applied.  Only filters that left some
  * out are listed.  Nothing with q->include_unknown.  One count per filter
- * with an unknown case; "unknown is not no": list names them. */
+ * with an unknown case (--explain; an answer query_run did not count on
+ * its way); "unknown is not no": list names them. */
 struct query_omit {
 	char filter[48];
 	long long offers;
@@ -331,31 +337,59 @@ struct query_omit {
 struct query_omitted {
 	size_t n;
 	struct query_omit items[QC_COUNT + 1];
+	int counted; /* 1: n and items hold the counts; 0: not counted (a
+		      * query_run that could not count them on its way) */
 };
 enum gc_status query_omitted(struct cache *c, const struct query *q, struct query_omitted *out,
 			     char **err);
+
+/* The same counts taken on the way of a scan of q's answer, in the same
+ * pass (query_group.c's hook): the scan reads q's filters relaxed
+ * (query_unknown_filters: a region word or capability filter also keeps
+ * the offers whose fact is unknown, as include_unknown) and one column
+ * more, appended to its select list by query_unknown_col; query_unknown_row reads that column
+ * of each row and says whether the row is q's (1) or one q leaves out (0;
+ * -1 out of memory), counting it, when `count`, by the provider in column
+ * provider_col for the filter that alone left it out as unknown, as
+ * query_omitted counts.  query_unknown_begin sets *out NULL when q has no
+ * such filter (or include_unknown): the scan is q's own. */
+struct query_unknown;
+enum gc_status query_unknown_begin(const struct query *q, struct query_unknown **out,
+				   char **err);
+enum gc_status query_unknown_col(const struct query_unknown *u, struct query_sql *qs,
+				 char **err);
+/* The scan's " WHERE ..." (as query_add_filters), q's filters relaxed. */
+enum gc_status query_unknown_filters(const struct query_unknown *u, struct query_sql *qs,
+				     char **err);
+/* query_unknown_row (a row's verdict): src/sqlite_int.h. */
+/* The counts into out (may be NULL: dropped), as query_omitted's; frees u. */
+void query_unknown_end(struct query_unknown *u, struct query_omitted *out);
 
 /* list's answer for q, its columns cols (ncols; spec->cols are the first
  * spec->ncols of them): a grouping through query_group_list, else
  * query_build's statement through query_list.  counts (may be NULL) gets
  * what the run counted on its way, else -1 each: a grouping counts every
  * offer, provider and group that matched whatever the limit (list's
- * footer then needs no query_count). */
+ * footer then needs no query_count).  omitted (may be NULL) gets the
+ * offers left out as unknown (query_omitted's answer) when the run counted
+ * them on its way (a grouping does, in its one scan), else counted 0. */
 enum gc_status query_run(struct cache *c, const struct query *q,
 			 const struct field *const *cols, size_t ncols,
 			 const struct render_spec *spec, size_t *rows,
-			 struct query_counts *counts, char **err);
+			 struct query_counts *counts, struct query_omitted *omitted,
+			 char **err);
 /* The rows of query_build's grouped statement for q (what --explain prints),
  * row for row, in one pass over the offers the filters keep, read in table
  * order, and a second over the same offers only when the regions of a
  * group are printed or sorted on (query_group.c): no SQL sort, no
  * temporary table; memory holds the groups and, for the regions, the
  * (group, region) pairs (docs/PERFORMANCE.md, "The grouped view").
- * counts as query_run's (not touched with a limit of 0). */
+ * counts and omitted as query_run's (not touched with a limit of 0). */
 enum gc_status query_group_list(struct cache *c, const struct query *q,
 				const struct field *const *cols, size_t ncols,
 				const struct render_spec *spec, size_t *rows,
-				struct query_counts *counts, char **err);
+				struct query_counts *counts, struct query_omitted *omitted,
+				char **err);
 
 #define QUERY_MAX_STALE 64
 

@@ -20,6 +20,8 @@ struct list_state {
 	char *prov_store, *col_store, *sort_store;
 	struct where_result where;
 	int have_where;
+	struct query_omitted om; /* left out as unknown: by query_run when it
+				  * counted them on its way */
 };
 
 /* --hours and --nodes. */
@@ -271,7 +273,7 @@ static int region_word_known(struct list_state *s)
 {
 	int known = 1;
 	char *err = NULL;
-	if (!s->q.region_glob || strpbrk(s->q.region_glob, "*?[") || s->q.region_country[0])
+	if (!s->q.region_glob || strpbrk(s->q.region_glob, "*?[") || s->q.region_country)
 		return EXIT_OK;
 	enum gc_status st = query_region_known(s->env.cache, s->q.region_glob, &known, &err);
 	if (st != GC_OK) {
@@ -301,7 +303,7 @@ static int no_match(struct list_state *s)
 	/* a word that names a country is known, whether or not an offer is there */
 	int known = 1;
 	if (strcmp(e.filter, "--region") == 0 && !strpbrk(s->q.region_glob, "*?[") &&
-	    !s->q.region_country[0] &&
+	    !s->q.region_country &&
 	    (st = query_region_known(s->env.cache, s->q.region_glob, &known, &err)) != GC_OK) {
 		msg_status(st, err, "cannot read the cache");
 		free(err);
@@ -361,17 +363,17 @@ static void unknown_brief(const struct query_omitted *om, size_t width)
  * CSV too: stdout stays the answer).  Returns an exit code. */
 static int unknown_note(struct list_state *s)
 {
-	struct query_omitted om;
+	struct query_omitted *om = &s->om;
 	char *err = NULL, line[1200];
-	enum gc_status st = query_omitted(s->env.cache, &s->q, &om, &err);
+	enum gc_status st = om->counted ? GC_OK : query_omitted(s->env.cache, &s->q, om, &err);
 	if (st != GC_OK) {
 		msg_status(st, err, "cannot read the cache");
 		free(err);
 		return exit_code_for(st);
 	}
 	size_t len = 0;
-	for (size_t i = 0; i < om.n; i++) {
-		const struct query_omit *o = &om.items[i];
+	for (size_t i = 0; i < om->n; i++) {
+		const struct query_omit *o = &om->items[i];
 		int w = snprintf(line + len, sizeof line - len, "%s%s %lld offer%s (%s)",
 				 i ? "; " : "", o->filter, o->offers, o->offers == 1 ? "" : "s",
 				 o->providers);
@@ -384,7 +386,7 @@ static int unknown_note(struct list_state *s)
 	/* a terminal too narrow for it gets one line, as the footer does */
 	int width = isatty(fileno(stderr)) ? render_term_width(stderr) : 0;
 	if (len && width > 0 && len + sizeof head + sizeof tail + 8 > (size_t)width)
-		unknown_brief(&om, (size_t)width);
+		unknown_brief(om, (size_t)width);
 	else if (len)
 		msg_note("%s%s%s", head, line, tail);
 	return EXIT_OK;
@@ -527,7 +529,7 @@ static int run_query(struct list_state *s, const struct cli_args *a, enum render
 	if (rc)
 		return rc;
 	enum gc_status st = query_run(s->env.cache, &s->q, s->cols, nq, &spec, &rows, &counts,
-				      &err);
+				      &s->om, &err);
 	if (st == GC_OK)
 		cli_legend_print(&spec, rows);
 	if (st != GC_OK) {

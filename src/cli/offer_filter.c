@@ -77,7 +77,7 @@ static int region(struct cli_env *env, struct query *q, const struct cli_args *a
 	int rc = cli_catalog_need(env, CATALOG_COUNTRIES);
 	const struct country *c = rc ? NULL : country_find(env->cat.countries, q->region_glob);
 	if (c)
-		memcpy(q->region_country, c->alpha2, sizeof q->region_country);
+		q->region_country = c->alpha2;
 	return rc;
 }
 
