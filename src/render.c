@@ -33,6 +33,24 @@ struct renderer {
 	size_t nvals;
 };
 
+/* --- formats ------------------------------------------------------------- */
+
+#define RENDER_FORMAT_DEF(name, value, people, cli, desc) {name, value, people, cli, desc},
+const struct render_format_def render_formats[] = {RENDER_FORMATS(RENDER_FORMAT_DEF){NULL}};
+
+int render_for_people(enum render_format fmt)
+{
+	return (unsigned)fmt < RF_COUNT && render_formats[fmt].for_people;
+}
+
+const struct render_format_def *render_format_named(const char *name)
+{
+	for (const struct render_format_def *d = render_formats; name && d->name; d++)
+		if (strcmp(d->name, name) == 0)
+			return d;
+	return NULL;
+}
+
 /* --- helpers ------------------------------------------------------------- */
 
 static void flush(struct renderer *r, int force)
@@ -957,6 +975,46 @@ static enum gc_status table_print(struct renderer *r)
 	return st;
 }
 
+/* --- Markdown -------------------------------------------------------------- */
+
+/* A cell of a Markdown table: the table's text (already through
+ * str_sanitize: no control character, no newline) with `|` and `\`
+ * escaped, so neither ends the cell nor escapes what follows. */
+static enum gc_status md_cell(struct buf *b, const char *s)
+{
+	enum gc_status st = buf_addstr(b, "| ");
+	for (; *s && st == GC_OK; s++)
+		st = *s == '|' || *s == '\\' ? buf_printf(b, "\\%c", *s) : buf_addc(b, *s);
+	return st == GC_OK ? buf_addc(b, ' ') : st;
+}
+
+/* The cells a table would show, as a GitHub-flavoured Markdown table:
+ * headers, a separator (---: over numbers), one line per row. */
+static enum gc_status md_print(struct renderer *r)
+{
+	size_t n = r->spec.ncols;
+	enum gc_status st = GC_OK;
+	if (r->rows == 0 || n == 0)
+		return GC_OK; /* as a table: the caller says why on stderr */
+	for (size_t c = 0; c < n && st == GC_OK; c++) {
+		char hdr[32];
+		render_money_header(hdr, sizeof hdr, r->spec.cols[c]->header, &r->spec.money);
+		st = md_cell(&r->out, hdr);
+	}
+	st = st == GC_OK ? buf_addstr(&r->out, "|\n") : st;
+	for (size_t c = 0; c < n && st == GC_OK; c++)
+		st = buf_addstr(&r->out, numeric(r->spec.cols[c]) ? "|---:" : "|---");
+	st = st == GC_OK ? buf_addstr(&r->out, "|\n") : st;
+	for (size_t i = 0; i < r->noffsets && st == GC_OK; i++) {
+		st = md_cell(&r->out, r->cells.ptr + r->offsets[i]);
+		if (st == GC_OK && (i + 1) % n == 0)
+			st = buf_addstr(&r->out, "|\n");
+		if (st == GC_OK)
+			flush(r, 0);
+	}
+	return st;
+}
+
 /* --- lifecycle ------------------------------------------------------------ */
 
 static enum gc_status begin_output(struct renderer *r)
@@ -1057,6 +1115,8 @@ enum gc_status render_end(struct renderer *r, size_t *rows, char **err)
 		st = buf_addstr(&r->out, r->rows ? "\n]\n" : "]\n");
 	else if (r->spec.format == RF_TABLE)
 		st = table_print(r);
+	else if (r->spec.format == RF_MARKDOWN)
+		st = md_print(r);
 	flush(r, 1);
 	if (fflush(r->spec.out) != 0)
 		r->io_error = 1;

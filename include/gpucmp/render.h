@@ -16,11 +16,50 @@
 #include "gpucmp/err.h"
 #include "gpucmp/field.h"
 
-/* RF_HTML: each row a <tr> of <td>s (no table around them: the page,
+/* The output formats, defined once: X(name, RF_ value, for people, a
+ * --format choice (1 or 0), what it is).  The enum, render_formats[],
+ * the --format choices (src/cli/opts.c), its dispatch (cli_format) and
+ * render_for_people are made from this list; docs/OUTPUT.md describes
+ * each.  "For people": the cells as a table shows them (prices in the
+ * display currency, "?" for unknown), and why nothing matched is said
+ * on stderr instead of an empty document.
+ * RF_MARKDOWN: a GitHub-flavoured Markdown table (header, a |---| row with
+ * ---: over numbers, `|` and `\` escaped; no colour, no fitting).
+ * RF_HTML: each row a <tr> of <td>s (no table around them: the page,
  * page.h, writes that), a cell's text as a table shows it and, in its
  * data-v attribute, its value as JSON reads it (a number as JSON prints
- * it, true/false, text; "" for null), every text through render_html. */
-enum render_format { RF_TABLE, RF_JSON, RF_CSV, RF_NDJSON, RF_HTML };
+ * it, true/false, text; "" for null), every text through render_html.
+ * It is the team page's (gpucmp export), not a --format choice. */
+#define RENDER_FORMATS(X)                                                              \
+	X("table", RF_TABLE, 1, 1, "aligned columns for a terminal (the default)")      \
+	X("json", RF_JSON, 0, 1, "one JSON array of objects (docs/offer.schema.json)")  \
+	X("csv", RF_CSV, 0, 1, "RFC 4180 with a header row of field keys")              \
+	X("ndjson", RF_NDJSON, 0, 1, "one JSON object per line")                        \
+	X("markdown", RF_MARKDOWN, 1, 1, "a GitHub-flavoured Markdown table")           \
+	X("html", RF_HTML, 1, 0, "table rows of the team page (export only)")
+
+#define RENDER_FORMAT_ENUM(name, value, people, cli, desc) value,
+enum render_format { RENDER_FORMATS(RENDER_FORMAT_ENUM) RF_COUNT };
+
+/* One entry of RENDER_FORMATS; render_formats[] has one per format, in
+ * enum order (render_formats[f].format == f), then a NULL name. */
+struct render_format_def {
+	const char *name;
+	enum render_format format;
+	int for_people;
+	int cli; /* a --format choice */
+	const char *desc;
+};
+extern const struct render_format_def render_formats[];
+/* The --format choices' names, in list order, NULL-terminated. */
+#define RENDER_FORMAT_CHOICE_1(name) name,
+#define RENDER_FORMAT_CHOICE_0(name)
+#define RENDER_FORMAT_CHOICE(name, value, people, cli, desc) RENDER_FORMAT_CHOICE_##cli(name)
+
+/* Is `fmt` for people (a table, Markdown), not for scripts? */
+int render_for_people(enum render_format fmt);
+/* The format named `name` (any entry); NULL when there is none. */
+const struct render_format_def *render_format_named(const char *name);
 
 /* How prices read in tables for people: a sign and units per US dollar.
  * Zeroes mean US dollars.  JSON and CSV always carry plain USD numbers. */

@@ -78,7 +78,7 @@ static int status(struct cli_env *env, const struct cli_args *a)
 	}
 	size_t rows = 0;
 	int rc = cli_render_status(render_end(s.r, &rows, &err), err);
-	if (!rc && !rows && spec.format == RF_TABLE)
+	if (!rc && !rows && render_for_people(spec.format))
 		msg_note("the cache holds no offers");
 	msg_note("cache %s%s%s", cache_path(env->cache),
 		 s.failed ? "; stale providers kept their previous offers after a failed"

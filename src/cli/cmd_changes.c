@@ -99,9 +99,9 @@ int cli_changes_print(struct cli_env *env, const struct cli_args *a, const struc
 	if (st != GC_OK)
 		return cli_history_failed(env, st, err);
 	int rc = EXIT_OK;
-	if (print && (*count || cli_format(a) != RF_TABLE))
+	if (print && (*count || !render_for_people(cli_format(a))))
 		rc = cli_render(a, env, changes_fields, C_COUNT, *count, change_row, v);
-	if (print && !*count && cli_format(a) == RF_TABLE)
+	if (print && !*count && render_for_people(cli_format(a)))
 		msg_note("no changes since %s", since ? since : "the refresh began");
 	query_changes_release(v, *count);
 	return rc;

@@ -182,9 +182,9 @@ static int run_events(struct cli_env *env, const struct cli_args *a, const struc
 	if (n && trends(a))
 		event_sparks(v, n);
 	struct events_ctx e = {.v = v};
-	if (n || cli_format(a) != RF_TABLE)
+	if (n || !render_for_people(cli_format(a)))
 		rc = cli_render(a, env, event_fields, E_COUNT, n, event_row, &e);
-	if (!n && cli_format(a) == RF_TABLE)
+	if (!n && render_for_people(cli_format(a)))
 		msg_note("no price history for %s %s; history starts with the second refresh or "
 			 "import of a provider", a->pos[0], a->pos[1]);
 	query_events_release(v, n);

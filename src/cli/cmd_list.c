@@ -139,12 +139,12 @@ static int columns(struct list_state *s, const struct cli_args *a, enum render_f
 			return rc;
 		s->cols[s->ncols++] = f;
 	}
-	if (n == 0 && fmt == RF_TABLE)
+	if (n == 0 && render_for_people(fmt))
 		s->ncols = query_table_columns(&s->q, s->cols, 64);
-	for (size_t i = 0; n == 0 && fmt != RF_TABLE && i < offer_field_count; i++)
+	for (size_t i = 0; n == 0 && !render_for_people(fmt) && i < offer_field_count; i++)
 		s->cols[s->ncols++] = &offer_fields[i];
 	/* a group object: its offer, then the group's members */
-	for (size_t i = 0; n == 0 && fmt != RF_TABLE && s->q.group != QG_NONE &&
+	for (size_t i = 0; n == 0 && !render_for_people(fmt) && s->q.group != QG_NONE &&
 			   i < group_field_count;
 	     i++)
 		s->cols[s->ncols++] = &group_fields[i];
@@ -171,7 +171,7 @@ static int grouping(struct query *q, const struct cli_args *a, enum render_forma
 		return EXIT_USAGE;
 	}
 	q->group = g ? (enum query_group)query_group_find(g)
-	       : all || fmt != RF_TABLE ? QG_NONE
+	       : all || !render_for_people(fmt) ? QG_NONE
 					: QG_SKU;
 	return EXIT_OK;
 }
@@ -493,7 +493,7 @@ static int run_query(struct list_state *s, const struct cli_args *a, enum render
 	/* a table marks auction floors and marketplace asks: price_kind is
 	 * read past the shown columns */
 	size_t nq = s->ncols;
-	if (fmt == RF_TABLE)
+	if (render_for_people(fmt))
 		s->cols[nq++] = field_find("price_kind");
 	for (size_t i = 0; i < s->ncols; i++)
 		s->ranks[i] = query_column_rank(&s->q, s->cols[i]);
@@ -525,7 +525,7 @@ static int run_query(struct list_state *s, const struct cli_args *a, enum render
 	cli_legend_want(a, &s->env, &spec, &seen);
 	size_t rows = 0;
 	struct query_counts counts;
-	int rc = fmt == RF_TABLE ? EXIT_OK : region_word_known(s);
+	int rc = render_for_people(fmt) ? EXIT_OK : region_word_known(s);
 	if (rc)
 		return rc;
 	enum gc_status st = query_run(s->env.cache, &s->q, s->cols, nq, &spec, &rows, &counts,
@@ -537,7 +537,7 @@ static int run_query(struct list_state *s, const struct cli_args *a, enum render
 		free(err);
 		return rc;
 	}
-	if (fmt == RF_TABLE)
+	if (render_for_people(fmt))
 		return footer(s, rows, counts);
 	/* JSON, CSV, NDJSON: stdout stays the answer alone; why nothing
 	 * matched, and what was left out as unknown, go to stderr as a
@@ -555,7 +555,7 @@ static int config_defaults(struct list_state *s, struct cli_args *a, enum render
 	if (rc)
 		return rc;
 	cli_default(a, O_SORT, s->env.config.sort);
-	if (fmt == RF_TABLE)
+	if (render_for_people(fmt))
 		cli_default(a, O_COLUMNS, s->env.config.columns);
 	return EXIT_OK;
 }

@@ -25,7 +25,7 @@ static int list_providers(struct cli_env *env, const struct cli_args *a,
 	}
 	int rc = cli_render(a, env, query_provider_fields, QP_COUNT, n, provider_row, rows);
 	free(rows);
-	if (rc || cli_format(a) != RF_TABLE)
+	if (rc || !render_for_people(cli_format(a)))
 		return rc;
 	if (!n)
 		msg_note("no providers match");

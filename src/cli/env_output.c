@@ -43,18 +43,14 @@ int cli_use_color(const struct cli_args *a, FILE *f)
 	return isatty(fileno(f));
 }
 
+/* --format's value is one of render_formats' choices (the parser refused
+ * any other); --json alone is json. */
 enum render_format cli_format(const struct cli_args *a)
 {
-	const char *f = cli_opt(a, O_FORMAT);
-	if (cli_flag(a, O_JSON) && !f)
+	const struct render_format_def *d = render_format_named(cli_opt(a, O_FORMAT));
+	if (cli_flag(a, O_JSON) && (!d || d->format == RF_TABLE))
 		return RF_JSON;
-	if (!f || strcmp(f, "table") == 0)
-		return cli_flag(a, O_JSON) ? RF_JSON : RF_TABLE;
-	if (strcmp(f, "json") == 0)
-		return RF_JSON;
-	if (strcmp(f, "csv") == 0)
-		return RF_CSV;
-	return RF_NDJSON;
+	return d ? d->format : RF_TABLE;
 }
 
 void cli_render_spec(const struct cli_args *a, const struct cli_env *env,

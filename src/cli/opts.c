@@ -9,7 +9,8 @@
 
 static const char *const k8s_choices[] = {"managed", "join", "any", "none", NULL};
 static const char *const docker_choices[] = {"custom", "daemon", "base", NULL};
-static const char *const format_choices[] = {"table", "json", "csv", "ndjson", NULL};
+/* the --format choices: render.h's list of formats */
+static const char *const format_choices[] = {RENDER_FORMATS(RENDER_FORMAT_CHOICE) NULL};
 static const char *const color_choices[] = {"auto", "always", "never", NULL};
 
 /* The options of every command (and before the command name). */
@@ -51,7 +52,7 @@ const struct opt_def *const opts_filters[] = {&opt_k8s, &opt_docker, &opt_mig, &
 
 /* Output formats. */
 static const struct opt_def opt_format = {O_FORMAT, "format", 0, OPT_ENUM, "FMT", format_choices,
-	HINT_NONE, "output: table, json, csv, ndjson"};
+	HINT_NONE, "output: table, json, csv, ndjson, markdown"};
 const struct opt_def opt_json = {
 	O_JSON, "json", 0, OPT_BOOL, NULL, NULL, HINT_NONE, "same as --format json"};
 const struct opt_def *const opts_output[] = {&opt_format, &opt_json, NULL};
