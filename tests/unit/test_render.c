@@ -1,4 +1,4 @@
-/* test_render.c - JSON, CSV, NDJSON and table output. */
+/* test_render.c - JSON, CSV, NDJSON, table and Markdown output. */
 #include "testutil.h"
 
 #include <math.h>
@@ -507,6 +507,49 @@ static void test_money_for(void **state)
 	free(err);
 }
 
+/* Markdown: a GitHub-flavoured table of the cells a table shows; '|' and
+ * '\' escaped, a newline or ESC '?' (str_sanitize), ---: over numbers, no
+ * padding, no colour, no cut at a narrow width. */
+static void test_markdown(void **state)
+{
+	(void)state;
+	char *out = render_sql("SELECT 'a|b\\c' || char(10) || 'd' || char(27), 8, 2.35, 1, "
+			       "'managed' UNION ALL SELECT 'plain', NULL, NULL, NULL, 'unknown'",
+			       RF_MARKDOWN, 10);
+	assert_string_equal(out, "| PROVIDER | GPUS | $/H | AVAIL | K8S |\n"
+				 "|---|---:|---:|---|---|\n"
+				 "| a\\|b\\\\c?d? | 8 | $2.35 | yes | managed |\n"
+				 "| plain | - | - | ? | ? |\n");
+	free(out);
+	out = render_sql("SELECT 'x', 1, 1, 1, 'none' WHERE 0", RF_MARKDOWN, 0);
+	assert_string_equal(out, ""); /* as a table: the caller says why */
+	free(out);
+}
+
+/* The list of formats: one entry per enum value in its order, names
+ * found by name, html no --format choice, for people as documented. */
+static void test_formats(void **state)
+{
+	(void)state;
+	size_t n = 0;
+	for (const struct render_format_def *d = render_formats; d->name; d++, n++) {
+		assert_int_equal(d->format, n);
+		assert_ptr_equal(render_format_named(d->name), d);
+		assert_non_null(d->desc);
+	}
+	assert_int_equal(n, RF_COUNT);
+	assert_null(render_format_named("yaml"));
+	assert_null(render_format_named(NULL));
+	assert_false(render_format_named("html")->cli);
+	assert_true(render_format_named("markdown")->cli);
+	assert_true(render_for_people(RF_TABLE));
+	assert_true(render_for_people(RF_MARKDOWN));
+	assert_false(render_for_people(RF_JSON));
+	assert_false(render_for_people(RF_CSV));
+	assert_false(render_for_people(RF_NDJSON));
+	assert_false(render_for_people(RF_COUNT));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -522,6 +565,8 @@ int main(void)
 		cmocka_unit_test(test_values_json),
 		cmocka_unit_test(test_values_csv_table),
 		cmocka_unit_test(test_values_shown_nested),
+		cmocka_unit_test(test_markdown),
+		cmocka_unit_test(test_formats),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
