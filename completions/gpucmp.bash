@@ -66,7 +66,7 @@ _gpucmp_value()
 		--limit) echo '' ;;
 		--columns) echo @fields ;;
 		--group-by) echo 'none sku provider gpu region' ;;
-		--format) echo 'table json csv ndjson' ;;
+		--format) echo 'table json csv ndjson markdown' ;;
 		--max-age) echo '' ;;
 		--price-kind) echo 'fixed marketplace auction_floor any' ;;
 		*) return 1 ;;
@@ -76,7 +76,7 @@ _gpucmp_value()
 		--cache) echo @file ;;
 		--color) echo 'auto always never' ;;
 		--gpu) echo @gpus ;;
-		--format) echo 'table json csv ndjson' ;;
+		--format) echo 'table json csv ndjson markdown' ;;
 		*) return 1 ;;
 		esac ;;
 	providers)
@@ -86,7 +86,7 @@ _gpucmp_value()
 		--k8s) echo 'managed join any none' ;;
 		--docker) echo 'custom daemon base' ;;
 		-w|--where) echo '' ;;
-		--format) echo 'table json csv ndjson' ;;
+		--format) echo 'table json csv ndjson markdown' ;;
 		*) return 1 ;;
 		esac ;;
 	show)
@@ -133,7 +133,7 @@ _gpucmp_value()
 		--docker) echo 'custom daemon base' ;;
 		-w|--where) echo '' ;;
 		--cuda) echo '' ;;
-		--format) echo 'table json csv ndjson' ;;
+		--format) echo 'table json csv ndjson markdown' ;;
 		*) return 1 ;;
 		esac ;;
 	changes)
@@ -152,7 +152,7 @@ _gpucmp_value()
 		-w|--where) echo '' ;;
 		--cuda) echo '' ;;
 		--limit) echo '' ;;
-		--format) echo 'table json csv ndjson' ;;
+		--format) echo 'table json csv ndjson markdown' ;;
 		*) return 1 ;;
 		esac ;;
 	refresh)

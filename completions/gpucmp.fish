@@ -176,7 +176,7 @@ complete -c gpucmp -n '__gpucmp_using list' -l columns -x -a '(__gpucmp_list $__
 complete -c gpucmp -n '__gpucmp_using list' -l group-by -x -a 'none sku provider gpu region' -d 'one row per sku (provider and SKU: a table\'s default), provider, gpu, region, or none'
 complete -c gpucmp -n '__gpucmp_using list' -l all-regions -d 'every offer, one row per region: --group-by none'
 complete -c gpucmp -n '__gpucmp_using list gpus providers' -l no-legend -d 'no line of what the table\'s words mean under it (a terminal shows one)'
-complete -c gpucmp -n '__gpucmp_using list gpus providers history changes' -l format -x -a 'table json csv ndjson' -d 'output: table, json, csv, ndjson'
+complete -c gpucmp -n '__gpucmp_using list gpus providers history changes' -l format -x -a 'table json csv ndjson markdown' -d 'output: table, json, csv, ndjson, markdown'
 complete -c gpucmp -n '__gpucmp_using list gpus providers show compare recommend history changes refresh export cache config' -l json -d 'same as --format json'
 complete -c gpucmp -n '__gpucmp_using list' -l max-age -x -d 'data older than DURATION is stale (default 24h, or the config\'s stale_after)'
 complete -c gpucmp -n '__gpucmp_using list history changes' -l explain -d 'print the SQL the query runs (parameters inlined) and exit'
