@@ -378,7 +378,7 @@ int cli_help_regions(FILE *out);
 int cli_offer_where(struct cli_env *env, const struct cli_args *a, struct query *q,
 		    char **prov_store, struct where_result *out, int *have);
 
-/* --- cmd_changes.c: what changed, for changes and refresh --changes --- */
+/* --- history_common.c: what changes, history and refresh --changes share --- */
 
 /* A query from list's filters and --limit (cli_offer_numbers,
  * cli_offer_filters); the fields prepared.  Returns an exit code. */
