@@ -205,7 +205,11 @@ struct cli_env {
 	int config_loaded;
 };
 
-/* --- env.c: the run's catalog, cache, writer lock and their release --- */
+/* --- env.c: the run's catalog, config, cache, writer lock and their release --- */
+
+/* Load the config file into env->config (once; docs/CONFIG.md); prints the
+ * error; returns an exit code (78 for a bad or unsafe file). */
+int cli_config(struct cli_env *env);
 
 /* Find the embedded catalog (once, without parsing); prints errors;
  * returns an exit code. */
@@ -248,9 +252,6 @@ long cli_days_ago(const struct cli_env *env, const char *date);
 
 /* --- env_opts.c: option values, comma lists, filters, config defaults --- */
 
-/* Load the config file into env->config (once; docs/CONFIG.md); prints the
- * error; returns an exit code (78 for a bad or unsafe file). */
-int cli_config(struct cli_env *env);
 /* A config default for an option the command line left out: `value`
  * (borrowed; NULL: none) then reads as if given. */
 void cli_default(struct cli_args *a, enum opt_id id, const char *value);
