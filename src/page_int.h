@@ -1,4 +1,4 @@
-/* page_int.h - what page.c and page_plot.c share. */
+/* page_int.h - what page.c, page_plot.c and page_write.c share. */
 #ifndef GPUCMP_PAGE_INT_H
 #define GPUCMP_PAGE_INT_H
 
@@ -16,6 +16,7 @@ struct page_w {
 	enum gc_status st;
 };
 
+/* page_write.c: the writer. */
 void pw_str(struct page_w *w, const char *s);
 void pw_fmt(struct page_w *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Text from the data, escaped for HTML text and quoted attributes (render_html). */

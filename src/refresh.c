@@ -1,7 +1,6 @@
 /* refresh.c - run adapters over HTTP and store their offers. */
 #include "gpucmp/refresh.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,49 +72,6 @@ struct refresh {
 	double deadline_s, deadline; /* the run's bound: seconds, and when (http_now) */
 	size_t max_offers;
 };
-
-void refresh_env_name(const struct adapter *ad, const char *suffix, char *out, size_t n)
-{
-	size_t j = (size_t)snprintf(out, n, "GPUCMP_");
-	for (const char *p = ad->id; *p && j + 1 < n; p++)
-		out[j++] = *p == '-' ? '_' : (char)toupper((unsigned char)*p);
-	snprintf(out + j, n > j ? n - j : 0, "_%s", suffix);
-}
-
-static const char *env_nonempty(const char *name)
-{
-	const char *v = getenv(name);
-	return v && *v ? v : NULL;
-}
-
-const char *refresh_key(const struct adapter *ad, const struct config *cfg, char *from,
-			size_t n)
-{
-	char name[96];
-	refresh_env_name(ad, "API_KEY", name, sizeof name);
-	const char *v = env_nonempty(name);
-	for (size_t i = 0; !v && ad->key_envs && ad->key_envs[i]; i++)
-		if ((v = env_nonempty(ad->key_envs[i])))
-			snprintf(name, sizeof name, "%s", ad->key_envs[i]);
-	if (!v && (v = config_api_key(cfg, ad->id)))
-		snprintf(name, sizeof name, "config");
-	if (from && n)
-		snprintf(from, n, "%s", v ? name : "");
-	return v;
-}
-
-const char *refresh_base_url(const struct adapter *ad, const struct config *cfg, char *from,
-			     size_t n)
-{
-	char name[96];
-	refresh_env_name(ad, "BASE_URL", name, sizeof name);
-	const char *v = env_nonempty(name);
-	if (!v && (v = config_base_url(cfg, ad->id)))
-		snprintf(name, sizeof name, "config");
-	if (from && n)
-		snprintf(from, n, "%s", v ? name : "");
-	return v;
-}
 
 static char *dup_base(const char *s)
 {

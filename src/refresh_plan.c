@@ -1,13 +1,60 @@
 /* refresh_plan.c - which providers a refresh takes, and from which tier
- * (docs/REFRESH.md, "Tiers"), decided before any I/O. */
+ * (docs/REFRESH.md, "Tiers"), decided before any I/O; the credentials and
+ * base URLs it decides by. */
 #include "gpucmp/refresh.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gpucmp/config.h"
 #include "gpucmp/strutil.h"
+
+/* Credentials and base URLs: the environment, then the config file
+ * (docs/REFRESH.md); the plan and refresh.c read them. */
+void refresh_env_name(const struct adapter *ad, const char *suffix, char *out, size_t n)
+{
+	size_t j = (size_t)snprintf(out, n, "GPUCMP_");
+	for (const char *p = ad->id; *p && j + 1 < n; p++)
+		out[j++] = *p == '-' ? '_' : (char)toupper((unsigned char)*p);
+	snprintf(out + j, n > j ? n - j : 0, "_%s", suffix);
+}
+
+static const char *env_nonempty(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v ? v : NULL;
+}
+
+const char *refresh_key(const struct adapter *ad, const struct config *cfg, char *from,
+			size_t n)
+{
+	char name[96];
+	refresh_env_name(ad, "API_KEY", name, sizeof name);
+	const char *v = env_nonempty(name);
+	for (size_t i = 0; !v && ad->key_envs && ad->key_envs[i]; i++)
+		if ((v = env_nonempty(ad->key_envs[i])))
+			snprintf(name, sizeof name, "%s", ad->key_envs[i]);
+	if (!v && (v = config_api_key(cfg, ad->id)))
+		snprintf(name, sizeof name, "config");
+	if (from && n)
+		snprintf(from, n, "%s", v ? name : "");
+	return v;
+}
+
+const char *refresh_base_url(const struct adapter *ad, const struct config *cfg, char *from,
+			     size_t n)
+{
+	char name[96];
+	refresh_env_name(ad, "BASE_URL", name, sizeof name);
+	const char *v = env_nonempty(name);
+	if (!v && (v = config_base_url(cfg, ad->id)))
+		snprintf(name, sizeof name, "config");
+	if (from && n)
+		snprintf(from, n, "%s", v ? name : "");
+	return v;
+}
 
 /* The id of the live adapter or hosted catalog `name` names, or NULL. */
 static const char *source_id(const char *name)

@@ -352,3 +352,12 @@ enum gc_status team_merge(struct cache *c, const char *data, size_t len, int for
 		team_pull_result_release(r);
 	return st;
 }
+
+/* Here, not in team_pull.c: the merge fills a result too, and a pull
+ * merges (one way, team_pull.c -> team_merge.c). */
+void team_pull_result_release(struct team_pull_result *r)
+{
+	free(r->providers);
+	r->providers = NULL;
+	r->nproviders = 0;
+}

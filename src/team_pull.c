@@ -526,13 +526,6 @@ enum gc_status team_pull(const struct team_pull_opts *o, struct team_pull_result
 	return st;
 }
 
-void team_pull_result_release(struct team_pull_result *r)
-{
-	free(r->providers);
-	r->providers = NULL;
-	r->nproviders = 0;
-}
-
 const char *team_outcome_name(enum team_outcome o)
 {
 	switch (o) {

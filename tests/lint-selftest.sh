@@ -21,6 +21,12 @@ printf '#include "gpucmp/b.h"\nsqlite3 *db_of(void);\n' >"$dir/include/gpucmp/a.
 printf '#include "gpucmp/cache.h"\n#include "../cli/cli.h"\n' >"$dir/src/adapters/x.c"
 printf 'void k(void) { printf("x"); exit(1); }\n' >"$dir/src/c.c"
 printf 'static sqlite3 *db;\n' >"$dir/src/cli/m.c"
+# two files calling each other (a static function of the same name elsewhere,
+# a name in a comment or a string, are no calls)
+printf 'int p_one(void);\nint q_one(void);\nint p_one(void)\n{\n\treturn q_one();\n}\n' \
+	>"$dir/src/cli/p.c"
+printf 'int p_one(void);\nint q_one(void)\n{\n\treturn p_one();\n}\n' >"$dir/src/cli/q.c"
+printf 'static int q_one(void)\n{\n\treturn 1; /* p_one() */\n}\n' >"$dir/src/e.c"
 # a function of 81 lines, and one of 80 that must pass
 body() { printf 'static int %s(int x)\n{\n' "$1"; i=0; while [ "$i" -lt "$2" ]; do
 	printf '\tx++;\n'; i=$((i + 1)); done; printf '\treturn x;\n}\n'; }
@@ -44,6 +50,8 @@ check 'src/c.c:1:.*the library prints to stdout or exits'
 check 'src/cli/m.c:1:.*the CLI calls SQLite'
 check 'include/gpucmp/a.h:2:.*a public header names SQLite'
 check 'src/d.c:2: length: longest() is 81 lines (at most 80)'
+check 'src/cli/p.c: calls: it calls q_one() of src/cli/q.c, which calls p_one() of it'
+echo "$out" | grep -q 'src/e.c.*calls' && { echo "FAIL: a static function or a comment was a call"; fail=1; }
 echo "$out" | grep -q 'fine()\|tests/t.c' && { echo "FAIL: an 80-line function or a test was reported"; fail=1; }
 n=$(echo "$out" | grep -c 'src/a.c:[23]:')
 [ "$n" -eq 0 ] || { echo "FAIL: a call named in a comment or a string was reported"; fail=1; }
@@ -55,6 +63,7 @@ printf '#include "gpucmp/adapter.h"\n' >"$dir/src/adapters/x.c"
 printf 'void k(void) { fprintf(stderr, "x"); }\n' >"$dir/src/c.c"
 printf 'static int db;\n' >"$dir/src/cli/m.c"
 { body longest 79; body fine 79; } >"$dir/src/d.c"
+printf 'int q_one(void)\n{\n\treturn 1;\n}\n' >"$dir/src/cli/q.c"
 out=$("$lint" "$dir" 2>&1) || { echo "FAIL: lint on the fixed tree: $out"; fail=1; }
 [ "$fail" -eq 0 ] && echo "lint self-test: ok"
 exit "$fail"

@@ -17,6 +17,11 @@
 #            adapter includes only gpucmp/adapter.h and
 #            gpucmp/strutil.h of the project's headers; the modules'
 #            includes have no cycle (HACKING.md, "The house")
+#   calls    no two files of src/*.c and src/cli/*.c call each other: when
+#            A calls a function defined in B, B calls none defined in A (a
+#            definition: a declarator at column 0, not static, "{" alone on
+#            the next line; a call: its name and "(" outside comments and
+#            strings)
 # Each finding is one line FILE:LINE: RULE: what; exit 1 when there is any.
 set -u
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -110,5 +115,47 @@ if ! loops=$(echo "$pairs" | tsort 2>&1 >/dev/null) || [ -n "$loops" ]; then
 	echo "$loops" | sed 's/^/lint: layers: include cycle: /'
 	rc=1
 fi
+# calls: no two files call each other; the first pass reads the definitions,
+# the second the calls
+mods=$(ls src/*.c src/cli/*.c 2>/dev/null)
+# shellcheck disable=SC2086 # the list is file names without blanks
+[ -n "$mods" ] && awk '
+!second {
+	if ($0 ~ /^\{[ \t]*$/ && prev ~ /\)[ \t]*$/ && decl !~ /^(static|#)/) {
+		name = decl
+		sub(/\(.*/, "", name)
+		sub(/.*[ *]/, "", name)
+		if (name ~ /^[A-Za-z_][A-Za-z0-9_]*$/)
+			def[name] = FILENAME
+	}
+	if ($0 ~ /^[A-Za-z_]/)
+		decl = $0
+	prev = $0
+	next
+}
+{
+	code = $0
+	gsub(/"([^"\\]|\\.)*"/, "\"\"", code)
+	sub(/\/\/.*/, "", code)
+	gsub(/\/\*([^*]|\*[^\/])*\*\//, "", code)
+	while (match(code, /[A-Za-z_][A-Za-z0-9_]*[ \t]*\(/)) {
+		name = substr(code, RSTART, RLENGTH)
+		sub(/[ \t]*\($/, "", name)
+		code = substr(code, RSTART + RLENGTH)
+		if ((name in def) && def[name] != FILENAME && !((FILENAME, def[name]) in calls))
+			calls[FILENAME, def[name]] = name
+	}
+}
+END {
+	for (k in calls) {
+		split(k, ab, SUBSEP)
+		if (ab[1] < ab[2] && ((ab[2], ab[1]) in calls)) {
+			printf "%s: calls: it calls %s() of %s, which calls %s() of it (move one " \
+				"so the calls go one way)\n", ab[1], calls[k], ab[2], calls[ab[2], ab[1]]
+			bad++
+		}
+	}
+	exit bad ? 1 : 0
+}' $mods second=1 $mods || rc=1
 [ "$rc" -eq 0 ] && echo "lint: $(echo "$files" | wc -l) files clean"
 exit "$rc"

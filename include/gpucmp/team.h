@@ -228,6 +228,7 @@ void team_fetch_free(struct team_fetch *f);
 /* Both parts in turn (no lock between them): GC_OK with *r filled,
  * r->not_modified on a 304.  Release r with team_pull_result_release. */
 enum gc_status team_pull(const struct team_pull_opts *o, struct team_pull_result *r, char **err);
+/* (team_merge.c, which fills r too) */
 void team_pull_result_release(struct team_pull_result *r);
 
 /* --- team_merge.c: the payload, line by line --- */

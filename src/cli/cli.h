@@ -1,4 +1,6 @@
-/* cli.h - the command-line front: option table, messages, shared helpers.
+/* cli.h - the command-line front: option table, messages, shared helpers;
+ * the run's state (cli_env.h) and the history helpers (cli_history.h) in
+ * headers of their own, included here.
  *
  * The front only parses, calls the library and renders; every subcommand
  * lives in its own cmd_<name>.c and is found through the table in
@@ -188,69 +190,10 @@ enum {
 };
 int exit_code_for(enum gc_status st);
 
-/* Shared state of one run. */
-struct cli_env {
-	struct catalog cat;
-	int cat_loaded;
-	struct cache *cache;
-	int color;       /* for stdout tables */
-	int width;       /* of stdout, 0 when not a terminal */
-	int writer;      /* set before cli_open_cache: a real file and the writer lock */
-	int lock_later;  /* set with writer: cli_open_cache leaves the lock to cli_lock */
-	long lock_wait_ms;
-	int lock_fd;     /* held while writer (from cli_lock when lock_later) */
-	struct money money; /* how tables show prices (zero: USD) */
-	char money_note[96]; /* "prices in EUR at 1 EUR = ..." for footers; "" in USD */
-	struct config config; /* the config file, once cli_config loaded it */
-	int config_loaded;
-};
-
-/* --- env.c: the run's catalog, cache, writer lock and their release --- */
-
-/* Find the embedded catalog (once, without parsing); prints errors;
- * returns an exit code. */
-int cli_catalog(struct cli_env *env);
-/* ... and parse the CATALOG_* parts a command needs. */
-int cli_catalog_need(struct cli_env *env, unsigned parts);
-/* A command's start: *env emptied, then cli_catalog_need(env, parts).
- * cli_env_release(env) is safe after it, whatever it returned. */
-int cli_env_start(struct cli_env *env, unsigned parts);
-/* The cache path --cache (or the environment) names: a new string in
- * *path; prints the error; returns an exit code. */
-int cli_cache_path(const struct cli_args *a, char **path);
-/* Open the cache the options name (loading the catalog); prints notes and
- * errors; returns an exit code. */
-int cli_open_cache(struct cli_env *env, const struct cli_args *a);
-/* Take the writer lock (waiting --wait) for a writer that opened its
- * cache with lock_later; prints the error; returns an exit code (75 when
- * another gpucmp holds it).  cli_unlock drops it (cli_env_release too). */
-int cli_lock(struct cli_env *env);
-void cli_unlock(struct cli_env *env);
-/* A writer's plausible-answer rule (cache_set_guard) from --force and the
- * config's min_keep_percent; loads the config; returns an exit code. */
-int cli_writer_guard(struct cli_env *env, const struct cli_args *a);
-void cli_env_release(struct cli_env *env);
-
-/* After an operation on env->cache failed with st and err, every command's
- * one way out: when it met a damaged page (cli_cache_damaged), the file
- * is moved aside (kept, under the writer lock: cache_recover) and either
- * the cache is reopened with the options `rebuild`, built afresh from the
- * snapshot (cache clear; that exit code), or, with rebuild NULL, one line
- * says the next run rebuilds it (74); otherwise err (or `fallback`) is
- * printed.  Returns the exit code. */
-int cli_cache_failed(struct cli_env *env, const struct cli_args *rebuild, enum gc_status st,
-		     const char *err, const char *fallback);
-/* Did the operation that failed with st meet a damaged page of env->cache? */
-int cli_cache_damaged(const struct cli_env *env, enum gc_status st);
-
-/* Days from `date` (YYYY-MM-DD) to the catalog's today; -1 if malformed. */
-long cli_days_ago(const struct cli_env *env, const char *date);
+#include "cli_env.h"
 
 /* --- env_opts.c: option values, comma lists, filters, config defaults --- */
 
-/* Load the config file into env->config (once; docs/CONFIG.md); prints the
- * error; returns an exit code (78 for a bad or unsafe file). */
-int cli_config(struct cli_env *env);
 /* A config default for an option the command line left out: `value`
  * (borrowed; NULL: none) then reads as if given. */
 void cli_default(struct cli_args *a, enum opt_id id, const char *value);
@@ -378,34 +321,7 @@ int cli_help_regions(FILE *out);
 int cli_offer_where(struct cli_env *env, const struct cli_args *a, struct query *q,
 		    char **prov_store, struct where_result *out, int *have);
 
-/* --- cmd_changes.c: what changed, for changes and refresh --changes --- */
-
-/* A query from list's filters and --limit (cli_offer_numbers,
- * cli_offer_filters); the fields prepared.  Returns an exit code. */
-int cli_changes_query(struct cli_env *env, const struct cli_args *a, struct query *q);
-/* A command over the price history (history, changes): the catalog, list's
- * filters and --limit into a query, the cache (not for --explain), --where,
- * then run(env, a, q, ctx); releases all.  Returns an exit code. */
-struct query;
-typedef int (*cli_history_fn)(struct cli_env *env, const struct cli_args *a,
-			      const struct query *q, void *ctx);
-int cli_history_command(struct cli_args *a, cli_history_fn run, void *ctx);
-/* A question over the history failed with st and err (freed here): the
- * message, or the damaged-cache path (cli_cache_failed); an exit code. */
-int cli_history_failed(struct cli_env *env, enum gc_status st, char *err);
-/* --explain: print qs with its parameters inlined, then release it;
- * returns an exit code. */
-struct query_sql;
-int cli_explain_sql(struct query_sql *qs);
-/* What changed since `since` (RFC 3339 UTC; NULL: in the events after
- * event `after`) among the offers q selects: printed as --format says when
- * `print`, counted in *count.  With --explain the SQL only.  Returns an
- * exit code. */
-int cli_changes_print(struct cli_env *env, const struct cli_args *a, const struct query *q,
-		      const char *since, long long after, int print, size_t *count);
-/* The filters refresh --changes takes: --gpu, --gpus, --vram, --max-price,
- * --spot, --region, --available (refresh's IDs name the providers). */
-extern const struct opt_def *const opts_offer_changes[];
+#include "cli_history.h"
 
 /* `providers --check`, run by cmd_providers.  A command's run function is
  * static in its file; list, providers and recommend are declared here only

@@ -1,5 +1,6 @@
-/* env.c - the run's shared state: the built-in catalog, the cache (open,
- * notes, damaged-file recovery), the writer lock and the guard, release.
+/* env.c - the run's shared state: the built-in catalog, the config file,
+ * the cache (open, notes, damaged-file recovery), the writer lock and the
+ * guard, release.
  * Option values live in env_opts.c, output helpers in env_output.c. */
 #include <errno.h>
 #include <stdlib.h>
@@ -24,6 +25,22 @@ int cli_catalog(struct cli_env *env)
 		return exit_code_for(st);
 	}
 	env->cat_loaded = 1;
+	return EXIT_OK;
+}
+
+int cli_config(struct cli_env *env)
+{
+	if (env->config_loaded)
+		return EXIT_OK;
+	char *err = NULL;
+	config_init(&env->config);
+	env->config_loaded = 1;
+	enum gc_status st = config_load(&env->config, NULL, &err);
+	if (st != GC_OK) {
+		msg_status(st, err, "cannot read the config file");
+		free(err);
+		return exit_code_for(st);
+	}
 	return EXIT_OK;
 }
 

@@ -51,22 +51,6 @@ int cli_http_opts(const struct cli_args *a, struct http_opts *o)
 	return EXIT_OK;
 }
 
-int cli_config(struct cli_env *env)
-{
-	if (env->config_loaded)
-		return EXIT_OK;
-	char *err = NULL;
-	config_init(&env->config);
-	env->config_loaded = 1;
-	enum gc_status st = config_load(&env->config, NULL, &err);
-	if (st != GC_OK) {
-		msg_status(st, err, "cannot read the config file");
-		free(err);
-		return exit_code_for(st);
-	}
-	return EXIT_OK;
-}
-
 void cli_default(struct cli_args *a, enum opt_id id, const char *value)
 {
 	if (value && a->nvalues[id] == 0)
