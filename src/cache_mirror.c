@@ -133,14 +133,17 @@ static void bind_gpu(sqlite3_stmt *s, const struct catalog *cat, size_t i, struc
 	sqlite3_bind_int(s, 8, m->mig);
 	sqlite3_bind_text(s, 9, m->nvlink, -1, SQLITE_STATIC);
 	cache_bind_num(s, 10, m->bf16_tflops);
+	cache_bind_num(s, 11, m->fp8_tflops);
+	cache_bind_num(s, 12, m->memory_bandwidth_tbs);
 }
 
 static const struct mirror gpu_mirror = {
 	"DROP TABLE IF EXISTS gpu;"
 	"CREATE TABLE gpu(id TEXT PRIMARY KEY, family TEXT NOT NULL, vendor TEXT NOT NULL,"
 	" name TEXT NOT NULL, architecture TEXT, memory_gb REAL, form_factor TEXT,"
-	" mig INTEGER NOT NULL, nvlink TEXT NOT NULL, bf16_tflops REAL);",
-	"INSERT INTO gpu VALUES(?,?,?,?,?,?,?,?,?,?)", "cannot fill GPU models", bind_gpu};
+	" mig INTEGER NOT NULL, nvlink TEXT NOT NULL, bf16_tflops REAL, fp8_tflops REAL,"
+	" memory_bandwidth_tbs REAL);",
+	"INSERT INTO gpu VALUES(?,?,?,?,?,?,?,?,?,?,?,?)", "cannot fill GPU models", bind_gpu};
 
 static void bind_insttype(sqlite3_stmt *s, const struct catalog *cat, size_t i,
 			  struct buf *scratch)

@@ -154,6 +154,9 @@ static const char view_sql[] =
 	"INSERT INTO sku_type SELECT d.provider, d.sku, " SKU_TYPE_ORD("d")
 	" FROM (SELECT DISTINCT provider, sku FROM offer) d;";
 
+/* The kind of an offer's price: its own, else its profile's. */
+#define PRICE_KIND "COALESCE(o.price_kind, NULLIF(p.billing_price_kind, 'unknown'), 'fixed')"
+
 /* The view itself (a string of its own: C11 promises literals of 4095
  * bytes only). */
 static const char view_body_sql[] =
@@ -172,7 +175,29 @@ static const char view_body_sql[] =
 	" ROUND(o.price_hr / (o.gpu_mem_gb * o.gpu_count), 6) AS price_per_gb_hr,"
 	" g.bf16_tflops AS bf16_tflops,"
 	" ROUND(o.price_hr / (o.gpu_count * o.gpu_fraction * g.bf16_tflops / 1000.0), 4)"
-	"  AS usd_per_pflop_hr,"
+	"  AS usd_per_pflop_hr,";
+
+/* offer_v's value-per-dollar columns (docs/OUTPUT.md, `gpucmp help
+ * values`), between view_body_sql and view_tail_sql. */
+static const char view_value_sql[] =
+	/* value per dollar (docs/OUTPUT.md, `gpucmp help values`): what the
+	 * whole offer gives per on-demand USD per hour, from the GPU table;
+	 * NULL for an auction floor (the lowest bid, not a price) */
+	" g.fp8_tflops AS fp8_tflops, g.memory_bandwidth_tbs AS memory_bandwidth_tbs,"
+	" CASE WHEN " PRICE_KIND " <> 'auction_floor' THEN"
+	"  ROUND(o.gpu_count * o.gpu_fraction * g.bf16_tflops / o.price_hr, 4) END"
+	"  AS bf16_tflops_per_usd,"
+	" CASE WHEN " PRICE_KIND " <> 'auction_floor' THEN"
+	"  ROUND(o.gpu_count * o.gpu_fraction * g.fp8_tflops / o.price_hr, 4) END"
+	"  AS fp8_tflops_per_usd,"
+	" CASE WHEN " PRICE_KIND " <> 'auction_floor' THEN"
+	"  ROUND(o.gpu_count * o.gpu_fraction * g.memory_bandwidth_tbs / o.price_hr, 4) END"
+	"  AS mem_bw_tbs_per_usd,"
+	" CASE WHEN " PRICE_KIND " <> 'auction_floor' THEN"
+	"  ROUND(o.gpu_mem_gb * o.gpu_count / o.price_hr, 4) END AS vram_gb_per_usd,";
+
+/* The rest of offer_v, after view_value_sql. */
+static const char view_tail_sql[] =
 	" o.currency AS currency, o.available AS available,"
 	" COALESCE(t.k8s, p.kubernetes_mode, 'unknown') AS k8s,"
 	" CASE p.docker_custom_image WHEN 'yes' THEN 1 WHEN 'no' THEN 0 END"
@@ -230,7 +255,7 @@ static const char view_body_sql[] =
 	" p.kubernetes_control_plane_fee_usd_hr AS k8s_fee_hr,"
 	" o.source AS source, o.fetched_at AS fetched_at, o.stale AS stale,"
 	" o.as_of AS as_of," /* NULL: the source named no date */
-	" COALESCE(o.price_kind, NULLIF(p.billing_price_kind, 'unknown'), 'fixed') AS price_kind,"
+	" " PRICE_KIND " AS price_kind,"
 	/* where the region is (data/regions.yaml): its entry, else for a
 	 * provider whose names carry the country the code in the name, in the
 	 * shapes and order of regions_code_in_name() */
@@ -354,15 +379,35 @@ uint64_t cache_view_hash(const struct catalog *cat)
 	else
 		h = ~h;
 	buf_free(&b);
+	h = catalog_hash(h, view_value_sql, sizeof view_value_sql);
+	h = catalog_hash(h, view_tail_sql, sizeof view_tail_sql);
 	return catalog_hash(h, view_body_sql, sizeof view_body_sql);
+}
+
+/* offer_v's whole CREATE VIEW (three literals: C11 promises 4095 bytes
+ * each): a new string, NULL when out of memory. */
+static char *view_create_sql(void)
+{
+	struct buf b;
+	buf_init(&b, 0);
+	enum gc_status st = buf_addstr(&b, view_body_sql);
+	if (st == GC_OK)
+		st = buf_addstr(&b, view_value_sql);
+	if (st == GC_OK)
+		st = buf_addstr(&b, view_tail_sql);
+	if (st != GC_OK) {
+		buf_free(&b);
+		return NULL;
+	}
+	return buf_steal(&b);
 }
 
 /* offer_v's body over every offer history knows (cache_history_wide): a
  * new string, NULL when out of memory. */
-static char *history_view_sql(void)
+static char *history_view_sql(const char *view)
 {
 	static const char from[] = " FROM offer o ";
-	const char *body = view_body_sql + strlen("CREATE VIEW offer_v");
+	const char *body = view + strlen("CREATE VIEW offer_v");
 	const char *at = strstr(body, from);
 	struct buf b;
 	buf_init(&b, 0);
@@ -388,13 +433,17 @@ static char *history_view_sql(void)
 enum gc_status cache_create_view(struct cache *c, char **err)
 {
 	enum gc_status st = cache_exec(c, view_sql, err);
-	if (st == GC_OK)
-		st = cache_exec(c, view_body_sql, err);
-	char *hist = st == GC_OK ? history_view_sql() : NULL;
-	if (st == GC_OK && !hist)
+	char *view = st == GC_OK ? view_create_sql() : NULL;
+	char *hist = view ? history_view_sql(view) : NULL;
+	if (st == GC_OK && !hist) {
+		free(view);
 		return err_set(err, GC_ENOMEM, "out of memory");
+	}
+	if (st == GC_OK)
+		st = cache_exec(c, view, err);
 	if (st == GC_OK)
 		st = cache_exec(c, hist, err);
+	free(view);
 	free(hist);
 	return st;
 }

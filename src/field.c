@@ -88,6 +88,19 @@ const struct field offer_fields[] = {
 	 "country of the region, ISO 3166-1 alpha-2 (unknown: not placed)", NULL},
 	{"continent", "CONTINENT", FT_ENUM, "continent", 0, NULL, continents},
 	{"geo", "GEO", FT_ENUM, "geo", 0, NULL, geos},
+	/* added with value per dollar (issue 26): appended; `help values` */
+	{"fp8_tflops", "FP8 TF", FT_NUM, "fp8_tflops", 0,
+	 "dense FP8 TFLOP/s per GPU (from the GPU model table)", NULL},
+	{"memory_bandwidth_tbs", "MEM TB/S", FT_NUM, "memory_bandwidth_tbs", 0,
+	 "peak GPU memory bandwidth per GPU, TB/s (from the GPU model table)", NULL},
+	{"bf16_tflops_per_usd", "BF16 TF/$", FT_NUM, "bf16_tflops_per_usd", 0,
+	 "dense BF16 TFLOP/s of the whole offer per on-demand USD/h", NULL},
+	{"fp8_tflops_per_usd", "FP8 TF/$", FT_NUM, "fp8_tflops_per_usd", 0,
+	 "dense FP8 TFLOP/s of the whole offer per on-demand USD/h", NULL},
+	{"mem_bw_tbs_per_usd", "TB/S/$", FT_NUM, "mem_bw_tbs_per_usd", 0,
+	 "GPU memory bandwidth (TB/s) of the whole offer per on-demand USD/h", NULL},
+	{"vram_gb_per_usd", "VRAM GB/$", FT_NUM, "vram_gb_per_usd", 0,
+	 "GPU memory (GB) of the whole offer per on-demand USD/h", NULL},
 };
 const size_t offer_field_count = sizeof offer_fields / sizeof offer_fields[0];
 

@@ -71,6 +71,7 @@ static void model_free(struct gpu_model *m)
 	free(m->form_factor);
 	free(m->nvlink);
 	free(m->source);
+	free(m->specs_source);
 	for (size_t i = 0; i < m->naliases; i++)
 		free(m->aliases[i]);
 	free(m->aliases);
@@ -95,7 +96,7 @@ void gpu_table_free(struct gpu_table *t)
 static const char *const entry_keys[] = {
 	"id", "family", "default", "vendor", "name", "architecture", "memory_gb",
 	"form_factor", "mig", "nvlink", "bf16_tflops", "source", "aliases",
-	"note", NULL};
+	"note", "fp8_tflops", "memory_bandwidth_tbs", "specs_source", NULL};
 
 static int in_list(const char *s, const char *const *list)
 {
@@ -166,6 +167,37 @@ static enum gc_status load_aliases(struct ydoc *d, yaml_node_t *m,
 	return GC_OK;
 }
 
+static int is_url(const char *s)
+{
+	return strncmp(s, "https://", 8) == 0 || strncmp(s, "http://", 7) == 0;
+}
+
+/* fp8_tflops and memory_bandwidth_tbs: optional (absent or null: unknown);
+ * a value needs specs_source, the URL it was read from (docs/GPUS.md). */
+static enum gc_status load_specs(struct ydoc *d, yaml_node_t *m, struct gpu_model *g,
+				 char **err)
+{
+	enum gc_status st = GC_OK;
+	g->fp8_tflops = g->memory_bandwidth_tbs = NAN;
+	if (ydoc_get(d, m, "fp8_tflops"))
+		st = get_num(d, m, "fp8_tflops", 1, &g->fp8_tflops, err);
+	if (st == GC_OK && ydoc_get(d, m, "memory_bandwidth_tbs"))
+		st = get_num(d, m, "memory_bandwidth_tbs", 1, &g->memory_bandwidth_tbs, err);
+	yaml_node_t *src = ydoc_get(d, m, "specs_source");
+	if (st != GC_OK)
+		return st;
+	if (src) {
+		st = get_str(d, m, "specs_source", NULL, &g->specs_source, err);
+		if (st == GC_OK && !is_url(g->specs_source))
+			st = ydoc_error(d, src, err, "specs_source must be a URL");
+	} else if (!isnan(g->fp8_tflops) || !isnan(g->memory_bandwidth_tbs)) {
+		st = ydoc_error(d, m, err,
+				"fp8_tflops and memory_bandwidth_tbs need 'specs_source', "
+				"the URL they were read from");
+	}
+	return st;
+}
+
 static const char *const vendors[] = {"nvidia", "amd", "intel", "google", "other", NULL};
 static const char *const forms[] = {"sxm", "pcie", "superchip", "oam", "other", NULL};
 static const char *const nvlinks[] = {"yes", "bridge", "no", NULL};
@@ -201,6 +233,8 @@ static enum gc_status load_model(struct ydoc *d, yaml_node_t *m,
 		st = get_num(d, m, "memory_gb", 0, &g->memory_gb, err);
 	if (st == GC_OK)
 		st = get_num(d, m, "bf16_tflops", 1, &g->bf16_tflops, err);
+	if (st == GC_OK)
+		st = load_specs(d, m, g, err);
 	if (st == GC_OK)
 		st = get_num(d, m, "mig", 0, &mig, err);
 	if (st == GC_OK && (mig != floor(mig) || mig > 7))

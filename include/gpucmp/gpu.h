@@ -22,6 +22,9 @@ struct gpu_model {
 	char *source;
 	double memory_gb;
 	double bf16_tflops; /* NAN when not published */
+	double fp8_tflops;  /* dense FP8 TFLOP/s; NAN when not published (no FP8) */
+	double memory_bandwidth_tbs; /* peak GPU memory bandwidth, TB/s; NAN: unknown */
+	char *specs_source; /* URL for fp8_tflops and memory_bandwidth_tbs; NULL: none */
 	int mig;            /* max MIG instances, 0 = not MIG capable */
 	int is_default;     /* the family's default model */
 	char **aliases;

@@ -8,7 +8,7 @@
 #include "gpucmp/gpu_spec.h"
 
 enum { G_ID, G_FAMILY, G_VENDOR, G_NAME, G_ARCH, G_MEMORY, G_FORM, G_MIG, G_NVLINK, G_TFLOPS,
-       G_SOURCE, G_ALIASES, G_COUNT };
+       G_SOURCE, G_ALIASES, G_FP8, G_BANDWIDTH, G_SPECS_SOURCE, G_COUNT };
 
 /* JSON shows every field (docs/OUTPUT.md), a table and CSV the ranked ones. */
 static const struct field gpus_fields[G_COUNT] = {
@@ -24,6 +24,10 @@ static const struct field gpus_fields[G_COUNT] = {
 	[G_TFLOPS] = RENDER_COL("bf16_tflops", "BF16 TFLOPS", FT_NUM, 2),
 	[G_SOURCE] = RENDER_COL("source", "SOURCE", FT_TEXT, 0),
 	[G_ALIASES] = RENDER_COL("aliases", "ALIASES", FT_TEXT, 0),
+	/* added with value per dollar (issue 26): appended, JSON only */
+	[G_FP8] = RENDER_COL("fp8_tflops", "FP8 TFLOPS", FT_NUM, 0),
+	[G_BANDWIDTH] = RENDER_COL("memory_bandwidth_tbs", "MEM TB/S", FT_NUM, 0),
+	[G_SPECS_SOURCE] = RENDER_COL("specs_source", "SPECS SOURCE", FT_TEXT, 0),
 };
 
 struct gpus_rows {
@@ -64,6 +68,9 @@ static void gpu_row(void *ctx, size_t i, struct render_value *v)
 	g->aliases = (struct render_nest){.n = m->naliases,
 					  .texts = (const char *const *)m->aliases};
 	v[G_ALIASES].nest = &g->aliases;
+	v[G_FP8] = RV_NUM(m->fp8_tflops);
+	v[G_BANDWIDTH] = RV_NUM(m->memory_bandwidth_tbs);
+	v[G_SPECS_SOURCE] = RV_TEXT(m->specs_source); /* NULL: null */
 }
 
 /* The models to show: every one, or those --gpu selects (gpu_spec_add),

@@ -162,6 +162,25 @@ static void value_headers(const char *keys, char *out, size_t n)
 	}
 }
 
+/* The value-per-dollar fields (docs/OUTPUT.md; offer_v computes them). */
+static const char value_per_dollar_help[] =
+	"\nValue per dollar (--sort -FIELD: the most per dollar first)\n"
+	"  per on-demand USD per hour of the whole offer, from the GPU model table\n"
+	"  (data/gpus.yaml: vendor datasheet figures, each entry names its URL;\n"
+	"  docs/GPUS.md).  Higher is better.  Null (-) when the GPU's figure is\n"
+	"  unknown, the price is missing, or the price is an auction floor (the\n"
+	"  lowest bid, not a price).\n"
+	"  price_per_gpu_hr     price_hr / gpu_count: USD per GPU-hour (lower is better)\n"
+	"  bf16_tflops_per_usd  gpu_count x bf16_tflops / price_hr: dense BF16 TFLOP/s\n"
+	"  fp8_tflops_per_usd   gpu_count x fp8_tflops / price_hr: dense FP8 TFLOP/s\n"
+	"                       (null for GPUs without FP8: Ampere and older, CDNA2)\n"
+	"  mem_bw_tbs_per_usd   gpu_count x memory_bandwidth_tbs / price_hr: TB/s of\n"
+	"                       peak GPU memory bandwidth (HBM or GDDR)\n"
+	"  vram_gb_per_usd      total_gpu_mem_gb / price_hr: GB of GPU memory\n"
+	"  usd_per_pflop_hr     price_hr / (gpu_count x bf16_tflops / 1000): USD per\n"
+	"                       dense BF16 PFLOP/s-hour (--sort value; lower is better)\n"
+	"  dense = without 2:4 sparsity: a sheet's sparsity figure is halved.\n";
+
 /* gpucmp help values: what the words and marks of the tables mean, and
  * every column header. */
 static void print_values(void)
@@ -186,6 +205,7 @@ static void print_values(void)
 			printf("  %s%*s %s\n", field_values[i].value,
 			       4 - (int)render_width(field_values[i].value), "",
 			       field_values[i].meaning);
+	fputs(value_per_dollar_help, stdout);
 	printf("\nColumns of list (and their --columns names)\n");
 	for (size_t i = 0; i < offer_field_count; i++)
 		printf("  %-12s %-20s %s\n", offer_fields[i].header, offer_fields[i].key,

@@ -420,6 +420,27 @@ static void test_bad_tables(void **state)
 		 " form_factor: pcie, mig: 0, nvlink: no, bf16_tflops: null, source: not-a-url}\n",
 		 "source must be a URL"},
 		{1, "  - [not, a, mapping]\n", "expected a mapping"},
+		/* the value-per-dollar figures: numbers, with the URL they came from */
+		{0,
+		 "  - {id: a, family: a, vendor: nvidia, name: A, architecture: x, memory_gb: 1,"
+		 " form_factor: pcie, mig: 0, nvlink: no, bf16_tflops: null, source: https://x.y/a,"
+		 " fp8_tflops: -3, specs_source: https://x.y/s}\n",
+		 "'fp8_tflops' must be a non-negative number or null"},
+		{0,
+		 "  - {id: a, family: a, vendor: nvidia, name: A, architecture: x, memory_gb: 1,"
+		 " form_factor: pcie, mig: 0, nvlink: no, bf16_tflops: null, source: https://x.y/a,"
+		 " memory_bandwidth_tbs: fast, specs_source: https://x.y/s}\n",
+		 "'memory_bandwidth_tbs' must be a non-negative number or null"},
+		{0,
+		 "  - {id: a, family: a, vendor: nvidia, name: A, architecture: x, memory_gb: 1,"
+		 " form_factor: pcie, mig: 0, nvlink: no, bf16_tflops: null, source: https://x.y/a,"
+		 " memory_bandwidth_tbs: 2}\n",
+		 "need 'specs_source'"},
+		{0,
+		 "  - {id: a, family: a, vendor: nvidia, name: A, architecture: x, memory_gb: 1,"
+		 " form_factor: pcie, mig: 0, nvlink: no, bf16_tflops: null, source: https://x.y/a,"
+		 " fp8_tflops: 1, specs_source: datasheet}\n",
+		 "specs_source must be a URL"},
 		/* keys of one model twice (a, b) sort before the clash (zz) */
 		{1,
 		 "  - {id: b, family: b, vendor: nvidia, name: B, architecture: x, memory_gb: 1,"
@@ -450,6 +471,47 @@ static void test_bad_tables(void **state)
 	free(err);
 }
 
+/* The shipped table's FP8 and bandwidth figures (docs/GPUS.md): read,
+ * sourced, null where the GPU has no FP8, absent where unconfirmed. */
+static void test_value_specs(void **state)
+{
+	(void)state;
+	const struct gpu_model *h = gpu_find(table, "h100-sxm");
+	assert_non_null(h);
+	assert_true(h->fp8_tflops == 1979 && h->memory_bandwidth_tbs == 3.35);
+	assert_non_null(h->specs_source);
+	assert_true(strncmp(h->specs_source, "https://", 8) == 0);
+	const struct gpu_model *a = gpu_find(table, "a100-sxm-80gb");
+	assert_non_null(a);
+	assert_true(isnan(a->fp8_tflops) && a->memory_bandwidth_tbs == 2.039);
+	const struct gpu_model *m = gpu_find(table, "mi325x");
+	assert_non_null(m);
+	assert_true(m->fp8_tflops == 2614.9 && m->memory_bandwidth_tbs == 6);
+	const struct gpu_model *v = gpu_find(table, "v100-sxm2-16gb");
+	assert_non_null(v);
+	assert_true(isnan(v->fp8_tflops) && isnan(v->memory_bandwidth_tbs));
+	assert_null(v->specs_source);
+	/* every value names its source */
+	for (size_t i = 0; i < gpu_table_count(table); i++) {
+		const struct gpu_model *g = gpu_table_at(table, i);
+		if (!isnan(g->fp8_tflops) || !isnan(g->memory_bandwidth_tbs))
+			assert_non_null(g->specs_source);
+	}
+	/* a figure given, the other null (unknown) */
+	static const char doc[] =
+		"gpus:\n  - {id: a, family: a, vendor: nvidia, name: A, architecture: x,"
+		" memory_gb: 1, form_factor: pcie, mig: 0, nvlink: no, bf16_tflops: null,"
+		" source: https://x.y/a, fp8_tflops: 12.5, memory_bandwidth_tbs: null,"
+		" specs_source: https://x.y/s}\n";
+	struct gpu_table *t = NULL;
+	char *err = NULL;
+	assert_int_equal(gpu_table_load(&t, "t.yaml", doc, strlen(doc), &err), GC_OK);
+	const struct gpu_model *g = gpu_table_at(t, 0);
+	assert_true(g->fp8_tflops == 12.5 && isnan(g->memory_bandwidth_tbs));
+	assert_string_equal(g->specs_source, "https://x.y/s");
+	gpu_table_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -464,6 +526,7 @@ int main(void)
 		cmocka_unit_test(test_mig_capability),
 		cmocka_unit_test(test_infer),
 		cmocka_unit_test(test_bad_tables),
+		cmocka_unit_test(test_value_specs),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
