@@ -1409,6 +1409,26 @@ static void test_empty_reason_one_pass(void **state)
 	assert_int_equal(e.before, -1);
 }
 
+
+/* One H100 offer of provider grouptest, as the grouping tests load them. */
+static enum gc_status group_offer(offer_cb cb, void *ctx, const char *sku, const char *region,
+				  const char *kind, double price, double spot, char **err)
+{
+	struct offer o;
+	offer_init(&o);
+	o.provider = "grouptest";
+	o.sku = sku;
+	o.gpu = "h100-sxm";
+	o.gpu_name = "H100";
+	o.gpu_count = 1;
+	o.region = region;
+	o.price_hr = price;
+	o.spot_price_hr = spot;
+	o.price_kind = kind;
+	o.source = "live";
+	o.fetched_at = "2026-12-02T00:00:00Z";
+	return cb(ctx, &o, err);
+}
 /* Offers of a made-up provider whose price order and key order disagree:
  * SKU "a" comes first by name and second by price; a region seen twice
  * (r-a, r-z) counts once at its cheaper price, met after the dearer one;
@@ -1425,24 +1445,11 @@ static enum gc_status fill_groups(void *arg, offer_cb cb, void *ctx, char **err)
 		{"b", "r-b", 8, NAN}, {"b", "r-c", 2, 0.5}, {"c", "r-q", 6, NAN},
 		{"c", "r-p", 6, NAN},
 	};
-	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-		struct offer o;
-		offer_init(&o);
-		o.provider = "grouptest";
-		o.sku = rows[i].sku;
-		o.gpu = "h100-sxm";
-		o.gpu_name = "H100";
-		o.gpu_count = 1;
-		o.region = rows[i].region;
-		o.price_hr = rows[i].price;
-		o.spot_price_hr = rows[i].spot;
-		o.source = "live";
-		o.fetched_at = "2026-12-02T00:00:00Z";
-		enum gc_status st = cb(ctx, &o, err);
-		if (st != GC_OK)
-			return st;
-	}
-	return GC_OK;
+	enum gc_status st = GC_OK;
+	for (size_t i = 0; st == GC_OK && i < sizeof rows / sizeof rows[0]; i++)
+		st = group_offer(cb, ctx, rows[i].sku, rows[i].region, NULL, rows[i].price,
+				 rows[i].spot, err);
+	return st;
 }
 
 static enum gc_status fill_none(void *arg, offer_cb cb, void *ctx, char **err)
@@ -1550,25 +1557,11 @@ static enum gc_status fill_floors(void *arg, offer_cb cb, void *ctx, char **err)
 		{"c", "r-1", NULL, 4, NAN},             {"d", "r-1", "fixed", NAN, 0.25},
 		{"d", "r-2", "auction_floor", 0.5, NAN},
 	};
-	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-		struct offer o;
-		offer_init(&o);
-		o.provider = "grouptest";
-		o.sku = rows[i].sku;
-		o.gpu = "h100-sxm";
-		o.gpu_name = "H100";
-		o.gpu_count = 1;
-		o.region = rows[i].region;
-		o.price_hr = rows[i].price;
-		o.spot_price_hr = rows[i].spot;
-		o.price_kind = rows[i].kind;
-		o.source = "live";
-		o.fetched_at = "2026-12-02T00:00:00Z";
-		enum gc_status st = cb(ctx, &o, err);
-		if (st != GC_OK)
-			return st;
-	}
-	return GC_OK;
+	enum gc_status st = GC_OK;
+	for (size_t i = 0; st == GC_OK && i < sizeof rows / sizeof rows[0]; i++)
+		st = group_offer(cb, ctx, rows[i].sku, rows[i].region, rows[i].kind,
+				 rows[i].price, rows[i].spot, err);
+	return st;
 }
 
 /* q's CSV over cols (n) by the one pass and by the statement, which agree;
