@@ -48,7 +48,7 @@ expect exact '--format' gpucmp list --for
 expect has 'lambda azure' gpucmp show ''
 expect has 'h100' gpucmp list --gpu h1
 expect exact 'skypilot' gpucmp import --format ''
-expect exact 'table json csv ndjson' gpucmp list --format ''
+expect exact 'table json csv ndjson markdown' gpucmp list --format ''
 expect exact 'fixed marketplace auction_floor any' gpucmp list --price-kind ''
 # --opt=value, split at '=' as COMP_WORDBREAKS makes bash do
 expect exact 'managed' gpucmp list --k8s = m

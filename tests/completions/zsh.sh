@@ -58,7 +58,7 @@ expect exact "gpucmp list --for" --format
 expect has "gpucmp show " lambda azure
 expect has "gpucmp list --gpu h1" h100 h100-sxm
 expect exact "gpucmp import --format " skypilot
-expect exact "gpucmp list --format " table json csv ndjson
+expect exact "gpucmp list --format " table json csv ndjson markdown
 expect exact "gpucmp list --price-kind " fixed marketplace auction_floor any
 expect exact "gpucmp list --price-kind fixed," marketplace auction_floor any
 expect has "gpucmp list --gpu h100,a1" a100 a10
