@@ -36,7 +36,8 @@ struct renderer {
 /* --- formats ------------------------------------------------------------- */
 
 #define RENDER_FORMAT_DEF(name, value, people, cli, desc) {name, value, people, cli, desc},
-const struct render_format_def render_formats[] = {RENDER_FORMATS(RENDER_FORMAT_DEF){NULL}};
+const struct render_format_def render_formats[] = {
+	RENDER_FORMATS(RENDER_FORMAT_DEF){NULL, RF_COUNT, 0, 0, NULL}};
 
 int render_for_people(enum render_format fmt)
 {
