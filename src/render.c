@@ -470,29 +470,40 @@ static void nest_text(const struct render_nest *n, char *out, size_t size)
 	}
 }
 
+/* A value in the plain words CSV and the page's data-v share: *word, to
+ * write as it is (true, 2.5), or *text, to escape for where it goes (a
+ * nested value's or a list's text made in tmp); both NULL for null. */
+static void plain_value(const struct field *f, const struct render_value *v, char *tmp,
+			size_t size, const char **word, const char **text)
+{
+	*word = *text = NULL;
+	if (v->nest) {
+		nest_text(v->nest, tmp, size);
+		*text = tmp;
+	} else if (is_null(f, v)) {
+		return;
+	} else if (f->type == FT_BOOL) {
+		*word = v->num ? "true" : "false";
+	} else if (numeric(f)) {
+		format_number(tmp, size, v->num);
+		*word = tmp;
+	} else if (f->type == FT_LIST) {
+		list_text(v->text, tmp, size);
+		*text = tmp;
+	} else {
+		*text = v->text;
+	}
+}
+
 static enum gc_status csv_value(struct buf *b, const struct field *f,
 				const struct render_value *v)
 {
 	char tmp[512];
+	const char *word, *text;
 	if (v->shown) /* a number as the table shows it ("2 h") is no formula */
 		return csv_text(b, v->shown, !numeric(f));
-	if (v->nest) {
-		nest_text(v->nest, tmp, sizeof tmp);
-		return csv_text(b, tmp, 1);
-	}
-	if (is_null(f, v))
-		return GC_OK;
-	if (f->type == FT_BOOL)
-		return buf_addstr(b, v->num ? "true" : "false");
-	if (numeric(f)) {
-		format_number(tmp, sizeof tmp, v->num);
-		return buf_addstr(b, tmp);
-	}
-	if (f->type == FT_LIST) {
-		list_text(v->text, tmp, sizeof tmp);
-		return csv_text(b, tmp, 1);
-	}
-	return csv_text(b, v->text, 1);
+	plain_value(f, v, tmp, sizeof tmp, &word, &text);
+	return word ? buf_addstr(b, word) : text ? csv_text(b, text, 1) : GC_OK;
 }
 
 static enum gc_status csv_row(struct buf *b, const struct row *w)
@@ -661,26 +672,12 @@ static enum gc_status html_value(struct buf *b, const struct field *f,
 				 const struct render_value *v)
 {
 	char tmp[512];
-	if (v->nest) {
-		nest_text(v->nest, tmp, sizeof tmp);
-		return render_html(b, tmp);
-	}
-	if (is_null(f, v))
-		return GC_OK;
-	if (f->type == FT_BOOL)
-		return buf_addstr(b, v->num ? "true" : "false");
-	if (numeric(f)) {
-		format_number(tmp, sizeof tmp, v->num);
-		return buf_addstr(b, tmp);
-	}
-	if (f->type == FT_YESNO)
+	const char *word, *text;
+	if (f->type == FT_YESNO && !v->nest && !is_null(f, v))
 		return buf_addstr(b, strcmp(v->text, "yes") == 0  ? "true"
 				     : strcmp(v->text, "no") == 0 ? "false" : "");
-	if (f->type == FT_LIST) {
-		list_text(v->text, tmp, sizeof tmp);
-		return render_html(b, tmp);
-	}
-	return render_html(b, v->text);
+	plain_value(f, v, tmp, sizeof tmp, &word, &text);
+	return word ? buf_addstr(b, word) : text ? render_html(b, text) : GC_OK;
 }
 
 /* One cell: <td data-v="value">text</td>, data-v left out where the value
