@@ -22,6 +22,7 @@ struct list_state {
 	int have_where;
 	struct query_omitted om; /* left out as unknown: by query_run when it
 				  * counted them on its way */
+	int region_checked;      /* region_word_known has answered */
 };
 
 /* --hours and --nodes. */
@@ -266,15 +267,18 @@ static void no_provider_offers(const struct query *q)
 
 /* "no offers match: --ib rules out all 6 offers that --gpu and --region
  * match": the filter that emptied the answer and the count before it. */
-/* JSON, CSV and NDJSON print their frame ([] or a header) before any row:
- * an unknown --region word is refused before the answer, as a table
- * refuses it after its empty one (no_match). */
+/* An unknown --region word (not a glob, a country, a continent, a geo nor
+ * any offer's region) is refused: JSON, CSV and NDJSON ask before their
+ * frame ([] or a header), a table after its empty answer (no_match).  A
+ * word that names a country is known, whether or not an offer is there. */
 static int region_word_known(struct list_state *s)
 {
 	int known = 1;
 	char *err = NULL;
-	if (!s->q.region_glob || strpbrk(s->q.region_glob, "*?[") || s->q.region_country)
+	if (!s->q.region_glob || strpbrk(s->q.region_glob, "*?[") || s->q.region_country ||
+	    s->region_checked)
 		return EXIT_OK;
+	s->region_checked = 1;
 	enum gc_status st = query_region_known(s->env.cache, s->q.region_glob, &known, &err);
 	if (st != GC_OK) {
 		msg_status(st, err, "cannot read the cache");
@@ -300,17 +304,9 @@ static int no_match(struct list_state *s)
 				       : "no offers match");
 		return EXIT_OK;
 	}
-	/* a word that names a country is known, whether or not an offer is there */
-	int known = 1;
-	if (strcmp(e.filter, "--region") == 0 && !strpbrk(s->q.region_glob, "*?[") &&
-	    !s->q.region_country &&
-	    (st = query_region_known(s->env.cache, s->q.region_glob, &known, &err)) != GC_OK) {
-		msg_status(st, err, "cannot read the cache");
-		free(err);
-		return exit_code_for(st);
-	}
-	if (!known)
-		return cli_unknown_region(&s->env, s->q.region_glob);
+	int rc = strcmp(e.filter, "--region") == 0 ? region_word_known(s) : EXIT_OK;
+	if (rc)
+		return rc;
 	if (strcmp(e.filter, "--region") == 0 && s->q.region_glob)
 		snprintf(what, sizeof what, "--region %.40s", s->q.region_glob);
 	else
