@@ -17,9 +17,10 @@ root=$(mktemp -d "${TMPDIR:-/tmp}/gpucmp-demo.XXXXXX")
 trap '[ -n "${KEEP:-}" ] && cp "$root/cache.db" "$KEEP"; rm -rf "$root"' EXIT INT TERM
 export GPUCMP_TODAY=2026-12-02 HOME="$root" XDG_CONFIG_HOME="$root/config" GPUCMP_CONFIG=
 export GPUCMP_CACHE="$root/cache.db" NO_COLOR=1 GPUCMP_NOW=2026-12-02T11:00:00Z
+# shellcheck source=tests/lib/fixtured.sh
 . "$top/tests/lib/fixtured.sh"
 for p in lambda runpod vast verda linode hyperstack digitalocean scaleway vultr; do
-	up=$(echo "$p" | tr a-z A-Z)
+	up=$(echo "$p" | tr '[:lower:]' '[:upper:]')
 	fixtured_start "$fx" "$top/tests/fixtures/http/$p.routes" \
 		"$top/tests/fixtures/http/$p" "$root" >/dev/null
 	key=fixture-key
