@@ -646,6 +646,12 @@ scenario_all_adapters() {
 	[ "$n" = "$want" ] || fail "$n of $want providers updated" || return 1
 	sql_is "SELECT count(DISTINCT provider) FROM offer WHERE source = 'live'" "$want" || return 1
 	sql_is "SELECT count(*) FROM offer WHERE source = 'live' AND (price_hr IS NULL AND spot_price_hr IS NULL)" "0" || return 1
+	# every adapter that reports stock names its signal (struct adapter's stock)
+	g list --all-regions --limit 100000 --format csv \
+		--columns provider,available,available_source
+	has out "scaleway,true,scaleway: /products/servers/availability" && lacks out ": live API" ||
+		return 1
+	sql_is "SELECT count(DISTINCT provider) FROM offer WHERE source = 'live' AND available IS NOT NULL" "9" || return 1
 	no_secret
 }
 
