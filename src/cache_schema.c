@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cache_int.h"
+#include "gpucmp/adapter.h"
 #include "gpucmp/buf.h"
 #include "sqlite_int.h"
 
@@ -196,7 +197,57 @@ static const char view_value_sql[] =
 	" CASE WHEN " PRICE_KIND " <> 'auction_floor' THEN"
 	"  ROUND(o.gpu_mem_gb * o.gpu_count / o.price_hr, 4) END AS vram_gb_per_usd,";
 
-/* The rest of offer_v, after view_value_sql. */
+/* `text` as an SQL literal: quoted, its quotes doubled. */
+static enum gc_status sql_literal(struct buf *b, const char *text)
+{
+	enum gc_status st = buf_addstr(b, "'");
+	for (const char *p = text; st == GC_OK && *p; p++)
+		st = *p == '\'' ? buf_addstr(b, "''") : buf_add(b, p, 1);
+	return st == GC_OK ? buf_addstr(b, "'") : st;
+}
+
+/* offer_v's stock columns, after view_value_sql: where an offer's
+ * `available` was read, and when.  Derived, not stored: a live offer's
+ * stock comes from its adapter's signal (struct adapter's stock, the
+ * offer in region "unknown" from stock_unplaced when the adapter names
+ * one), any other row's from its source and origin (an import's file);
+ * checked when the data is dated (as_of: a live fetch's time).  Both NULL
+ * when available is (snapshot and catalog rows carry no stock). */
+static enum gc_status view_stock_sql(struct buf *b)
+{
+	enum gc_status st = buf_addstr(b, " CASE WHEN o.available IS NULL THEN NULL"
+				      " WHEN o.source <> 'live' THEN o.source"
+				      " || COALESCE(': ' || o.origin, '')");
+	for (size_t i = 0; st == GC_OK && i < adapter_count; i++) {
+		const struct adapter *a = adapters[i];
+		if (!a->stock)
+			continue;
+		if (a->stock_unplaced) {
+			st = buf_addstr(b, " WHEN o.region = 'unknown' AND o.provider = ");
+			if (st == GC_OK)
+				st = sql_literal(b, a->id);
+			if (st == GC_OK)
+				st = buf_addstr(b, " THEN ");
+			if (st == GC_OK)
+				st = sql_literal(b, a->stock_unplaced);
+		}
+		if (st == GC_OK)
+			st = buf_addstr(b, " WHEN o.provider = ");
+		if (st == GC_OK)
+			st = sql_literal(b, a->id);
+		if (st == GC_OK)
+			st = buf_addstr(b, " THEN ");
+		if (st == GC_OK)
+			st = sql_literal(b, a->stock);
+	}
+	if (st == GC_OK)
+		st = buf_addstr(b, " ELSE o.provider || ': live API' END AS available_source,"
+				   " CASE WHEN o.available IS NOT NULL THEN o.as_of END"
+				   " AS available_checked_at,");
+	return st;
+}
+
+/* The rest of offer_v, after view_stock_sql. */
 static const char view_tail_sql[] =
 	" o.currency AS currency, o.available AS available,"
 	" COALESCE(t.k8s, p.kubernetes_mode, 'unknown') AS k8s,"
@@ -380,12 +431,18 @@ uint64_t cache_view_hash(const struct catalog *cat)
 		h = ~h;
 	buf_free(&b);
 	h = catalog_hash(h, view_value_sql, sizeof view_value_sql);
+	buf_init(&b, 0);
+	if (view_stock_sql(&b) == GC_OK)
+		h = catalog_hash(h, b.ptr, b.len);
+	else
+		h = ~h;
+	buf_free(&b);
 	h = catalog_hash(h, view_tail_sql, sizeof view_tail_sql);
 	return catalog_hash(h, view_body_sql, sizeof view_body_sql);
 }
 
-/* offer_v's whole CREATE VIEW (three literals: C11 promises 4095 bytes
- * each): a new string, NULL when out of memory. */
+/* offer_v's whole CREATE VIEW (three literals, C11 promises 4095 bytes
+ * each, and the stock columns): a new string, NULL when out of memory. */
 static char *view_create_sql(void)
 {
 	struct buf b;
@@ -393,6 +450,8 @@ static char *view_create_sql(void)
 	enum gc_status st = buf_addstr(&b, view_body_sql);
 	if (st == GC_OK)
 		st = buf_addstr(&b, view_value_sql);
+	if (st == GC_OK)
+		st = view_stock_sql(&b);
 	if (st == GC_OK)
 		st = buf_addstr(&b, view_tail_sql);
 	if (st != GC_OK) {

@@ -101,6 +101,11 @@ const struct field offer_fields[] = {
 	 "GPU memory bandwidth (TB/s) of the whole offer per on-demand USD/h", NULL},
 	{"vram_gb_per_usd", "VRAM GB/$", FT_NUM, "vram_gb_per_usd", 0,
 	 "GPU memory (GB) of the whole offer per on-demand USD/h", NULL},
+	/* added with stock (issue 26): appended; derived in offer_v */
+	{"available_checked_at", "STOCK AT", FT_TEXT, "available_checked_at", 0,
+	 "when `available` was checked (RFC 3339 UTC; null when it is null)", NULL},
+	{"available_source", "STOCK SOURCE", FT_TEXT, "available_source", 0,
+	 "the signal `available` was read from (null when it is null)", NULL},
 };
 const size_t offer_field_count = sizeof offer_fields / sizeof offer_fields[0];
 

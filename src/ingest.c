@@ -197,6 +197,11 @@ enum gc_status ingest_offer(struct ingest *in, const struct offer *raw, struct o
 	 * without a date of its own is of unknown age (stale), never "now" */
 	if (!out->as_of && out->source && strcmp(out->source, "live") == 0)
 		out->as_of = out->fetched_at;
+	/* a catalog or the snapshot lists what is sold, not what is in stock
+	 * now: its stock is unknown, whatever a row says */
+	if (out->source && (strcmp(out->source, "catalog") == 0 ||
+			    strcmp(out->source, "snapshot") == 0))
+		out->available = -1;
 	if (!numbers(in, out) || !words_and_prices(in, out))
 		return GC_OK;
 	in->s.stored++;

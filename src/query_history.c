@@ -46,8 +46,8 @@ static enum gc_status changes_sql(const struct query *q, const char *cond, const
 		 "CASE WHEN NOT k.was AND k.now THEN 'appeared' WHEN k.was AND NOT k.now"
 		 " THEN 'gone' WHEN NOT k.was THEN NULL WHEN %s < %s THEN 'cheaper'"
 		 " WHEN %s > %s THEN 'dearer' WHEN k.s < k.ws THEN 'spot_cheaper'"
-		 " WHEN k.s > k.ws THEN 'spot_dearer' WHEN k.a IS NOT k.wa THEN"
-		 " CASE WHEN k.a THEN 'available' ELSE 'unavailable' END END",
+		 " WHEN k.s > k.ws THEN 'spot_dearer' WHEN k.wa = 1 AND k.a = 0 THEN 'sold-out'"
+		 " WHEN k.wa = 0 AND k.a = 1 THEN 'back' END",
 		 p, wp, p, wp);
 	buf_init(&out->sql, 0);
 	out->nbinds = 0;
@@ -272,13 +272,24 @@ enum gc_status query_events(struct cache *c, const struct query_sql *qs,
 	return st;
 }
 
-void query_event_kind(int kind, char *out, size_t n)
+/* An event's stock bit by what it went from and to: sold-out (yes to no),
+ * back (no to yes), stock (to or from unknown). */
+static const char *stock_word(const struct query_event *e)
 {
-	static const char *const names[] = {"appeared", "gone", "price", "spot", "available"};
+	if (e->was_available == 1 && e->available == 0)
+		return "sold-out";
+	if (e->was_available == 0 && e->available == 1)
+		return "back";
+	return "stock";
+}
+
+void query_event_kind(const struct query_event *e, char *out, size_t n)
+{
+	const char *names[] = {"appeared", "gone", "price", "spot", stock_word(e)};
 	size_t o = 0;
 	out[0] = '\0';
 	for (int i = 0; i < 5; i++) {
-		if (!(kind & (1 << i)))
+		if (!(e->kind & (1 << i)))
 			continue;
 		int w = snprintf(out + o, n - o, "%s%s", o ? "," : "", names[i]);
 		if (w < 0 || (size_t)w >= n - o)

@@ -96,6 +96,13 @@ struct adapter {
 	const char *key_name;   /* header or query parameter for HEADER/QUERY */
 	const char *const *key_envs; /* conventional variables besides GPUCMP_<ID>_API_KEY */
 	const char *endpoint;   /* documentation of what is fetched (one line) */
+	/* The stock signal `available` is read from, as the offer's
+	 * available_source names it ("vast: rentable, rented"; offer_v, in
+	 * cache_schema.c); NULL when the adapter leaves stock unknown.
+	 * stock_unplaced: the one of its offers in region "unknown", when that
+	 * is another field (RunPod's lowestPrice); NULL: stock. */
+	const char *stock;
+	const char *stock_unplaced;
 	int conditional;        /* one request per refresh: send ETag / Last-Modified */
 	/* Queue the first request(s). */
 	enum gc_status (*start)(struct adapter_run *run, char **err);

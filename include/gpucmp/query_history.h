@@ -15,7 +15,9 @@
  * its last event's state after.  Strings are new (query_changes_release). */
 struct query_change {
 	char *change;   /* "appeared", "gone", "cheaper", "dearer", "spot_cheaper",
-			 * "spot_dearer", "available", "unavailable" */
+			 * "spot_dearer", "sold-out" (in stock before, not
+			 * now), "back" (the other way); a stock that became
+			 * or ceased to be unknown is no change */
 	char *provider, *sku, *region, *gpu, *at; /* at: its last event */
 	double gpu_count;
 	double price_hr, was_price_hr, spot_price_hr, was_spot_price_hr; /* NAN: none */
@@ -67,7 +69,9 @@ enum gc_status query_daily(struct cache *c, const struct query_sql *qs, long fir
 			   size_t ndays, struct query_daily **out, size_t *n, char **err);
 void query_daily_release(struct query_daily *v, size_t n);
 
-/* The names of an event's kind bits, joined by "," ("price,spot"), into out. */
-void query_event_kind(int kind, char *out, size_t n);
+/* The names of an event's kind bits, joined by "," ("price,spot"), into
+ * out; the stock bit is "sold-out", "back" or "stock" (to or from
+ * unknown). */
+void query_event_kind(const struct query_event *e, char *out, size_t n);
 
 #endif

@@ -86,6 +86,7 @@ const struct adapter adapter_digitalocean = {
 	.key_envs = key_envs,
 	.endpoint = "GET /v2/sizes "
 		    "(https://docs.digitalocean.com/reference/api/digitalocean/#tag/Sizes)",
+	.stock = "digitalocean: /v2/sizes available, regions",
 	.conditional = 0,
 	.start = start,
 	.parse = parse,

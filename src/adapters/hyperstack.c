@@ -302,6 +302,7 @@ const struct adapter adapter_hyperstack = {
 	.key_envs = key_envs,
 	.endpoint = "GET /v1/core/flavors + /v1/pricebook "
 		    "(https://docs.hyperstack.cloud/docs/api-reference/)",
+	.stock = "hyperstack: /v1/core/flavors stock_available",
 	.conditional = 0,
 	.start = start,
 	.parse = parse,

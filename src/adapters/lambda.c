@@ -114,6 +114,7 @@ const struct adapter adapter_lambda = {
 	.key_style = ADAPTER_KEY_BEARER,
 	.key_envs = key_envs,
 	.endpoint = "GET /api/v1/instance-types (https://docs.lambda.ai/api/cloud)",
+	.stock = "lambda: /api/v1/instance-types regions_with_capacity_available",
 	.conditional = 1,
 	.start = start,
 	.parse = parse,

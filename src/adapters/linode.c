@@ -214,6 +214,7 @@ const struct adapter adapter_linode = {
 	.endpoint = "GET /v4/linode/types and /v4/regions/availability "
 		    "(https://techdocs.akamai.com/linode-api/reference/get-linode-types, "
 		    "https://techdocs.akamai.com/linode-api/reference/get-regions-availability)",
+	.stock = "linode: /v4/regions/availability",
 	.conditional = 0,
 	.start = start,
 	.parse = parse,

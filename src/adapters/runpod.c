@@ -184,6 +184,8 @@ const struct adapter adapter_runpod = {
 	.key_envs = key_envs,
 	.endpoint = "POST /graphql gpuTypes { securePrice lowestPrice } dataCenters "
 		    "{ gpuAvailability } (https://graphql-spec.runpod.io/)",
+	.stock = "runpod: dataCenters.gpuAvailability.stockStatus",
+	.stock_unplaced = "runpod: gpuTypes.lowestPrice.stockStatus",
 	/* one request, but a POST: If-None-Match on it would only earn a 412 */
 	.conditional = 0,
 	.start = start,

@@ -190,6 +190,7 @@ const struct adapter adapter_scaleway = {
 	.key_name = "X-Auth-Token",
 	.endpoint = "GET /instance/v1/zones/{zone}/products/servers (+ /availability) "
 		    "(https://www.scaleway.com/en/developers/api/instance/)",
+	.stock = "scaleway: /products/servers/availability",
 	.conditional = 0,
 	.start = start,
 	.parse = parse,

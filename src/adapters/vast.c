@@ -142,6 +142,7 @@ const struct adapter adapter_vast = {
 	.key_style = ADAPTER_KEY_BEARER,
 	.key_envs = key_envs,
 	.endpoint = "POST /api/v0/bundles/ (https://docs.vast.ai/cli/reference/search-offers)",
+	.stock = "vast: rentable, rented",
 	/* one request, but a POST: If-None-Match on it would only earn a 412 */
 	.conditional = 0,
 	.start = start,

@@ -227,6 +227,7 @@ const struct adapter adapter_verda = {
 	.endpoint = "POST /v1/oauth2/token, GET /v1/instance-types, /v1/instance-availability; "
 		    "key CLIENT_ID:CLIENT_SECRET "
 		    "(https://github.com/DataCrunch-io/datacrunch-python)",
+	.stock = "verda: /v1/instance-availability",
 	.start = start,
 	.parse = parse,
 	.finish = finish,

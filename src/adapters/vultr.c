@@ -244,6 +244,7 @@ const struct adapter adapter_vultr = {
 	.key_envs = key_envs,
 	.endpoint = "GET /v2/plans?type=all and /v2/plans-metal "
 		    "(https://www.vultr.com/api/#tag/plans)",
+	.stock = "vultr: /v2/plans locations",
 	.conditional = 0,
 	.start = start,
 	.parse = parse,

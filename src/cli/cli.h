@@ -221,6 +221,7 @@ int cli_number(const struct cli_args *a, enum opt_id id, int whole, double min, 
  * --gpus is read) and --provider into q, with "did you mean"; the catalog
  * parts they need must be loaded.  Return exit codes. */
 struct query;
+struct query_omitted;
 int cli_gpu_filter(const struct cli_env *env, const struct cli_args *a, struct query *q);
 int cli_provider_filter(const struct cli_env *env, const struct cli_args *a, char **store,
 			struct query *q);
@@ -320,6 +321,14 @@ int cli_help_regions(FILE *out);
  * it; *have: release it). */
 int cli_offer_where(struct cli_env *env, const struct cli_args *a, struct query *q,
 		    char **prov_store, struct where_result *out, int *have);
+/* "left out as unknown, not as no: --ib 8 offers (coreweave 8); --region
+ * us 391 offers (lambda 391); --include-unknown keeps them": the offers
+ * q's filters dropped for want of a fact, not for a fact, on stderr (JSON
+ * and CSV too: stdout stays the answer), counted by query_omitted unless
+ * om->counted; `tail` (NULL: "; --include-unknown keeps them") says how
+ * to keep them.  Nothing when none.  Returns an exit code. */
+int cli_unknown_note(struct cache *c, const struct query *q, struct query_omitted *om,
+		     const char *tail);
 
 #include "cli_history.h"
 

@@ -59,7 +59,7 @@ static void event_row(void *ctx, size_t i, struct render_value *v)
 {
 	struct events_ctx *e = ctx;
 	const struct query_event *x = &e->v[i];
-	query_event_kind(x->kind, e->change, sizeof e->change);
+	query_event_kind(x, e->change, sizeof e->change);
 	v[E_PROVIDER] = RV_TEXT(x->provider);
 	v[E_SKU] = RV_TEXT(x->sku);
 	v[E_REGION] = RV_TEXT(x->region);

@@ -326,66 +326,10 @@ static int no_match(struct list_state *s)
 	return EXIT_OK;
 }
 
-/* The unknown note in one terminal line: "left out as unknown: --ib 855,
- * --region us 2; --include-unknown keeps them", the filters' list cut to
- * fit ('--explain' lists them whole, with whose they are). */
-static void unknown_brief(const struct query_omitted *om, size_t width)
-{
-	static const char head[] = "left out as unknown: ";
-	static const char tail[] = "; --include-unknown keeps them";
-	char items[400];
-	size_t len = 0;
-	for (size_t i = 0; i < om->n && len < sizeof items; i++) {
-		int w = snprintf(items + len, sizeof items - len, "%s%s %lld", i ? ", " : "",
-				 om->items[i].filter, om->items[i].offers);
-		if (w < 0)
-			break;
-		len += (size_t)w;
-	}
-	/* "gpucmp: ", the cursor's cell, and at least a filter's name */
-	size_t fixed = 9 + strlen(head) + strlen(tail);
-	struct buf b;
-	buf_init(&b, 0);
-	if (render_fit(&b, items, width > fixed + 12 ? width - fixed : 12) == GC_OK && b.ptr)
-		msg_note("%s%s%s", head, b.ptr, tail);
-	else
-		msg_note("%s%s%s", head, items, tail);
-	buf_free(&b);
-}
-
-/* "left out as unknown: --ib 8 offers (coreweave 8); --region us 391
- * offers (lambda 391); --include-unknown keeps them": the offers the
- * filters dropped for want of a fact, not for a fact, on stderr (JSON and
- * CSV too: stdout stays the answer).  Returns an exit code. */
+/* What list's filters left out as unknown, on stderr (cli_unknown_note). */
 static int unknown_note(struct list_state *s)
 {
-	struct query_omitted *om = &s->om;
-	char *err = NULL, line[1200];
-	enum gc_status st = om->counted ? GC_OK : query_omitted(s->env.cache, &s->q, om, &err);
-	if (st != GC_OK) {
-		msg_status(st, err, "cannot read the cache");
-		free(err);
-		return exit_code_for(st);
-	}
-	size_t len = 0;
-	for (size_t i = 0; i < om->n; i++) {
-		const struct query_omit *o = &om->items[i];
-		int w = snprintf(line + len, sizeof line - len, "%s%s %lld offer%s (%s)",
-				 i ? "; " : "", o->filter, o->offers, o->offers == 1 ? "" : "s",
-				 o->providers);
-		if (w < 0 || (size_t)w >= sizeof line - len)
-			break;
-		len += (size_t)w;
-	}
-	static const char head[] = "left out as unknown, not as no: ",
-			  tail[] = "; --include-unknown keeps them";
-	/* a terminal too narrow for it gets one line, as the footer does */
-	int width = isatty(fileno(stderr)) ? render_term_width(stderr) : 0;
-	if (len && width > 0 && len + sizeof head + sizeof tail + 8 > (size_t)width)
-		unknown_brief(om, (size_t)width);
-	else if (len)
-		msg_note("%s%s%s", head, line, tail);
-	return EXIT_OK;
+	return cli_unknown_note(s->env.cache, &s->q, &s->om, NULL);
 }
 
 /* --explain: per filter, the offers it leaves out because their fact is

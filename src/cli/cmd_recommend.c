@@ -44,10 +44,16 @@ static void print_pick(const struct rec_pick *k, const char *mark, double hours,
 	printf("\n");
 }
 
+/* What the request filtered on, for the words of the answer: --gpu, and
+ * --available (a provider whose offers' stock is unknown has none "known
+ * in stock", not none at all). */
+enum { ASKED_GPU = 1, ASKED_STOCK = 2 };
+
 /* What a left-out status says, for a line "  WHY: a, b". */
 static void left_reason(enum rec_status s, const struct query_rec *r, int gpu, char *out,
 			size_t n)
 {
+	const char *stock = gpu & ASKED_STOCK ? "known to be in stock " : "";
 	switch (s) {
 	case REC_BELOW_LIMIT:
 		snprintf(out, n, "ranked after --limit %zu", r->limit);
@@ -62,8 +68,8 @@ static void left_reason(enum rec_status s, const struct query_rec *r, int gpu, c
 		snprintf(out, n, "no price for a fitting offer");
 		break;
 	case REC_NO_FIT:
-		snprintf(out, n, "no offer %swith %g or more GPUs",
-			 gpu ? "of the --gpu models " : "", r->gpus);
+		snprintf(out, n, "no offer %s%swith %g or more GPUs", stock,
+			 gpu & ASKED_GPU ? "of the --gpu models " : "", r->gpus);
 		break;
 	default:
 		snprintf(out, n, "no offers in the cache ('gpucmp refresh ID'; some need a key)");
@@ -150,7 +156,8 @@ static int print_result(const struct cli_args *a, const struct cli_env *env,
 	if (cli_flag(a, O_JSON))
 		return cli_print_json(query_recommend_json(r, res), 0);
 	if (!res->count[REC_RANKED] && !res->count[REC_UNVERIFIED])
-		msg_note("no offer fits; try fewer --gpus, another --gpu or a larger --budget");
+		msg_note("no offer fits; try fewer --gpus, another --gpu or a larger --budget%s",
+			 gpu & ASKED_STOCK ? ", or without --available" : "");
 	print_text(env, r, gpu, res);
 	if (env->money_note[0])
 		msg_note("%s", env->money_note);
@@ -231,8 +238,14 @@ static int recommend(struct cli_env *env, const struct cli_args *a, struct query
 		free(err);
 		return rc;
 	}
-	int rc = print_result(a, env, r, q->ngpus > 0, &res);
+	int asked = (q->ngpus > 0 ? ASKED_GPU : 0) |
+		    (q->caps & (1u << QC_AVAILABLE) ? ASKED_STOCK : 0);
+	int rc = print_result(a, env, r, asked, &res);
 	free(res.picks);
+	/* --available: the offers of unknown stock were not ranked; say so */
+	struct query_omitted om = {0};
+	if (!rc)
+		rc = cli_unknown_note(env->cache, q, &om, "; without --available they are ranked");
 	return rc;
 }
 
@@ -252,6 +265,7 @@ int cmd_recommend(struct cli_args *a)
 	query_init(&q);
 	char *pstore = NULL;
 	rc = cli_catalog_need(&env, CATALOG_GPUS | CATALOG_PROFILES);
+	cli_caps(a, &q.caps); /* --available */
 	if (!rc)
 		rc = cli_gpu_filter(&env, a, &q);
 	/* a count in --gpu ("h100:8") is the GPUs per node, unless --gpus says */
@@ -292,7 +306,7 @@ static const struct opt_use recommend_opts[] = {
 	OPT_GROUP(opts_common), OPT_USE(opt_gpu), OPT_USE(opt_gpus), OPT_USE(opt_provider),
 	OPT_USE(opt_hours), OPT_USE(opt_nodes), OPT_USE(opt_limit), OPT_USE(opt_json),
 	OPT_USE(opt_workload), OPT_USE(opt_budget), OPT_USE(opt_model), OPT_USE(opt_precision),
-	OPT_USE(opt_rec_vram), OPT_END};
+	OPT_USE(opt_rec_vram), OPT_USE(opt_available), OPT_END};
 
 const struct cmd_entry cmd_recommend_entry = {
 	.name = "recommend",
@@ -310,6 +324,8 @@ const struct cmd_entry cmd_recommend_entry = {
 		"is the provider's best matching offer; '+' meets an item, '-' misses it, '?'\n"
 		"is unknown. Multi-node training whose fabric is unknown is listed apart as\n"
 		"unverified; every provider left out is named with its reason.\n"
+		"--available ranks only offers known to be in stock now; those whose stock\n"
+		"is unknown are left out and counted on stderr.\n"
 		"--gpus is per node (default 8 for training, else 1);\n"
 		"--hours adds an estimate (price x hours x nodes, + control plane for\n"
 		"inference on managed Kubernetes; batch at the spot price).\n"

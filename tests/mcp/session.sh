@@ -56,6 +56,7 @@ cat >"$s" <<'REQ'
 {"jsonrpc":"2.0","id":14,"method":"tools/call","params":{"name":"compare","arguments":{"providers":["lambda"]}}}
 {"jsonrpc":"2.0","id":15,"method":"tools/call","params":{"name":"list","arguments":{"gpu":"h100;drop table"}}}
 {"jsonrpc":"2.0","id":16,"method":"tools/call","params":{"name":"list","arguments":{"k8s":"sometimes"}}}
+{"jsonrpc":"2.0","id":17,"method":"tools/call","params":{"name":"recommend","arguments":{"workload":"notebook","available":true}}}
 {"jsonrpc":"2.0","id":3,"result":{}}
 {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}
 {"jsonrpc":"2.0","method":"no/such/notification"}
@@ -64,9 +65,9 @@ serve "$s"
 [ "$(cat "$s.rc")" = 0 ] && ok "a session ends with 0 at the end of input" ||
 	bad "exit $(cat "$s.rc"): $(cat "$s.err")"
 if jq -e -s 'all(.[]; .jsonrpc == "2.0")' "$s.out" >/dev/null 2>&1 &&
-   [ "$(grep -c . "$s.out")" = 16 ]; then
-	ok "one JSON-RPC line for each of the 16 requests, none for notifications or responses"
-else bad "stdout is not 16 JSON-RPC lines:"; cut -c1-200 "$s.out"; fi
+   [ "$(grep -c . "$s.out")" = 17 ]; then
+	ok "one JSON-RPC line for each of the 17 requests, none for notifications or responses"
+else bad "stdout is not 17 JSON-RPC lines:"; cut -c1-200 "$s.out"; fi
 check "$s" 1 '.result.protocolVersion == "2025-11-25" and .result.capabilities.tools and
 	.result.serverInfo.name == "gpucmp"' "initialize answers the client's revision"
 check "$s" 2 '[.result.tools[].name] == ["list","show","compare","recommend","changes",
@@ -77,6 +78,8 @@ check "$s" 2 '.result.tools[0].inputSchema.properties | .ib.type == "boolean" an
 	.gpu.type == "string" and (.k8s.enum | index("managed")) and .region and
 	.available and (has("json") | not) and (has("cache") | not)' \
 	"list's schema is its option table, less the output and cache options"
+check "$s" 2 '.result.tools[3].inputSchema.properties.available.type == "boolean"' \
+	"recommend's schema has --available from its option table"
 check "$s" 2 '.result.tools[2].inputSchema.required == ["providers"]' \
 	"compare requires its providers"
 check "$s" 4 '.result == {}' "ping"
@@ -105,6 +108,10 @@ check "$s" 3 '.result.content[0].text | fromjson | length > 0 and
 check "$s" '"s13"' '.result.isError == true and (.result.content[0].text |
 	test("unknown provider .lambdaa.; did you mean .lambda.")) and
 	(.result.content | length) == 1' "a tool error is isError with the command's one line"
+check "$s" 17 '.result.isError == false and (.result.content[0].text | fromjson |
+	.picks == []) and (.result.content[1].text |
+	test("left out as unknown, not as no: --available [0-9]+ offers"))' \
+	"recommend available: nothing known in stock, the unknown counted"
 check "$s" 14 '.result.isError == true' "compare with one provider is a tool error"
 check "$s" 15 '.result.isError == true' "a gpu that fits none is a tool error"
 check "$s" 16 '.result.isError == true and (.result.content[0].text | test("k8s"))' \

@@ -395,6 +395,95 @@ scenario_history_changes() {
 	expect_rc 69
 }
 
+# Stock (issue 26): RunPod's stockStatus (runpod/gpu-types-dc.json,
+# constructed: see its README), Linode's /regions/availability (linodego's
+# recording), Vast's rentable (a recorded `vastai search offers --raw`
+# record) and Lambda's regions_with_capacity_available (its OpenAPI
+# example) name their signal and time per offer; --available keeps what
+# is known in stock and counts the unknown; the next load, whose stock was
+# flipped here (a constructed variant of those files: RunPod's H100 sold
+# out in US-IL-1 and back in EU-RO-1, Linode's RTX6000 x1 back in
+# us-central), is `sold-out` and `back` to `refresh --changes
+# --exit-on-change` (the line `gpucmp cron --alert` writes), to `changes`
+# and to `history`.
+STOCK_ROUTES="POST /graphql  file=runpod/gpu-types-dc.json
+POST /api/v0/bundles/  file=vast/bundles.json
+GET  /api/v1/instance-types  file=lambda/instance-types.json
+GET  /v4/linode/types?page=2  file=linode/types-page2.json
+GET  /v4/linode/types         file=linode/types.json
+GET  /v4/regions/availability?page=2  file=linode/availability-page2.json
+GET  /v4/regions/availability         file=linode/availability.json"
+scenario_stock() {
+	server "$STOCK_ROUTES" || return 1
+	export GPUCMP_RUNPOD_BASE_URL="$BASE" GPUCMP_LINODE_BASE_URL="$BASE" \
+		GPUCMP_VAST_BASE_URL="$BASE" GPUCMP_LAMBDA_BASE_URL="$BASE" GPUCMP_LAMBDA_API_KEY="$SECRET"
+	last="refresh runpod linode vast lambda"
+	GPUCMP_NOW=2026-12-02T11:00:00Z g refresh -q --no-catalog runpod linode vast lambda
+	expect_rc 0 || return 1
+	# Vast's recorded machine (rentable, not rented), Lambda's spec example
+	# (gpu_1x_a100 with capacity in us-tx-1)
+	last="list --provider vast,lambda (the stock's source)"
+	g list --provider vast,lambda --all-regions --format csv \
+		--columns provider,sku,region,available,available_checked_at,available_source
+	has out "vast,1x-RTX_4090-96-64393,\"Guangxi, CN\",true,2026-12-02T11:00:00Z,\"vast: rentable, rented\"" ||
+		return 1
+	has out "lambda,gpu_1x_a100,us-tx-1,true,2026-12-02T11:00:00Z,lambda: /api/v1/instance-types regions_with_capacity_available" ||
+		return 1
+	last="list --available (the stock's source and time)"
+	g list --provider runpod,linode --available --all-regions --format csv \
+		--columns provider,sku,region,available,available_checked_at,available_source
+	expect_rc 0 || return 1
+	has out "runpod,NVIDIA H100 80GB HBM3,US-IL-1,true,2026-12-02T11:00:00Z,runpod: dataCenters.gpuAvailability.stockStatus" || return 1
+	has out "runpod,NVIDIA GeForce RTX 3090,unknown,true,2026-12-02T11:00:00Z,runpod: gpuTypes.lowestPrice.stockStatus" || return 1
+	has out "linode,g1-gpu-rtx6000-1,us-southeast,true,2026-12-02T11:00:00Z,linode: /v4/regions/availability" || return 1
+	lacks out "EU-RO-1" && lacks out "us-central" || return 1
+	last="list (no stock: no source, no time)"
+	g list --provider runpod,linode,nebius --all-regions --format csv \
+		--columns provider,region,available,available_checked_at,available_source
+	has out "runpod,EU-RO-1,false,2026-12-02T11:00:00Z,runpod:" &&
+		has out "nebius,eu-north1,,," || return 1
+	last="list --available --gpu h100 (the snapshot's unknown stock counted)"
+	g list --available --gpu h100 --all-regions --format csv --columns provider,region
+	expect_rc 0 && has out "runpod,US-IL-1" &&
+		has err "left out as unknown, not as no: --available" || return 1
+	lacks err "runpod " || return 1
+	# the next load: stock flipped, prices as they were
+	mkdir -p "$dir/v/runpod" "$dir/v/linode" "$dir/v/vast" "$dir/v/lambda"
+	cp "$fixtures"/linode/*.json "$dir/v/linode/"
+	cp "$fixtures"/vast/*.json "$dir/v/vast/"
+	cp "$fixtures"/lambda/*.json "$dir/v/lambda/"
+	jq -c '.data.dataCenters[0].gpuAvailability[0].stockStatus = null |
+		.data.dataCenters[1].gpuAvailability[0].stockStatus = "Low"' \
+		"$fixtures/runpod/gpu-types-dc.json" >"$dir/v/runpod/gpu-types-dc.json" || return 1
+	jq -c '(.data[] | select(.region == "us-central" and .plan == "g1-gpu-rtx6000-1")
+		| .available) = true' "$fixtures/linode/availability.json" \
+		>"$dir/v/linode/availability.json" || return 1
+	SERVER_ROOT="$dir/v" server "$STOCK_ROUTES" || return 1
+	export GPUCMP_RUNPOD_BASE_URL="$BASE" GPUCMP_LINODE_BASE_URL="$BASE"
+	last="refresh --changes --exit-on-change --gpu h100 (cron's alert)"
+	GPUCMP_NOW=2026-12-02T12:00:00Z g refresh -q --no-catalog --changes --exit-on-change \
+		--gpu h100 runpod linode
+	expect_rc 3 || return 1
+	grep -q "sold-out.*runpod.*US-IL-1" "$dir/out" && grep -q "back.*runpod.*EU-RO-1" "$dir/out" ||
+		fail "the alert lacks the H100's sold-out and back" || return 1
+	lacks out "linode" || return 1
+	last="changes --json"
+	GPUCMP_NOW=2026-12-02T13:00:00Z g changes --since 1d --json --provider linode
+	expect_rc 0 && has out '"change": "back"' && has out '"region": "us-central"' &&
+		has out '"was_available": false' || return 1
+	lacks out '"change": "available"' || return 1
+	last="changes --available (what is in stock now)"
+	GPUCMP_NOW=2026-12-02T13:00:00Z g changes --since 1d --available --format csv --provider runpod
+	expect_rc 0 && has out "back,runpod" && lacks out "sold-out" || return 1
+	last="history runpod (the event's name)"
+	GPUCMP_NOW=2026-12-02T13:00:00Z g history runpod "NVIDIA H100 80GB HBM3" --format csv
+	expect_rc 0 && has out "US-IL-1,2026-12-02T12:00:00Z,sold-out" &&
+		has out "EU-RO-1,2026-12-02T12:00:00Z,back" || return 1
+	# three stock events, nothing else: one sold out, two back
+	sql_is "SELECT count(*), sum(kind = 16 AND was_available = 1 AND available = 0),
+		sum(kind = 16 AND was_available = 0 AND available = 1) FROM history" "3|1|2"
+}
+
 # --max-age: a provider refreshed a moment ago is skipped, no request made.
 scenario_max_age() {
 	server "$LAMBDA_OK" || return 1
@@ -573,6 +662,12 @@ scenario_all_adapters() {
 	[ "$n" = "$want" ] || fail "$n of $want providers updated" || return 1
 	sql_is "SELECT count(DISTINCT provider) FROM offer WHERE source = 'live'" "$want" || return 1
 	sql_is "SELECT count(*) FROM offer WHERE source = 'live' AND (price_hr IS NULL AND spot_price_hr IS NULL)" "0" || return 1
+	# every adapter that reports stock names its signal (struct adapter's stock)
+	g list --all-regions --limit 100000 --format csv \
+		--columns provider,available,available_source
+	has out "scaleway,true,scaleway: /products/servers/availability" && lacks out ": live API" ||
+		return 1
+	sql_is "SELECT count(DISTINCT provider) FROM offer WHERE source = 'live' AND available IS NOT NULL" "9" || return 1
 	no_secret
 }
 

@@ -325,6 +325,28 @@ static void test_cap_counts_rows(void **state)
 }
 
 /* Every text column has a buffer to be cleaned into (offer_clean). */
+/* A catalog or the snapshot lists what is sold, not what is in stock: its
+ * stock is unknown whatever the row says; an import, a pull or a live
+ * answer keeps what it says. */
+static void test_stock_of_a_catalog(void **state)
+{
+	(void)state;
+	struct ingest_policy p = {NOW, 0, 0, NULL};
+	static const char *const sources[] = {"catalog", "snapshot", "import", "live"};
+	static const int want[] = {-1, -1, 1, 0};
+	for (size_t i = 0; i < 4; i++) {
+		struct offer o, out;
+		struct offer_text t;
+		int keep = 0;
+		good(&o);
+		o.source = sources[i];
+		o.available = want[i] == 0 ? 0 : 1;
+		assert_int_equal(pass(&p, &o, &out, &t, &keep, NULL, NULL), GC_OK);
+		assert_true(keep);
+		assert_int_equal(out.available, want[i]);
+	}
+}
+
 static void test_column_table(void **state)
 {
 	(void)state;
@@ -341,6 +363,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_column_table),
+		cmocka_unit_test(test_stock_of_a_catalog),
 		cmocka_unit_test(test_numbers_by_the_table),
 		cmocka_unit_test(test_words_and_currency),
 		cmocka_unit_test(test_dates),
