@@ -102,6 +102,17 @@ static const struct cap_rule cap_rules[] = {
 	  "CASE WHEN o.gpu_count < 2 OR g.nvlink = 'no' THEN 0 WHEN " HGX_8GPU " THEN 1 END",
 	  "CASE WHEN g.nvlink = 'yes' AND p.interconnect_nvlink = 'yes' THEN 1 END"},
 	 NULL},
+	/* GPUs that reach each other over NVLink, the offer's among them: 1
+	 * where the offer's GPUs have none between them (one GPU, a model
+	 * without NVLink, or an offer or type that says no), 8 for an HGX
+	 * 8-GPU baseboard (HGX_8GPU).  A bridge (nvlink: bridge) may join two
+	 * or four cards or none; a rack (GB200/GB300 NVL72: 72) is a system's
+	 * fact, not the GPU model's: both stay unknown until a source says. */
+	{"nvlink_domain",
+	 {"CASE WHEN o.nvlink = 0 THEN 1 END", "CASE WHEN t.nvlink = 0 THEN 1 END",
+	  "CASE WHEN o.gpu_count < 2 OR g.nvlink = 'no' THEN 1 WHEN " HGX_8GPU " THEN 8 END",
+	  NULL},
+	 NULL},
 };
 
 /* One column: the layers that answer, in order, then the default. */

@@ -101,6 +101,9 @@ const struct field offer_fields[] = {
 	 "GPU memory bandwidth (TB/s) of the whole offer per on-demand USD/h", NULL},
 	{"vram_gb_per_usd", "VRAM GB/$", FT_NUM, "vram_gb_per_usd", 0,
 	 "GPU memory (GB) of the whole offer per on-demand USD/h", NULL},
+	/* added with the capability table (issue 25): appended */
+	{"nvlink_domain", "NVL DOMAIN", FT_NUM, "nvlink_domain", 0,
+	 "GPUs in one NVLink domain with the offer's (8: HGX board; 1: none)", NULL},
 };
 const size_t offer_field_count = sizeof offer_fields / sizeof offer_fields[0];
 

@@ -265,6 +265,26 @@ static void test_caps_table_matches_cases(void **state)
 	assert_int_equal(sqlite3_exec(db, "DROP VIEW caps_by_hand", NULL, NULL, NULL), SQLITE_OK);
 }
 
+/* nvlink_domain: 8 for an HGX 8-GPU board, 1 where the offer's GPUs have
+ * no NVLink between them, unknown otherwise (a bridge, a rack). */
+static void test_nvlink_domain(void **state)
+{
+	(void)state;
+	sqlite3 *db = cache_db(cache);
+	assert_true(scalar(db, "SELECT count(*) FROM offer_v WHERE nvlink_domain = 8") > 0);
+	assert_true(scalar(db, "SELECT count(*) FROM offer_v WHERE nvlink_domain = 1") > 0);
+	assert_int_equal(scalar(db, "SELECT count(*) FROM offer_v WHERE nvlink_domain = 8"
+				" AND (gpu_count <> 8 OR nvlink IS NOT 1)"), 0);
+	/* no NVLink between the offer's GPUs: each is its own domain */
+	assert_int_equal(scalar(db, "SELECT count(*) FROM offer_v WHERE nvlink = 0"
+				" AND nvlink_domain IS NOT 1"), 0);
+	assert_int_equal(scalar(db, "SELECT count(*) FROM offer_v WHERE nvlink_domain = 1"
+				" AND nvlink = 1"), 0);
+	/* an 8x V100 (cube mesh, no NVSwitch) and a bridged pair stay unknown */
+	assert_true(scalar(db, "SELECT count(*) FROM offer_v WHERE gpu_id LIKE 'v100-sxm2%'"
+			   " AND gpu_count = 8 AND nvlink_domain IS NULL") > 0);
+}
+
 static void check_efa(sqlite3_stmt *s, void *arg)
 {
 	size_t *efa = arg;
@@ -1883,6 +1903,7 @@ int main(void)
 		cmocka_unit_test(test_gpu_rules_out_sharing),
 		cmocka_unit_test(test_set_gpus),
 		cmocka_unit_test(test_caps_table_matches_cases),
+		cmocka_unit_test(test_nvlink_domain),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
