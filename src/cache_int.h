@@ -174,5 +174,7 @@ enum gc_status cache_history_wide(struct buf *b);
  * first of its layers that answers: offer, instance type, GPU model,
  * provider profile (src/cache_caps.c), appended to b. */
 enum gc_status cache_caps_sql(struct buf *b);
+/* h folded with everything cache_caps_sql() makes its text from. */
+uint64_t cache_caps_hash(uint64_t h);
 
 #endif

@@ -356,10 +356,11 @@ uint64_t cache_view_hash(const struct catalog *cat)
 	else
 		h = ~h;
 	buf_free(&b);
-	char *view = view_create_sql();
-	h = view ? catalog_hash(h, view, strlen(view)) : ~h;
-	free(view);
-	return h;
+	h = catalog_hash(h, view_value_sql, sizeof view_value_sql);
+	h = catalog_hash(h, view_offer_sql, sizeof view_offer_sql);
+	h = cache_caps_hash(h);
+	h = catalog_hash(h, view_tail_sql, sizeof view_tail_sql);
+	return catalog_hash(h, view_body_sql, sizeof view_body_sql);
 }
 
 /* offer_v's body over every offer history knows (cache_history_wide): a
