@@ -6,6 +6,7 @@
  *   cache_path.c    where the cache lives, and what may sit at that path
  *   cache_open.c    open (read-write, read-only), close, set a damaged file aside
  *   cache_schema.c  migrations, the view offer_v and its sku_type table
+ *   cache_caps.c    offer_v's capability columns, from one table of layers
  *   cache_mirror.c  the catalog's tables (provider, gpu, insttype) in the file
  *   cache_seed.c    the built-in rows (snapshot, list prices), cache_clear
  *   cache_write.c   a provider's offers replaced in one go, the guard, indexes
@@ -169,5 +170,11 @@ enum gc_status cache_history_detach(struct cache *c, const char *provider, int b
 /* history_v's source: a subquery with offer's columns for every offer
  * history knows, appended to b. */
 enum gc_status cache_history_wide(struct buf *b);
+/* offer_v's capability columns (" COALESCE(...) AS k8s," ...), each the
+ * first of its layers that answers: offer, instance type, GPU model,
+ * provider profile (src/cache_caps.c), appended to b. */
+enum gc_status cache_caps_sql(struct buf *b);
+/* h folded with everything cache_caps_sql() makes its text from. */
+uint64_t cache_caps_hash(uint64_t h);
 
 #endif

@@ -135,6 +135,10 @@ static void bind_gpu(sqlite3_stmt *s, const struct catalog *cat, size_t i, struc
 	cache_bind_num(s, 10, m->bf16_tflops);
 	cache_bind_num(s, 11, m->fp8_tflops);
 	cache_bind_num(s, 12, m->memory_bandwidth_tbs);
+	if (m->nvswitch_board > 0)
+		sqlite3_bind_int(s, 13, m->nvswitch_board);
+	else
+		sqlite3_bind_null(s, 13);
 }
 
 static const struct mirror gpu_mirror = {
@@ -142,8 +146,8 @@ static const struct mirror gpu_mirror = {
 	"CREATE TABLE gpu(id TEXT PRIMARY KEY, family TEXT NOT NULL, vendor TEXT NOT NULL,"
 	" name TEXT NOT NULL, architecture TEXT, memory_gb REAL, form_factor TEXT,"
 	" mig INTEGER NOT NULL, nvlink TEXT NOT NULL, bf16_tflops REAL, fp8_tflops REAL,"
-	" memory_bandwidth_tbs REAL);",
-	"INSERT INTO gpu VALUES(?,?,?,?,?,?,?,?,?,?,?,?)", "cannot fill GPU models", bind_gpu};
+	" memory_bandwidth_tbs REAL, nvswitch_board INTEGER);",
+	"INSERT INTO gpu VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)", "cannot fill GPU models", bind_gpu};
 
 static void bind_insttype(sqlite3_stmt *s, const struct catalog *cat, size_t i,
 			  struct buf *scratch)

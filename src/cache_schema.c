@@ -136,9 +136,10 @@ static const char *const migrations[] = {
 /* The view every query reads: offers joined with the provider profile, the
  * GPU model and the first data/instance-types.yaml entry whose glob matches
  * the SKU (table insttype; the same first-match rule as insttype_lookup()).
- * Capability columns follow docs/OUTPUT.md; for each, the order is: what
- * the offer itself says, then the instance type, then the provider profile,
- * so that a fact a provider limits to some machines is answered per machine.
+ * Capability columns follow docs/OUTPUT.md and come from one table in
+ * src/cache_caps.c: for each, what the offer itself says, then the instance
+ * type, then the GPU model, then the provider profile, so that a fact a
+ * provider limits to some machines is answered per machine.
  * The view is rebuilt whenever the catalog or this text changes
  * (cache_sync_catalog), so editing it needs no migration. */
 static const char view_sql[] =
@@ -247,59 +248,12 @@ static enum gc_status view_stock_sql(struct buf *b)
 	return st;
 }
 
-/* The rest of offer_v, after view_stock_sql. */
+/* The offer's own columns between the value columns and the capability
+ * columns cache_caps_sql() makes (src/cache_caps.c). */
+static const char view_offer_sql[] = " o.currency AS currency, o.available AS available,";
+
+/* The rest of offer_v, after the capability columns. */
 static const char view_tail_sql[] =
-	" o.currency AS currency, o.available AS available,"
-	" COALESCE(t.k8s, p.kubernetes_mode, 'unknown') AS k8s,"
-	" CASE p.docker_custom_image WHEN 'yes' THEN 1 WHEN 'no' THEN 0 END"
-	"  AS docker_custom_image,"
-	" COALESCE(p.docker_daemon, 'unknown') AS docker_daemon,"
-	" CASE p.docker_base_images_only WHEN 'yes' THEN 1 WHEN 'no' THEN 0 END"
-	"  AS docker_base_images_only,"
-	" CASE WHEN o.gpu_count < 1 OR g.mig = 0 OR t.mig = 0 THEN 'no'"
-	"  WHEN p.sharing_mig IS NULL THEN 'unknown'"
-	"  WHEN g.id IS NULL AND p.sharing_mig <> 'no' THEN 'unknown'"
-	"  ELSE p.sharing_mig END AS mig,"
-	/* What the GPU model rules out, from its vendor and architecture in
-	 * data/gpus.yaml (checked 2026-12-03; docs/GPUS.md "What a GPU can
-	 * share"): MPS as a shared GPU uses it (per-client address spaces and
-	 * limits) is Volta MPS, NVIDIA Volta or later
-	 * (https://docs.nvidia.com/deploy/mps/index.html); time-slicing is the
-	 * NVIDIA device plugin's (https://github.com/NVIDIA/k8s-device-plugin);
-	 * a GPU the table does not know keeps the provider's answer. */
-	" CASE WHEN g.vendor <> 'nvidia' THEN 'no'"
-	"  WHEN g.architecture IN ('kepler', 'maxwell', 'pascal') THEN 'no'"
-	"  ELSE COALESCE(p.sharing_mps, 'unknown') END AS mps,"
-	" CASE WHEN g.vendor <> 'nvidia' THEN 'no'"
-	"  ELSE COALESCE(p.sharing_time_slicing, 'unknown') END AS time_slicing,"
-	/* the last CUDA major the GPU runs: none off NVIDIA; CUDA 12.0 dropped
-	 * Kepler, CUDA 13.0 Maxwell, Pascal and Volta (compute capability below
-	 * 7.5: developer.nvidia.com/blog/navigating-gpu-architecture-support-a-
-	 * guide-for-nvidia-cuda-developers); NULL: no limit known */
-	" CASE WHEN g.vendor <> 'nvidia' THEN 0 WHEN g.architecture = 'kepler' THEN 11"
-	"  WHEN g.architecture IN ('maxwell', 'pascal', 'volta') THEN 12 END AS gpu_cuda_last,"
-	" CASE WHEN o.infiniband IS NOT NULL THEN o.infiniband"
-	"  WHEN t.infiniband IS NOT NULL THEN t.infiniband"
-	"  WHEN p.interconnect_infiniband = 'no' THEN 0"
-	"  WHEN p.interconnect_infiniband = 'yes' THEN 1 END AS infiniband,"
-	" CASE WHEN o.rdma IS NOT NULL THEN o.rdma"
-	"  WHEN t.rdma IS NOT NULL THEN t.rdma"
-	"  WHEN o.infiniband = 1 OR t.infiniband = 1 THEN 'ib'"
-	"  WHEN p.interconnect_rdma = 'no' THEN 'no'"
-	"  WHEN p.interconnect_infiniband = 'yes' THEN COALESCE(p.interconnect_rdma, 'unknown')"
-	"  ELSE 'unknown' END AS rdma,"
-	/* Eight SXM GPUs of the families NVIDIA lists as "HGX ... 8-GPU
-	 * baseboard" with NVSwitch (A100, H100, H200, B200, B300: NVIDIA AI
-	 * Enterprise docs, vgpu/features/nvswitch.html) are such a baseboard,
-	 * whose GPUs all reach each other over NVLink.  Other families (V100's
-	 * cube mesh, H20), PCIe and OAM parts and other counts are left to the
-	 * instance type and the profile. */
-	" CASE WHEN o.nvlink IS NOT NULL THEN o.nvlink"
-	"  WHEN t.nvlink IS NOT NULL THEN t.nvlink"
-	"  WHEN o.gpu_count < 2 OR g.nvlink = 'no' THEN 0"
-	"  WHEN o.gpu_count = 8 AND g.form_factor = 'sxm'"
-	"   AND g.family IN ('a100', 'h100', 'h200', 'b200', 'b300') THEN 1"
-	"  WHEN g.nvlink = 'yes' AND p.interconnect_nvlink = 'yes' THEN 1 END AS nvlink,"
 	" o.driver_version AS driver_version, o.max_cuda AS max_cuda,"
 	/* versions as numbers (major*10^6 + minor*10^3 + patch), for --cuda */
 	" o.driver_num AS driver_num, o.max_cuda_num AS max_cuda_num,"
@@ -418,6 +372,31 @@ enum gc_status cache_map_skus(struct cache *c, const char *provider, char **err)
  * and the name changed, so that a filter means the same over both. */
 static const char history_view_name[] = "history_v";
 
+/* offer_v's whole CREATE VIEW (literals of their own: C11 promises 4095
+ * bytes each; the capability columns from cache_caps_sql): a new string,
+ * NULL when out of memory. */
+static char *view_create_sql(void)
+{
+	struct buf b;
+	buf_init(&b, 0);
+	enum gc_status st = buf_addstr(&b, view_body_sql);
+	if (st == GC_OK)
+		st = buf_addstr(&b, view_value_sql);
+	if (st == GC_OK)
+		st = view_stock_sql(&b);
+	if (st == GC_OK)
+		st = buf_addstr(&b, view_offer_sql);
+	if (st == GC_OK)
+		st = cache_caps_sql(&b);
+	if (st == GC_OK)
+		st = buf_addstr(&b, view_tail_sql);
+	if (st != GC_OK) {
+		buf_free(&b);
+		return NULL;
+	}
+	return buf_steal(&b);
+}
+
 uint64_t cache_view_hash(const struct catalog *cat)
 {
 	uint64_t h = catalog_hash(cat->catalog_hash, view_sql, sizeof view_sql);
@@ -437,28 +416,10 @@ uint64_t cache_view_hash(const struct catalog *cat)
 	else
 		h = ~h;
 	buf_free(&b);
+	h = catalog_hash(h, view_offer_sql, sizeof view_offer_sql);
+	h = cache_caps_hash(h);
 	h = catalog_hash(h, view_tail_sql, sizeof view_tail_sql);
 	return catalog_hash(h, view_body_sql, sizeof view_body_sql);
-}
-
-/* offer_v's whole CREATE VIEW (three literals, C11 promises 4095 bytes
- * each, and the stock columns): a new string, NULL when out of memory. */
-static char *view_create_sql(void)
-{
-	struct buf b;
-	buf_init(&b, 0);
-	enum gc_status st = buf_addstr(&b, view_body_sql);
-	if (st == GC_OK)
-		st = buf_addstr(&b, view_value_sql);
-	if (st == GC_OK)
-		st = view_stock_sql(&b);
-	if (st == GC_OK)
-		st = buf_addstr(&b, view_tail_sql);
-	if (st != GC_OK) {
-		buf_free(&b);
-		return NULL;
-	}
-	return buf_steal(&b);
 }
 
 /* offer_v's body over every offer history knows (cache_history_wide): a

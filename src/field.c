@@ -106,6 +106,9 @@ const struct field offer_fields[] = {
 	 "when `available` was checked (RFC 3339 UTC; null when it is null)", NULL},
 	{"available_source", "STOCK SOURCE", FT_TEXT, "available_source", 0,
 	 "the signal `available` was read from (null when it is null)", NULL},
+	/* added with the capability table (issue 25): appended */
+	{"nvlink_domain", "NVL DOMAIN", FT_NUM, "nvlink_domain", 0,
+	 "GPUs in one NVLink domain with the offer's (8: HGX board; 1: none)", NULL},
 };
 const size_t offer_field_count = sizeof offer_fields / sizeof offer_fields[0];
 

@@ -96,7 +96,7 @@ void gpu_table_free(struct gpu_table *t)
 static const char *const entry_keys[] = {
 	"id", "family", "default", "vendor", "name", "architecture", "memory_gb",
 	"form_factor", "mig", "nvlink", "bf16_tflops", "source", "aliases",
-	"note", "fp8_tflops", "memory_bandwidth_tbs", "specs_source", NULL};
+	"note", "fp8_tflops", "memory_bandwidth_tbs", "specs_source", "nvswitch_board", NULL};
 
 static int in_list(const char *s, const char *const *list)
 {
@@ -198,6 +198,25 @@ static enum gc_status load_specs(struct ydoc *d, yaml_node_t *m, struct gpu_mode
 	return st;
 }
 
+/* nvswitch_board: optional, a whole number of GPUs (2 or more) of a part
+ * with NVLink (data/gpus.yaml's header names NVIDIA's list). */
+static enum gc_status load_board(struct ydoc *d, yaml_node_t *m, struct gpu_model *g,
+				 char **err)
+{
+	double n = 0;
+	enum gc_status st = GC_OK;
+	if (ydoc_get(d, m, "nvswitch_board"))
+		st = get_num(d, m, "nvswitch_board", 0, &n, err);
+	if (st == GC_OK && (n != floor(n) || n == 1 || n > 1024))
+		st = ydoc_error(d, ydoc_get(d, m, "nvswitch_board"), err,
+				"'nvswitch_board' must be a whole number of GPUs from 2 to 1024");
+	if (st == GC_OK && n > 0 && strcmp(g->nvlink, "yes") != 0)
+		st = ydoc_error(d, ydoc_get(d, m, "nvswitch_board"), err,
+				"'nvswitch_board' needs 'nvlink: yes'");
+	g->nvswitch_board = (int)n;
+	return st;
+}
+
 static const char *const vendors[] = {"nvidia", "amd", "intel", "google", "other", NULL};
 static const char *const forms[] = {"sxm", "pcie", "superchip", "oam", "other", NULL};
 static const char *const nvlinks[] = {"yes", "bridge", "no", NULL};
@@ -241,6 +260,8 @@ static enum gc_status load_model(struct ydoc *d, yaml_node_t *m,
 		st = ydoc_error(d, ydoc_get(d, m, "mig"), err,
 				"'mig' must be a whole number of instances from 0 to 7");
 	g->mig = (int)mig;
+	if (st == GC_OK)
+		st = load_board(d, m, g, err);
 	yaml_node_t *def = ydoc_get(d, m, "default");
 	if (st == GC_OK && def) {
 		const char *s = ydoc_str(def);

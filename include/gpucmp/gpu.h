@@ -26,6 +26,8 @@ struct gpu_model {
 	double memory_bandwidth_tbs; /* peak GPU memory bandwidth, TB/s; NAN: unknown */
 	char *specs_source; /* URL for fp8_tflops and memory_bandwidth_tbs; NULL: none */
 	int mig;            /* max MIG instances, 0 = not MIG capable */
+	int nvswitch_board; /* GPUs of the NVSwitch baseboard NVIDIA lists the part on
+			     * (8: HGX 8-GPU); 0: none listed */
 	int is_default;     /* the family's default model */
 	char **aliases;
 	size_t naliases;

@@ -320,6 +320,25 @@ static void test_mig_capability(void **state)
 	}
 }
 
+/* The parts on NVIDIA's NVSwitch baseboard list, and some that are not. */
+static void test_nvswitch_board(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *id;
+		int board;
+	} cases[] = {{"a100-sxm-40gb", 8}, {"a100-sxm-80gb", 8}, {"h100-sxm", 8}, {"h200", 8},
+		     {"b200", 8}, {"b300", 8}, {"h20", 0}, {"v100-sxm2-16gb", 0},
+		     {"h100-pcie", 0}, {"gb200", 0}, {"mi300x", 0}};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const struct gpu_model *m = gpu_find(table, cases[i].id);
+		assert_non_null(m);
+		if (m->nvswitch_board != cases[i].board)
+			fail_msg("%s: nvswitch_board %d, want %d", cases[i].id, m->nvswitch_board,
+				 cases[i].board);
+	}
+}
+
 /* Broken tables: each error names the file and line. */
 /* gpu_infer: the id, then the name; a slice's share of the memory; and the
  * by_total rule (count and model from the memory of all the GPUs). */
@@ -441,6 +460,16 @@ static void test_bad_tables(void **state)
 		 " form_factor: pcie, mig: 0, nvlink: no, bf16_tflops: null, source: https://x.y/a,"
 		 " fp8_tflops: 1, specs_source: datasheet}\n",
 		 "specs_source must be a URL"},
+		{0,
+		 "  - {id: a, family: a, vendor: nvidia, name: A, architecture: x, memory_gb: 1,"
+		 " form_factor: sxm, mig: 0, nvlink: yes, bf16_tflops: null, source: https://x.y/a,"
+		 " nvswitch_board: 1}\n",
+		 "'nvswitch_board' must be a whole number of GPUs from 2 to 1024"},
+		{0,
+		 "  - {id: a, family: a, vendor: nvidia, name: A, architecture: x, memory_gb: 1,"
+		 " form_factor: pcie, mig: 0, nvlink: bridge, bf16_tflops: null, source: https:"
+		 "//x.y/a, nvswitch_board: 8}\n",
+		 "'nvswitch_board' needs 'nvlink: yes'"},
 		/* keys of one model twice (a, b) sort before the clash (zz) */
 		{1,
 		 "  - {id: b, family: b, vendor: nvidia, name: B, architecture: x, memory_gb: 1,"
@@ -524,6 +553,7 @@ int main(void)
 		cmocka_unit_test(test_spec_grammar),
 		cmocka_unit_test(test_spec_errors),
 		cmocka_unit_test(test_mig_capability),
+		cmocka_unit_test(test_nvswitch_board),
 		cmocka_unit_test(test_infer),
 		cmocka_unit_test(test_bad_tables),
 		cmocka_unit_test(test_value_specs),

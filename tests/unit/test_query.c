@@ -186,6 +186,105 @@ static void test_insttype_overrides(void **state)
 	assert_true(c.v100x8_nvlink_null > 0);
 }
 
+/* The capability columns as offer_v wrote them by hand before they came
+ * from one table (src/cache_caps.c, 2026-12-04): the reference the table's
+ * view must answer the same as, row by row, on the built-in data. */
+static const char caps_by_hand[] =
+	"CREATE TEMP VIEW caps_by_hand AS SELECT o.id AS id,"
+	" COALESCE(t.k8s, p.kubernetes_mode, 'unknown') AS k8s,"
+	" CASE p.docker_custom_image WHEN 'yes' THEN 1 WHEN 'no' THEN 0 END"
+	"  AS docker_custom_image,"
+	" COALESCE(p.docker_daemon, 'unknown') AS docker_daemon,"
+	" CASE p.docker_base_images_only WHEN 'yes' THEN 1 WHEN 'no' THEN 0 END"
+	"  AS docker_base_images_only,"
+	" CASE WHEN o.gpu_count < 1 OR g.mig = 0 OR t.mig = 0 THEN 'no'"
+	"  WHEN p.sharing_mig IS NULL THEN 'unknown'"
+	"  WHEN g.id IS NULL AND p.sharing_mig <> 'no' THEN 'unknown'"
+	"  ELSE p.sharing_mig END AS mig,"
+	" CASE WHEN g.vendor <> 'nvidia' THEN 'no'"
+	"  WHEN g.architecture IN ('kepler', 'maxwell', 'pascal') THEN 'no'"
+	"  ELSE COALESCE(p.sharing_mps, 'unknown') END AS mps,"
+	" CASE WHEN g.vendor <> 'nvidia' THEN 'no'"
+	"  ELSE COALESCE(p.sharing_time_slicing, 'unknown') END AS time_slicing,"
+	" CASE WHEN g.vendor <> 'nvidia' THEN 0 WHEN g.architecture = 'kepler' THEN 11"
+	"  WHEN g.architecture IN ('maxwell', 'pascal', 'volta') THEN 12 END AS gpu_cuda_last,"
+	" CASE WHEN o.infiniband IS NOT NULL THEN o.infiniband"
+	"  WHEN t.infiniband IS NOT NULL THEN t.infiniband"
+	"  WHEN p.interconnect_infiniband = 'no' THEN 0"
+	"  WHEN p.interconnect_infiniband = 'yes' THEN 1 END AS infiniband,"
+	" CASE WHEN o.rdma IS NOT NULL THEN o.rdma"
+	"  WHEN t.rdma IS NOT NULL THEN t.rdma"
+	"  WHEN o.infiniband = 1 OR t.infiniband = 1 THEN 'ib'"
+	"  WHEN p.interconnect_rdma = 'no' THEN 'no'"
+	"  WHEN p.interconnect_infiniband = 'yes' THEN COALESCE(p.interconnect_rdma, 'unknown')"
+	"  ELSE 'unknown' END AS rdma,"
+	" CASE WHEN o.nvlink IS NOT NULL THEN o.nvlink"
+	"  WHEN t.nvlink IS NOT NULL THEN t.nvlink"
+	"  WHEN o.gpu_count < 2 OR g.nvlink = 'no' THEN 0"
+	"  WHEN o.gpu_count = 8 AND g.form_factor = 'sxm'"
+	"   AND g.family IN ('a100', 'h100', 'h200', 'b200', 'b300') THEN 1"
+	"  WHEN g.nvlink = 'yes' AND p.interconnect_nvlink = 'yes' THEN 1 END AS nvlink"
+	" FROM offer o LEFT JOIN provider p ON p.id = o.provider"
+	" LEFT JOIN gpu g ON g.id = o.gpu"
+	" LEFT JOIN insttype t ON t.ord = (SELECT i.ord FROM insttype i"
+	"  WHERE i.provider = o.provider AND lower(o.sku) GLOB i.match ORDER BY i.ord LIMIT 1)";
+
+#define CAPS_COLS                                                                \
+	"id, k8s, docker_custom_image, docker_daemon, docker_base_images_only, mig, mps," \
+	" time_slicing, gpu_cuda_last, infiniband, rdma, nvlink"
+
+static long long scalar(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *s;
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	long long v = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return v;
+}
+
+/* The table of capability rules answers every built-in offer as the
+ * hand-written CASEs did (issue 25: no change but the new column). */
+static void test_caps_table_matches_cases(void **state)
+{
+	(void)state;
+	sqlite3 *db = cache_db(cache);
+	assert_int_equal(sqlite3_exec(db, caps_by_hand, NULL, NULL, NULL), SQLITE_OK);
+	long long n = scalar(db, "SELECT count(*) FROM offer_v");
+	assert_true(n > 1000);
+	assert_int_equal(scalar(db, "SELECT count(*) FROM caps_by_hand"), n);
+	assert_int_equal(scalar(db, "SELECT count(*) FROM (SELECT " CAPS_COLS " FROM offer_v"
+				" EXCEPT SELECT * FROM caps_by_hand)"), 0);
+	assert_int_equal(scalar(db, "SELECT count(*) FROM (SELECT * FROM caps_by_hand"
+				" EXCEPT SELECT " CAPS_COLS " FROM offer_v)"), 0);
+	/* and the comparison can fail: one column changed is seen */
+	assert_true(scalar(db, "SELECT count(*) FROM (SELECT id, k8s, docker_custom_image,"
+			   " docker_daemon, docker_base_images_only, mig, mps, time_slicing,"
+			   " gpu_cuda_last, 1 - infiniband, rdma, nvlink FROM offer_v"
+			   " EXCEPT SELECT * FROM caps_by_hand)") > 0);
+	assert_int_equal(sqlite3_exec(db, "DROP VIEW caps_by_hand", NULL, NULL, NULL), SQLITE_OK);
+}
+
+/* nvlink_domain: 8 for an HGX 8-GPU board, 1 where the offer's GPUs have
+ * no NVLink between them, unknown otherwise (a bridge, a rack). */
+static void test_nvlink_domain(void **state)
+{
+	(void)state;
+	sqlite3 *db = cache_db(cache);
+	assert_true(scalar(db, "SELECT count(*) FROM offer_v WHERE nvlink_domain = 8") > 0);
+	assert_true(scalar(db, "SELECT count(*) FROM offer_v WHERE nvlink_domain = 1") > 0);
+	assert_int_equal(scalar(db, "SELECT count(*) FROM offer_v WHERE nvlink_domain = 8"
+				" AND (gpu_count <> 8 OR nvlink IS NOT 1)"), 0);
+	/* no NVLink between the offer's GPUs: each is its own domain */
+	assert_int_equal(scalar(db, "SELECT count(*) FROM offer_v WHERE nvlink = 0"
+				" AND nvlink_domain IS NOT 1"), 0);
+	assert_int_equal(scalar(db, "SELECT count(*) FROM offer_v WHERE nvlink_domain = 1"
+				" AND nvlink = 1"), 0);
+	/* an 8x V100 (cube mesh, no NVSwitch) and a bridged pair stay unknown */
+	assert_true(scalar(db, "SELECT count(*) FROM offer_v WHERE gpu_id LIKE 'v100-sxm2%'"
+			   " AND gpu_count = 8 AND nvlink_domain IS NULL") > 0);
+}
+
 static void check_efa(sqlite3_stmt *s, void *arg)
 {
 	size_t *efa = arg;
@@ -1803,6 +1902,8 @@ int main(void)
 		cmocka_unit_test(test_legend),
 		cmocka_unit_test(test_gpu_rules_out_sharing),
 		cmocka_unit_test(test_set_gpus),
+		cmocka_unit_test(test_caps_table_matches_cases),
+		cmocka_unit_test(test_nvlink_domain),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
