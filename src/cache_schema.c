@@ -122,6 +122,18 @@ static const char *const migrations[] = {
 	 * index and the provider index, not by reading every match (an empty
 	 * index costs nothing to keep; PERFORMANCE.md "Auction floors") */
 	"CREATE INDEX IF NOT EXISTS offer_kind ON offer(price_kind) WHERE price_kind IS NOT NULL;",
+	/* 8 -> 9: the committed prices of an offer (docs/OUTPUT.md, "Price
+	 * types"): a reservation for a term (term_months), a capacity block
+	 * (term_months 0: none said), each USD per hour for the whole offer,
+	 * written through the door with the offer (ingest_commit) and dropped
+	 * with it (cache_commits_sweep).  Not "offer_price": that name is the
+	 * price index's. */
+	("CREATE TABLE IF NOT EXISTS offer_commit("
+	 " id INTEGER PRIMARY KEY, offer INTEGER NOT NULL, price_type TEXT NOT NULL,"
+	 " term_months INTEGER NOT NULL DEFAULT 0, price_hr REAL NOT NULL,"
+	 " origin TEXT, as_of TEXT, UNIQUE(offer, price_type, term_months));"
+	 "CREATE INDEX IF NOT EXISTS offer_commit_type"
+	 " ON offer_commit(price_type, term_months, price_hr);"),
 };
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
 
