@@ -95,7 +95,8 @@ double offer_term_hourly(double total, int months)
 {
 	if (!offer_term_ok(months) || isnan(total) || isinf(total))
 		return NAN;
-	return total / (months * OFFER_HOURS_PER_MONTH);
+	/* to a millionth of a dollar, as a source's hourly prices are given */
+	return round(total / (months * OFFER_HOURS_PER_MONTH) * 1e6) / 1e6;
 }
 
 void offer_init(struct offer *o)

@@ -262,6 +262,8 @@ int cmd_recommend(struct cli_args *a)
 	if (!rc)
 		rc = cli_provider_filter(&env, a, &pstore, &q);
 	if (!rc)
+		rc = cli_price_type(a, &q);
+	if (!rc)
 		rc = cli_currency(&env);
 	if (!rc)
 		rc = cli_open_cache(&env, a);
@@ -292,7 +294,7 @@ static const struct opt_use recommend_opts[] = {
 	OPT_GROUP(opts_common), OPT_USE(opt_gpu), OPT_USE(opt_gpus), OPT_USE(opt_provider),
 	OPT_USE(opt_hours), OPT_USE(opt_nodes), OPT_USE(opt_limit), OPT_USE(opt_json),
 	OPT_USE(opt_workload), OPT_USE(opt_budget), OPT_USE(opt_model), OPT_USE(opt_precision),
-	OPT_USE(opt_rec_vram), OPT_END};
+	OPT_USE(opt_rec_vram), OPT_USE(opt_price_type), OPT_END};
 
 const struct cmd_entry cmd_recommend_entry = {
 	.name = "recommend",

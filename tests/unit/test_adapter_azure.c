@@ -68,9 +68,9 @@ static void test_replay(void **state)
 	assert_int_equal(o->ncommits, 2);
 	assert_string_equal(o->commits[0].type, "reserved");
 	assert_int_equal(o->commits[0].term_months, 12);
-	assert_float_equal(o->commits[0].price_hr, 19306.0 / 8760, 1e-12);
+	assert_float_equal(o->commits[0].price_hr, 2.203881, 1e-12); /* 19306 / 8760 */
 	assert_int_equal(o->commits[1].term_months, 36);
-	assert_float_equal(o->commits[1].price_hr, 38610.0 / 26280, 1e-12);
+	assert_float_equal(o->commits[1].price_hr, 1.469178, 1e-12); /* 38610 / 26280 */
 	o = must_find(&s, "Standard_ND96isr_H100_v5", "westeurope");
 	assert_string_equal(o->gpu, "h100-sxm");
 	assert_float_equal(o->gpu_count, 8, 0);
@@ -92,11 +92,11 @@ static void test_replay(void **state)
 	assert_int_equal(o->ncommits, 0); /* a "5 Years" term is none this knows */
 	o = must_find(&s, "Standard_ND96isr_H100_v5", "westeurope");
 	assert_int_equal(o->ncommits, 2);
-	assert_float_equal(o->commits[1].price_hr, 1085200.0 / 26280, 1e-9);
+	assert_float_equal(o->commits[1].price_hr, 41.29376, 1e-12); /* 1085200 / 26280 */
 	/* handed on as read: the door refuses it (above on-demand 0.454) */
 	o = must_find(&s, "Standard_NV6ads_A10_v5", "eastus");
 	assert_int_equal(o->ncommits, 1);
-	assert_float_equal(o->commits[0].price_hr, 5000.0 / 8760, 1e-12);
+	assert_float_equal(o->commits[0].price_hr, 0.570776, 1e-12); /* 5000 / 8760 */
 	offer_store_free(&s);
 }
 

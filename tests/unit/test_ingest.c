@@ -403,6 +403,7 @@ static void test_term_hourly(void **state)
 {
 	(void)state;
 	assert_float_equal(offer_term_hourly(8760.0, 12), 1.0, 1e-12);
+	assert_float_equal(offer_term_hourly(19306.0, 12), 2.203881, 1e-12); /* rounded to 1e-6 */
 	assert_float_equal(offer_term_hourly(26280.0, 36), 1.0, 1e-12);
 	assert_float_equal(offer_term_hourly(730.0, 1), 1.0, 1e-12);
 	assert_true(isnan(offer_term_hourly(8760.0, 0)));
