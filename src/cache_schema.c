@@ -545,8 +545,9 @@ enum gc_status cache_price_view(struct cache *c, const char *type, int term_mont
 	if (st == GC_OK)
 		st = price_view_cols(c, type, commit, &b, err);
 	if (st == GC_OK && commit)
-		st = buf_printf(&b, " FROM main.offer_v v JOIN main.offer_commit k ON k.offer = v.id"
-				" AND k.price_type = '%s' AND k.term_months = %d", type, term_months);
+		st = buf_printf(&b, " FROM main.offer_v v JOIN main.offer_commit k"
+				" ON k.offer = v.id AND k.price_type = '%s'"
+				" AND k.term_months = %d", type, term_months);
 	else if (st == GC_OK)
 		st = buf_printf(&b, " FROM main.offer_v v WHERE v.spot_price_hr IS NOT NULL");
 	if (st == GC_ENOMEM)

@@ -60,6 +60,7 @@
 	"contains(meterName, 'Low Priority') eq false"
 #define FILTER FILTER_OF("Consumption")
 #define RESERVATION_FILTER FILTER_OF("Reservation")
+#define PRICES "/api/retail/prices?api-version=2023-01-01-preview&$filter=%s"
 
 struct row {
 	char *sku, *region, *currency;
@@ -91,14 +92,10 @@ static enum gc_status start(struct adapter_run *run, char **err)
 {
 	char filter[1024];
 	adapter_urlencode(filter, sizeof filter, FILTER);
-	enum gc_status st = adapter_queue(
-		run, 0, NULL, NULL, err,
-		"%s/api/retail/prices?api-version=2023-01-01-preview&$filter=%s", run->base, filter);
+	enum gc_status st = adapter_queue(run, 0, NULL, NULL, err, "%s" PRICES, run->base, filter);
 	adapter_urlencode(filter, sizeof filter, RESERVATION_FILTER);
 	if (st == GC_OK)
-		st = adapter_queue(run, 0, NULL, NULL, err,
-				   "%s/api/retail/prices?api-version=2023-01-01-preview&$filter=%s",
-				   run->base, filter);
+		st = adapter_queue(run, 0, NULL, NULL, err, "%s" PRICES, run->base, filter);
 	return st;
 }
 

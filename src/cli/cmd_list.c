@@ -208,8 +208,8 @@ static int build_query(struct list_state *s, const struct cli_args *a,
 	q->limit = (long)limit;
 	q->include_unknown = cli_flag(a, O_INCLUDE_UNKNOWN);
 	price_kinds(q, a);
-	if ((rc = cli_price_type(a, q)) || (rc = cli_offer_filters(&s->env, a, q)) || (rc = sort_keys(s, a)) ||
-	    (rc = stale_age(s, a)))
+	if ((rc = cli_price_type(a, q)) || (rc = cli_offer_filters(&s->env, a, q)) ||
+	    (rc = sort_keys(s, a)) || (rc = stale_age(s, a)))
 		return rc;
 	return cuda_and_cost(q, a);
 }
