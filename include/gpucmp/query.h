@@ -486,6 +486,8 @@ struct query_rec {
 	size_t limit;         /* at most this many picks */
 	struct rec_mem mem;   /* the memory need (recommend_memory); all zero:
 			       * the workload's own want */
+	enum query_price_type price_type; /* the prices ranked (--price-type) */
+	int term_months;                  /* its term (reserved) */
 };
 
 struct query_rec_result {

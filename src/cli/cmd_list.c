@@ -298,6 +298,14 @@ static int no_match(struct list_state *s)
 		free(err);
 		return exit_code_for(st);
 	}
+	if (!*e.filter && e.before == 0 && query_price_view(&s->q)) {
+		/* the answer read the offers at that price: none has one */
+		msg_note("no offers match: no offer in the cache has a %s price%s (docs/OUTPUT.md, "
+			 "\"Price types\", names the sources)",
+			 query_price_type_names[s->q.price_type],
+			 s->q.price_type == QPT_RESERVED ? " for that term" : "");
+		return EXIT_OK;
+	}
 	if (!*e.filter) {
 		msg_note(e.before == 0 ? "no offers match: the cache holds no offers; run 'gpucmp "
 					 "refresh'"
