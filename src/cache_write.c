@@ -136,7 +136,9 @@ static enum gc_status insert_commits(struct cache_batch *sc, const struct offer 
 			       " price_hr, origin, as_of) VALUES(?1, ?2, ?3, ?4, ?5, ?6)", -1,
 			       &c->insert_commit, NULL) != SQLITE_OK)
 		return cache_db_error(c, err, "cannot prepare insert");
-	struct offer_commit kept[8];
+	/* one per type and term: 6 terms of a reservation, capacity blocks
+	 * with or without one; past that a price is a duplicate anyway */
+	struct offer_commit kept[16];
 	size_t n = 0;
 	for (size_t i = 0; i < o->ncommits && n < sizeof kept / sizeof *kept; i++) {
 		struct offer_text t;

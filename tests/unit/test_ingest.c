@@ -412,6 +412,10 @@ static void test_term_hourly(void **state)
 	assert_true(isnan(offer_term_hourly(INFINITY, 12)));
 }
 
+#define LAMBDA_COMMITS                                                                      \
+	"SELECT count(*) FROM offer_commit k JOIN offer o ON o.id = k.offer"                 \
+	" AND o.provider = 'lambda'"
+
 /* Committed prices go in with their offer and out with it. */
 static enum gc_status fill_commits(void *arg, offer_cb cb, void *ctx, char **err)
 {
@@ -439,23 +443,33 @@ static void test_store_commits(void **state)
 	cache_open_info_release(&info);
 	cache_set_guard(c, 1, 0);
 	struct cache_meta m = {"import", "2026-12-02T10:00:00Z", NULL, NULL, NULL, 0, 0};
+	/* the seed's list prices have their own (Civo's commitments): count
+	 * lambda's, and the whole table against its count before */
+	long long seeded = scalar(c, "SELECT count(*) FROM offer_commit");
+	assert_true(seeded > 0);
 	assert_int_equal(cache_store(c, "lambda", &m, fill_commits, NULL, NULL, &err), GC_OK);
-	assert_int_equal(scalar(c, "SELECT count(*) FROM offer_commit"), 2);
-	assert_int_equal(scalar(c, "SELECT count(*) FROM offer_commit k JOIN offer o"
-				   " ON o.id = k.offer AND o.provider = 'lambda'"), 2);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM offer_commit"), seeded + 2);
+	assert_int_equal(scalar(c, LAMBDA_COMMITS), 2);
 	struct ingest_stats s;
 	cache_ingest_stats(c, &s);
 	assert_int_equal(s.commits, 2);
 	assert_int_equal(s.commits_refused, 2);
 	/* the next load replaces them with its own */
 	assert_int_equal(cache_store(c, "lambda", &m, fill_commits, NULL, NULL, &err), GC_OK);
-	assert_int_equal(scalar(c, "SELECT count(*) FROM offer_commit"), 2);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM offer_commit"), seeded + 2);
 	assert_int_equal(scalar(c, "SELECT count(*) FROM offer_commit k WHERE NOT EXISTS"
 				   " (SELECT 1 FROM offer o WHERE o.id = k.offer)"), 0);
-	/* a load without them leaves none */
+	/* a load without them leaves none of lambda's, the others' stay */
 	struct fill f = {1, NULL};
 	assert_int_equal(cache_store(c, "lambda", &m, fill, &f, NULL, &err), GC_OK);
-	assert_int_equal(scalar(c, "SELECT count(*) FROM offer_commit"), 0);
+	assert_int_equal(scalar(c, LAMBDA_COMMITS), 0);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM offer_commit"), seeded);
+	/* cache clear of the provider that has them: gone with its offers */
+	size_t removed, restored;
+	assert_int_equal(cache_clear(c, &cat, "civo", &removed, &restored, &err), GC_OK);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM offer_commit"), seeded);
+	assert_int_equal(cache_clear(c, &cat, NULL, &removed, &restored, &err), GC_OK);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM offer_commit"), seeded);
 	cache_close(c);
 }
 
