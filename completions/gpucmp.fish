@@ -5,7 +5,7 @@
 
 set -g __gpucmp_providers aws azure civo cloudrift coreweave crusoe cudo daytona digitalocean fluidstack gcore gcp genesis-cloud hyperbolic hyperstack ibm jarvislabs lambda linode lium mithril nebius oci ovhcloud primeintellect runpod scaleway seeweb shadeform spheron tensordock together vast verda voltage-park vultr yotta
 set -g __gpucmp_gpus a10 a100 a100-pcie-40gb a100-pcie-80gb a100-sxm-40gb a100-sxm-80gb a10g a16 a2 a30 a40 b200 b300 gaudi2 gaudi3 gb200 gb300 gh200 h100 h100-nvl h100-pcie h100-sxm h20 h200 h200-nvl k80 l4 l40 l40s m60 mi100 mi210 mi25 mi250 mi250x mi300x mi325x mi355x p100 p4 p40 quadro-rtx-6000 quadro-rtx-8000 rtx-2000-ada rtx-3060 rtx-3060-ti rtx-3070 rtx-3080 rtx-3080-ti rtx-3090 rtx-3090-ti rtx-4000-ada rtx-4000-sff-ada rtx-4060 rtx-4060-ti-16gb rtx-4070 rtx-4070-ti rtx-4070-ti-super rtx-4080 rtx-4080-super rtx-4090 rtx-5000-ada rtx-5070 rtx-5070-ti rtx-5080 rtx-5090 rtx-5880-ada rtx-6000-ada rtx-a2000 rtx-a4000 rtx-a4500 rtx-a5000 rtx-a6000 rtx-pro-4500 rtx-pro-5000 rtx-pro-6000 rtx-pro-6000-maxq rtx-pro-6000-ws t4 v100 v100-pcie-16gb v100-pcie-32gb v100-sxm2-16gb v100-sxm2-32gb
-set -g __gpucmp_fields provider sku gpu gpu_name gpu_known gpu_count gpu_mem_gb total_gpu_mem_gb vcpus ram_gb disk_gb region price_hr spot_price_hr price_per_gpu_hr currency available k8s docker_custom_image docker_daemon mig mps time_slicing infiniband rdma nvlink source fetched_at stale price_per_gb_hr bf16_tflops usd_per_pflop_hr driver_version max_cuda cuda_ok est_cost_usd est_spot_cost_usd as_of price_kind gpu_fraction country continent geo fp8_tflops memory_bandwidth_tbs bf16_tflops_per_usd fp8_tflops_per_usd mem_bw_tbs_per_usd vram_gb_per_usd available_checked_at available_source nvlink_domain
+set -g __gpucmp_fields provider sku gpu gpu_name gpu_known gpu_count gpu_mem_gb total_gpu_mem_gb vcpus ram_gb disk_gb region price_hr spot_price_hr price_per_gpu_hr currency available k8s docker_custom_image docker_daemon mig mps time_slicing infiniband rdma nvlink source fetched_at stale price_per_gb_hr bf16_tflops usd_per_pflop_hr driver_version max_cuda cuda_ok est_cost_usd est_spot_cost_usd as_of price_kind gpu_fraction country continent geo fp8_tflops memory_bandwidth_tbs bf16_tflops_per_usd fp8_tflops_per_usd mem_bw_tbs_per_usd vram_gb_per_usd available_checked_at available_source nvlink_domain price_type term_months
 
 # The command WORD names: itself, or the command it is a unique prefix of
 function __gpucmp_command
@@ -34,7 +34,7 @@ function __gpucmp_valued
         case ''
             contains -- $argv[2] --cache --color
         case list
-            contains -- $argv[2] --cache --color --gpu --gpus --vram --max-price --region --provider --k8s --docker -w --where --cuda --hours --nodes --sort --limit --columns --group-by --format --max-age --price-kind
+            contains -- $argv[2] --cache --color --gpu --gpus --vram --max-price --region --provider --k8s --docker -w --where --cuda --hours --nodes --sort --limit --columns --group-by --format --max-age --price-kind --price-type
         case gpus
             contains -- $argv[2] --cache --color --gpu --format
         case providers
@@ -44,7 +44,7 @@ function __gpucmp_valued
         case compare
             contains -- $argv[2] --cache --color
         case recommend
-            contains -- $argv[2] --cache --color --gpu --gpus --provider --hours --nodes --limit --workload --budget --model --precision --vram
+            contains -- $argv[2] --cache --color --gpu --gpus --provider --hours --nodes --limit --workload --budget --model --precision --vram --price-type
         case history
             contains -- $argv[2] --cache --color --days --gpu --gpus --vram --max-price --region --provider --k8s --docker -w --where --cuda --format
         case changes
@@ -182,6 +182,7 @@ complete -c gpucmp -n '__gpucmp_using list' -l max-age -x -d 'data older than DU
 complete -c gpucmp -n '__gpucmp_using list history changes' -l explain -d 'print the SQL the query runs (parameters inlined) and exit'
 complete -c gpucmp -n '__gpucmp_using list' -l include-unknown -d 'a capability filter or region word also keeps the offers whose fact is unknown (a capability unstated, a region not placed), marked ?'
 complete -c gpucmp -n '__gpucmp_using list' -l price-kind -x -a 'fixed marketplace auction_floor any' -d 'keep these kinds of price, ranked by number (default: all, auction floors last)'
+complete -c gpucmp -n '__gpucmp_using list recommend' -l price-type -x -a 'on_demand spot reserved:1 reserved:3 reserved:6 reserved:12 reserved:24 reserved:36 capacity_block auction_floor' -d 'the one type of price to answer with: on_demand, spot, reserved:MONTHS (reserved:12), capacity_block, auction_floor (default: on-demand, spot beside it)'
 complete -c gpucmp -n '__gpucmp_using providers' -l check -d 'validate profiles (the built-in ones, or FILE/DIR arguments) and exit'
 complete -c gpucmp -n '__gpucmp_using compare' -l diff -d 'only the fields where the providers differ'
 complete -c gpucmp -n '__gpucmp_using recommend' -l workload -x -a 'inference training batch notebook' -d 'inference, training, batch or notebook'

@@ -33,6 +33,7 @@ struct cache {
 	sqlite3 *db;
 	char *path;
 	sqlite3_stmt *insert;
+	sqlite3_stmt *insert_commit; /* an offer's committed price (offer_commit) */
 	size_t expect_rows; /* hint for the next replace (cache_expect_rows) */
 	int force;          /* cache_set_guard: store any answer */
 	int min_keep;       /* cache_set_guard: percent of the previous count */
@@ -149,6 +150,9 @@ struct cache_batch {
 enum gc_status cache_batch_begin(struct cache *c, struct cache_batch *sc, const char *provider,
 				 int new_provider, char **err);
 enum gc_status cache_batch_add(void *arg, const struct offer *o, char **err);
+/* Drop the committed prices whose offer is gone: run after every delete
+ * of offers, before new offers can take their row ids. */
+enum gc_status cache_commits_sweep(struct cache *c, char **err);
 
 /* --- cache_history.c --- */
 

@@ -41,6 +41,7 @@ void cache_close(struct cache *c)
 	if (!c)
 		return;
 	sqlite3_finalize(c->insert);
+	sqlite3_finalize(c->insert_commit);
 	sqlite3_close(c->db);
 	if (c->rates_loaded)
 		rates_free(&c->rates);
@@ -330,6 +331,8 @@ static enum gc_status reopen_damaged(struct cache *c, struct catalog *cat,
 {
 	sqlite3_finalize(c->insert);
 	c->insert = NULL;
+	sqlite3_finalize(c->insert_commit);
+	c->insert_commit = NULL;
 	sqlite3_close(c->db);
 	c->db = NULL;
 	c->corrupt = 0;

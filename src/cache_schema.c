@@ -123,6 +123,18 @@ static const char *const migrations[] = {
 	 * index and the provider index, not by reading every match (an empty
 	 * index costs nothing to keep; PERFORMANCE.md "Auction floors") */
 	"CREATE INDEX IF NOT EXISTS offer_kind ON offer(price_kind) WHERE price_kind IS NOT NULL;",
+	/* 8 -> 9: the committed prices of an offer (docs/OUTPUT.md, "Price
+	 * types"): a reservation for a term (term_months), a capacity block
+	 * (term_months 0: none said), each USD per hour for the whole offer,
+	 * written through the door with the offer (ingest_commit) and dropped
+	 * with it (cache_commits_sweep).  Not "offer_price": that name is the
+	 * price index's. */
+	("CREATE TABLE IF NOT EXISTS offer_commit("
+	 " id INTEGER PRIMARY KEY, offer INTEGER NOT NULL, price_type TEXT NOT NULL,"
+	 " term_months INTEGER NOT NULL DEFAULT 0, price_hr REAL NOT NULL,"
+	 " origin TEXT, as_of TEXT, UNIQUE(offer, price_type, term_months));"
+	 "CREATE INDEX IF NOT EXISTS offer_commit_type"
+	 " ON offer_commit(price_type, term_months, price_hr);"),
 };
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
 
@@ -196,7 +208,11 @@ static const char view_value_sql[] =
 	"  ROUND(o.gpu_count * o.gpu_fraction * g.memory_bandwidth_tbs / o.price_hr, 4) END"
 	"  AS mem_bw_tbs_per_usd,"
 	" CASE WHEN " PRICE_KIND " <> 'auction_floor' THEN"
-	"  ROUND(o.gpu_mem_gb * o.gpu_count / o.price_hr, 4) END AS vram_gb_per_usd,";
+	"  ROUND(o.gpu_mem_gb * o.gpu_count / o.price_hr, 4) END AS vram_gb_per_usd,"
+	/* what price_hr is (docs/OUTPUT.md, "Price types"): a committed price
+	 * is a row of offer_commit, read through cache_price_view */
+	" CASE WHEN " PRICE_KIND " = 'auction_floor' THEN 'auction_floor' ELSE 'on_demand' END"
+	"  AS price_type, NULL AS term_months,";
 
 /* `text` as an SQL literal: quoted, its quotes doubled. */
 static enum gc_status sql_literal(struct buf *b, const char *text)
@@ -465,6 +481,100 @@ enum gc_status cache_create_view(struct cache *c, char **err)
 		st = cache_exec(c, hist, err);
 	free(view);
 	free(hist);
+	return st;
+}
+
+/* offer_v's column `col` in a price view whose price per hour is `p`
+ * (an expression over v, offer_v, and k, offer_commit), `type` its
+ * price_type: the price columns and those computed from the price, as
+ * offer_v computes them; NULL for a column taken as it is. */
+static const char *price_view_col(const char *col, const char *type, int commit, char *out,
+				  size_t n)
+{
+	static const struct {
+		const char *col, *fmt;
+	} derived[] = {
+		{"price_per_gpu_hr", "ROUND(%s / v.gpu_count, 6)"},
+		{"price_per_gb_hr", "ROUND(%s / v.total_gpu_mem_gb, 6)"},
+		{"usd_per_pflop_hr", "ROUND(%s / (v.gpu_count * v.bf16_tflops / 1000.0), 4)"},
+		{"bf16_tflops_per_usd", "ROUND(v.gpu_count * v.bf16_tflops / %s, 4)"},
+		{"fp8_tflops_per_usd", "ROUND(v.gpu_count * v.fp8_tflops / %s, 4)"},
+		{"mem_bw_tbs_per_usd", "ROUND(v.gpu_count * v.memory_bandwidth_tbs / %s, 4)"},
+		{"vram_gb_per_usd", "ROUND(v.total_gpu_mem_gb / %s, 4)"},
+	};
+	const char *p = commit ? "k.price_hr" : "v.spot_price_hr";
+	for (size_t i = 0; i < sizeof derived / sizeof *derived; i++)
+		if (strcmp(col, derived[i].col) == 0) {
+			snprintf(out, n, derived[i].fmt, p);
+			return out;
+		}
+	if (strcmp(col, "price_hr") == 0)
+		return p;
+	if (strcmp(col, "spot_price_hr") == 0)
+		return commit ? "NULL" : "v.spot_price_hr";
+	if (strcmp(col, "price_kind") == 0)
+		return commit ? "'fixed'" : "v.price_kind";
+	if (strcmp(col, "price_type") == 0) {
+		snprintf(out, n, "'%s'", type);
+		return out;
+	}
+	if (strcmp(col, "term_months") == 0)
+		return commit ? "NULLIF(k.term_months, 0)" : "NULL";
+	if (strcmp(col, "as_of") == 0)
+		return commit ? "COALESCE(k.as_of, v.as_of)" : "v.as_of";
+	return NULL;
+}
+
+/* The temporary view's SELECT list: offer_v's columns in their order. */
+static enum gc_status price_view_cols(struct cache *c, const char *type, int commit,
+				      struct buf *b, char **err)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(c->db, "SELECT name FROM pragma_table_info('offer_v', 'main')", -1,
+			       &s, NULL) != SQLITE_OK)
+		return cache_db_error(c, err, "cannot read the offer view");
+	enum gc_status st = GC_OK;
+	int rc, n = 0;
+	while (st == GC_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *col = (const char *)sqlite3_column_text(s, 0);
+		char expr[160];
+		const char *e = col ? price_view_col(col, type, commit, expr, sizeof expr) : NULL;
+		if (!col)
+			continue;
+		st = e ? buf_printf(b, "%s%s AS \"%s\"", n++ ? ", " : "", e, col)
+		       : buf_printf(b, "%sv.\"%s\"", n++ ? ", " : "", col);
+	}
+	if (st == GC_OK && rc != SQLITE_DONE)
+		st = cache_db_error(c, err, "cannot read the offer view");
+	sqlite3_finalize(s);
+	return st;
+}
+
+enum gc_status cache_price_view(struct cache *c, const char *type, int term_months, char **err)
+{
+	int commit = strcmp(type, "reserved") == 0 || strcmp(type, "capacity_block") == 0;
+	if (!commit && strcmp(type, "spot") != 0)
+		return err_set(err, GC_EUSAGE, "no price view of type '%s'", type);
+	struct buf b;
+	buf_init(&b, 4096);
+	/* a temporary view shadows main.offer_v for this connection: every
+	 * query of the answer reads it unchanged (the type and term are words
+	 * of a fixed set and a number, never a user's text) */
+	enum gc_status st = buf_printf(&b, "DROP VIEW IF EXISTS temp.offer_v;"
+				       " CREATE TEMP VIEW offer_v AS SELECT ");
+	if (st == GC_OK)
+		st = price_view_cols(c, type, commit, &b, err);
+	if (st == GC_OK && commit)
+		st = buf_printf(&b, " FROM main.offer_v v JOIN main.offer_commit k"
+				" ON k.offer = v.id AND k.price_type = '%s'"
+				" AND k.term_months = %d", type, term_months);
+	else if (st == GC_OK)
+		st = buf_printf(&b, " FROM main.offer_v v WHERE v.spot_price_hr IS NOT NULL");
+	if (st == GC_ENOMEM)
+		st = err_set(err, GC_ENOMEM, "out of memory");
+	if (st == GC_OK)
+		st = cache_exec(c, b.ptr, err);
+	buf_free(&b);
 	return st;
 }
 

@@ -62,6 +62,8 @@ static enum gc_status reseed(struct cache *c, const struct catalog *cat, struct 
 	if (st == GC_OK)
 		st = cache_exec(c, "DELETE FROM offer WHERE source IN ('snapshot', 'list')", err);
 	if (st == GC_OK)
+		st = cache_commits_sweep(c, err);
+	if (st == GC_OK)
 		st = parse_seed(cat, cache_batch_add, sc, si, err);
 	if (st == GC_OK)
 		st = cache_map_skus(c, NULL, err);
@@ -128,6 +130,8 @@ enum gc_status cache_clear(struct cache *c, const struct catalog *cat, const cha
 			       "cannot clear offers", err, provider ? 1 : 0, p);
 	if (removed)
 		*removed = (size_t)sqlite3_changes(c->db);
+	if (st == GC_OK)
+		st = cache_commits_sweep(c, err);
 	if (st == GC_OK)
 		st = cache_run(c,
 			       provider ? "DELETE FROM provider_state WHERE provider = ?1"

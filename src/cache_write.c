@@ -125,6 +125,51 @@ enum gc_status cache_batch_begin(struct cache *c, struct cache_batch *sc, const 
 			    err);
 }
 
+/* The committed prices of the offer just inserted (row id `id`), each
+ * through the door; a refused one is counted, never fails the store. */
+static enum gc_status insert_commits(struct cache_batch *sc, const struct offer *o,
+				     long long id, char **err)
+{
+	struct cache *c = sc->c;
+	if (!c->insert_commit &&
+	    sqlite3_prepare_v2(c->db, "INSERT INTO offer_commit(offer, price_type, term_months,"
+			       " price_hr, origin, as_of) VALUES(?1, ?2, ?3, ?4, ?5, ?6)", -1,
+			       &c->insert_commit, NULL) != SQLITE_OK)
+		return cache_db_error(c, err, "cannot prepare insert");
+	/* one per type and term: 6 terms of a reservation, capacity blocks
+	 * with or without one; past that a price is a duplicate anyway */
+	struct offer_commit kept[16];
+	size_t n = 0;
+	for (size_t i = 0; i < o->ncommits && n < sizeof kept / sizeof *kept; i++) {
+		struct offer_text t;
+		if (!ingest_commit(&sc->door, o, &o->commits[i], kept, n, &kept[n], &t, NULL))
+			continue;
+		sqlite3_stmt *s = c->insert_commit;
+		sqlite3_reset(s);
+		sqlite3_bind_int64(s, 1, id);
+		cache_bind_text(s, 2, kept[n].type);
+		sqlite3_bind_int(s, 3, kept[n].term_months);
+		cache_bind_num(s, 4, kept[n].price_hr);
+		cache_bind_text(s, 5, kept[n].origin);
+		cache_bind_text(s, 6, kept[n].as_of);
+		if (sqlite3_step(s) != SQLITE_DONE)
+			return cache_db_error(c, err, "cannot insert a committed price");
+		/* its texts live in t, gone at the next turn: the duplicate check
+		 * reads only type and term */
+		kept[n].origin = kept[n].as_of = NULL;
+		n++;
+	}
+	return GC_OK;
+}
+
+enum gc_status cache_commits_sweep(struct cache *c, char **err)
+{
+	/* by the offer's row id, one lookup per committed price (NOT IN over
+	 * the offers would read all of them) */
+	return cache_exec(c, "DELETE FROM offer_commit WHERE NOT EXISTS"
+			  " (SELECT 1 FROM offer WHERE offer.id = offer_commit.offer)", err);
+}
+
 enum gc_status cache_batch_add(void *arg, const struct offer *raw, char **err)
 {
 	struct cache_batch *sc = arg;
@@ -140,6 +185,8 @@ enum gc_status cache_batch_add(void *arg, const struct offer *raw, char **err)
 	enum gc_status st = ingest_offer(&sc->door, raw, &o, &t, &keep, err);
 	if (st == GC_OK && keep)
 		st = insert_offer(sc->c, &o, err);
+	if (st == GC_OK && keep && o.ncommits)
+		st = insert_commits(sc, &o, sqlite3_last_insert_rowid(sc->c->db), err);
 	if (st == GC_OK && keep) {
 		sc->inserted++;
 		sc->list_rows += strcmp(o.source, "list") == 0;
@@ -356,14 +403,18 @@ static enum gc_status delete_old(struct cache *c, const char *provider, const ch
 	char id[32];
 	snprintf(id, sizeof id, "%lld", before);
 	const char *p[] = {provider, source ? source : id};
+	enum gc_status st = GC_OK;
 	if (before >= 0)
-		return cache_run(c, "DELETE FROM offer WHERE provider = ?1 AND id <= ?2",
-				 "cannot replace offers", err, 2, p);
-	enum gc_status st = cache_history_detach(c, provider, 0, err);
-	if (st == GC_OK)
+		st = cache_run(c, "DELETE FROM offer WHERE provider = ?1 AND id <= ?2",
+			       "cannot replace offers", err, 2, p);
+	else
+		st = cache_history_detach(c, provider, 0, err);
+	if (st == GC_OK && before < 0)
 		st = cache_run(c, source ? "DELETE FROM offer WHERE provider = ?1 AND source = ?2"
 					 : "DELETE FROM offer WHERE provider = ?1",
 			       "cannot replace offers", err, source ? 2 : 1, p);
+	if (st == GC_OK)
+		st = cache_commits_sweep(c, err);
 	return st;
 }
 

@@ -13,6 +13,8 @@ static const char *const share_modes[] = {"managed", "self", "no", "unknown", NU
 static const char *const rdma_modes[] = {"ib", "roce", "efa", "no", "unknown", NULL};
 static const char *const sources[] = {"live", "catalog", "list", "import", "snapshot", NULL};
 static const char *const price_kinds[] = {"fixed", "auction_floor", "marketplace", NULL};
+static const char *const price_types[] = {"on_demand", "spot", "reserved", "capacity_block",
+					  "auction_floor", NULL};
 /* regions.h's lists, with unknown (a region data/regions.yaml does not place) */
 static const char *const continents[] = {"africa", "asia", "europe", "north-america", "oceania",
 					 "south-america", "unknown", NULL};
@@ -109,6 +111,11 @@ const struct field offer_fields[] = {
 	/* added with the capability table (issue 25): appended */
 	{"nvlink_domain", "NVL DOMAIN", FT_NUM, "nvlink_domain", 0,
 	 "GPUs in one NVLink domain with the offer's (8: HGX board; 1: none)", NULL},
+	/* added with price types (issue 26): appended; docs/OUTPUT.md "Price
+	 * types" */
+	{"price_type", "PRICE TYPE", FT_ENUM, "price_type", 0, NULL, price_types},
+	{"term_months", "TERM", FT_NUM, "term_months", 0,
+	 "a reservation's term in months (price_type reserved); null otherwise", NULL},
 };
 const size_t offer_field_count = sizeof offer_fields / sizeof offer_fields[0];
 
@@ -159,6 +166,15 @@ const struct field_value field_values[] = {
 	 "the provider's published price list (docs/LIST-PRICES.md)"},
 	{"source", "import", "imported", "from 'gpucmp import'"},
 	{"source", "snapshot", "built-in", "the built-in snapshot, as old as its date"},
+	{"price_type", "on_demand", "",
+	 "price_hr is the on-demand price (spot_price_hr beside it): the default answer"},
+	{"price_type", "spot", "", "price_hr is the spot price (--price-type spot)"},
+	{"price_type", "reserved", "",
+	 "price_hr is a reservation's price for term_months, per hour over the term "
+	 "(--price-type reserved:12)"},
+	{"price_type", "capacity_block", "", "price_hr is a capacity block's price per hour"},
+	{"price_type", "auction_floor", "",
+	 "price_hr is an auction's floor, the lowest bid (price_kind auction_floor)"},
 	{NULL, "?", "unknown",
 	 "unknown: no source says; unknown never matches a filter, = or !="},
 	{NULL, "-", "", "no value: no spot price, no estimate asked, not applicable"},

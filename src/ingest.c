@@ -208,3 +208,49 @@ enum gc_status ingest_offer(struct ingest *in, const struct offer *raw, struct o
 	*keep = 1;
 	return GC_OK;
 }
+
+static const char *const commit_types[] = {"reserved", "capacity_block", NULL};
+
+/* The reason a committed price is refused, or NULL (ingest.h). */
+static const char *commit_fault(struct ingest *in, const struct offer *o,
+				const struct offer_commit *c, const struct offer_commit *prev,
+				size_t n)
+{
+	if (!one_of(c->type, commit_types))
+		return "type";
+	if ((strcmp(c->type, "reserved") == 0 || c->term_months != 0) &&
+	    !offer_term_ok(c->term_months))
+		return "term";
+	if (!offer_price_ok(c->price_hr))
+		return "price";
+	if (!isnan(o->price_hr) && c->price_hr >= o->price_hr)
+		return "not below on-demand";
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(prev[i].type, c->type) == 0 && prev[i].term_months == c->term_months)
+			return "duplicate";
+	if (c->as_of && ingest_date(c->as_of, in->p.now) < 0)
+		return "date";
+	return NULL;
+}
+
+int ingest_commit(struct ingest *in, const struct offer *o, const struct offer_commit *raw,
+		  const struct offer_commit *prev, size_t n, struct offer_commit *out,
+		  struct offer_text *t, const char **why)
+{
+	*out = *raw;
+	const char *fault = commit_fault(in, o, raw, prev, n);
+	if (why)
+		*why = fault;
+	if (fault) {
+		in->s.commits_refused++;
+		in->s.commit_why = fault;
+		return 0;
+	}
+	/* the texts as an offer's: control characters out, cut to size */
+	int changed = 0;
+	out->type = raw->type; /* one of commit_types: clean */
+	out->origin = raw->origin ? str_field(t->b[0], raw->origin, &changed) : o->origin;
+	out->as_of = raw->as_of ? str_field(t->b[1], raw->as_of, &changed) : o->as_of;
+	in->s.commits++;
+	return 1;
+}

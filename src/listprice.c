@@ -17,11 +17,18 @@
 
 static const char *const row_keys[] = {
 	"provider", "sku", "gpu", "gpu_name", "gpu_count", "gpu_mem_gb", "vcpus", "ram_gb",
-	"region", "price_hr", "spot_price_hr", "source", "checked", "via", "note", NULL};
+	"region", "price_hr", "spot_price_hr", "source", "checked", "via", "note",
+	/* reserved_<months>_hr, one per term of OFFER_TERMS */
+	"reserved_1_hr", "reserved_3_hr", "reserved_6_hr", "reserved_12_hr", "reserved_24_hr",
+	"reserved_36_hr", NULL};
+
+static const int terms[] = OFFER_TERMS;
+#define NTERMS (sizeof terms / sizeof terms[0])
 
 struct row {
 	const char *provider, *sku, *gpu, *gpu_name, *region, *source, *checked;
 	double gpu_count, gpu_mem_gb, vcpus, ram_gb, price_hr, spot_price_hr;
+	double reserved[NTERMS]; /* per hour for each term; NAN: none */
 };
 
 /* lowercase letters, digits and dashes: the form of every id in gpus.yaml */
@@ -65,6 +72,22 @@ static enum gc_status number(struct ydoc *d, yaml_node_t *m, const char *key, in
 		return ydoc_error(d, v, err, "'%s' must be a number above 0 and at most %g", key,
 				  max);
 	return GC_OK;
+}
+
+/* The row's commitment prices (reserved_<months>_hr): each a price per
+ * hour below the on-demand one. */
+static enum gc_status reserved(struct ydoc *d, yaml_node_t *m, struct row *r, char **err)
+{
+	enum gc_status st = GC_OK;
+	for (size_t i = 0; st == GC_OK && i < NTERMS; i++) {
+		char key[32];
+		snprintf(key, sizeof key, "reserved_%d_hr", terms[i]);
+		st = number(d, m, key, 0, LISTPRICE_MAX_HR, &r->reserved[i], err);
+		if (st == GC_OK && r->reserved[i] >= r->price_hr)
+			st = ydoc_error(d, ydoc_get(d, m, key), err,
+					"'%s' is not below 'price_hr'", key);
+	}
+	return st;
 }
 
 static enum gc_status check_row(struct ydoc *d, yaml_node_t *m, const struct gpu_table *gpus,
@@ -118,6 +141,8 @@ static enum gc_status check_row(struct ydoc *d, yaml_node_t *m, const struct gpu
 	if (st == GC_OK && r->spot_price_hr > r->price_hr)
 		st = ydoc_error(d, ydoc_get(d, m, "spot_price_hr"), err,
 				"'spot_price_hr' is above 'price_hr'");
+	if (st == GC_OK)
+		st = reserved(d, m, r, err);
 	if (st != GC_OK)
 		return st;
 	yaml_node_t *g = ydoc_get(d, m, "gpu");
@@ -165,6 +190,12 @@ static enum gc_status deliver(const struct row *r, offer_cb cb, void *ctx, char 
 	o.price_hr = r->price_hr;
 	o.spot_price_hr = r->spot_price_hr;
 	o.as_of = fetched; /* the day the page was checked */
+	struct offer_commit c[NTERMS];
+	for (size_t i = 0; i < NTERMS; i++)
+		if (!isnan(r->reserved[i]))
+			c[o.ncommits++] = (struct offer_commit){"reserved", terms[i],
+								r->reserved[i], NULL, NULL};
+	o.commits = o.ncommits ? c : NULL;
 	/* through the cache's door, as every source */
 	return offer_deliver(cb, ctx, &o, NULL, err);
 }

@@ -82,6 +82,23 @@ void offer_col_set_tri(struct offer *o, const struct offer_col *c, int v)
 	*(int *)(void *)((char *)o + c->at) = v;
 }
 
+int offer_term_ok(int months)
+{
+	static const int terms[] = OFFER_TERMS;
+	for (size_t i = 0; i < sizeof terms / sizeof *terms; i++)
+		if (terms[i] == months)
+			return 1;
+	return 0;
+}
+
+double offer_term_hourly(double total, int months)
+{
+	if (!offer_term_ok(months) || isnan(total) || isinf(total))
+		return NAN;
+	/* to a millionth of a dollar, as a source's hourly prices are given */
+	return round(total / (months * OFFER_HOURS_PER_MONTH) * 1e6) / 1e6;
+}
+
 void offer_init(struct offer *o)
 {
 	memset(o, 0, sizeof *o);

@@ -31,16 +31,19 @@ void offer_store_free(struct offer_store *s)
 	memset(s, 0, sizeof *s);
 }
 
-/* Copy a string into the arena; NULL stays NULL.  *ok = 0 on failure. */
-static const char *keep(struct offer_store *s, const char *str, int *ok)
+/* n bytes of the arena, at an address aligned for any object when
+ * `align` (a committed-price array), else wherever; NULL (and *ok = 0)
+ * when out of memory. */
+static void *arena_take(struct offer_store *s, size_t n, int align, int *ok)
 {
-	if (!str || !*ok)
-		return NULL;
 	/* repeated values (provider, region, currency) are common in a row:
 	 * nothing clever, the arena is cheap */
-	size_t n = strlen(str) + 1;
+	enum { ALIGN = sizeof(double) > sizeof(void *) ? sizeof(double) : sizeof(void *) };
 	struct arena_block *b = s->blocks;
-	if (!b || b->size - b->used < n) {
+	size_t at = b ? b->used : 0;
+	if (b && align)
+		at = (at + ALIGN - 1) / ALIGN * ALIGN;
+	if (!b || at > b->size || b->size - at < n) {
 		size_t size = n > BLOCK_BYTES ? n : BLOCK_BYTES;
 		b = malloc(sizeof *b + size);
 		if (!b) {
@@ -48,14 +51,40 @@ static const char *keep(struct offer_store *s, const char *str, int *ok)
 			return NULL;
 		}
 		b->size = size;
-		b->used = 0;
+		b->used = at = 0;
 		b->next = s->blocks;
 		s->blocks = b;
 	}
-	char *p = b->data + b->used;
-	memcpy(p, str, n);
-	b->used += n;
+	b->used = at + n;
+	return b->data + at;
+}
+
+/* Copy a string into the arena; NULL stays NULL.  *ok = 0 on failure. */
+static const char *keep(struct offer_store *s, const char *str, int *ok)
+{
+	if (!str || !*ok)
+		return NULL;
+	size_t n = strlen(str) + 1;
+	char *p = arena_take(s, n, 0, ok);
+	if (p)
+		memcpy(p, str, n);
 	return p;
+}
+
+/* Copy o's committed prices (and their strings) into the arena. */
+static const struct offer_commit *keep_commits(struct offer_store *s, const struct offer *o,
+					       int *ok)
+{
+	if (!o->ncommits || !o->commits || !*ok)
+		return NULL;
+	struct offer_commit *c = arena_take(s, o->ncommits * sizeof *c, 1, ok);
+	for (size_t i = 0; c && i < o->ncommits; i++) {
+		c[i] = o->commits[i];
+		c[i].type = keep(s, o->commits[i].type, ok);
+		c[i].origin = keep(s, o->commits[i].origin, ok);
+		c[i].as_of = keep(s, o->commits[i].as_of, ok);
+	}
+	return c;
 }
 
 enum gc_status offer_store_add(struct offer_store *s, const struct offer *o)
@@ -78,6 +107,8 @@ enum gc_status offer_store_add(struct offer_store *s, const struct offer *o)
 	c.max_cuda = keep(s, o->max_cuda, &ok);
 	c.as_of = keep(s, o->as_of, &ok);
 	c.price_kind = keep(s, o->price_kind, &ok);
+	c.commits = keep_commits(s, o, &ok);
+	c.ncommits = c.commits ? o->ncommits : 0;
 	if (!ok)
 		return GC_ENOMEM;
 	s->items[s->n++] = c;

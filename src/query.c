@@ -462,6 +462,43 @@ int query_price_kind_find(const char *name)
 	return -1;
 }
 
+const char *const query_price_type_names[QPT_COUNT + 1] = {
+	"", "on_demand", "spot", "reserved", "capacity_block", "auction_floor", NULL};
+
+int query_price_type_set(struct query *q, const char *word)
+{
+	size_t n = strcspn(word, ":");
+	int t = -1;
+	for (int i = 1; i < QPT_COUNT; i++)
+		if (strlen(query_price_type_names[i]) == n &&
+		    strncmp(query_price_type_names[i], word, n) == 0)
+			t = i;
+	if (t < 0)
+		return -1;
+	long term = 0;
+	if (word[n] == ':') {
+		char *end;
+		term = strtol(word + n + 1, &end, 10);
+		if (t != QPT_RESERVED || end == word + n + 1 || *end || !offer_term_ok((int)term))
+			return t == QPT_RESERVED ? -2 : -1;
+	} else if (t == QPT_RESERVED) {
+		return -2;
+	}
+	q->price_type = (enum query_price_type)t;
+	q->term_months = (int)term;
+	/* one type a time: the kinds its rows are, ranked by their number */
+	q->price_kinds = t == QPT_ON_DEMAND	 ? (1u << QPK_FIXED) | (1u << QPK_MARKETPLACE)
+			 : t == QPT_AUCTION_FLOOR ? 1u << QPK_AUCTION_FLOOR
+						 : QPK_ALL;
+	return 0;
+}
+
+int query_price_view(const struct query *q)
+{
+	return q->price_type == QPT_SPOT || q->price_type == QPT_RESERVED ||
+	       q->price_type == QPT_CAPACITY_BLOCK;
+}
+
 int query_floors_last(const struct query *q)
 {
 	return q->price_kinds == 0;
@@ -547,7 +584,8 @@ static void limit(struct builder *b, const struct query *q)
 int query_filters_on_offer(const struct query *q)
 {
 	/* a price kind is the profile's when the offer names none: the view's */
-	return !q->caps && q->cuda_num <= 0 && !q->where &&
+	/* a price view's prices are not table offer's */
+	return !q->caps && q->cuda_num <= 0 && !q->where && !query_price_view(q) &&
 	       !(q->region_glob && !strpbrk(q->region_glob, "*?[")) &&
 	       !(q->price_kinds && q->price_kinds != QPK_ALL);
 }

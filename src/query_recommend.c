@@ -211,7 +211,13 @@ enum gc_status query_recommend(struct cache *c, const struct profile_set *ps, st
 		q->nsort = 2;
 	}
 	size_t cap = 0;
-	enum gc_status st = collect(cache_db(c), ps, q, r, out, &cap, err);
+	enum gc_status st = GC_OK;
+	/* "reserved for 12 months": the offers at that price (query_run) */
+	if (query_price_view(q))
+		st = cache_price_view(c, query_price_type_names[q->price_type], q->term_months,
+				      err);
+	if (st == GC_OK)
+		st = collect(cache_db(c), ps, q, r, out, &cap, err);
 	if (st == GC_OK) {
 		judge_all(r, out->picks, out->n);
 		out->n = recommend_rank(out->picks, out->n, r->budget, r->limit);

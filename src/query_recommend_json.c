@@ -105,10 +105,14 @@ json_t *query_recommend_json(const struct query_rec *r, const struct query_rec_r
 		json_decref(left);
 		return NULL;
 	}
-	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "workload",
+	/* the default answer ranks on-demand prices (a floor ranked last) */
+	const char *type = r->price_type == QPT_DEFAULT ? "on_demand"
+							 : query_price_type_names[r->price_type];
+	json_t *term = r->price_type == QPT_RESERVED ? json_integer(r->term_months) : json_null();
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o}", "workload",
 			 workload_name(r->w), "nodes", sheet_json_number(r->nodes),
 			 "gpus_per_node", sheet_json_number(r->gpus), "hours",
 			 sheet_json_number(r->hours), "budget", sheet_json_number(r->budget),
-			 "memory_need", memory_json(r), "picks", picks, "unverified", unverified,
-			 "left_out", left);
+			 "price_type", type, "term_months", term, "memory_need", memory_json(r),
+			 "picks", picks, "unverified", unverified, "left_out", left);
 }

@@ -43,6 +43,14 @@ enum gc_status query_run(struct cache *c, const struct query *q,
 		*counts = (struct query_counts){-1, -1, -1, 0, ""};
 	if (omitted)
 		omitted->counted = 0;
+	/* the answer at one type of price reads offer_v over it; so do the
+	 * counts and notes asked after it */
+	if (query_price_view(q)) {
+		enum gc_status st = cache_price_view(c, query_price_type_names[q->price_type],
+						     q->term_months, err);
+		if (st != GC_OK)
+			return st;
+	}
 	if (q->group > QG_NONE && q->group < QG_COUNT)
 		return query_group_list(c, q, cols, ncols, spec, rows, counts, omitted, err);
 	struct query_sql qs;

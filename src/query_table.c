@@ -64,6 +64,9 @@ static int filtered(const struct query *q, const struct field *f)
 	return (strcmp(k, "region") == 0 && q->region_glob) ||
 	       (strcmp(k, "gpu_mem_gb") == 0 && !isnan(q->min_vram)) ||
 	       (strcmp(k, "spot_price_hr") == 0 && q->spot) ||
+	       /* --price-type: the answer says which price it holds */
+	       (strcmp(k, "price_type") == 0 && q->price_type != QPT_DEFAULT) ||
+	       (strcmp(k, "term_months") == 0 && q->price_type == QPT_RESERVED) ||
 	       (q->cuda_num > 0 && (strcmp(k, "cuda_ok") == 0 || strcmp(k, "max_cuda") == 0 ||
 				    strcmp(k, "driver_version") == 0)) ||
 	       (!isnan(q->hours) && strncmp(k, "est_", 4) == 0);

@@ -143,6 +143,21 @@ static void job_log(const struct job *j, size_t dups)
 		h->log(h->log_arg, line);
 }
 
+/* --verbose: the committed prices (reservations) the door stored and
+ * refused, with the last refusal's reason (ingest.h). */
+static void commits_log(const struct job *j)
+{
+	struct ingest_stats s;
+	cache_ingest_stats(j->rf->cache, &s);
+	if (!s.commits && !s.commits_refused)
+		return;
+	char what[160];
+	snprintf(what, sizeof what, "%zu committed prices stored, %zu refused%s%s%s", s.commits,
+		 s.commits_refused, s.commit_why ? " (the last: " : "",
+		 s.commit_why ? s.commit_why : "", s.commit_why ? ")" : "");
+	job_note(j->rf, j->ad->id, what);
+}
+
 /* A failure message as it may be shown and stored: the key (and a run-time
  * token) masked, control characters and broken UTF-8 as '?' (it quotes the
  * network: an API's error text, a URL). */
@@ -280,6 +295,7 @@ static enum gc_status job_store(struct job *j, char **err)
 		r->offers = inserted;
 		r->unknown_gpu = j->run.unknown_gpu;
 		r->skipped = j->run.skipped + dups;
+		commits_log(j);
 	}
 	free(tagged);
 	return st;

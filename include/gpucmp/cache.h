@@ -20,7 +20,7 @@
 #include "gpucmp/ingest.h"
 #include "gpucmp/offer.h"
 
-#define CACHE_SCHEMA_VERSION 8
+#define CACHE_SCHEMA_VERSION 9
 
 struct cache; /* opaque */
 
@@ -215,6 +215,17 @@ enum gc_status cache_clear(struct cache *c, const struct catalog *cat, const cha
 
 /* Number of offers (all providers). */
 enum gc_status cache_count(struct cache *c, long long *n, char **err);
+
+/* For the rest of this connection, the view offer_v every query reads is
+ * the offers at one type of price (docs/OUTPUT.md, "Price types"): "spot"
+ * (the offers with a spot price, price_hr the spot price) or a committed
+ * type, "reserved" or "capacity_block", with its term in months (0: none
+ * said): each offer with such a price, price_hr that price, spot_price_hr
+ * null.  The columns computed from the price (per GPU, per GB, the value
+ * per dollar) follow it; price_type and term_months say which it is.  A
+ * temporary view of the same name; the file is not changed.  GC_EUSAGE
+ * for another type. */
+enum gc_status cache_price_view(struct cache *c, const char *type, int term_months, char **err);
 
 /* --- team snapshots (cache_dump.c) --- */
 

@@ -57,6 +57,10 @@ struct ingest_stats {
 	size_t numbers;      /* numbers out of range made unknown */
 	size_t words;        /* rdma / price_kind values not of their set made unknown */
 	size_t cleaned;      /* offers whose text the sanitizer changed */
+	size_t commits;      /* committed prices stored (ingest_commit) */
+	size_t commits_refused; /* committed prices refused, the last reason in
+				   commit_why */
+	const char *commit_why; /* a static text: the last refusal's reason */
 };
 
 struct ingest {
@@ -80,6 +84,26 @@ enum gc_status ingest_begin(struct ingest *in, const struct ingest_policy *p,
  * provider, a bad or future date, a source that is none, the cap. */
 enum gc_status ingest_offer(struct ingest *in, const struct offer *raw, struct offer *out,
 			    struct offer_text *t, int *keep, char **err);
+
+/* One committed price of a stored offer through the door: *keep 1 with
+ * the cleaned price in *out (its text in t, which must outlive it), or 0
+ * when it is refused, counted with its reason (commits_refused,
+ * commit_why; *why too when not NULL):
+ *   - "type": none of reserved, capacity_block;
+ *   - "term": a reservation whose term is none of OFFER_TERMS, or any
+ *     term outside them;
+ *   - "price": no price per hour within [OFFER_MIN_PRICE_HR,
+ *     OFFER_MAX_PRICE_HR];
+ *   - "not below on-demand": at or above the offer's own on-demand price
+ *     (a commitment that costs more is a misread, often a term's total
+ *     taken for an hourly price);
+ *   - "duplicate": a second price of the same type and term;
+ *   - "date": an as_of that is no date or in the future.
+ * `o` is the offer as the door stored it; `prev` its committed prices
+ * already kept (n of them).  Never fails the store. */
+int ingest_commit(struct ingest *in, const struct offer *o, const struct offer_commit *raw,
+		  const struct offer_commit *prev, size_t n, struct offer_commit *out,
+		  struct offer_text *t, const char **why);
 
 /* A date as the door takes it: "YYYY-MM-DDTHH:MM:SSZ", a real calendar
  * date, no later than now + INGEST_SKEW_S.  Its epoch seconds, or -1 when

@@ -13,6 +13,30 @@
 #include "gpucmp/err.h"
 #include "gpucmp/strutil.h"
 
+/* A committed price of an offer (docs/OUTPUT.md, "Price types"): what
+ * the same machine costs per hour when rented for a term (a reservation)
+ * or as a block booked ahead (a capacity block).  The on-demand, spot and
+ * auction-floor prices are the offer's own columns. */
+struct offer_commit {
+	const char *type;   /* "reserved" | "capacity_block" */
+	int term_months;    /* the term (reserved: one of OFFER_TERMS); 0: none said */
+	double price_hr;    /* USD per hour for the whole offer, the term's total
+			       spread over its hours (offer_term_hourly) */
+	const char *origin; /* where the price was read (a URL); NULL: the offer's */
+	const char *as_of;  /* RFC 3339 UTC; NULL: the offer's */
+};
+
+/* The terms a reservation may have, in months. */
+#define OFFER_TERMS {1, 3, 6, 12, 24, 36}
+/* Hours in a month as the cloud bills them (365 * 24 / 12). */
+#define OFFER_HOURS_PER_MONTH 730.0
+
+/* A term's total price as a price per hour: total / (months * 730); NAN
+ * when the term is none of OFFER_TERMS or the total is no number. */
+double offer_term_hourly(double total, int months);
+/* Is `months` one of OFFER_TERMS? */
+int offer_term_ok(int months);
+
 struct offer {
 	const char *provider;   /* profile id */
 	const char *sku;        /* provider's instance type / plan id */
@@ -44,6 +68,9 @@ struct offer {
 	int available;          /* 1, 0, -1 unknown */
 	int infiniband;         /* per-offer override: 1, 0, -1 unknown */
 	int nvlink;             /* per-offer override: 1, 0, -1 unknown */
+	const struct offer_commit *commits; /* its committed prices (borrowed), each
+					       through the door (ingest_commit) */
+	size_t ncommits;
 };
 
 void offer_init(struct offer *o);

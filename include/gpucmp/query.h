@@ -119,6 +119,28 @@ int query_price_kind_find(const char *name);
 /* Whether q ranks auction floors after the other prices (no --price-kind). */
 int query_floors_last(const struct query *q);
 
+/* list --price-type (docs/OUTPUT.md, "Price types"): the one type of
+ * price the answer's price column holds.  QPT_DEFAULT is the answer
+ * without the option (on-demand, spot beside it, auction floors last);
+ * on_demand keeps the fixed and marketplace prices (--price-kind
+ * fixed,marketplace), auction_floor the floors (--price-kind
+ * auction_floor); spot, reserved and capacity_block read a price view
+ * (cache_price_view), a reservation for one term. */
+enum query_price_type {
+	QPT_DEFAULT, QPT_ON_DEMAND, QPT_SPOT, QPT_RESERVED, QPT_CAPACITY_BLOCK,
+	QPT_AUCTION_FLOOR, QPT_COUNT
+};
+/* "", "on_demand", "spot", "reserved", "capacity_block", "auction_floor";
+ * NULL-terminated, in enum order. */
+extern const char *const query_price_type_names[QPT_COUNT + 1];
+/* Set q's price type from a word of --price-type: a type, or
+ * "reserved:MONTHS" (a term of OFFER_TERMS; a reservation needs one).
+ * Returns 0, -1 for a word that is no type, -2 for a reservation without
+ * a term or with another term. */
+int query_price_type_set(struct query *q, const char *word);
+/* Whether q's answer reads a price view (spot, reserved, capacity_block). */
+int query_price_view(const struct query *q);
+
 struct query {
 	const char *gpus[QUERY_MAX_GPUS];      /* canonical ids (borrowed) */
 	size_t ngpus;
@@ -150,6 +172,8 @@ struct query {
 						* offers whose fact is unknown */
 	unsigned price_kinds;                  /* --price-kind: 1u << QPK_* kept; 0: not
 						* asked (every kind, auction floors last) */
+	enum query_price_type price_type;      /* --price-type; QPT_DEFAULT: not asked */
+	int term_months;                       /* its term (reserved) */
 	double hours, nodes;                   /* --hours, --nodes; NAN = no estimate */
 	int k8s_fee;                           /* the estimate includes the control plane */
 	long long stale_after;                 /* seconds: older data is stale
@@ -462,6 +486,8 @@ struct query_rec {
 	size_t limit;         /* at most this many picks */
 	struct rec_mem mem;   /* the memory need (recommend_memory); all zero:
 			       * the workload's own want */
+	enum query_price_type price_type; /* the prices ranked (--price-type) */
+	int term_months;                  /* its term (reserved) */
 };
 
 struct query_rec_result {

@@ -31,6 +31,19 @@
  * understate what a size costs), else the first read (the rows are then
  * equal in price).  docs/REFRESH.md says the same.  vCPUs, memory and
  * stock are not in the API.
+ *
+ * Reservations: a second request, the same filter with priceType eq
+ * 'Reservation', lists each size's reservation meters: `type`
+ * "Reservation", `reservationTerm` "1 Year" or "3 Years", and a
+ * `retailPrice` / `unitPrice` that is the price of the whole term although
+ * `unitOfMeasure` still says "1 Hour" (a recorded Standard_M8ms eastus
+ * answer: 7740 for 1 year, 11297 for 3, where the size costs dollars per
+ * hour; tests/fixtures/http/azure/README.md).  Each becomes a committed
+ * price of the size's offer (offer_commit "reserved", 12 or 36 months),
+ * the total spread over the term's hours (offer_term_hourly: 730 a
+ * month); the door refuses one at or above the on-demand price.  The same
+ * choice of two rows as above; a term in another currency than USD, or
+ * another term, is left out.
  */
 #include <math.h>
 #include <stdio.h>
@@ -39,18 +52,22 @@
 
 #include "gpucmp/adapter.h"
 
-#define FILTER                                                                                 \
-	"serviceName eq 'Virtual Machines' and priceType eq 'Consumption' and "                 \
+#define FILTER_OF(type)                                                                        \
+	"serviceName eq 'Virtual Machines' and priceType eq '" type "' and "                    \
 	"contains(armSkuName, 'Standard_N') and contains(productName, 'Windows') eq false and " \
 	"contains(productName, 'Dedicated') eq false and "                                      \
 	"contains(productName, 'Cloud Services') eq false and "                                 \
 	"contains(meterName, 'Low Priority') eq false"
+#define FILTER FILTER_OF("Consumption")
+#define RESERVATION_FILTER FILTER_OF("Reservation")
+#define PRICES "/api/retail/prices?api-version=2023-01-01-preview&$filter=%s"
 
 struct row {
 	char *sku, *region, *currency;
 	double price;
 	char start[32]; /* effectiveStartDate, ISO 8601: compares as text */
 	int spot, primary;
+	int term; /* a reservation's term in months; 0: pay as you go */
 	size_t seq; /* order read, for a stable choice */
 };
 
@@ -75,9 +92,26 @@ static enum gc_status start(struct adapter_run *run, char **err)
 {
 	char filter[1024];
 	adapter_urlencode(filter, sizeof filter, FILTER);
-	return adapter_queue(run, 0, NULL, NULL, err,
-			     "%s/api/retail/prices?api-version=2023-01-01-preview&$filter=%s",
-			     run->base, filter);
+	enum gc_status st = adapter_queue(run, 0, NULL, NULL, err, "%s" PRICES, run->base, filter);
+	adapter_urlencode(filter, sizeof filter, RESERVATION_FILTER);
+	if (st == GC_OK)
+		st = adapter_queue(run, 0, NULL, NULL, err, "%s" PRICES, run->base, filter);
+	return st;
+}
+
+/* A reservation row's term in months (12, 36), 0 for a pay-as-you-go
+ * row, -1 for a row that is neither. */
+static int term_of(const char *type, const char *term)
+{
+	if (!type || strcmp(type, "Consumption") == 0)
+		return 0;
+	if (strcmp(type, "Reservation") != 0 || !term)
+		return -1;
+	if (strcmp(term, "1 Year") == 0)
+		return 12;
+	if (strcmp(term, "3 Years") == 0)
+		return 36;
+	return -1;
 }
 
 static int has(const char *s, const char *word)
@@ -123,7 +157,8 @@ static enum gc_status one_item(struct adapter_run *run, json_t *it, char **err)
 		price = aj_num(it, "unitPrice");
 	if (!json_is_object(it) || !sku || !*sku || !region || !*region)
 		return GC_OK;
-	if ((type && strcmp(type, "Consumption") != 0) || (unit && strcmp(unit, "1 Hour") != 0) ||
+	int term = term_of(type, aj_str(it, "reservationTerm"));
+	if (term < 0 || (unit && strcmp(unit, "1 Hour") != 0) ||
 	    not_linux_payg(product, meter, skuname))
 		return GC_OK;
 	if (!(price >= 0) || isinf(price))
@@ -144,7 +179,8 @@ static enum gc_status one_item(struct adapter_run *run, json_t *it, char **err)
 	r->price = price;
 	const char *start = aj_str(it, "effectiveStartDate");
 	snprintf(r->start, sizeof r->start, "%s", start ? start : "");
-	r->spot = has(skuname, "Spot") || has(meter, "Spot");
+	r->term = term;
+	r->spot = !term && (has(skuname, "Spot") || has(meter, "Spot"));
 	r->primary = !json_is_false(json_object_get(it, "isPrimaryMeterRegion"));
 	r->seq = s->n++;
 	return GC_OK;
@@ -195,6 +231,26 @@ static const struct row *pick(const struct row *cur, const struct row *r)
 	return r->price > cur->price ? r : cur;
 }
 
+/* The rows of one size and region: on-demand, spot, 1- and 3-year terms. */
+struct picked {
+	const struct row *od, *spot, *term[2];
+};
+
+/* A committed price for each term picked, in USD (see the top). */
+static size_t commits_of(const struct picked *p, struct offer_commit *c)
+{
+	size_t n = 0;
+	for (int k = 0; k < 2; k++) {
+		const struct row *r = p->term[k];
+		if (!r || strcmp(r->currency, "USD") != 0)
+			continue;
+		c[n] = (struct offer_commit){"reserved", r->term,
+					     offer_term_hourly(r->price, r->term), NULL, NULL};
+		n++;
+	}
+	return n;
+}
+
 static enum gc_status finish(struct adapter_run *run, char **err)
 {
 	struct state *s = run->state;
@@ -204,16 +260,23 @@ static enum gc_status finish(struct adapter_run *run, char **err)
 	enum gc_status st = GC_OK;
 	for (size_t i = 0; i < s->n && st == GC_OK;) {
 		size_t j = i;
-		const struct row *od = NULL, *spot = NULL;
+		struct picked pk = {NULL, NULL, {NULL, NULL}};
 		while (j < s->n && strcmp(s->rows[j].sku, s->rows[i].sku) == 0 &&
 		       strcmp(s->rows[j].region, s->rows[i].region) == 0) {
-			if (s->rows[j].spot)
-				spot = pick(spot, &s->rows[j]);
+			const struct row *r = &s->rows[j++];
+			if (r->term)
+				pk.term[r->term == 36] = pick(pk.term[r->term == 36], r);
+			else if (r->spot)
+				pk.spot = pick(pk.spot, r);
 			else
-				od = pick(od, &s->rows[j]);
-			j++;
+				pk.od = pick(pk.od, r);
 		}
+		const struct row *od = pk.od, *spot = pk.spot;
 		const struct row *first = od ? od : spot;
+		i = j;
+		if (!first)
+			continue; /* reservations alone: nothing to rent by the hour */
+		struct offer_commit commits[2];
 		struct offer o;
 		offer_init(&o);
 		o.sku = first->sku;
@@ -225,8 +288,9 @@ static enum gc_status finish(struct adapter_run *run, char **err)
 		double sp = spot && strcmp(spot->currency, first->currency) == 0 ? spot->price
 										 : NAN;
 		adapter_set_prices(&o, first->currency, p, sp);
+		o.commits = commits;
+		o.ncommits = commits_of(&pk, commits);
 		st = adapter_emit(run, &o, err);
-		i = j;
 	}
 	return st;
 }

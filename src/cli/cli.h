@@ -32,7 +32,7 @@ enum opt_id {
 	O_LIST_MAX_AGE, O_AS_OF, O_VERBOSE, O_NO_CATALOG, O_CATALOG_ONLY, O_NEW_PROVIDER,
 	O_GROUP_BY, O_ALL_REGIONS, O_NO_LEGEND, O_SIGN, O_GEN_KEY, O_HTML, O_FROM, O_SINCE, O_DAYS,
 	O_CHANGES, O_EXIT_ON_CHANGE, O_EVERY, O_LOG, O_ALERT, O_MAIL,
-	O_INCLUDE_UNKNOWN, O_MODEL, O_PRECISION, O_NEED_VRAM, O_PRICE_KIND,
+	O_INCLUDE_UNKNOWN, O_MODEL, O_PRECISION, O_NEED_VRAM, O_PRICE_KIND, O_PRICE_TYPE,
 	O_COUNT
 };
 
@@ -300,7 +300,12 @@ int cli_refresh_pull(const struct cli_args *a, struct cli_env *env, const struct
  * --region, --provider (opts_offer), and --cuda, --cuda-strict,
  * --available (with opts_filters: the capability filters and --where). */
 extern const struct opt_def *const opts_offer[];
-extern const struct opt_def opt_cuda, opt_cuda_strict, opt_available;
+extern const struct opt_def opt_cuda, opt_cuda_strict, opt_available, opt_price_type;
+/* --price-type TYPE into q (query_price_type_set: one type, a reservation
+ * with its term, "reserved:12"); refuses a second type, and --price-kind
+ * or --spot beside a type they contradict; prints errors; returns an exit
+ * code. */
+int cli_price_type(const struct cli_args *a, struct query *q);
 /* --gpus, --vram and --max-price into q (before cli_offer_filters, whose
  * --gpu reads --gpus); returns an exit code. */
 int cli_offer_numbers(struct query *q, const struct cli_args *a);

@@ -208,8 +208,8 @@ static int build_query(struct list_state *s, const struct cli_args *a,
 	q->limit = (long)limit;
 	q->include_unknown = cli_flag(a, O_INCLUDE_UNKNOWN);
 	price_kinds(q, a);
-	if ((rc = cli_offer_filters(&s->env, a, q)) || (rc = sort_keys(s, a)) ||
-	    (rc = stale_age(s, a)))
+	if ((rc = cli_price_type(a, q)) || (rc = cli_offer_filters(&s->env, a, q)) ||
+	    (rc = sort_keys(s, a)) || (rc = stale_age(s, a)))
 		return rc;
 	return cuda_and_cost(q, a);
 }
@@ -297,6 +297,14 @@ static int no_match(struct list_state *s)
 		msg_status(st, err, "cannot read the cache");
 		free(err);
 		return exit_code_for(st);
+	}
+	if (!*e.filter && e.before == 0 && query_price_view(&s->q)) {
+		/* the answer read the offers at that price: none has one */
+		msg_note("no offers match: no offer in the cache has a %s price%s (docs/OUTPUT.md, "
+			 "\"Price types\", names the sources)",
+			 query_price_type_names[s->q.price_type],
+			 s->q.price_type == QPT_RESERVED ? " for that term" : "");
+		return EXIT_OK;
 	}
 	if (!*e.filter) {
 		msg_note(e.before == 0 ? "no offers match: the cache holds no offers; run 'gpucmp "
@@ -563,7 +571,7 @@ static const struct opt_use list_opts[] = {
 	OPT_USE(opt_nodes), OPT_USE(opt_available), OPT_USE(opt_sort), OPT_USE(opt_limit),
 	OPT_USE(opt_columns), OPT_USE(opt_group_by), OPT_USE(opt_all_regions),
 	OPT_USE(opt_no_legend), OPT_GROUP(opts_output), OPT_USE(opt_max_age), OPT_USE(opt_explain),
-	OPT_USE(opt_include_unknown), OPT_USE(opt_price_kind), OPT_END};
+	OPT_USE(opt_include_unknown), OPT_USE(opt_price_kind), OPT_USE(opt_price_type), OPT_END};
 
 const struct cmd_entry cmd_list_entry = {
 	.name = "list",

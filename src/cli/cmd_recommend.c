@@ -68,8 +68,9 @@ static void left_reason(enum rec_status s, const struct query_rec *r, int gpu, c
 		snprintf(out, n, "no price for a fitting offer");
 		break;
 	case REC_NO_FIT:
-		snprintf(out, n, "no offer %s%swith %g or more GPUs", stock,
-			 gpu & ASKED_GPU ? "of the --gpu models " : "", r->gpus);
+		snprintf(out, n, "no offer %s%swith %g or more GPUs%s", stock,
+			 gpu & ASKED_GPU ? "of the --gpu models " : "", r->gpus,
+			 r->price_type == QPT_DEFAULT ? "" : " at that --price-type");
 		break;
 	default:
 		snprintf(out, n, "no offers in the cache ('gpucmp refresh ID'; some need a key)");
@@ -123,8 +124,13 @@ static void print_memory(const struct query_rec *r)
 static void print_text(const struct cli_env *env, const struct query_rec *r, int gpu,
 		       const struct query_rec_result *res)
 {
-	printf("%s: %g node%s x %g GPU%s%s\n", workload_name(r->w), r->nodes,
-	       r->nodes == 1 ? "" : "s", r->gpus, r->gpus == 1 ? "" : "s",
+	char at[48] = "";
+	if (r->price_type == QPT_RESERVED)
+		snprintf(at, sizeof at, ", reserved for %d months", r->term_months);
+	else if (r->price_type != QPT_DEFAULT)
+		snprintf(at, sizeof at, ", at %s prices", query_price_type_names[r->price_type]);
+	printf("%s: %g node%s x %g GPU%s%s%s\n", workload_name(r->w), r->nodes,
+	       r->nodes == 1 ? "" : "s", r->gpus, r->gpus == 1 ? "" : "s", at,
 	       isnan(r->hours) ? "" : ", estimated for the hours given");
 	print_memory(r);
 	printf("\n");
@@ -276,6 +282,10 @@ int cmd_recommend(struct cli_args *a)
 	if (!rc)
 		rc = cli_provider_filter(&env, a, &pstore, &q);
 	if (!rc)
+		rc = cli_price_type(a, &q);
+	r.price_type = q.price_type;
+	r.term_months = q.term_months;
+	if (!rc)
 		rc = cli_currency(&env);
 	if (!rc)
 		rc = cli_open_cache(&env, a);
@@ -306,7 +316,8 @@ static const struct opt_use recommend_opts[] = {
 	OPT_GROUP(opts_common), OPT_USE(opt_gpu), OPT_USE(opt_gpus), OPT_USE(opt_provider),
 	OPT_USE(opt_hours), OPT_USE(opt_nodes), OPT_USE(opt_limit), OPT_USE(opt_json),
 	OPT_USE(opt_workload), OPT_USE(opt_budget), OPT_USE(opt_model), OPT_USE(opt_precision),
-	OPT_USE(opt_rec_vram), OPT_USE(opt_available), OPT_END};
+	OPT_USE(opt_rec_vram), OPT_USE(opt_available),
+	OPT_USE(opt_price_type), OPT_END};
 
 const struct cmd_entry cmd_recommend_entry = {
 	.name = "recommend",

@@ -211,6 +211,51 @@ const struct opt_def opt_cuda_strict = {O_CUDA_STRICT, "cuda-strict", 0, OPT_BOO
 const struct opt_def opt_available = {O_AVAILABLE, "available", 0, OPT_BOOL, NULL, NULL,
 	HINT_NONE, "only offers known to be in stock"};
 
+static const char *const price_type_choices[] = {
+	"on_demand", "spot", "reserved:1", "reserved:3", "reserved:6", "reserved:12",
+	"reserved:24", "reserved:36", "capacity_block", "auction_floor", NULL};
+const struct opt_def opt_price_type = {O_PRICE_TYPE, "price-type", 0, OPT_STRING, "TYPE",
+	price_type_choices, HINT_NONE,
+	"the one type of price to answer with: on_demand, spot, reserved:MONTHS (reserved:12), "
+	"capacity_block, auction_floor (default: on-demand, spot beside it)"};
+
+int cli_price_type(const struct cli_args *a, struct query *q)
+{
+	const char *v = cli_opt(a, O_PRICE_TYPE);
+	if (!v)
+		return EXIT_OK;
+	char safe[64];
+	if (strchr(v, ',')) {
+		msg_error("--price-type takes one type at a time (the answer has one price "
+			  "column); run once per type");
+		return EXIT_USAGE;
+	}
+	int rc = query_price_type_set(q, v);
+	if (rc == -2) {
+		msg_error("'%s': a reservation needs its term in months: reserved:12 or "
+			  "reserved:36 (1, 3, 6, 12, 24 or 36)",
+			  str_sanitize(safe, sizeof safe, v));
+		return EXIT_USAGE;
+	}
+	if (rc) {
+		msg_error("unknown price type '%s'; expected on_demand, spot, reserved:MONTHS, "
+			  "capacity_block or auction_floor",
+			  str_sanitize(safe, sizeof safe, v));
+		return EXIT_USAGE;
+	}
+	if (cli_opt(a, O_PRICE_KIND)) {
+		msg_error("--price-type and --price-kind both choose the prices; use one "
+			  "(--price-type auction_floor is --price-kind auction_floor)");
+		return EXIT_USAGE;
+	}
+	if (cli_flag(a, O_SPOT) && q->price_type != QPT_SPOT && q->price_type != QPT_ON_DEMAND) {
+		msg_error("--spot keeps offers with a spot price; it cannot go with --price-type "
+			  "%s (use --price-type spot)", query_price_type_names[q->price_type]);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
 const struct opt_def *const opts_offer[] = {
 	&opt_gpu, &opt_gpus, &opt_vram, &opt_max_price, &opt_spot, &opt_region, &opt_provider,
 	NULL};

@@ -43,6 +43,8 @@ adapter_seeds <<'EOF'
 azure prices 0 prices.json
 azure page2 0 prices-page2.json
 azure both 0 prices.json 0 prices-page2.json
+azure reservations 0 reservations.json
+azure all 0 prices.json 0 prices-page2.json 0 reservations.json
 digitalocean sizes 0 sizes.json
 digitalocean page2 0 sizes-page2.json
 digitalocean both 0 sizes.json 0 sizes-page2.json

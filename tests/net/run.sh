@@ -1736,6 +1736,35 @@ scenario_catalog_keyless_count() {
 	[ "$n" -ge 28 ] || fail "providers --json prices $n providers, want >= 28" || return 1
 }
 
+# Azure's reservation meters (tests/fixtures/http/azure/reservations.json)
+# become committed prices through the door: each term's total over its
+# hours, the one above on-demand refused and named; list --price-type
+# reserved:12 answers at them, the default answer is as before; the next
+# load replaces them (none left behind by the offers it replaced).
+scenario_azure_reservations() {
+	{ sed 's|file=|file=azure/|' "$fixtures/azure.routes"; } >"$dir/t.routes"
+	server <"$dir/t.routes" || return 1
+	export GPUCMP_AZURE_BASE_URL="$BASE"
+	last="refresh -v azure"; g refresh -v --retries 0 azure
+	expect_rc 0 || return 1
+	has requests.log "priceType%20eq%20%27Reservation%27" || return 1
+	has err "azure: 4 committed prices stored, 1 refused (the last: not below on-demand)" || return 1
+	sql_is "SELECT count(*) FROM offer_commit k JOIN offer o ON o.id = k.offer WHERE o.provider='azure'" "4" || return 1
+	last="list --price-type reserved:12"
+	g list --provider azure --price-type reserved:12 --format csv --columns sku,region,price_hr,price_type,term_months
+	expect_rc 0 || return 1
+	want='sku,region,price_hr,price_type,term_months
+Standard_NC24ads_A100_v4,eastus,2.203881,reserved,12
+Standard_ND96isr_H100_v5,westeurope,61.940639,reserved,12'
+	[ "$(cat "$dir/out")" = "$want" ] || fail "reserved:12 answered: $(cat "$dir/out")" || return 1
+	last="list (default)"; g list --provider azure --format csv --columns sku,price_hr,price_type
+	expect_rc 0 && has out "Standard_NC24ads_A100_v4,3.673,on_demand" || return 1
+	last="refresh azure (again)"; g refresh --retries 0 --force azure
+	expect_rc 0 || return 1
+	sql_is "SELECT count(*) FROM offer_commit" "$(sql "SELECT count(*) FROM offer_commit k JOIN offer o ON o.id = k.offer")" || return 1
+	sql_is "SELECT count(*) FROM offer_commit k JOIN offer o ON o.id = k.offer WHERE o.provider='azure'" "4"
+}
+
 # --- runner ----------------------------------------------------------------
 
 # GPUCMP_SAMPLE=N: without named scenarios, every Nth (the valgrind run's

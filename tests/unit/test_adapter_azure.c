@@ -58,10 +58,19 @@ static void test_replay(void **state)
 {
 	(void)state;
 	struct offer_store s;
-	expect_replay(FIX, &s, 2, 4); /* Standard_NC8ads_A10_v4 has no GPU count in the table */
+	/* two pages and the reservations; Standard_NC8ads_A10_v4 has no GPU
+	 * count in the table */
+	expect_replay(FIX, &s, 3, 4);
 	const struct offer *o = must_find(&s, "Standard_NC24ads_A100_v4", "eastus");
 	assert_float_equal(o->price_hr, 3.673, 1e-12); /* not the secondary 9.99 */
 	assert_float_equal(o->spot_price_hr, 0.7346, 1e-12);
+	/* a term's total over its hours (730 a month), the primary meter's */
+	assert_int_equal(o->ncommits, 2);
+	assert_string_equal(o->commits[0].type, "reserved");
+	assert_int_equal(o->commits[0].term_months, 12);
+	assert_float_equal(o->commits[0].price_hr, 2.203881, 1e-12); /* 19306 / 8760 */
+	assert_int_equal(o->commits[1].term_months, 36);
+	assert_float_equal(o->commits[1].price_hr, 1.469178, 1e-12); /* 38610 / 26280 */
 	o = must_find(&s, "Standard_ND96isr_H100_v5", "westeurope");
 	assert_string_equal(o->gpu, "h100-sxm");
 	assert_float_equal(o->gpu_count, 8, 0);
@@ -80,6 +89,14 @@ static void test_replay(void **state)
 	o = must_find(&s, "Standard_NCC40ads_H100_v5", "eastus2");
 	assert_float_equal(o->price_hr, 6.98, 1e-12);
 	assert_float_equal(o->spot_price_hr, 1.419034, 1e-12);
+	assert_int_equal(o->ncommits, 0); /* a "5 Years" term is none this knows */
+	o = must_find(&s, "Standard_ND96isr_H100_v5", "westeurope");
+	assert_int_equal(o->ncommits, 2);
+	assert_float_equal(o->commits[1].price_hr, 41.29376, 1e-12); /* 1085200 / 26280 */
+	/* handed on as read: the door refuses it (above on-demand 0.454) */
+	o = must_find(&s, "Standard_NV6ads_A10_v5", "eastus");
+	assert_int_equal(o->ncommits, 1);
+	assert_float_equal(o->commits[0].price_hr, 0.570776, 1e-12); /* 5000 / 8760 */
 	offer_store_free(&s);
 }
 

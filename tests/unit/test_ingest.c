@@ -324,6 +324,158 @@ static void test_cap_counts_rows(void **state)
 	free(err);
 }
 
+/* A committed price through the door alone: its reason, or NULL (its
+ * cleaned text in a buffer that outlives the call, as the door's caller
+ * keeps one). */
+static struct offer_text commit_text;
+
+static const char *commit_why(const struct offer *o, const struct offer_commit *c,
+			      const struct offer_commit *prev, size_t n, struct offer_commit *out)
+{
+	struct ingest door;
+	struct ingest_policy p = {NOW, 0, 0, NULL};
+	const char *why = "unset";
+	assert_int_equal(ingest_begin(&door, &p, "lambda", 1, NULL), GC_OK);
+	int keep = ingest_commit(&door, o, c, prev, n, out, &commit_text, &why);
+	assert_int_equal(keep, why == NULL);
+	assert_int_equal(door.s.commits_refused, !keep);
+	assert_int_equal(door.s.commits, keep);
+	return why;
+}
+
+/* The hostile committed prices: each refused with its named reason. */
+static void test_commits_hostile(void **state)
+{
+	(void)state;
+	struct offer o;
+	struct offer_commit out;
+	good(&o); /* on-demand 23.92 */
+	const struct offer_commit ok = {"reserved", 12, 15.0, "https://x.example/p", NULL};
+	assert_null(commit_why(&o, &ok, NULL, 0, &out));
+	assert_string_equal(out.origin, "https://x.example/p");
+	assert_string_equal(out.as_of, o.as_of); /* the offer's date */
+	static const struct {
+		struct offer_commit c;
+		const char *why;
+	} bad[] = {
+		{{"reserverd", 12, 15.0, NULL, NULL}, "type"},
+		{{NULL, 12, 15.0, NULL, NULL}, "type"},
+		{{"on_demand", 0, 15.0, NULL, NULL}, "type"},
+		{{"reserved", 0, 15.0, NULL, NULL}, "term"},
+		{{"reserved", 13, 15.0, NULL, NULL}, "term"},
+		{{"reserved", -12, 15.0, NULL, NULL}, "term"},
+		{{"reserved", 2147483647, 15.0, NULL, NULL}, "term"},
+		{{"capacity_block", 7, 15.0, NULL, NULL}, "term"},
+		{{"reserved", 12, NAN, NULL, NULL}, "price"},
+		{{"reserved", 12, -15.0, NULL, NULL}, "price"},
+		{{"reserved", 12, 0.0, NULL, NULL}, "price"},
+		{{"reserved", 12, 1e-300, NULL, NULL}, "price"},
+		{{"reserved", 12, INFINITY, NULL, NULL}, "price"},
+		/* a reservation at or above on-demand: a misread (a 1-year total
+		 * of 209,539 USD taken for an hourly price is far above it) */
+		{{"reserved", 12, 23.92, NULL, NULL}, "not below on-demand"},
+		{{"reserved", 36, 9000.0, NULL, NULL}, "not below on-demand"},
+		{{"capacity_block", 0, 30.0, NULL, NULL}, "not below on-demand"},
+		{{"reserved", 12, 15.0, NULL, "9999-01-01T00:00:00Z"}, "date"},
+		{{"reserved", 12, 15.0, NULL, "2026-02-30T00:00:00Z"}, "date"},
+		{{"reserved", 12, 15.0, NULL, "yesterday"}, "date"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		const char *why = commit_why(&o, &bad[i].c, NULL, 0, &out);
+		if (!why || strcmp(why, bad[i].why) != 0)
+			fail_msg("case %zu: '%s', expected '%s'", i, why ? why : "(kept)",
+				 bad[i].why);
+	}
+	/* a second price of the same type and term; another term is another */
+	assert_string_equal(commit_why(&o, &ok, &ok, 1, &out), "duplicate");
+	const struct offer_commit three = {"reserved", 36, 10.0, NULL, NULL};
+	assert_null(commit_why(&o, &three, &ok, 1, &out));
+	/* control characters in its origin are cleaned as an offer's text */
+	const struct offer_commit esc = {"reserved", 12, 15.0, "https://x\x1b]8;;evil\x07", NULL};
+	assert_null(commit_why(&o, &esc, NULL, 0, &out));
+	assert_string_equal(out.origin, "https://x?]8;;evil?");
+	/* an offer without an on-demand price (spot only) has nothing to be
+	 * below: its committed price stands on its own */
+	o.price_hr = NAN;
+	o.spot_price_hr = 5;
+	assert_null(commit_why(&o, &ok, NULL, 0, &out));
+}
+
+/* A term's total as a price per hour: 730 hours a month, 8760 a year. */
+static void test_term_hourly(void **state)
+{
+	(void)state;
+	assert_float_equal(offer_term_hourly(8760.0, 12), 1.0, 1e-12);
+	assert_float_equal(offer_term_hourly(19306.0, 12), 2.203881, 1e-12); /* rounded to 1e-6 */
+	assert_float_equal(offer_term_hourly(26280.0, 36), 1.0, 1e-12);
+	assert_float_equal(offer_term_hourly(730.0, 1), 1.0, 1e-12);
+	assert_true(isnan(offer_term_hourly(8760.0, 0)));
+	assert_true(isnan(offer_term_hourly(8760.0, 13)));
+	assert_true(isnan(offer_term_hourly(NAN, 12)));
+	assert_true(isnan(offer_term_hourly(INFINITY, 12)));
+}
+
+#define LAMBDA_COMMITS                                                                      \
+	"SELECT count(*) FROM offer_commit k JOIN offer o ON o.id = k.offer"                 \
+	" AND o.provider = 'lambda'"
+
+/* Committed prices go in with their offer and out with it. */
+static enum gc_status fill_commits(void *arg, offer_cb cb, void *ctx, char **err)
+{
+	(void)arg;
+	const struct offer_commit c[] = {
+		{"reserved", 12, 15.0, NULL, NULL},
+		{"reserved", 36, 10.0, NULL, NULL},
+		{"reserved", 12, 14.0, NULL, NULL}, /* duplicate: refused */
+		{"reserved", 12, 99.0, NULL, NULL}, /* above on-demand: refused */
+	};
+	struct offer o;
+	good(&o);
+	o.commits = c;
+	o.ncommits = sizeof c / sizeof *c;
+	return cb(ctx, &o, err);
+}
+
+static void test_store_commits(void **state)
+{
+	(void)state;
+	struct cache *c = NULL;
+	struct cache_open_info info;
+	char *err = NULL;
+	assert_int_equal(cache_open(&c, NULL, &cat, &info, &err), GC_OK);
+	cache_open_info_release(&info);
+	cache_set_guard(c, 1, 0);
+	struct cache_meta m = {"import", "2026-12-02T10:00:00Z", NULL, NULL, NULL, 0, 0};
+	/* the seed's list prices have their own (Civo's commitments): count
+	 * lambda's, and the whole table against its count before */
+	long long seeded = scalar(c, "SELECT count(*) FROM offer_commit");
+	assert_true(seeded > 0);
+	assert_int_equal(cache_store(c, "lambda", &m, fill_commits, NULL, NULL, &err), GC_OK);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM offer_commit"), seeded + 2);
+	assert_int_equal(scalar(c, LAMBDA_COMMITS), 2);
+	struct ingest_stats s;
+	cache_ingest_stats(c, &s);
+	assert_int_equal(s.commits, 2);
+	assert_int_equal(s.commits_refused, 2);
+	/* the next load replaces them with its own */
+	assert_int_equal(cache_store(c, "lambda", &m, fill_commits, NULL, NULL, &err), GC_OK);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM offer_commit"), seeded + 2);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM offer_commit k WHERE NOT EXISTS"
+				   " (SELECT 1 FROM offer o WHERE o.id = k.offer)"), 0);
+	/* a load without them leaves none of lambda's, the others' stay */
+	struct fill f = {1, NULL};
+	assert_int_equal(cache_store(c, "lambda", &m, fill, &f, NULL, &err), GC_OK);
+	assert_int_equal(scalar(c, LAMBDA_COMMITS), 0);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM offer_commit"), seeded);
+	/* cache clear of the provider that has them: gone with its offers */
+	size_t removed, restored;
+	assert_int_equal(cache_clear(c, &cat, "civo", &removed, &restored, &err), GC_OK);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM offer_commit"), seeded);
+	assert_int_equal(cache_clear(c, &cat, NULL, &removed, &restored, &err), GC_OK);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM offer_commit"), seeded);
+	cache_close(c);
+}
+
 /* Every text column has a buffer to be cleaned into (offer_clean). */
 /* A catalog or the snapshot lists what is sold, not what is in stock: its
  * stock is unknown whatever the row says; an import, a pull or a live
@@ -364,6 +516,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_column_table),
 		cmocka_unit_test(test_stock_of_a_catalog),
+		cmocka_unit_test(test_commits_hostile),
+		cmocka_unit_test(test_term_hourly),
+		cmocka_unit_test(test_store_commits),
 		cmocka_unit_test(test_numbers_by_the_table),
 		cmocka_unit_test(test_words_and_currency),
 		cmocka_unit_test(test_dates),

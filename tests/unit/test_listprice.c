@@ -73,6 +73,30 @@ static void test_shipped_file_is_valid(void **state)
 	"    region: any\n    price_hr: 49.24\n"                                          \
 	"    source: https://www.coreweave.com/pricing\n    checked: 2026-09-20\n" extra
 
+/* A row's commitment prices become its committed prices, per term. */
+static enum gc_status check_commits(void *arg, const struct offer *o, char **err)
+{
+	(void)err;
+	struct seen *s = arg;
+	s->n++;
+	if (o->ncommits != 2 || strcmp(o->commits[0].type, "reserved") != 0 ||
+	    o->commits[0].term_months != 12 || o->commits[0].price_hr != 40.0 ||
+	    o->commits[1].term_months != 36 || o->commits[1].price_hr != 30.0)
+		s->bad++;
+	return GC_OK;
+}
+
+static void test_reserved_row(void **state)
+{
+	(void)state;
+	struct seen s = {0, 0, 0};
+	const char *doc = ROW("    reserved_36_hr: 30\n    reserved_12_hr: 40\n");
+	assert_int_equal(listprice_parse("t.yaml", doc, strlen(doc), cat.gpus, check_commits, &s,
+					 NULL, NULL), GC_OK);
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.bad, 0);
+}
+
 static void test_good_row(void **state)
 {
 	(void)state;
@@ -139,6 +163,12 @@ static void test_bad_documents(void **state)
 		  "    source: https://a.example/p\n    checked: 2026-09-20\n",
 		  "'price_hr' must be a number" },
 		{ ROW("    spot_price_hr: 60\n"), "'spot_price_hr' is above 'price_hr'" },
+		/* a commitment at or above on-demand is a misread (a month's price
+		 * taken for an hour's), a term outside the set no key */
+		{ ROW("    reserved_12_hr: 49.24\n"), "'reserved_12_hr' is not below 'price_hr'" },
+		{ ROW("    reserved_36_hr: 35940\n"), "'reserved_36_hr' must be a number" },
+		{ ROW("    reserved_12_hr: -1\n"), "'reserved_12_hr' must be a number" },
+		{ ROW("    reserved_13_hr: 40\n"), "reserved_13_hr" },
 		{ "version: 1\noffers:\n  - provider: coreweave\n    sku: x\n    gpu: h100-sxm\n"
 		  "    gpu_count: 0\n    region: any\n    price_hr: 1\n"
 		  "    source: https://a.example/p\n    checked: 2026-09-20\n",
@@ -210,6 +240,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shipped_file_is_valid),
 		cmocka_unit_test(test_good_row),
+		cmocka_unit_test(test_reserved_row),
 		cmocka_unit_test(test_bad_documents),
 		cmocka_unit_test(test_no_table_checks_form),
 	};
