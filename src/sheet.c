@@ -11,7 +11,7 @@
 
 const struct sheet_group sheet_groups[] = {
 	{"kubernetes", "Kubernetes"}, {"docker", "Docker"}, {"sharing", "GPU sharing"},
-	{"interconnect", "Interconnect"}, {"billing", "Billing"},
+	{"interconnect", "Interconnect"}, {"billing", "Billing"}, {"costs", "Job costs"},
 };
 const size_t sheet_ngroups = sizeof sheet_groups / sizeof sheet_groups[0];
 

@@ -151,10 +151,15 @@ struct query {
 	unsigned price_kinds;                  /* --price-kind: 1u << QPK_* kept; 0: not
 						* asked (every kind, auction floors last) */
 	double hours, nodes;                   /* --hours, --nodes; NAN = no estimate */
+	double disk_gb, egress_gb;             /* --disk, --egress for the whole job;
+						* NAN = not part of the estimate */
 	int k8s_fee;                           /* the estimate includes the control plane */
 	long long stale_after;                 /* seconds: older data is stale
 						* (QUERY_STALE_AFTER) */
-	char sql_cuda_ok[320], sql_cost[200], sql_spot_cost[200], sql_stale[96];
+	char sql_cuda_ok[320], sql_stale[96];
+	/* the estimate's parts and totals (query_prepare_fields) */
+	char sql_cost_gpu[96], sql_cost_cp[96], sql_cost_disk[128], sql_cost_egress[256];
+	char sql_cost[768], sql_spot_cost[768], sql_cost_complete[640];
 };
 
 /* The columns a list table shows for q unless --columns says: the ranked
@@ -181,12 +186,16 @@ void query_legend(const struct render_seen *seen, size_t ncols, size_t width, ch
 
 /* The SQL of field f in this query: f->sql, except for the fields whose
  * value depends on --cuda, --hours or the staleness age (cuda_ok,
- * est_cost_usd, est_spot_cost_usd, stale: the provider's last refresh
+ * est_cost_usd, est_spot_cost_usd, the cost_* parts of the estimate
+ * (docs/OUTPUT.md, "The job's cost"), stale: the provider's last refresh
  * failed, or the row's as_of is older than stale_after before
  * catalog_now()), computed from validated numbers only.  Call
  * query_prepare_fields() after setting those options. */
 const char *query_field_sql(const struct query *q, const struct field *f);
 void query_prepare_fields(struct query *q);
+/* The estimate's SQL alone (query_prepare_fields calls it): after setting
+ * hours, nodes, disk_gb, egress_gb or k8s_fee. */
+void query_prepare_cost(struct query *q);
 
 /* where_compile's lookup and suggestion for list --where (ctx: a struct
  * query_where): the offer field registry, aliases too; each field's SQL
