@@ -105,7 +105,7 @@ const struct field offer_fields[] = {
 	 * on --hours, --nodes, --disk, --egress (query_field_sql) */
 	{"cost_gpu_usd", "GPU $", FT_PRICE, "NULL", 0,
 	 "with --hours: the estimate's GPU part, on-demand price x hours x nodes", NULL},
-	{"cost_control_plane_usd", "CTRL $", FT_PRICE, "NULL", 0,
+	{"cost_k8s_fee_usd", "K8S FEE $", FT_PRICE, "NULL", 0,
 	 "with --hours and --k8s managed: control-plane fee x hours (null: fee unknown)", NULL},
 	{"cost_disk_usd", "DISK $", FT_PRICE, "NULL", 0,
 	 "with --disk: GB x block storage $/GB-month x hours / 730 (null: rate unknown)", NULL},

@@ -50,7 +50,7 @@ const struct pfield_def profile_fields[] = {
 	{"costs", "block_storage_usd_gb_month", PF_NUMBER, NULL, "Block storage $/GB-month"},
 	{"costs", "egress_usd_gb", PF_NUMBER, NULL, "Egress $/GB"},
 	{"costs", "egress_free_gb_month", PF_NUMBER, NULL, "Free egress GB/month"},
-	{"costs", "stopped_gpu_billed", PF_BOOL, NULL, "Stopped machine's GPU billed"},
+	{"costs", "stopped_gpu_billed", PF_BOOL, NULL, "Stopped GPU billed"},
 };
 const size_t profile_field_count = sizeof profile_fields / sizeof profile_fields[0];
 
@@ -177,7 +177,7 @@ static enum gc_status bad_value(struct ctx *c, yaml_node_t *n,
 	const char *const yn[] = {"yes", "no", NULL};
 	const char *const *ch = f->kind == PF_BOOL ? yn : f->choices;
 	if (f->kind == PF_NUMBER)
-		snprintf(allowed, sizeof allowed, "a number or unknown");
+		snprintf(allowed, sizeof allowed, "a number >= 0 or unknown");
 	else if (f->kind == PF_LIST)
 		snprintf(allowed, sizeof allowed, "a list or unknown");
 	else if (f->kind == PF_TEXT)

@@ -86,8 +86,9 @@ static void cost_parts(const struct query *q, char *cp, size_t ncp, char *disk, 
 		snprintf(egress, negress, "0");
 	else /* free egress, or within the allowance: 0 whatever else is unknown */
 		snprintf(egress, negress,
-			 "CASE WHEN %.17g <= 0 OR egress_usd_gb = 0 OR egress_free_gb_month >= %.17g"
-			 " THEN 0 ELSE (%.17g - egress_free_gb_month) * egress_usd_gb END",
+			 "CASE WHEN %.17g <= 0 OR egress_usd_gb = 0"
+			 " OR egress_free_gb_month >= %.17g THEN 0"
+			 " ELSE (%.17g - egress_free_gb_month) * egress_usd_gb END",
 			 e, e, e);
 }
 
@@ -138,7 +139,7 @@ const char *query_field_sql(const struct query *q, const struct field *f)
 		size_t off;
 	} parts[] = {
 		{"cost_gpu_usd", offsetof(struct query, sql_cost_gpu)},
-		{"cost_control_plane_usd", offsetof(struct query, sql_cost_cp)},
+		{"cost_k8s_fee_usd", offsetof(struct query, sql_cost_cp)},
 		{"cost_disk_usd", offsetof(struct query, sql_cost_disk)},
 		{"cost_egress_usd", offsetof(struct query, sql_cost_egress)},
 		{"cost_complete", offsetof(struct query, sql_cost_complete)},

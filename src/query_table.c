@@ -58,7 +58,7 @@ static int cost_part_shown(const struct query *q, const char *k)
 		return 0;
 	if (strcmp(k, "cost_gpu_usd") == 0)
 		return !q->spot; /* the spot total's GPUs are at the spot price */
-	if (strcmp(k, "cost_control_plane_usd") == 0)
+	if (strcmp(k, "cost_k8s_fee_usd") == 0)
 		return q->k8s_fee;
 	if (strcmp(k, "cost_disk_usd") == 0)
 		return !isnan(q->disk_gb);

@@ -84,9 +84,9 @@ struct opt_use {
 extern const struct opt_def *const opts_common[];  /* --help --version --cache --color --quiet */
 extern const struct opt_def *const opts_filters[]; /* the capability filters and --where */
 extern const struct opt_def *const opts_output[];  /* --format --json */
-extern const struct opt_def opt_json, opt_gpu, opt_gpus, opt_provider, opt_hours, opt_nodes, opt_disk, opt_egress,
-	opt_limit, opt_explain, opt_timeout, opt_retries, opt_verbose, opt_force, opt_wait,
-	opt_no_legend, opt_new_provider;
+extern const struct opt_def opt_json, opt_gpu, opt_gpus, opt_provider, opt_hours, opt_nodes,
+	opt_disk, opt_egress, opt_limit, opt_explain, opt_timeout, opt_retries, opt_verbose,
+	opt_force, opt_wait, opt_no_legend, opt_new_provider;
 
 /* What a command's positional argument completes to. */
 enum arg_source {

@@ -618,7 +618,8 @@ static const struct opt_def opt_price_kind = {O_PRICE_KIND, "price-kind", 0, OPT
 static const struct opt_use list_opts[] = {
 	OPT_GROUP(opts_common), OPT_GROUP(opts_offer), OPT_GROUP(opts_filters), OPT_USE(opt_cuda),
 	OPT_USE(opt_cuda_strict), OPT_USE(opt_hours),
-	OPT_USE(opt_nodes), OPT_USE(opt_disk), OPT_USE(opt_egress), OPT_USE(opt_available), OPT_USE(opt_sort), OPT_USE(opt_limit),
+	OPT_USE(opt_nodes), OPT_USE(opt_disk), OPT_USE(opt_egress), OPT_USE(opt_available),
+	OPT_USE(opt_sort), OPT_USE(opt_limit),
 	OPT_USE(opt_columns), OPT_USE(opt_group_by), OPT_USE(opt_all_regions),
 	OPT_USE(opt_no_legend), OPT_GROUP(opts_output), OPT_USE(opt_max_age), OPT_USE(opt_explain),
 	OPT_USE(opt_include_unknown), OPT_USE(opt_price_kind), OPT_END};

@@ -145,7 +145,9 @@ static struct profile *extreme_profile(int yes)
 		 "  time_slicing: %s\n  source: https://x.example.com/g\n\n"
 		 "interconnect:\n  infiniband: yes\n  rdma: ib\n  nvlink: unknown\n"
 		 "  max_node_bandwidth_gbps: 3200\n  gpudirect_rdma: unknown\n"
-		 "  source: https://x.example.com/i\n",
+		 "  source: https://x.example.com/i\n\ncosts:\n"
+		 "  block_storage_usd_gb_month: unknown\n  egress_usd_gb: unknown\n"
+		 "  egress_free_gb_month: unknown\n  stopped_gpu_billed: unknown\n",
 		 y, yes ? "per-second" : "per-hour", yes ? "managed" : "none", y, y,
 		 yes ? "[kueue]" : "[]", y, y, y, y, share, share, share);
 	struct profile *p = NULL;
