@@ -20,7 +20,7 @@ _gpucmp_options()
 	providers) echo '--help --version --cache --color --quiet --k8s --docker --mig --mps --time-slicing --ib --rdma --nvlink --where --format --json --no-legend --check' ;;
 	show) echo '--help --version --cache --color --quiet --json' ;;
 	compare) echo '--help --version --cache --color --quiet --json --diff' ;;
-	recommend) echo '--help --version --cache --color --quiet --gpu --gpus --provider --hours --nodes --limit --json --workload --budget --model --precision --vram' ;;
+	recommend) echo '--help --version --cache --color --quiet --gpu --gpus --provider --hours --nodes --disk --egress --limit --json --workload --budget --model --precision --vram' ;;
 	history) echo '--help --version --cache --color --quiet --days --gpu --gpus --vram --max-price --spot --region --provider --k8s --docker --mig --mps --time-slicing --ib --rdma --nvlink --where --cuda --cuda-strict --available --format --json --explain' ;;
 	changes) echo '--help --version --cache --color --quiet --since --gpu --gpus --vram --max-price --spot --region --provider --k8s --docker --mig --mps --time-slicing --ib --rdma --nvlink --where --cuda --cuda-strict --available --limit --format --json --explain' ;;
 	refresh) echo '--help --version --cache --color --quiet --json --jobs --max-age --timeout --deadline --no-catalog --catalog-only --from --new-provider --retries --verbose --force --wait --changes --exit-on-change --gpu --gpus --vram --max-price --spot --region --available' ;;
@@ -112,6 +112,8 @@ _gpucmp_value()
 		--provider) echo @providers ;;
 		--hours) echo '' ;;
 		--nodes) echo '' ;;
+		--disk) echo '' ;;
+		--egress) echo '' ;;
 		--limit) echo '' ;;
 		--workload) echo 'inference training batch notebook' ;;
 		--budget) echo '' ;;

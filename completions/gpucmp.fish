@@ -44,7 +44,7 @@ function __gpucmp_valued
         case compare
             contains -- $argv[2] --cache --color
         case recommend
-            contains -- $argv[2] --cache --color --gpu --gpus --provider --hours --nodes --limit --workload --budget --model --precision --vram
+            contains -- $argv[2] --cache --color --gpu --gpus --provider --hours --nodes --disk --egress --limit --workload --budget --model --precision --vram
         case history
             contains -- $argv[2] --cache --color --days --gpu --gpus --vram --max-price --region --provider --k8s --docker -w --where --cuda --format
         case changes
@@ -169,8 +169,8 @@ complete -c gpucmp -n '__gpucmp_using list history changes' -l cuda -x -d 'keep 
 complete -c gpucmp -n '__gpucmp_using list history changes' -l cuda-strict -d 'with --cuda: drop offers whose driver is unknown'
 complete -c gpucmp -n '__gpucmp_using list recommend' -l hours -x -d 'add est_cost_usd: price x H hours x nodes (+ control plane with --k8s managed)'
 complete -c gpucmp -n '__gpucmp_using list recommend' -l nodes -x -d 'nodes for --hours (default 1)'
-complete -c gpucmp -n '__gpucmp_using list' -l disk -x -d 'with --hours: add GB of block storage (the whole job\'s) at the provider\'s rate'
-complete -c gpucmp -n '__gpucmp_using list' -l egress -x -d 'with --hours: add GB of egress, less the provider\'s free monthly allowance'
+complete -c gpucmp -n '__gpucmp_using list recommend' -l disk -x -d 'with --hours: add GB of block storage (the whole job\'s) at the provider\'s rate'
+complete -c gpucmp -n '__gpucmp_using list recommend' -l egress -x -d 'with --hours: add GB of egress, less the provider\'s free monthly allowance'
 complete -c gpucmp -n '__gpucmp_using list history changes refresh' -l available -d 'only offers known to be in stock'
 complete -c gpucmp -n '__gpucmp_using list' -l sort -x -a '(__gpucmp_list - $__gpucmp_fields)' -d 'sort keys, \'-\' for descending (default: price)'
 complete -c gpucmp -n '__gpucmp_using list recommend changes' -l limit -x -d 'at most N rows (offers or groups)'

@@ -78,7 +78,7 @@ static void cost_parts(const struct query *q, char *cp, size_t ncp, char *disk, 
 		snprintf(cp, ncp, "k8s_fee_hr * %.17g", h);
 	else
 		snprintf(cp, ncp, "0");
-	if (isnan(d))
+	if (isnan(d) || d <= 0)
 		snprintf(disk, ndisk, "0");
 	else
 		snprintf(disk, ndisk, "storage_usd_gb_month * %.17g * %.17g / 730.0", d, h);
@@ -122,6 +122,38 @@ void query_prepare_cost(struct query *q)
 			 " + COALESCE(%s, 0), 2)", price[i], q->hours, n, cp, disk, egress);
 	snprintf(q->sql_cost_complete, sizeof q->sql_cost_complete,
 		 "((%s) IS NOT NULL AND (%s) IS NOT NULL AND (%s) IS NOT NULL)", cp, disk, egress);
+}
+
+/* Profile number at path, NAN when unknown or without a profile. */
+static double profile_number(const struct profile *p, const char *path)
+{
+	const struct pvalue *v = p ? profile_value(p, profile_field_index(path)) : NULL;
+	return v && v->known ? v->number : NAN;
+}
+
+void query_job_cost(double hours, double hourly, int k8s_fee, double disk_gb, double egress_gb,
+		    const struct profile *p, struct job_cost *out)
+{
+	double fee = profile_number(p, "kubernetes.control_plane_fee_usd_hr");
+	double store = profile_number(p, "costs.block_storage_usd_gb_month");
+	double rate = profile_number(p, "costs.egress_usd_gb");
+	double free_gb = profile_number(p, "costs.egress_free_gb_month");
+	out->gpu = hourly * hours;
+	out->k8s_fee = k8s_fee ? fee * hours : 0;
+	out->disk = isnan(disk_gb) || disk_gb <= 0 ? 0 : store * disk_gb * hours / 730.0;
+	if (isnan(egress_gb) || egress_gb <= 0 || rate == 0 || free_gb >= egress_gb)
+		out->egress = 0; /* free, or within the allowance, whatever else is unknown */
+	else
+		out->egress = (egress_gb - free_gb) * rate; /* NAN when either is */
+	const double parts[] = {out->k8s_fee, out->disk, out->egress};
+	out->total = out->gpu;
+	out->complete = 1;
+	for (size_t i = 0; i < 3; i++) {
+		if (isnan(parts[i]))
+			out->complete = 0;
+		else
+			out->total += parts[i];
+	}
 }
 
 const char *query_field_sql(const struct query *q, const struct field *f)

@@ -197,6 +197,16 @@ void query_prepare_fields(struct query *q);
  * hours, nodes, disk_gb, egress_gb or k8s_fee. */
 void query_prepare_cost(struct query *q);
 
+/* The whole job's cost in C, by the rule query_prepare_cost writes as SQL
+ * (docs/OUTPUT.md, "The job's cost"), for recommend: the parts of a run of
+ * `hours` at `hourly` (the whole cluster's price per hour) with profile p
+ * (NULL: every fact unknown); `k8s_fee`: the control plane is part of it;
+ * disk_gb, egress_gb NAN when not asked.  A part whose fact is unknown is
+ * NAN; total adds the known parts and complete says whether all were
+ * (struct job_cost: gpucmp/recommend.h). */
+void query_job_cost(double hours, double hourly, int k8s_fee, double disk_gb, double egress_gb,
+		    const struct profile *p, struct job_cost *out);
+
 /* where_compile's lookup and suggestion for list --where (ctx: a struct
  * query_where): the offer field registry, aliases too; each field's SQL
  * in this query (query_field_sql); its domain (an enum's values, and for
@@ -471,6 +481,8 @@ struct query_rec {
 	size_t limit;         /* at most this many picks */
 	struct rec_mem mem;   /* the memory need (recommend_memory); all zero:
 			       * the workload's own want */
+	double disk_gb, egress_gb; /* --disk, --egress (need hours); NAN or 0: not
+				    * part of the estimate */
 };
 
 struct query_rec_result {

@@ -337,7 +337,7 @@ static void test_query_recommend(void **state)
 	cache_open_info_release(&info);
 	struct query q;
 	query_init(&q);
-	struct query_rec r = {WL_INFERENCE, 1, 1, 10, NAN, 6, {0}};
+	struct query_rec r = {WL_INFERENCE, 1, 1, 10, NAN, 6, {0}, NAN, NAN};
 	struct query_rec_result res;
 	assert_int_equal(query_recommend(cache, &cat.profiles, &q, &r, &res, NULL), GC_OK);
 	assert_int_equal(res.count[REC_RANKED], 6);
@@ -367,7 +367,7 @@ static void test_query_recommend(void **state)
 	json_decref(j);
 	free(res.picks);
 	/* batch: spot where there is one, for every node */
-	struct query_rec batch = {WL_BATCH, 1, 2, NAN, NAN, 50, {0}};
+	struct query_rec batch = {WL_BATCH, 1, 2, NAN, NAN, 50, {0}, NAN, NAN};
 	query_init(&q);
 	assert_int_equal(query_recommend(cache, &cat.profiles, &q, &batch, &res, NULL), GC_OK);
 	assert_true(res.count[REC_RANKED] > 0);
