@@ -8,19 +8,19 @@ _gpucmp_commands='list gpus providers show compare recommend history changes ref
 _gpucmp_providers='aws azure civo cloudrift coreweave crusoe cudo daytona digitalocean fluidstack gcore gcp genesis-cloud hyperbolic hyperstack ibm jarvislabs lambda linode lium mithril nebius oci ovhcloud primeintellect runpod scaleway seeweb shadeform spheron tensordock together vast verda voltage-park vultr yotta'
 _gpucmp_adapters='azure digitalocean gcp hyperstack lambda linode oci runpod scaleway vast verda vultr'
 _gpucmp_gpus='a10 a100 a100-pcie-40gb a100-pcie-80gb a100-sxm-40gb a100-sxm-80gb a10g a16 a2 a30 a40 b200 b300 gaudi2 gaudi3 gb200 gb300 gh200 h100 h100-nvl h100-pcie h100-sxm h20 h200 h200-nvl k80 l4 l40 l40s m60 mi100 mi210 mi25 mi250 mi250x mi300x mi325x mi355x p100 p4 p40 quadro-rtx-6000 quadro-rtx-8000 rtx-2000-ada rtx-3060 rtx-3060-ti rtx-3070 rtx-3080 rtx-3080-ti rtx-3090 rtx-3090-ti rtx-4000-ada rtx-4000-sff-ada rtx-4060 rtx-4060-ti-16gb rtx-4070 rtx-4070-ti rtx-4070-ti-super rtx-4080 rtx-4080-super rtx-4090 rtx-5000-ada rtx-5070 rtx-5070-ti rtx-5080 rtx-5090 rtx-5880-ada rtx-6000-ada rtx-a2000 rtx-a4000 rtx-a4500 rtx-a5000 rtx-a6000 rtx-pro-4500 rtx-pro-5000 rtx-pro-6000 rtx-pro-6000-maxq rtx-pro-6000-ws t4 v100 v100-pcie-16gb v100-pcie-32gb v100-sxm2-16gb v100-sxm2-32gb'
-_gpucmp_fields='provider sku gpu gpu_name gpu_known gpu_count gpu_mem_gb total_gpu_mem_gb vcpus ram_gb disk_gb region price_hr spot_price_hr price_per_gpu_hr currency available k8s docker_custom_image docker_daemon mig mps time_slicing infiniband rdma nvlink source fetched_at stale price_per_gb_hr bf16_tflops usd_per_pflop_hr driver_version max_cuda cuda_ok est_cost_usd est_spot_cost_usd as_of price_kind gpu_fraction country continent geo fp8_tflops memory_bandwidth_tbs bf16_tflops_per_usd fp8_tflops_per_usd mem_bw_tbs_per_usd vram_gb_per_usd available_checked_at available_source nvlink_domain price_type term_months'
+_gpucmp_fields='provider sku gpu gpu_name gpu_known gpu_count gpu_mem_gb total_gpu_mem_gb vcpus ram_gb disk_gb region price_hr spot_price_hr price_per_gpu_hr currency available k8s docker_custom_image docker_daemon mig mps time_slicing infiniband rdma nvlink source fetched_at stale price_per_gb_hr bf16_tflops usd_per_pflop_hr driver_version max_cuda cuda_ok est_cost_usd est_spot_cost_usd as_of price_kind gpu_fraction country continent geo fp8_tflops memory_bandwidth_tbs bf16_tflops_per_usd fp8_tflops_per_usd mem_bw_tbs_per_usd vram_gb_per_usd available_checked_at available_source nvlink_domain price_type term_months cost_gpu_usd cost_k8s_fee_usd cost_disk_usd cost_egress_usd cost_complete'
 
 # _gpucmp_options COMMAND: the long options of COMMAND ('' = before one)
 _gpucmp_options()
 {
 	case $1 in
 	'') echo '--help --version --cache --color --quiet' ;;
-	list) echo '--help --version --cache --color --quiet --gpu --gpus --vram --max-price --spot --region --provider --k8s --docker --mig --mps --time-slicing --ib --rdma --nvlink --where --cuda --cuda-strict --hours --nodes --available --sort --limit --columns --group-by --all-regions --no-legend --format --json --max-age --explain --include-unknown --price-kind --price-type' ;;
+	list) echo '--help --version --cache --color --quiet --gpu --gpus --vram --max-price --spot --region --provider --k8s --docker --mig --mps --time-slicing --ib --rdma --nvlink --where --cuda --cuda-strict --hours --nodes --disk --egress --available --sort --limit --columns --group-by --all-regions --no-legend --format --json --max-age --explain --include-unknown --price-kind --price-type' ;;
 	gpus) echo '--help --version --cache --color --quiet --gpu --format --json --no-legend' ;;
 	providers) echo '--help --version --cache --color --quiet --k8s --docker --mig --mps --time-slicing --ib --rdma --nvlink --where --format --json --no-legend --check' ;;
 	show) echo '--help --version --cache --color --quiet --json' ;;
 	compare) echo '--help --version --cache --color --quiet --json --diff' ;;
-	recommend) echo '--help --version --cache --color --quiet --gpu --gpus --provider --hours --nodes --limit --json --workload --budget --model --precision --vram --available --price-type' ;;
+	recommend) echo '--help --version --cache --color --quiet --gpu --gpus --provider --hours --nodes --disk --egress --limit --json --workload --budget --model --precision --vram --available --price-type' ;;
 	history) echo '--help --version --cache --color --quiet --days --gpu --gpus --vram --max-price --spot --region --provider --k8s --docker --mig --mps --time-slicing --ib --rdma --nvlink --where --cuda --cuda-strict --available --format --json --explain' ;;
 	changes) echo '--help --version --cache --color --quiet --since --gpu --gpus --vram --max-price --spot --region --provider --k8s --docker --mig --mps --time-slicing --ib --rdma --nvlink --where --cuda --cuda-strict --available --limit --format --json --explain' ;;
 	refresh) echo '--help --version --cache --color --quiet --json --jobs --max-age --timeout --deadline --no-catalog --catalog-only --from --new-provider --retries --verbose --force --wait --changes --exit-on-change --gpu --gpus --vram --max-price --spot --region --available' ;;
@@ -62,6 +62,8 @@ _gpucmp_value()
 		--cuda) echo '' ;;
 		--hours) echo '' ;;
 		--nodes) echo '' ;;
+		--disk) echo '' ;;
+		--egress) echo '' ;;
 		--sort) echo @sort ;;
 		--limit) echo '' ;;
 		--columns) echo @fields ;;
@@ -111,6 +113,8 @@ _gpucmp_value()
 		--provider) echo @providers ;;
 		--hours) echo '' ;;
 		--nodes) echo '' ;;
+		--disk) echo '' ;;
+		--egress) echo '' ;;
 		--limit) echo '' ;;
 		--workload) echo 'inference training batch notebook' ;;
 		--budget) echo '' ;;

@@ -5,7 +5,7 @@
 
 set -g __gpucmp_providers aws azure civo cloudrift coreweave crusoe cudo daytona digitalocean fluidstack gcore gcp genesis-cloud hyperbolic hyperstack ibm jarvislabs lambda linode lium mithril nebius oci ovhcloud primeintellect runpod scaleway seeweb shadeform spheron tensordock together vast verda voltage-park vultr yotta
 set -g __gpucmp_gpus a10 a100 a100-pcie-40gb a100-pcie-80gb a100-sxm-40gb a100-sxm-80gb a10g a16 a2 a30 a40 b200 b300 gaudi2 gaudi3 gb200 gb300 gh200 h100 h100-nvl h100-pcie h100-sxm h20 h200 h200-nvl k80 l4 l40 l40s m60 mi100 mi210 mi25 mi250 mi250x mi300x mi325x mi355x p100 p4 p40 quadro-rtx-6000 quadro-rtx-8000 rtx-2000-ada rtx-3060 rtx-3060-ti rtx-3070 rtx-3080 rtx-3080-ti rtx-3090 rtx-3090-ti rtx-4000-ada rtx-4000-sff-ada rtx-4060 rtx-4060-ti-16gb rtx-4070 rtx-4070-ti rtx-4070-ti-super rtx-4080 rtx-4080-super rtx-4090 rtx-5000-ada rtx-5070 rtx-5070-ti rtx-5080 rtx-5090 rtx-5880-ada rtx-6000-ada rtx-a2000 rtx-a4000 rtx-a4500 rtx-a5000 rtx-a6000 rtx-pro-4500 rtx-pro-5000 rtx-pro-6000 rtx-pro-6000-maxq rtx-pro-6000-ws t4 v100 v100-pcie-16gb v100-pcie-32gb v100-sxm2-16gb v100-sxm2-32gb
-set -g __gpucmp_fields provider sku gpu gpu_name gpu_known gpu_count gpu_mem_gb total_gpu_mem_gb vcpus ram_gb disk_gb region price_hr spot_price_hr price_per_gpu_hr currency available k8s docker_custom_image docker_daemon mig mps time_slicing infiniband rdma nvlink source fetched_at stale price_per_gb_hr bf16_tflops usd_per_pflop_hr driver_version max_cuda cuda_ok est_cost_usd est_spot_cost_usd as_of price_kind gpu_fraction country continent geo fp8_tflops memory_bandwidth_tbs bf16_tflops_per_usd fp8_tflops_per_usd mem_bw_tbs_per_usd vram_gb_per_usd available_checked_at available_source nvlink_domain price_type term_months
+set -g __gpucmp_fields provider sku gpu gpu_name gpu_known gpu_count gpu_mem_gb total_gpu_mem_gb vcpus ram_gb disk_gb region price_hr spot_price_hr price_per_gpu_hr currency available k8s docker_custom_image docker_daemon mig mps time_slicing infiniband rdma nvlink source fetched_at stale price_per_gb_hr bf16_tflops usd_per_pflop_hr driver_version max_cuda cuda_ok est_cost_usd est_spot_cost_usd as_of price_kind gpu_fraction country continent geo fp8_tflops memory_bandwidth_tbs bf16_tflops_per_usd fp8_tflops_per_usd mem_bw_tbs_per_usd vram_gb_per_usd available_checked_at available_source nvlink_domain price_type term_months cost_gpu_usd cost_k8s_fee_usd cost_disk_usd cost_egress_usd cost_complete
 
 # The command WORD names: itself, or the command it is a unique prefix of
 function __gpucmp_command
@@ -34,7 +34,7 @@ function __gpucmp_valued
         case ''
             contains -- $argv[2] --cache --color
         case list
-            contains -- $argv[2] --cache --color --gpu --gpus --vram --max-price --region --provider --k8s --docker -w --where --cuda --hours --nodes --sort --limit --columns --group-by --format --max-age --price-kind --price-type
+            contains -- $argv[2] --cache --color --gpu --gpus --vram --max-price --region --provider --k8s --docker -w --where --cuda --hours --nodes --disk --egress --sort --limit --columns --group-by --format --max-age --price-kind --price-type
         case gpus
             contains -- $argv[2] --cache --color --gpu --format
         case providers
@@ -44,7 +44,7 @@ function __gpucmp_valued
         case compare
             contains -- $argv[2] --cache --color
         case recommend
-            contains -- $argv[2] --cache --color --gpu --gpus --provider --hours --nodes --limit --workload --budget --model --precision --vram --price-type
+            contains -- $argv[2] --cache --color --gpu --gpus --provider --hours --nodes --disk --egress --limit --workload --budget --model --precision --vram --price-type
         case history
             contains -- $argv[2] --cache --color --days --gpu --gpus --vram --max-price --region --provider --k8s --docker -w --where --cuda --format
         case changes
@@ -169,6 +169,8 @@ complete -c gpucmp -n '__gpucmp_using list history changes' -l cuda -x -d 'keep 
 complete -c gpucmp -n '__gpucmp_using list history changes' -l cuda-strict -d 'with --cuda: drop offers whose driver is unknown'
 complete -c gpucmp -n '__gpucmp_using list recommend' -l hours -x -d 'add est_cost_usd: price x H hours x nodes (+ control plane with --k8s managed)'
 complete -c gpucmp -n '__gpucmp_using list recommend' -l nodes -x -d 'nodes for --hours (default 1)'
+complete -c gpucmp -n '__gpucmp_using list recommend' -l disk -x -d 'with --hours: add GB of block storage (the whole job\'s) at the provider\'s rate'
+complete -c gpucmp -n '__gpucmp_using list recommend' -l egress -x -d 'with --hours: add GB of egress, less the provider\'s free monthly allowance'
 complete -c gpucmp -n '__gpucmp_using list recommend history changes refresh' -l available -d 'only offers known to be in stock'
 complete -c gpucmp -n '__gpucmp_using list' -l sort -x -a '(__gpucmp_list - $__gpucmp_fields)' -d 'sort keys, \'-\' for descending (default: price)'
 complete -c gpucmp -n '__gpucmp_using list recommend changes' -l limit -x -d 'at most N rows (offers or groups)'

@@ -274,6 +274,10 @@ static const char view_tail_sql[] =
 	/* versions as numbers (major*10^6 + minor*10^3 + patch), for --cuda */
 	" o.driver_num AS driver_num, o.max_cuda_num AS max_cuda_num,"
 	" p.kubernetes_control_plane_fee_usd_hr AS k8s_fee_hr,"
+	/* the rest of a job's bill (list --disk, --egress: query_prepare_cost) */
+	" p.costs_block_storage_usd_gb_month AS storage_usd_gb_month,"
+	" p.costs_egress_usd_gb AS egress_usd_gb,"
+	" p.costs_egress_free_gb_month AS egress_free_gb_month,"
 	" o.source AS source, o.fetched_at AS fetched_at, o.stale AS stale,"
 	" o.as_of AS as_of," /* NULL: the source named no date */
 	" " PRICE_KIND " AS price_kind,"

@@ -75,9 +75,9 @@ const struct field offer_fields[] = {
 	{"cuda_ok", "CUDA OK", FT_BOOL, "NULL", 0,
 	 "with --cuda: the host driver runs that CUDA (null: driver unknown)", NULL},
 	{"est_cost_usd", "EST $", FT_PRICE, "NULL", 0,
-	 "with --hours: on-demand price x hours x nodes (+ control plane)", NULL},
+	 "with --hours: the estimate's total, GPU + control plane + disk + egress", NULL},
 	{"est_spot_cost_usd", "EST SPOT $", FT_PRICE, "NULL", 0,
-	 "with --hours: the same at the spot price", NULL},
+	 "with --hours: the same with the GPUs at the spot price", NULL},
 	/* added with the source tiers (issue 13): appended */
 	{"as_of", "AS OF", FT_TEXT, "as_of", 0,
 	 "when the data describes (a catalog's date; RFC 3339 UTC)", NULL},
@@ -116,6 +116,19 @@ const struct field offer_fields[] = {
 	{"price_type", "PRICE TYPE", FT_ENUM, "price_type", 0, NULL, price_types},
 	{"term_months", "TERM", FT_NUM, "term_months", 0,
 	 "a reservation's term in months (price_type reserved); null otherwise", NULL},
+	/* added with the whole job's cost (issue 26): appended; these depend
+	 * on --hours, --nodes, --disk, --egress (query_field_sql) */
+	{"cost_gpu_usd", "GPU $", FT_PRICE, "NULL", 0,
+	 "with --hours: the estimate's GPU part, on-demand price x hours x nodes", NULL},
+	{"cost_k8s_fee_usd", "K8S FEE $", FT_PRICE, "NULL", 0,
+	 "with --hours and --k8s managed: control-plane fee x hours (null: fee unknown)", NULL},
+	{"cost_disk_usd", "DISK $", FT_PRICE, "NULL", 0,
+	 "with --disk: GB x block storage $/GB-month x hours / 730 (null: rate unknown)", NULL},
+	{"cost_egress_usd", "EGRESS $", FT_PRICE, "NULL", 0,
+	 "with --egress: GB over the free monthly allowance x $/GB (null: unknown)", NULL},
+	{"cost_complete", "ALL KNOWN", FT_BOOL, "NULL", 0,
+	 "with --hours: every part of the estimate is known (false: the total is a floor)",
+	 NULL},
 };
 const size_t offer_field_count = sizeof offer_fields / sizeof offer_fields[0];
 

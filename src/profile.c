@@ -46,11 +46,16 @@ const struct pfield_def profile_fields[] = {
 	{"interconnect", "nvlink", PF_ENUM, coverage, "NVLink"},
 	{"interconnect", "max_node_bandwidth_gbps", PF_NUMBER, NULL, "Max node bandwidth Gbit/s"},
 	{"interconnect", "gpudirect_rdma", PF_BOOL, NULL, "GPUDirect RDMA"},
+	/* the rest of a job's bill (issue 26): list --disk and --egress */
+	{"costs", "block_storage_usd_gb_month", PF_NUMBER, NULL, "Block storage $/GB-month"},
+	{"costs", "egress_usd_gb", PF_NUMBER, NULL, "Egress $/GB"},
+	{"costs", "egress_free_gb_month", PF_NUMBER, NULL, "Free egress GB/month"},
+	{"costs", "stopped_gpu_billed", PF_BOOL, NULL, "Stopped GPU billed"},
 };
 const size_t profile_field_count = sizeof profile_fields / sizeof profile_fields[0];
 
 static const char *const groups[] = {"billing", "kubernetes", "docker", "sharing",
-				     "interconnect", NULL};
+				     "interconnect", "costs", NULL};
 
 int profile_field_index(const char *path)
 {
@@ -172,7 +177,7 @@ static enum gc_status bad_value(struct ctx *c, yaml_node_t *n,
 	const char *const yn[] = {"yes", "no", NULL};
 	const char *const *ch = f->kind == PF_BOOL ? yn : f->choices;
 	if (f->kind == PF_NUMBER)
-		snprintf(allowed, sizeof allowed, "a number or unknown");
+		snprintf(allowed, sizeof allowed, "a number >= 0 or unknown");
 	else if (f->kind == PF_LIST)
 		snprintf(allowed, sizeof allowed, "a list or unknown");
 	else if (f->kind == PF_TEXT)
@@ -378,7 +383,8 @@ enum gc_status profile_load(struct profile **out, const char *file, const char *
 {
 	static const char *const top_keys[] = {
 		"id", "name", "site", "kind", "verified", "sources", "regions", "note",
-		"spot", "billing", "kubernetes", "docker", "sharing", "interconnect", NULL};
+		"spot", "billing", "kubernetes", "docker", "sharing", "interconnect", "costs",
+		NULL};
 	struct ydoc d;
 	*out = NULL;
 	enum gc_status st = ydoc_load(&d, file, data, len, err);

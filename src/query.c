@@ -2,6 +2,7 @@
 #include "gpucmp/query.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,8 @@ void query_init(struct query *q)
 	q->limit = -1;
 	q->hours = NAN;
 	q->nodes = NAN;
+	q->disk_gb = NAN;
+	q->egress_gb = NAN;
 	q->stale_after = QUERY_STALE_AFTER;
 	query_prepare_fields(q);
 }
@@ -58,19 +61,98 @@ void query_prepare_fields(struct query *q)
 			 q->cuda_num / 1000000, q->cuda_num / 1000 * 1000, q->cuda_min_driver_num);
 	else
 		snprintf(q->sql_cuda_ok, sizeof q->sql_cuda_ok, "NULL");
-	if (!isnan(q->hours)) {
-		double n = isnan(q->nodes) ? 1 : q->nodes;
-		char tail[96] = "";
-		/* the managed control plane, once per cluster (unknown fees count 0) */
-		if (q->k8s_fee)
-			snprintf(tail, sizeof tail, " + COALESCE(k8s_fee_hr, 0) * %.17g", q->hours);
-		snprintf(q->sql_cost, sizeof q->sql_cost, "ROUND(price_hr * %.17g * %.17g%s, 2)",
-			 q->hours, n, tail);
-		snprintf(q->sql_spot_cost, sizeof q->sql_spot_cost,
-			 "ROUND(spot_price_hr * %.17g * %.17g%s, 2)", q->hours, n, tail);
-	} else {
-		snprintf(q->sql_cost, sizeof q->sql_cost, "NULL");
-		snprintf(q->sql_spot_cost, sizeof q->sql_spot_cost, "NULL");
+	query_prepare_cost(q);
+}
+
+/* The estimate's parts as SQL over offer_v (docs/OUTPUT.md, "The job's
+ * cost"), each NULL where its fact is unknown: the GPUs (price x hours x
+ * nodes), the control plane (its fee x hours, with --k8s managed, else 0),
+ * block storage (--disk GB x $/GB-month x hours / 730, else 0) and egress
+ * (what --egress GB leaves over the monthly free allowance x $/GB, else 0).
+ * The totals add the known parts; cost_complete says whether all were. */
+static void cost_parts(const struct query *q, char *cp, size_t ncp, char *disk, size_t ndisk,
+		       char *egress, size_t negress)
+{
+	double h = q->hours, d = q->disk_gb, e = q->egress_gb;
+	if (q->k8s_fee)
+		snprintf(cp, ncp, "k8s_fee_hr * %.17g", h);
+	else
+		snprintf(cp, ncp, "0");
+	if (isnan(d) || d <= 0)
+		snprintf(disk, ndisk, "0");
+	else
+		snprintf(disk, ndisk, "storage_usd_gb_month * %.17g * %.17g / 730.0", d, h);
+	if (isnan(e))
+		snprintf(egress, negress, "0");
+	else /* free egress, or within the allowance: 0 whatever else is unknown */
+		snprintf(egress, negress,
+			 "CASE WHEN %.17g <= 0 OR egress_usd_gb = 0"
+			 " OR egress_free_gb_month >= %.17g THEN 0"
+			 " ELSE (%.17g - egress_free_gb_month) * egress_usd_gb END",
+			 e, e, e);
+}
+
+void query_prepare_cost(struct query *q)
+{
+	static const char null[] = "NULL";
+	if (isnan(q->hours)) {
+		snprintf(q->sql_cost, sizeof q->sql_cost, "%s", null);
+		snprintf(q->sql_spot_cost, sizeof q->sql_spot_cost, "%s", null);
+		snprintf(q->sql_cost_gpu, sizeof q->sql_cost_gpu, "%s", null);
+		snprintf(q->sql_cost_cp, sizeof q->sql_cost_cp, "%s", null);
+		snprintf(q->sql_cost_disk, sizeof q->sql_cost_disk, "%s", null);
+		snprintf(q->sql_cost_egress, sizeof q->sql_cost_egress, "%s", null);
+		snprintf(q->sql_cost_complete, sizeof q->sql_cost_complete, "%s", null);
+		return;
+	}
+	double n = isnan(q->nodes) ? 1 : q->nodes;
+	char cp[64], disk[96], egress[224];
+	cost_parts(q, cp, sizeof cp, disk, sizeof disk, egress, sizeof egress);
+	snprintf(q->sql_cost_gpu, sizeof q->sql_cost_gpu, "ROUND(price_hr * %.17g * %.17g, 2)",
+		 q->hours, n);
+	snprintf(q->sql_cost_cp, sizeof q->sql_cost_cp, "ROUND(%s, 2)", cp);
+	snprintf(q->sql_cost_disk, sizeof q->sql_cost_disk, "ROUND(%s, 2)", disk);
+	snprintf(q->sql_cost_egress, sizeof q->sql_cost_egress, "ROUND(%s, 2)", egress);
+	/* the known parts; an unknown one is left out and cost_complete is false */
+	const char *price[] = {"price_hr", "spot_price_hr"};
+	char *out[] = {q->sql_cost, q->sql_spot_cost};
+	for (int i = 0; i < 2; i++)
+		snprintf(out[i], sizeof q->sql_cost,
+			 "ROUND(%s * %.17g * %.17g + COALESCE(%s, 0) + COALESCE(%s, 0)"
+			 " + COALESCE(%s, 0), 2)", price[i], q->hours, n, cp, disk, egress);
+	snprintf(q->sql_cost_complete, sizeof q->sql_cost_complete,
+		 "((%s) IS NOT NULL AND (%s) IS NOT NULL AND (%s) IS NOT NULL)", cp, disk, egress);
+}
+
+/* Profile number at path, NAN when unknown or without a profile. */
+static double profile_number(const struct profile *p, const char *path)
+{
+	const struct pvalue *v = p ? profile_value(p, profile_field_index(path)) : NULL;
+	return v && v->known ? v->number : NAN;
+}
+
+void query_job_cost(double hours, double hourly, int k8s_fee, double disk_gb, double egress_gb,
+		    const struct profile *p, struct job_cost *out)
+{
+	double fee = profile_number(p, "kubernetes.control_plane_fee_usd_hr");
+	double store = profile_number(p, "costs.block_storage_usd_gb_month");
+	double rate = profile_number(p, "costs.egress_usd_gb");
+	double free_gb = profile_number(p, "costs.egress_free_gb_month");
+	out->gpu = hourly * hours;
+	out->k8s_fee = k8s_fee ? fee * hours : 0;
+	out->disk = isnan(disk_gb) || disk_gb <= 0 ? 0 : store * disk_gb * hours / 730.0;
+	if (isnan(egress_gb) || egress_gb <= 0 || rate == 0 || free_gb >= egress_gb)
+		out->egress = 0; /* free, or within the allowance, whatever else is unknown */
+	else
+		out->egress = (egress_gb - free_gb) * rate; /* NAN when either is */
+	const double parts[] = {out->k8s_fee, out->disk, out->egress};
+	out->total = out->gpu;
+	out->complete = 1;
+	for (size_t i = 0; i < 3; i++) {
+		if (isnan(parts[i]))
+			out->complete = 0;
+		else
+			out->total += parts[i];
 	}
 }
 
@@ -84,6 +166,19 @@ const char *query_field_sql(const struct query *q, const struct field *f)
 		return q->sql_cost;
 	if (strcmp(f->key, "est_spot_cost_usd") == 0)
 		return q->sql_spot_cost;
+	static const struct {
+		const char *key;
+		size_t off;
+	} parts[] = {
+		{"cost_gpu_usd", offsetof(struct query, sql_cost_gpu)},
+		{"cost_k8s_fee_usd", offsetof(struct query, sql_cost_cp)},
+		{"cost_disk_usd", offsetof(struct query, sql_cost_disk)},
+		{"cost_egress_usd", offsetof(struct query, sql_cost_egress)},
+		{"cost_complete", offsetof(struct query, sql_cost_complete)},
+	};
+	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+		if (strcmp(f->key, parts[i].key) == 0)
+			return (const char *)q + parts[i].off;
 	return f->sql;
 }
 

@@ -46,22 +46,19 @@ static enum gc_status prepare(sqlite3 *db, const struct query *q, sqlite3_stmt *
 /* The price pick k pays per hour and in all: batch pays spot where it
  * can, the rest on demand, `nodes` times; with `hours` (not NAN) serving
  * on managed Kubernetes (the offer's k8s, as --k8s managed reads it)
- * pays the control plane too. */
-static void cost(enum workload w, double nodes, double hours, struct rec_pick *k)
+ * pays the control plane too, and --disk and --egress their parts
+ * (query_job_cost: an unknown part is left out and the total is a floor). */
+static void cost(const struct query_rec *r, struct rec_pick *k)
 {
-	double unit = w == WL_BATCH && !isnan(k->o.spot_price_hr) ? k->o.spot_price_hr
-								    : k->o.price_hr;
-	k->hourly = unit * nodes;
+	double unit = r->w == WL_BATCH && !isnan(k->o.spot_price_hr) ? k->o.spot_price_hr
+								       : k->o.price_hr;
+	k->hourly = unit * r->nodes;
 	k->cost = k->hourly;
-	if (isnan(hours))
+	if (isnan(r->hours))
 		return;
-	k->cost = k->hourly * hours;
-	if (w == WL_INFERENCE && k->p && query_cap_value(QC_K8S_MANAGED, k->k8s)) {
-		const struct pvalue *fee = profile_value(
-			k->p, profile_field_index("kubernetes.control_plane_fee_usd_hr"));
-		if (fee && fee->known)
-			k->cost += fee->number * hours;
-	}
+	int k8s = r->w == WL_INFERENCE && k->p && query_cap_value(QC_K8S_MANAGED, k->k8s);
+	query_job_cost(r->hours, k->hourly, k8s, r->disk_gb, r->egress_gb, k->p, &k->job);
+	k->cost = k->job.total;
 }
 
 /* The current row as candidate k (judged later, when the best value of
@@ -86,7 +83,7 @@ static void read_row(sqlite3_stmt *s, const struct profile_set *ps, const struct
 				  cache_col_num(s, C_VALUE),
 				  strcmp(col_text(s, C_KIND), "auction_floor") == 0, NULL};
 	k->p = profile_set_find(ps, col_text(s, C_PROVIDER));
-	cost(r->w, r->nodes, r->hours, k);
+	cost(r, k);
 	/* the value of what is paid for the GPUs asked for: batch pays the spot
 	 * price, and GPUs beyond --gpus are paid for but not used */
 	if (r->w == WL_BATCH && !isnan(k->o.spot_price_hr))

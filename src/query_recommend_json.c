@@ -23,6 +23,23 @@ static json_t *reasons_json(const struct rec_verdict *v)
 	return a;
 }
 
+/* The estimate's parts into o (docs/OUTPUT.md, "The job's cost"): null
+ * without hours or for a part whose fact is unknown; nonzero when out of
+ * memory. */
+static int parts_json(json_t *o, const struct rec_pick *k, double hours)
+{
+	const struct job_cost *j = &k->job;
+	const char *const keys[] = {"cost_gpu_usd", "cost_k8s_fee_usd", "cost_disk_usd",
+				    "cost_egress_usd"};
+	const double v[] = {j->gpu, j->k8s_fee, j->disk, j->egress};
+	int bad = 0;
+	for (size_t i = 0; i < 4; i++)
+		bad |= json_object_set_new(o, keys[i], sheet_json_number(
+			isnan(hours) ? NAN : round(v[i] * 100) / 100));
+	return bad | json_object_set_new(o, "cost_complete",
+					 isnan(hours) ? json_null() : json_boolean(j->complete));
+}
+
 static json_t *pick_json(const struct rec_pick *k, size_t rank, double hours)
 {
 	const struct rec_verdict *v = &k->v;
@@ -32,7 +49,7 @@ static json_t *pick_json(const struct rec_pick *k, size_t rank, double hours)
 	double memory = v->parts & REC_PART_MEMORY ? v->memory : NAN;
 	double usd = round(k->o.usd_per_pflop_hr * 1e4) / 1e4;
 	/* rank .. region; price_hr .. as_of, stale; score, its parts, reasons */
-	return json_pack("{s:I, s:s, s:s, s:s, s:o, s:o, s:s,"
+	json_t *o = json_pack("{s:I, s:s, s:s, s:s, s:o, s:o, s:s,"
 			 " s:o, s:o, s:o, s:o, s:o, s:b,"
 			 " s:o, s:{s:o, s:o, s:o}, s:o}",
 			 "rank", (json_int_t)rank, "provider", k->provider, "sku", k->sku,
@@ -48,6 +65,11 @@ static json_t *pick_json(const struct rec_pick *k, size_t rank, double hours)
 			 "checklist", sheet_json_number(checklist),
 			 "value", sheet_json_number(value), "memory", sheet_json_number(memory),
 			 "reasons", reasons_json(v));
+	if (o && parts_json(o, k, hours)) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
 }
 
 /* A provider left out: its reason, and its best offer's SKU where it had

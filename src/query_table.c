@@ -47,6 +47,26 @@ static const struct field *group_count(const struct query *q)
 	return group_field_find(q->group == QG_SKU ? "region_count" : "offers");
 }
 
+
+/* The estimate's parts are columns when it has more than the GPUs: a
+ * control plane (--k8s managed), --disk or --egress; then also whether
+ * every part was known (docs/OUTPUT.md, "The job's cost"). */
+static int cost_part_shown(const struct query *q, const char *k)
+{
+	int more = q->k8s_fee || !isnan(q->disk_gb) || !isnan(q->egress_gb);
+	if (isnan(q->hours) || !more || strncmp(k, "cost_", 5) != 0)
+		return 0;
+	if (strcmp(k, "cost_gpu_usd") == 0)
+		return !q->spot; /* the spot total's GPUs are at the spot price */
+	if (strcmp(k, "cost_k8s_fee_usd") == 0)
+		return q->k8s_fee;
+	if (strcmp(k, "cost_disk_usd") == 0)
+		return !isnan(q->disk_gb);
+	if (strcmp(k, "cost_egress_usd") == 0)
+		return !isnan(q->egress_gb);
+	return 1;
+}
+
 /* Is f a column of a filter q uses, or a key it sorts by (the reason for
  * the order must be on screen)? */
 static int filtered(const struct query *q, const struct field *f)
@@ -69,7 +89,7 @@ static int filtered(const struct query *q, const struct field *f)
 	       (strcmp(k, "term_months") == 0 && q->price_type == QPT_RESERVED) ||
 	       (q->cuda_num > 0 && (strcmp(k, "cuda_ok") == 0 || strcmp(k, "max_cuda") == 0 ||
 				    strcmp(k, "driver_version") == 0)) ||
-	       (!isnan(q->hours) && strncmp(k, "est_", 4) == 0);
+	       (!isnan(q->hours) && strncmp(k, "est_", 4) == 0) || cost_part_shown(q, k);
 }
 
 int query_column_rank(const struct query *q, const struct field *f)
@@ -110,14 +130,19 @@ size_t query_table_columns(const struct query *q, const struct field **cols, siz
 		if (strcmp(offer_fields[i].key, "price_hr") == 0 && !counts_pinned(q))
 			n = add_col(cols, n, max, field_find("price_per_gpu_hr"));
 	}
+	/* the estimate last: its parts, its totals, then whether all were known */
 	for (size_t i = 0; i < offer_field_count; i++)
-		if (filtered(q, &offer_fields[i]))
+		if (filtered(q, &offer_fields[i]) && strncmp(offer_fields[i].key, "est_", 4) != 0 &&
+		    strcmp(offer_fields[i].key, "cost_complete") != 0)
 			n = add_col(cols, n, max, &offer_fields[i]);
 	for (size_t i = 0; i < q->nsort; i++) /* a group's own sort key too */
 		n = add_col(cols, n, max, q->sort[i].field);
-	if (!isnan(q->hours))
-		n = add_col(cols, n, max,
-			    field_find(q->spot ? "est_spot_cost_usd" : "est_cost_usd"));
+	if (!isnan(q->hours)) {
+		n = add_col(cols, n, max, field_find("est_cost_usd"));
+		n = add_col(cols, n, max, field_find("est_spot_cost_usd"));
+	}
+	if (cost_part_shown(q, "cost_complete"))
+		n = add_col(cols, n, max, field_find("cost_complete"));
 	return n;
 }
 

@@ -11,7 +11,7 @@
 
 const struct sheet_group sheet_groups[] = {
 	{"kubernetes", "Kubernetes"}, {"docker", "Docker"}, {"sharing", "GPU sharing"},
-	{"interconnect", "Interconnect"}, {"billing", "Billing"},
+	{"interconnect", "Interconnect"}, {"billing", "Billing"}, {"costs", "Job costs"},
 };
 const size_t sheet_ngroups = sizeof sheet_groups / sizeof sheet_groups[0];
 
@@ -32,7 +32,10 @@ const char *sheet_value_text(const struct pfield_def *f, const struct pvalue *v,
 	if (!v->known) {
 		snprintf(buf, n, "?");
 	} else if (f->kind == PF_NUMBER) {
-		snprintf(buf, n, v->number == floor(v->number) ? "%.0f" : "%.2f", v->number);
+		/* cents as cents (0.10), a finer price as it is (0.087) */
+		double c = v->number * 100;
+		snprintf(buf, n, v->number == floor(v->number) ? "%.0f"
+				 : fabs(c - round(c)) < 1e-9 ? "%.2f" : "%g", v->number);
 	} else if (f->kind == PF_LIST) {
 		size_t o = 0;
 		buf[0] = '\0';
@@ -206,6 +209,7 @@ json_t *sheet_json(const struct sheet *s)
 					   group_json(p, sheet_groups[g].group));
 	bad |= json_object_set_new(o, "spot", value_json(p, "spot"));
 	bad |= json_object_set_new(o, "billing", value_json(p, "billing.granularity"));
+	bad |= json_object_set_new(o, "costs", group_json(p, "costs"));
 	bad |= json_object_set_new(o, "regions", strv_json(p->regions, p->nregions));
 	bad |= json_object_set_new(o, "sources", strv_json(p->sources, p->nsources));
 	bad |= sources_json(o, p);

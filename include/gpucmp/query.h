@@ -175,10 +175,15 @@ struct query {
 	enum query_price_type price_type;      /* --price-type; QPT_DEFAULT: not asked */
 	int term_months;                       /* its term (reserved) */
 	double hours, nodes;                   /* --hours, --nodes; NAN = no estimate */
+	double disk_gb, egress_gb;             /* --disk, --egress for the whole job;
+						* NAN = not part of the estimate */
 	int k8s_fee;                           /* the estimate includes the control plane */
 	long long stale_after;                 /* seconds: older data is stale
 						* (QUERY_STALE_AFTER) */
-	char sql_cuda_ok[320], sql_cost[200], sql_spot_cost[200], sql_stale[96];
+	char sql_cuda_ok[320], sql_stale[96];
+	/* the estimate's parts and totals (query_prepare_fields) */
+	char sql_cost_gpu[96], sql_cost_cp[96], sql_cost_disk[128], sql_cost_egress[256];
+	char sql_cost[768], sql_spot_cost[768], sql_cost_complete[640];
 };
 
 /* The columns a list table shows for q unless --columns says: the ranked
@@ -205,12 +210,26 @@ void query_legend(const struct render_seen *seen, size_t ncols, size_t width, ch
 
 /* The SQL of field f in this query: f->sql, except for the fields whose
  * value depends on --cuda, --hours or the staleness age (cuda_ok,
- * est_cost_usd, est_spot_cost_usd, stale: the provider's last refresh
+ * est_cost_usd, est_spot_cost_usd, the cost_* parts of the estimate
+ * (docs/OUTPUT.md, "The job's cost"), stale: the provider's last refresh
  * failed, or the row's as_of is older than stale_after before
  * catalog_now()), computed from validated numbers only.  Call
  * query_prepare_fields() after setting those options. */
 const char *query_field_sql(const struct query *q, const struct field *f);
 void query_prepare_fields(struct query *q);
+/* The estimate's SQL alone (query_prepare_fields calls it): after setting
+ * hours, nodes, disk_gb, egress_gb or k8s_fee. */
+void query_prepare_cost(struct query *q);
+
+/* The whole job's cost in C, by the rule query_prepare_cost writes as SQL
+ * (docs/OUTPUT.md, "The job's cost"), for recommend: the parts of a run of
+ * `hours` at `hourly` (the whole cluster's price per hour) with profile p
+ * (NULL: every fact unknown); `k8s_fee`: the control plane is part of it;
+ * disk_gb, egress_gb NAN when not asked.  A part whose fact is unknown is
+ * NAN; total adds the known parts and complete says whether all were
+ * (struct job_cost: gpucmp/recommend.h). */
+void query_job_cost(double hours, double hourly, int k8s_fee, double disk_gb, double egress_gb,
+		    const struct profile *p, struct job_cost *out);
 
 /* where_compile's lookup and suggestion for list --where (ctx: a struct
  * query_where): the offer field registry, aliases too; each field's SQL
@@ -488,6 +507,8 @@ struct query_rec {
 			       * the workload's own want */
 	enum query_price_type price_type; /* the prices ranked (--price-type) */
 	int term_months;                  /* its term (reserved) */
+	double disk_gb, egress_gb; /* --disk, --egress (need hours); NAN or 0: not
+				    * part of the estimate */
 };
 
 struct query_rec_result {

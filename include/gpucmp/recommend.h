@@ -136,6 +136,13 @@ enum rec_status {
  * "no_price", "no_offer_fits", "no_data" (the JSON `reason` values). */
 const char *rec_status_name(enum rec_status s);
 
+/* An estimate's parts (query_job_cost; docs/OUTPUT.md, "The job's cost"):
+ * NAN for a part whose fact is unknown; total adds the known parts. */
+struct job_cost {
+	double gpu, k8s_fee, disk, egress, total;
+	int complete; /* every part known: total is not a floor */
+};
+
 /* One candidate: an offer (its provider's cheapest region of the SKU), or
  * after recommend_rank one provider's best candidate, judged. */
 struct rec_pick {
@@ -146,7 +153,8 @@ struct rec_pick {
 				  * provider's last refresh failed (as list says) */
 	struct rec_offer o;      /* its rdma, mig and k8s are NULL outside the judging */
 	const struct profile *p; /* borrowed; NULL without a profile */
-	double cost;   /* est. cost with hours, else the hourly price used */
+	double cost;   /* est. cost with hours (job.total), else the hourly price used */
+	struct job_cost job; /* with hours: the estimate's parts */
 	double hourly; /* the price this workload pays per hour, whole cluster */
 	struct rec_verdict v;
 	enum rec_status status;  /* set by recommend_rank */

@@ -25,7 +25,8 @@ struct sheet_group {
 };
 extern const struct sheet_group sheet_groups[];
 extern const size_t sheet_ngroups;
-/* The show --json groups are the first four; billing and spot are top-level keys. */
+/* The show --json groups are the first four; billing and spot are top-level keys,
+ * then the costs group (after billing, the group added last). */
 enum { SHEET_JSON_GROUPS = 4 };
 
 /* The fields of `group` (profile_fields indexes; billing also lists spot)

@@ -33,6 +33,7 @@ enum opt_id {
 	O_GROUP_BY, O_ALL_REGIONS, O_NO_LEGEND, O_SIGN, O_GEN_KEY, O_HTML, O_FROM, O_SINCE, O_DAYS,
 	O_CHANGES, O_EXIT_ON_CHANGE, O_EVERY, O_LOG, O_ALERT, O_MAIL,
 	O_INCLUDE_UNKNOWN, O_MODEL, O_PRECISION, O_NEED_VRAM, O_PRICE_KIND, O_PRICE_TYPE,
+	O_DISK, O_EGRESS,
 	O_COUNT
 };
 
@@ -84,8 +85,8 @@ extern const struct opt_def *const opts_common[];  /* --help --version --cache -
 extern const struct opt_def *const opts_filters[]; /* the capability filters and --where */
 extern const struct opt_def *const opts_output[];  /* --format --json */
 extern const struct opt_def opt_json, opt_gpu, opt_gpus, opt_provider, opt_hours, opt_nodes,
-	opt_limit, opt_explain, opt_timeout, opt_retries, opt_verbose, opt_force, opt_wait,
-	opt_no_legend, opt_new_provider;
+	opt_disk, opt_egress, opt_limit, opt_explain, opt_timeout, opt_retries, opt_verbose,
+	opt_force, opt_wait, opt_no_legend, opt_new_provider;
 
 /* What a command's positional argument completes to. */
 enum arg_source {
@@ -216,6 +217,10 @@ int cli_split(const struct cli_args *a, enum opt_id id, char **store, const char
  * unit as --where does (80GB, 1.5TB; $2.5): str_to_quantity. */
 int cli_number(const struct cli_args *a, enum opt_id id, int whole, double min, double max,
 	       double *out);
+/* --disk GB and --egress GB (list, recommend) into *disk_gb and *egress_gb,
+ * left alone when absent; either without --hours (`hours` NAN) is a usage
+ * error.  Returns an exit code. */
+int cli_job_extras(const struct cli_args *a, double hours, double *disk_gb, double *egress_gb);
 
 /* --gpu (gpu_spec_add: every model the names fit, and a GPU count; after
  * --gpus is read) and --provider into q, with "did you mean"; the catalog

@@ -14,8 +14,9 @@
 struct list_state {
 	struct cli_env env;
 	struct query q;
-	const struct field *cols[65]; /* 64 shown, and price_kind for tables */
-	int ranks[64];                /* tables: when a narrow terminal drops each */
+	const struct field **cols; /* shown (64 --columns, or every offer and
+				    * group field), and price_kind for tables */
+	int *ranks;                /* tables: when a narrow terminal drops each */
 	size_t ncols;
 	char *prov_store, *col_store, *sort_store;
 	struct where_result where;
@@ -25,12 +26,14 @@ struct list_state {
 	int region_checked;      /* region_word_known has answered */
 };
 
-/* --hours and --nodes. */
+/* --hours, --nodes, --disk and --egress. */
 static int cuda_and_cost(struct query *q, const struct cli_args *a)
 {
 	int rc = cli_number(a, O_HOURS, 0, 0, 1e12, &q->hours);
 	if (!rc)
 		rc = cli_number(a, O_NODES, 1, 0, 1e12, &q->nodes);
+	if (!rc)
+		rc = cli_job_extras(a, q->hours, &q->disk_gb, &q->egress_gb);
 	if (rc)
 		return rc;
 	if (!isnan(q->hours) && !(q->hours > 0)) {
@@ -520,7 +523,15 @@ int cmd_list(struct cli_args *a)
 	struct list_state s;
 	memset(&s, 0, sizeof s);
 	enum render_format fmt = cli_format(a);
-	int rc = cli_catalog(&s.env);
+	/* room for every offer and group field, or 64 --columns, and price_kind */
+	size_t room = offer_field_count + group_field_count + 64 + 1;
+	s.cols = calloc(room, sizeof *s.cols);
+	s.ranks = calloc(room, sizeof *s.ranks);
+	int rc = s.cols && s.ranks ? 0 : EXIT_OSERR;
+	if (rc)
+		msg_error("out of memory");
+	else
+		rc = cli_catalog(&s.env);
 	if (!rc)
 		rc = config_defaults(&s, a, fmt);
 	if (!rc)
@@ -536,6 +547,8 @@ int cmd_list(struct cli_args *a)
 	free(s.prov_store);
 	free(s.col_store);
 	free(s.sort_store);
+	free(s.cols);
+	free(s.ranks);
 	if (s.have_where)
 		where_result_release(&s.where);
 	cli_env_release(&s.env);
@@ -568,7 +581,8 @@ static const struct opt_def opt_price_kind = {O_PRICE_KIND, "price-kind", 0, OPT
 static const struct opt_use list_opts[] = {
 	OPT_GROUP(opts_common), OPT_GROUP(opts_offer), OPT_GROUP(opts_filters), OPT_USE(opt_cuda),
 	OPT_USE(opt_cuda_strict), OPT_USE(opt_hours),
-	OPT_USE(opt_nodes), OPT_USE(opt_available), OPT_USE(opt_sort), OPT_USE(opt_limit),
+	OPT_USE(opt_nodes), OPT_USE(opt_disk), OPT_USE(opt_egress), OPT_USE(opt_available),
+	OPT_USE(opt_sort), OPT_USE(opt_limit),
 	OPT_USE(opt_columns), OPT_USE(opt_group_by), OPT_USE(opt_all_regions),
 	OPT_USE(opt_no_legend), OPT_GROUP(opts_output), OPT_USE(opt_max_age), OPT_USE(opt_explain),
 	OPT_USE(opt_include_unknown), OPT_USE(opt_price_kind), OPT_USE(opt_price_type), OPT_END};

@@ -14,6 +14,21 @@
 #include "gpucmp/recommend.h"
 #include "gpucmp/strutil.h"
 
+/* "(unknown: disk, egress)" after an estimate that is a floor. */
+static void print_unknown_parts(const struct job_cost *j)
+{
+	const char *const names[] = {"control plane", "disk", "egress"};
+	const double v[] = {j->k8s_fee, j->disk, j->egress};
+	const char *sep = " (unknown: ";
+	for (size_t i = 0; i < 3; i++)
+		if (isnan(v[i])) {
+			printf("%s%s", sep, names[i]);
+			sep = ", ";
+		}
+	if (*sep == ',')
+		printf(")");
+}
+
 static void print_pick(const struct rec_pick *k, const char *mark, double hours,
 		       const struct money *m)
 {
@@ -28,7 +43,8 @@ static void print_pick(const struct rec_pick *k, const char *mark, double hours,
 		printf("  (price of unknown date, stale)");
 	if (!isnan(hours)) {
 		render_money(cost, sizeof cost, k->cost, m);
-		printf("  est. %s", cost);
+		printf("  est. %s%s", k->job.complete ? "" : ">= ", cost);
+		print_unknown_parts(&k->job);
 	}
 	printf("  (score %g", v->score);
 	if (v->parts)
@@ -186,12 +202,14 @@ static int request(const struct cli_args *a, struct query_rec *r)
 	double limit = 5;
 	r->gpus = r->w == WL_TRAINING ? 8 : 1;
 	r->nodes = 1;
-	r->hours = r->budget = NAN;
+	r->hours = r->budget = r->disk_gb = r->egress_gb = NAN;
 	int rc = cli_number(a, O_GPUS, 1, 1, 1e9, &r->gpus);
 	if (!rc)
 		rc = cli_number(a, O_NODES, 1, 1, 1e9, &r->nodes);
 	if (!rc)
 		rc = cli_number(a, O_HOURS, 0, 0.001, 1e9, &r->hours);
+	if (!rc)
+		rc = cli_job_extras(a, r->hours, &r->disk_gb, &r->egress_gb);
 	if (!rc)
 		rc = cli_number(a, O_BUDGET, 0, 0, 1e9, &r->budget);
 	if (!rc)
@@ -314,7 +332,8 @@ static const struct opt_def opt_rec_vram = {O_NEED_VRAM, "vram", 0, OPT_NUMBER, 
 
 static const struct opt_use recommend_opts[] = {
 	OPT_GROUP(opts_common), OPT_USE(opt_gpu), OPT_USE(opt_gpus), OPT_USE(opt_provider),
-	OPT_USE(opt_hours), OPT_USE(opt_nodes), OPT_USE(opt_limit), OPT_USE(opt_json),
+	OPT_USE(opt_hours), OPT_USE(opt_nodes), OPT_USE(opt_disk), OPT_USE(opt_egress),
+	OPT_USE(opt_limit), OPT_USE(opt_json),
 	OPT_USE(opt_workload), OPT_USE(opt_budget), OPT_USE(opt_model), OPT_USE(opt_precision),
 	OPT_USE(opt_rec_vram), OPT_USE(opt_available),
 	OPT_USE(opt_price_type), OPT_END};

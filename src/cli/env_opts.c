@@ -172,3 +172,18 @@ int cli_number(const struct cli_args *a, enum opt_id id, int whole, double min, 
 		  whole ? "a whole number" : "a number", min, examples[want]);
 	return EXIT_USAGE;
 }
+
+int cli_job_extras(const struct cli_args *a, double hours, double *disk_gb, double *egress_gb)
+{
+	int rc = cli_number(a, O_DISK, 0, 0, 1e12, disk_gb);
+	if (!rc)
+		rc = cli_number(a, O_EGRESS, 0, 0, 1e12, egress_gb);
+	if (rc)
+		return rc;
+	if (isnan(hours) && (!isnan(*disk_gb) || !isnan(*egress_gb))) {
+		msg_error("%s needs --hours H (the estimate it adds to)",
+			  isnan(*disk_gb) ? "--egress" : "--disk");
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}

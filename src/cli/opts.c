@@ -68,6 +68,10 @@ const struct opt_def opt_hours = {O_HOURS, "hours", 0, OPT_NUMBER, "H", NULL, HI
 	"add est_cost_usd: price x H hours x nodes (+ control plane with --k8s managed)"};
 const struct opt_def opt_nodes = {
 	O_NODES, "nodes", 0, OPT_NUMBER, "N", NULL, HINT_NONE, "nodes for --hours (default 1)"};
+const struct opt_def opt_disk = {O_DISK, "disk", 0, OPT_NUMBER, "GB", NULL, HINT_NONE,
+	"with --hours: add GB of block storage (the whole job's) at the provider's rate"};
+const struct opt_def opt_egress = {O_EGRESS, "egress", 0, OPT_NUMBER, "GB", NULL, HINT_NONE,
+	"with --hours: add GB of egress, less the provider's free monthly allowance"};
 const struct opt_def opt_no_legend = {O_NO_LEGEND, "no-legend", 0, OPT_BOOL, NULL, NULL,
 	HINT_NONE, "no line of what the table's words mean under it (a terminal shows one)"};
 const struct opt_def opt_explain = {O_EXPLAIN, "explain", 0, OPT_BOOL, NULL, NULL, HINT_NONE,

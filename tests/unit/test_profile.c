@@ -48,6 +48,12 @@ static void test_valid_fixture(void **state)
 	assert_string_equal(v->list[1], "volcano");
 	v = profile_value(p, profile_field_index("kubernetes.scale_to_zero"));
 	assert_false(v->known);
+	/* the costs group: numbers, a yes/no, the group source */
+	v = profile_value(p, profile_field_index("costs.egress_free_gb_month"));
+	assert_true(v->known && v->number == 100);
+	v = profile_value(p, profile_field_index("costs.stopped_gpu_billed"));
+	assert_string_equal(v->text, "no");
+	assert_string_equal(v->source, "https://valid.example.com/docs/pricing");
 	assert_int_equal(profile_field_index("nope.nothing"), -1);
 	profile_free(p);
 }
@@ -71,6 +77,12 @@ static void test_error_fixtures(void **state)
 		{ "bad-number", "bad value 'cheap' for kubernetes.control_plane_fee_usd_hr" },
 		{ "bool-typo",
 		  "bad value 'true' for kubernetes.autoscaling (expected yes, no, unknown)" },
+		{ "negative-cost",
+		  ":61: bad value '-0.05' for costs.egress_usd_gb (expected a number >= 0 or "
+		  "unknown)" },
+		{ "cost-no-source",
+		  "costs.block_storage_usd_gb_month is '0.1' but has no source" },
+		{ "missing-costs", ":2: missing group 'costs'" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char rel[256];

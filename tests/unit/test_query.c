@@ -798,6 +798,93 @@ static void test_cost_estimate(void **state)
 	assert_float_equal(got[1], 1 * 10 * 3, 1e-9);
 }
 
+/* The whole job's cost (docs/OUTPUT.md, "The job's cost"): the SQL of each
+ * part over rows of the columns it reads, with every fact known, unknown
+ * and free; an unknown part is null and never counted as 0 in silence. */
+struct part_row {
+	double v[7]; /* gpu, k8s fee, disk, egress, total, spot total, complete; -1 null */
+};
+
+static void cost_rows(const struct query *q, struct part_row *out, size_t n)
+{
+	static const char *const keys[] = {"cost_gpu_usd", "cost_k8s_fee_usd", "cost_disk_usd",
+					   "cost_egress_usd", "est_cost_usd",
+					   "est_spot_cost_usd", "cost_complete"};
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+	/* id, price_hr, spot_price_hr, k8s_fee_hr, storage, egress $/GB, free GB */
+	assert_int_equal(sqlite3_exec(db,
+		"CREATE TABLE t(id, price_hr, spot_price_hr, k8s_fee_hr, storage_usd_gb_month,"
+		" egress_usd_gb, egress_free_gb_month);"
+		"INSERT INTO t VALUES (1, 2, 1, 0.1, 0.1, 0.09, 100),"
+		" (2, 2, NULL, NULL, NULL, 0.05, NULL),"
+		" (3, 2, 1, 0, 0.2, 0, NULL),"
+		" (4, 2, 1, 0, NULL, NULL, 1000),"
+		" (5, NULL, NULL, 0, 0.1, 0.09, 100);", NULL, NULL, NULL), SQLITE_OK);
+	char sql[4096] = "SELECT ";
+	for (size_t i = 0; i < 7; i++) {
+		size_t o = strlen(sql);
+		snprintf(sql + o, sizeof sql - o, "%s(%s)", i ? ", " : "",
+			 query_field_sql(q, f(keys[i])));
+	}
+	size_t o = strlen(sql);
+	snprintf(sql + o, sizeof sql - o, " FROM t ORDER BY id");
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	for (size_t r = 0; r < n; r++) {
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		for (int i = 0; i < 7; i++)
+			out[r].v[i] = sqlite3_column_type(st, i) == SQLITE_NULL
+					      ? -1 : sqlite3_column_double(st, i);
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+}
+
+static void assert_row(const struct part_row *r, const double *want)
+{
+	for (int i = 0; i < 7; i++)
+		if (fabs(r->v[i] - want[i]) > 1e-9)
+			fail_msg("part %d: got %g, want %g", i, r->v[i], want[i]);
+}
+
+static void test_cost_parts(void **state)
+{
+	(void)state;
+	struct query q;
+	query_init(&q);
+	struct part_row rows[5];
+	cost_rows(&q, rows, 5); /* no --hours: every part and the flag null */
+	static const double none[7] = {-1, -1, -1, -1, -1, -1, -1};
+	for (int i = 0; i < 5; i++)
+		assert_row(&rows[i], none);
+	/* --hours 10 --nodes 2 --k8s managed --disk 730 --egress 300 */
+	q.hours = 10;
+	q.nodes = 2;
+	q.k8s_fee = 1;
+	q.disk_gb = 730;
+	q.egress_gb = 300;
+	query_prepare_fields(&q);
+	cost_rows(&q, rows, 5);
+	/* all known: 2*10*2 + 0.1*10 + 730*0.1*10/730 + (300-100)*0.09 */
+	assert_row(&rows[0], (double[]){40, 1, 1, 18, 60, 40, 1});
+	/* fee, storage and allowance unknown: those parts null, the total a floor */
+	assert_row(&rows[1], (double[]){40, -1, -1, -1, 40, -1, 0});
+	/* free egress and a free control plane: 0 whatever the allowance */
+	assert_row(&rows[2], (double[]){40, 0, 2, 0, 42, 22, 1});
+	/* within the allowance: 0 though the rate is unknown; storage unknown */
+	assert_row(&rows[3], (double[]){40, 0, -1, 0, 40, 20, 0});
+	/* no price: no GPU part, no total; the other parts still known */
+	assert_row(&rows[4], (double[]){-1, 0, 1, 18, -1, -1, 1});
+	/* only --hours: the other parts are 0 and known, unknown facts or not */
+	q.k8s_fee = 0;
+	q.disk_gb = NAN;
+	q.egress_gb = NAN;
+	query_prepare_fields(&q);
+	cost_rows(&q, rows, 5);
+	assert_row(&rows[1], (double[]){40, 0, 0, 0, 40, -1, 1});
+}
+
 /* --- the query API: capability filters, providers, list, age ----------- */
 
 struct idset {
@@ -1880,6 +1967,7 @@ int main(void)
 		cmocka_unit_test(test_inline_for_explain),
 		cmocka_unit_test(test_cuda_edges),
 		cmocka_unit_test(test_cost_estimate),
+		cmocka_unit_test(test_cost_parts),
 		cmocka_unit_test(test_caps_two_paths),
 		cmocka_unit_test(test_cap_table),
 		cmocka_unit_test(test_k8s_values),

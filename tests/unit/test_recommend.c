@@ -145,7 +145,9 @@ static struct profile *extreme_profile(int yes)
 		 "  time_slicing: %s\n  source: https://x.example.com/g\n\n"
 		 "interconnect:\n  infiniband: yes\n  rdma: ib\n  nvlink: unknown\n"
 		 "  max_node_bandwidth_gbps: 3200\n  gpudirect_rdma: unknown\n"
-		 "  source: https://x.example.com/i\n",
+		 "  source: https://x.example.com/i\n\ncosts:\n"
+		 "  block_storage_usd_gb_month: unknown\n  egress_usd_gb: unknown\n"
+		 "  egress_free_gb_month: unknown\n  stopped_gpu_billed: unknown\n",
 		 y, yes ? "per-second" : "per-hour", yes ? "managed" : "none", y, y,
 		 yes ? "[kueue]" : "[]", y, y, y, y, share, share, share);
 	struct profile *p = NULL;
@@ -335,7 +337,7 @@ static void test_query_recommend(void **state)
 	cache_open_info_release(&info);
 	struct query q;
 	query_init(&q);
-	struct query_rec r = {WL_INFERENCE, 1, 1, 10, NAN, 6, {0}, QPT_DEFAULT, 0};
+	struct query_rec r = {WL_INFERENCE, 1, 1, 10, NAN, 6, {0}, QPT_DEFAULT, 0, NAN, NAN};
 	struct query_rec_result res;
 	assert_int_equal(query_recommend(cache, &cat.profiles, &q, &r, &res, NULL), GC_OK);
 	assert_int_equal(res.count[REC_RANKED], 6);
@@ -365,7 +367,7 @@ static void test_query_recommend(void **state)
 	json_decref(j);
 	free(res.picks);
 	/* batch: spot where there is one, for every node */
-	struct query_rec batch = {WL_BATCH, 1, 2, NAN, NAN, 50, {0}, QPT_DEFAULT, 0};
+	struct query_rec batch = {WL_BATCH, 1, 2, NAN, NAN, 50, {0}, QPT_DEFAULT, 0, NAN, NAN};
 	query_init(&q);
 	assert_int_equal(query_recommend(cache, &cat.profiles, &q, &batch, &res, NULL), GC_OK);
 	assert_true(res.count[REC_RANKED] > 0);

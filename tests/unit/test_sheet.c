@@ -127,7 +127,7 @@ static void test_sheet_json(void **state)
 	assert_non_null(j);
 	static const char *const keys[] = {
 		"id", "name", "site", "kind", "kubernetes", "docker", "sharing", "interconnect",
-		"spot", "billing", "regions", "sources", "field_sources", "notes", "note",
+		"spot", "billing", "costs", "regions", "sources", "field_sources", "notes", "note",
 		"verified", "verified_days_ago", "stale"};
 	assert_int_equal(json_object_size(j), sizeof keys / sizeof keys[0]);
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
@@ -137,6 +137,10 @@ static void test_sheet_json(void **state)
 	assert_true(json_is_true(json_object_get(j, "spot")));
 	assert_true(json_is_false(json_object_get(j, "stale")));
 	assert_int_equal(json_integer_value(json_object_get(j, "verified_days_ago")), 2);
+	/* the costs group: numbers as numbers, yes/no as booleans */
+	json_t *costs = json_object_get(j, "costs");
+	assert_true(json_real_value(json_object_get(costs, "egress_usd_gb")) == 0.05);
+	assert_true(json_is_false(json_object_get(costs, "stopped_gpu_billed")));
 	json_t *k8s = json_object_get(j, "kubernetes");
 	assert_true(json_is_real(json_object_get(k8s, "control_plane_fee_usd_hr")));
 	assert_int_equal(json_array_size(json_object_get(k8s, "gang_scheduling")), 2);
