@@ -33,6 +33,7 @@ enum opt_id {
 	O_GROUP_BY, O_ALL_REGIONS, O_NO_LEGEND, O_SIGN, O_GEN_KEY, O_HTML, O_FROM, O_SINCE, O_DAYS,
 	O_CHANGES, O_EXIT_ON_CHANGE, O_EVERY, O_LOG, O_ALERT, O_MAIL,
 	O_INCLUDE_UNKNOWN, O_MODEL, O_PRECISION, O_NEED_VRAM, O_PRICE_KIND,
+	O_NEED_GPUS, O_PICKS, /* recommend's --gpus and --limit */
 	O_COUNT
 };
 
@@ -40,9 +41,30 @@ enum opt_id {
 enum opt_type {
 	OPT_BOOL,   /* a flag, no value */
 	OPT_STRING, /* text: a glob, a list, a date, a duration */
-	OPT_NUMBER, /* a number; its metavar is the unit (GB, USD, SECONDS, N) */
+	OPT_NUMBER, /* a number within its range, in its unit: read by cli_num */
 	OPT_ENUM    /* one of its choices */
 };
+
+/* What a number option counts: GB takes 80GB or 1.5TB, USD takes $2.5 (as
+ * --where reads them); the others take a plain number, and name it in the
+ * error ("a number of seconds"). */
+enum opt_unit { UNIT_NONE, UNIT_GB, UNIT_USD, UNIT_SECONDS, UNIT_HOURS };
+
+/* The values a number option takes: from min to max (more than min with
+ * `above`), whole numbers only with `whole`, in its unit.  A max of
+ * OPT_NO_MAX is a sanity cap the error does not name ("a number >= 0").
+ * The parser reads and checks the value once (cli_num gives it). */
+#define OPT_NO_MAX 1e12
+struct opt_number {
+	double min, max;
+	unsigned char whole, above;
+	enum opt_unit unit;
+};
+/* An OPT_NUMBER's .num: a count (a whole number) from min to max, a
+ * number from min to max, or one more than min and at most max. */
+#define OPT_WHOLE(min, max) (&(const struct opt_number){(min), (max), 1, 0, UNIT_NONE})
+#define OPT_REAL(min, max, unit) (&(const struct opt_number){(min), (max), 0, 0, (unit)})
+#define OPT_ABOVE(min, max, unit) (&(const struct opt_number){(min), (max), 0, 1, (unit)})
 
 /* What a string option's value completes to in the shell scripts. */
 enum opt_hint {
@@ -68,7 +90,11 @@ struct opt_def {
 				      * OPT_STRING: the words of its comma list */
 	enum opt_hint hint;          /* OPT_STRING: what the value completes to */
 	const char *help;            /* lowercase, no full stop */
+	const struct opt_number *num; /* OPT_NUMBER: its range and unit (OPT_WHOLE,
+				       * OPT_REAL, OPT_ABOVE); the parser checks it */
 };
+/* Definitions name their fields (.id = O_GPUS, .name = "gpus", ...): a
+ * field added later leaves every one of them as it was. */
 
 /* One item of a command's option list: an option, or a group of them. */
 struct opt_use {
@@ -142,18 +168,34 @@ size_t cli_options_of(const struct cmd_entry *cmd, const struct opt_def **out, s
  * the commands in table order), or NULL. */
 const struct opt_def *cli_option(enum opt_id id);
 
-/* Parsed command line of one subcommand. */
-struct cli_args {
-	const struct cmd_entry *cmd;
-	const char *values[O_COUNT][16]; /* every occurrence, in order (borrowed argv) */
-	int nvalues[O_COUNT];
-	const char *pos[32];
-	int npos;
+/* One option given: its text (borrowed from argv, "" for a flag) and, for
+ * an OPT_NUMBER, the number the parser read from it. */
+struct cli_value {
+	enum opt_id id;
+	const char *text;
+	double num;
 };
 
-/* Last value of an option, or NULL. */
+/* Parsed command line of one subcommand: both lists grow as argv needs
+ * (cli_args_release frees them; a struct copy shares them). */
+struct cli_args {
+	const struct cmd_entry *cmd;
+	struct cli_value *vals; /* every option given, in order */
+	size_t nvals, capvals;
+	int nvalues[O_COUNT];   /* how many times each option was given */
+	const char **pos;       /* positional arguments (borrowed argv) */
+	int npos;
+	size_t cappos;
+};
+void cli_args_release(struct cli_args *a);
+
+/* Last value of an option, or NULL; its i-th value (0 <= i < nvalues[id]). */
 const char *cli_opt(const struct cli_args *a, enum opt_id id);
+const char *cli_opt_at(const struct cli_args *a, enum opt_id id, int i);
 int cli_flag(const struct cli_args *a, enum opt_id id);
+/* The number a number option was given (its last value, read and checked
+ * against its range by the parser), or `absent` when it was not given. */
+double cli_num(const struct cli_args *a, enum opt_id id, double absent);
 
 /* Parse argv[first..argc) for `cmd` into *a; on a usage error prints the
  * message and returns 64. */
@@ -194,9 +236,10 @@ int exit_code_for(enum gc_status st);
 
 /* --- env_opts.c: option values, comma lists, filters, config defaults --- */
 
-/* A config default for an option the command line left out: `value`
- * (borrowed; NULL: none) then reads as if given. */
-void cli_default(struct cli_args *a, enum opt_id id, const char *value);
+/* A config default for a string option the command line left out: `value`
+ * (borrowed; NULL: none) then reads as if given.  Returns an exit code
+ * (71 out of memory, printed). */
+int cli_default(struct cli_args *a, enum opt_id id, const char *value);
 
 /* HTTP settings from --timeout, --retries and GPUCMP_HTTP_MAX_BYTES;
  * prints the error; returns an exit code. */
@@ -210,12 +253,6 @@ enum { CLI_SPLIT_NOMEM = -2 };
 int cli_split(const struct cli_args *a, enum opt_id id, char **store, const char **out,
 	      int max);
 
-/* A number option (`whole`: an integer) from min to max into *out, left
- * alone when the option is absent; otherwise "bad value ... (expected a
- * number >= MIN)" and 64.  An option whose metavar is GB or USD takes its
- * unit as --where does (80GB, 1.5TB; $2.5): str_to_quantity. */
-int cli_number(const struct cli_args *a, enum opt_id id, int whole, double min, double max,
-	       double *out);
 
 /* --gpu (gpu_spec_add: every model the names fit, and a GPU count; after
  * --gpus is read) and --provider into q, with "did you mean"; the catalog
