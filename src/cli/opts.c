@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "gpucmp/buf.h"
 #include "gpucmp/strutil.h"
 
 static const char *const k8s_choices[] = {"managed", "join", "any", "none", NULL};
@@ -207,21 +208,14 @@ void cli_args_release(struct cli_args *a)
 	a->npos = 0;
 }
 
-/* Room for one more element in *p (n used of *cap, each `size` bytes);
- * prints "out of memory" and returns 71 when there is none. */
+/* Room for one more element in the array at p (n used of *cap, each
+ * `size` bytes); prints "out of memory" and returns 71 when there is none. */
 static int grow(void *p, size_t n, size_t *cap, size_t size)
 {
-	if (n < *cap)
+	if (buf_grow_array(p, cap, n, size, 8) == GC_OK)
 		return 0;
-	size_t want = *cap ? *cap * 2 : 8;
-	void *q = realloc(*(void **)p, want * size);
-	if (!q) {
-		msg_error("out of memory");
-		return EXIT_OSERR;
-	}
-	*(void **)p = q;
-	*cap = want;
-	return 0;
+	msg_error("out of memory");
+	return EXIT_OSERR;
 }
 
 /* Option id given with `text` (and its number). */
