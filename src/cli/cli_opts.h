@@ -141,14 +141,19 @@ struct cmd_entry {
 };
 
 /* The command table (commands.c): entry i in --help order, or NULL past the
- * end (borrowed, static).  `help` is not in it. */
+ * end (borrowed, static).  `help` is not in it.  The completion scripts
+ * are made with room for CLI_MAX_COMMANDS of them (and the options before
+ * the command); unit_cli_entries fails when the table outgrows it. */
 const struct cmd_entry *cli_command_at(size_t i);
+enum { CLI_MAX_COMMANDS = 31 };
 /* The options accepted before the command name (opts.c), and `help`, which
  * main.c answers, for its summary and completion hints (commands.c). */
 extern const struct cmd_entry cli_global, cli_help;
 
 /* The options of `cmd` (groups expanded) in --help order into out[0..max);
- * returns their count. */
+ * returns their count.  The tables are fixed at build time: a command has
+ * fewer than CLI_MAX_OPTS (unit_cli_entries checks each), so the callers'
+ * arrays of that size hold them all. */
 enum { CLI_MAX_OPTS = 64 };
 size_t cli_options_of(const struct cmd_entry *cmd, const struct opt_def **out, size_t max);
 /* The definition of option `id` (the first one, global options first, then
