@@ -11,21 +11,25 @@
 #include "gpucmp/buf.h"
 #include "sqlite_int.h"
 
+/* The offer table's columns as schema 1 made them, which history_offer
+ * (a later migration) starts from: one text, so the two cannot drift. */
+#define OFFER_COLUMNS_1 \
+	" id INTEGER PRIMARY KEY," \
+	" provider TEXT NOT NULL, sku TEXT NOT NULL, gpu TEXT, gpu_name TEXT NOT NULL," \
+	" gpu_count REAL NOT NULL, gpu_mem_gb REAL, vcpus REAL, ram_gb REAL, disk_gb REAL," \
+	" region TEXT NOT NULL, price_hr REAL, spot_price_hr REAL," \
+	" currency TEXT NOT NULL DEFAULT 'USD', price_native REAL, spot_native REAL," \
+	" available INTEGER, infiniband INTEGER, rdma TEXT, nvlink INTEGER," \
+	" node_bandwidth_gbps REAL, driver_version TEXT, max_cuda TEXT," \
+	" source TEXT NOT NULL, origin TEXT, fetched_at TEXT NOT NULL," \
+	" stale INTEGER NOT NULL DEFAULT 0"
+
 /* Schema migrations: entry i brings user_version i to i+1.  Never edit a
  * released entry; append a new one. */
 static const char *const migrations[] = {
 	/* 0 -> 1 */
 	"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
-	"CREATE TABLE offer("
-	" id INTEGER PRIMARY KEY,"
-	" provider TEXT NOT NULL, sku TEXT NOT NULL, gpu TEXT, gpu_name TEXT NOT NULL,"
-	" gpu_count REAL NOT NULL, gpu_mem_gb REAL, vcpus REAL, ram_gb REAL, disk_gb REAL,"
-	" region TEXT NOT NULL, price_hr REAL, spot_price_hr REAL,"
-	" currency TEXT NOT NULL DEFAULT 'USD', price_native REAL, spot_native REAL,"
-	" available INTEGER, infiniband INTEGER, rdma TEXT, nvlink INTEGER,"
-	" node_bandwidth_gbps REAL, driver_version TEXT, max_cuda TEXT,"
-	" source TEXT NOT NULL, origin TEXT, fetched_at TEXT NOT NULL,"
-	" stale INTEGER NOT NULL DEFAULT 0);"
+	"CREATE TABLE offer(" OFFER_COLUMNS_1 ");"
 	/* sort keys put NULL prices last: index the same expressions, so that
 	 * 'list --limit 20' reads 20 rows instead of sorting them all */
 	"CREATE INDEX offer_price ON offer(price_hr IS NULL, price_hr);"
@@ -63,16 +67,7 @@ static const char *const migrations[] = {
 	 * and load that changed it, the state
 	 * before and after.  Empty at first: a provider's first load after this
 	 * is its baseline. */
-	"CREATE TABLE history_offer("
-	" id INTEGER PRIMARY KEY,"
-	" provider TEXT NOT NULL, sku TEXT NOT NULL, gpu TEXT, gpu_name TEXT NOT NULL,"
-	" gpu_count REAL NOT NULL, gpu_mem_gb REAL, vcpus REAL, ram_gb REAL, disk_gb REAL,"
-	" region TEXT NOT NULL, price_hr REAL, spot_price_hr REAL,"
-	" currency TEXT NOT NULL DEFAULT 'USD', price_native REAL, spot_native REAL,"
-	" available INTEGER, infiniband INTEGER, rdma TEXT, nvlink INTEGER,"
-	" node_bandwidth_gbps REAL, driver_version TEXT, max_cuda TEXT,"
-	" source TEXT NOT NULL, origin TEXT, fetched_at TEXT NOT NULL,"
-	" stale INTEGER NOT NULL DEFAULT 0, driver_num INTEGER, max_cuda_num INTEGER,"
+	"CREATE TABLE history_offer(" OFFER_COLUMNS_1 ", driver_num INTEGER, max_cuda_num INTEGER,"
 	" as_of TEXT, price_kind TEXT, gpu_fraction REAL NOT NULL DEFAULT 1,"
 	" present INTEGER NOT NULL DEFAULT 1, seen TEXT NOT NULL);"
 	"CREATE UNIQUE INDEX history_offer_key ON history_offer(provider, sku, region);"

@@ -184,26 +184,28 @@ static void page_legend(struct page_w *w)
 		  "the provider's last refresh failed</dd>\n</dl>\n</section>\n");
 }
 
+/* `before` (the member's key and what comes before it), then text as a
+ * JSON string. */
+static void pw_member(struct page_w *w, const char *before, const char *text)
+{
+	pw_str(w, before);
+	pw_json(w, text);
+}
+
 /* The search box's names: every model of the GPU table, as JSON. */
 static void page_gpus(struct page_w *w, const struct gpu_table *t)
 {
 	pw_str(w, "<script type=\"application/json\" id=gpus>[");
 	for (size_t i = 0; t && i < gpu_table_count(t); i++) {
 		const struct gpu_model *m = gpu_table_at(t, i);
-		pw_str(w, i ? ",\n{\"id\":" : "\n{\"id\":");
-		pw_json(w, m->id);
-		pw_str(w, ",\"f\":");
-		pw_json(w, m->family);
-		pw_str(w, ",\"v\":");
-		pw_json(w, m->vendor);
-		pw_str(w, ",\"ff\":");
-		pw_json(w, m->form_factor);
+		pw_member(w, i ? ",\n{\"id\":" : "\n{\"id\":", m->id);
+		pw_member(w, ",\"f\":", m->family);
+		pw_member(w, ",\"v\":", m->vendor);
+		pw_member(w, ",\"ff\":", m->form_factor);
 		pw_fmt(w, ",\"m\":%g,\"a\":[", isnan(m->memory_gb) ? 0 : m->memory_gb);
 		pw_json(w, m->name);
-		for (size_t k = 0; k < m->naliases; k++) {
-			pw_str(w, ",");
-			pw_json(w, m->aliases[k]);
-		}
+		for (size_t k = 0; k < m->naliases; k++)
+			pw_member(w, ",", m->aliases[k]);
 		pw_str(w, "]}");
 	}
 	pw_str(w, "]</script>\n");

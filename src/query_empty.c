@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpucmp/buf.h"
 #include "gpucmp/cache.h"
 #include "gpucmp/strutil.h"
 #include "sqlite_int.h"
@@ -416,14 +417,8 @@ static int unk_count(struct unk_filter *f, const char *p, size_t n)
 			return 0;
 		}
 	}
-	if (f->np == f->cp) {
-		size_t c = f->cp ? f->cp * 2 : 8;
-		struct unk_prov *np = realloc(f->p, c * sizeof *np);
-		if (!np)
-			return -1;
-		f->p = np;
-		f->cp = c;
-	}
+	if (buf_grow_array(&f->p, &f->cp, f->np, sizeof *f->p, 8) != GC_OK)
+		return -1;
 	x = &f->p[f->np];
 	if (!(x->name = malloc(n + 1)))
 		return -1;

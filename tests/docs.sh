@@ -11,6 +11,9 @@
 #   - RECOMMEND.md's worked cases (each ``` block opening with
 #     "$ gpucmp recommend") are what those commands print.
 # usage: docs.sh GPUCMP
+#   UPDATE=1 docs.sh GPUCMP  rewrites the provider counts and RECOMMEND.md's
+#   cases from what the data and the binary say (read the diff), as a new
+#   provider profile needs (HACKING.md, "Add a provider")
 set -u
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -46,6 +49,10 @@ for f in README.md:'Provider profiles\*\* for \([0-9]*\) providers' \
 	docs/PROFILES.md:'What the \([0-9]*\) profiles hold' \
 	docs/TEAM.md:'every laptop refreshing \([0-9]*\) providers'; do
 	file=${f%%:*} re=${f#*:}
+	if [ -n "${UPDATE:-}" ]; then
+		pre=${re%%'\([0-9]*\)'*} post=${re#*'\([0-9]*\)'}
+		sed "s/\($pre\)[0-9]*\($post\)/\1$n\2/" "$src/$file" >"$t/upd" && cat "$t/upd" >"$src/$file"
+	fi
 	got=$(sed -n "s/.*$re.*/\1/p" "$src/$file" | head -1)
 	[ "$got" = "$n" ] && ok "$file says $n providers" ||
 		bad "$file says '${got:-nothing}' providers; providers/ holds $n"
@@ -71,6 +78,24 @@ rows=$(grep -c '^  - provider:' "$src/data/list-prices.yaml")
 [ "$rows" = "$list_prices" ] && ok "$list_prices list prices" ||
 	bad "data/list-prices.yaml has $rows rows; the first run says $list_prices"
 # 5. RECOMMEND.md's worked cases, each a ``` block whose first line is the command
+# (UPDATE: each block's lines after the command become what it prints now)
+if [ -n "${UPDATE:-}" ]; then
+	state=text
+	while IFS= read -r line; do
+		case $state in
+		skip) [ "$line" = '```' ] || continue; state=text ;;
+		open) case $line in '$ gpucmp recommend '*)
+			printf '%s\n' "$line"
+			# shellcheck disable=SC2086
+			"$bin" -q ${line#'$ gpucmp '} 2>/dev/null
+			state=skip; continue ;; esac
+			state=block ;;
+		block) [ "$line" = '```' ] && state=text ;;
+		text) [ "$line" = '```' ] && state=open ;;
+		esac
+		printf '%s\n' "$line"
+	done <"$src/docs/RECOMMEND.md" >"$t/rec.md" && cat "$t/rec.md" >"$src/docs/RECOMMEND.md"
+fi
 awk -v dir="$t" '
 	/^```$/ && on { on = 0; close(f); next }
 	/^```$/ { getline l; if (l ~ /^\$ gpucmp recommend /) { n++; f = dir "/rec" n;

@@ -27,6 +27,11 @@ printf 'int p_one(void);\nint q_one(void);\nint p_one(void)\n{\n\treturn q_one()
 	>"$dir/src/cli/p.c"
 printf 'int p_one(void);\nint q_one(void)\n{\n\treturn p_one();\n}\n' >"$dir/src/cli/q.c"
 printf 'static int q_one(void)\n{\n\treturn 1; /* p_one() */\n}\n' >"$dir/src/e.c"
+# three files calling round a circle: r -> s -> t -> r
+fn() { printf 'int %s(void);\nint %s(void)\n{\n\treturn %s();\n}\n' "$2" "$1" "$2"; }
+fn r_one s_one >"$dir/src/r.c"
+fn s_one t_one >"$dir/src/s.c"
+fn t_one r_one >"$dir/src/t.c"
 # a function of 81 lines, and one of 80 that must pass
 body() { printf 'static int %s(int x)\n{\n' "$1"; i=0; while [ "$i" -lt "$2" ]; do
 	printf '\tx++;\n'; i=$((i + 1)); done; printf '\treturn x;\n}\n'; }
@@ -51,6 +56,9 @@ check 'src/cli/m.c:1:.*the CLI calls SQLite'
 check 'include/gpucmp/a.h:2:.*a public header names SQLite'
 check 'src/d.c:2: length: longest() is 81 lines (at most 80)'
 check 'src/cli/p.c: calls: it calls q_one() of src/cli/q.c, which calls p_one() of it'
+check 'calls: 3 files call round a circle: src/r.c -> src/s.c -> src/t.c -> src/r.c'
+echo "$out" | grep 'round a circle' | grep -q 'p.c' &&
+	{ echo "FAIL: a pair was also reported as a circle"; fail=1; }
 echo "$out" | grep -q 'src/e.c.*calls' && { echo "FAIL: a static function or a comment was a call"; fail=1; }
 echo "$out" | grep -q 'fine()\|tests/t.c' && { echo "FAIL: an 80-line function or a test was reported"; fail=1; }
 n=$(echo "$out" | grep -c 'src/a.c:[23]:')
@@ -64,6 +72,7 @@ printf 'void k(void) { fprintf(stderr, "x"); }\n' >"$dir/src/c.c"
 printf 'static int db;\n' >"$dir/src/cli/m.c"
 { body longest 79; body fine 79; } >"$dir/src/d.c"
 printf 'int q_one(void)\n{\n\treturn 1;\n}\n' >"$dir/src/cli/q.c"
+printf 'int t_one(void)\n{\n\treturn 1;\n}\n' >"$dir/src/t.c"
 out=$("$lint" "$dir" 2>&1) || { echo "FAIL: lint on the fixed tree: $out"; fail=1; }
 [ "$fail" -eq 0 ] && echo "lint self-test: ok"
 exit "$fail"

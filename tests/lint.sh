@@ -21,7 +21,8 @@
 #            A calls a function defined in B, B calls none defined in A (a
 #            definition: a declarator at column 0, not static, "{" alone on
 #            the next line; a call: its name and "(" outside comments and
-#            strings)
+#            strings), nor do three or more round a circle (A calls B, B
+#            calls C, C calls A: tsort over the files' calls)
 # Each finding is one line FILE:LINE: RULE: what; exit 1 when there is any.
 set -u
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -118,6 +119,8 @@ fi
 # calls: no two files call each other; the first pass reads the definitions,
 # the second the calls
 mods=$(ls src/*.c src/cli/*.c 2>/dev/null)
+callgraph=$(mktemp "${TMPDIR:-/tmp}/gpucmp-lint-calls.XXXXXX")
+trap 'rm -f "$callgraph"' EXIT
 # shellcheck disable=SC2086 # the list is file names without blanks
 [ -n "$mods" ] && awk '
 !second {
@@ -149,6 +152,7 @@ mods=$(ls src/*.c src/cli/*.c 2>/dev/null)
 END {
 	for (k in calls) {
 		split(k, ab, SUBSEP)
+		print ab[1], ab[2] > edges
 		if (ab[1] < ab[2] && ((ab[2], ab[1]) in calls)) {
 			printf "%s: calls: it calls %s() of %s, which calls %s() of it (move one " \
 				"so the calls go one way)\n", ab[1], calls[k], ab[2], calls[ab[2], ab[1]]
@@ -156,6 +160,24 @@ END {
 		}
 	}
 	exit bad ? 1 : 0
-}' $mods second=1 $mods || rc=1
+}' edges="$callgraph" $mods second=1 $mods || rc=1
+# longer circles: tsort names the files of each loop it breaks (a pair was
+# reported above, as the pair it is)
+if [ -s "$callgraph" ]; then
+	tsort "$callgraph" 2>&1 >/dev/null | awk '
+		/input contains a loop/ { flush(); next }
+		{ sub(/^tsort: /, ""); loop[++n] = $0 }
+		function flush(  i, s) {
+			if (n > 2) {
+				for (i = 1; i <= n; i++)
+					s = s (i > 1 ? " -> " : "") loop[i]
+				print "lint: calls: " n " files call round a circle: " s " -> " loop[1] \
+					" (move a function so the calls go one way)"
+				bad = 1
+			}
+			n = 0
+		}
+		END { flush(); exit bad }' || rc=1
+fi
 [ "$rc" -eq 0 ] && echo "lint: $(echo "$files" | wc -l) files clean"
 exit "$rc"

@@ -1,10 +1,22 @@
-/* cli.h - the command-line front: option table, messages, shared helpers;
- * the run's state (cli_env.h) and the history helpers (cli_history.h) in
- * headers of their own, included here.
+/* cli.h - the command-line front, one include for every room of it: each
+ * header below is one job, with the files that define it.
+ *
+ *   cli_opts.h     options, commands and the parsed command line (opts.c,
+ *                  commands.c)
+ *   cli_msg.h      messages and exit codes (msg.c, exitcode.c)
+ *   cli_env.h      the run's state: catalog, config, cache, lock (env.c)
+ *   cli_values.h   option values: HTTP settings, lists, --gpu, --provider
+ *                  (env_opts.c)
+ *   cli_output.h   colour, format, currency, the render spec, unknown
+ *                  names, JSON out (env_output.c, profile_view.c)
+ *   cli_filter.h   list's offer filters, --where, help regions
+ *                  (offer_filter.c, where_opt.c, help_regions.c)
+ *   cli_history.h  what changes, history and refresh --changes share
+ *                  (history_common.c)
  *
  * The front only parses, calls the library and renders; every subcommand
  * lives in its own cmd_<name>.c and is found through the table in
- * commands.c (COMMANDS); main.c parses the global options and dispatches.
+ * commands.c; main.c parses the global options and dispatches.
  */
 #ifndef GPUCMP_CLI_H
 #define GPUCMP_CLI_H
@@ -21,275 +33,13 @@
 #include "gpucmp/render.h"
 #include "gpucmp/where.h"
 
-/* Option ids: what the command bodies ask cli_opt()/cli_flag() for. */
-enum opt_id {
-	O_HELP, O_VERSION, O_CACHE, O_QUIET, O_COLOR,
-	O_GPU, O_GPUS, O_VRAM, O_MAX_PRICE, O_SPOT, O_REGION, O_PROVIDER,
-	O_K8S, O_DOCKER, O_MIG, O_MPS, O_TIME_SLICING, O_IB, O_RDMA, O_NVLINK,
-	O_AVAILABLE, O_SORT, O_LIMIT, O_COLUMNS, O_FORMAT, O_JSON, O_EXPLAIN, O_CHECK, O_FORCE,
-	O_JOBS, O_MAX_AGE, O_TIMEOUT, O_DEADLINE, O_RETRIES, O_WAIT, O_DIFF, O_WHERE, O_CUDA,
-	O_CUDA_STRICT, O_HOURS, O_NODES, O_WORKLOAD, O_BUDGET, O_IMPORT_FORMAT, O_IMPORT_PROVIDER,
-	O_LIST_MAX_AGE, O_AS_OF, O_VERBOSE, O_NO_CATALOG, O_CATALOG_ONLY, O_NEW_PROVIDER,
-	O_GROUP_BY, O_ALL_REGIONS, O_NO_LEGEND, O_SIGN, O_GEN_KEY, O_HTML, O_FROM, O_SINCE, O_DAYS,
-	O_CHANGES, O_EXIT_ON_CHANGE, O_EVERY, O_LOG, O_ALERT, O_MAIL,
-	O_INCLUDE_UNKNOWN, O_MODEL, O_PRECISION, O_NEED_VRAM, O_PRICE_KIND, O_PRICE_TYPE,
-	O_DISK, O_EGRESS,
-	O_COUNT
-};
-
-/* What an option takes. */
-enum opt_type {
-	OPT_BOOL,   /* a flag, no value */
-	OPT_STRING, /* text: a glob, a list, a date, a duration */
-	OPT_NUMBER, /* a number; its metavar is the unit (GB, USD, SECONDS, N) */
-	OPT_ENUM    /* one of its choices */
-};
-
-/* What a string option's value completes to in the shell scripts. */
-enum opt_hint {
-	HINT_NONE,      /* nothing to offer */
-	HINT_FILE,      /* a path */
-	HINT_GPUS,      /* comma list of GPU ids and families */
-	HINT_PROVIDERS, /* comma list of provider ids */
-	HINT_PROVIDER,  /* one provider id */
-	HINT_FIELDS,    /* comma list of offer fields */
-	HINT_SORT       /* comma list of offer fields, each maybe '-' */
-};
-
-/* One option.  An option several commands take is defined once, in opts.c;
- * one command's own options live in its cmd_<name>.c.  Two definitions may
- * share a name with different meanings (--format of list and of import). */
-struct opt_def {
-	enum opt_id id;
-	const char *name;            /* long name without "--" */
-	char short_name;             /* 0 = none */
-	enum opt_type type;
-	const char *arg;             /* metavar, NULL for a flag */
-	const char *const *choices;  /* OPT_ENUM: the allowed values, NULL-terminated;
-				      * OPT_STRING: the words of its comma list */
-	enum opt_hint hint;          /* OPT_STRING: what the value completes to */
-	const char *help;            /* lowercase, no full stop */
-};
-
-/* One item of a command's option list: an option, or a group of them. */
-struct opt_use {
-	const struct opt_def *opt;
-	const struct opt_def *const *group; /* NULL-terminated */
-};
-#define OPT_USE(o) {&(o), NULL}
-#define OPT_GROUP(g) {NULL, (g)}
-#define OPT_END {NULL, NULL} /* the end of a list of opt_use */
-
-/* The options several commands share (opts.c). */
-extern const struct opt_def *const opts_common[];  /* --help --version --cache --color --quiet */
-extern const struct opt_def *const opts_filters[]; /* the capability filters and --where */
-extern const struct opt_def *const opts_output[];  /* --format --json */
-extern const struct opt_def opt_json, opt_gpu, opt_gpus, opt_provider, opt_hours, opt_nodes,
-	opt_disk, opt_egress, opt_limit, opt_explain, opt_timeout, opt_retries, opt_verbose,
-	opt_force, opt_wait, opt_no_legend, opt_new_provider;
-
-/* What a command's positional argument completes to. */
-enum arg_source {
-	ARG_NONE,      /* ends the list */
-	ARG_PROVIDERS, /* provider ids */
-	ARG_ADAPTERS,  /* ids of providers with a live adapter */
-	ARG_FILES,     /* files and directories */
-	ARG_WORDS,     /* the fixed words of `words` */
-	ARG_COMMANDS   /* the command names, then `words` */
-};
-
-/* A completion hint for positional arguments. */
-struct arg_hint {
-	enum arg_source source;
-	int pos;                 /* the argument it completes (1, 2, ...); 0: any */
-	const char *label;       /* what it is, for zsh ("provider id") */
-	const char *words;       /* space-separated, for ARG_WORDS and ARG_COMMANDS */
-	const char *after_word;  /* only when the first argument is this word */
-	const char *after_opt;   /* only once this flag (a long name) was given */
-};
-
-/* A hint with no words or condition, and the end of a list of hints. */
-#define ARG_HINT(source, pos, label) {(source), (pos), (label), NULL, NULL, NULL}
-#define ARG_END {ARG_NONE, 0, NULL, NULL, NULL, NULL}
-
-struct cli_args;
-
-/* A subcommand, all of it: each cmd_<name>.c ends with its entry, and
- * commands.c lists the entries in --help order. */
-struct cmd_entry {
-	const char *name;
-	const char *const *aliases;  /* other exact names, NULL-terminated; NULL = none
-				      * (the completion scripts offer the name) */
-	int (*run)(struct cli_args *a);
-	const char *usage;           /* "list [options]" */
-	const char *summary;         /* one line */
-	const char *detail;          /* paragraphs for --help, may be NULL */
-	const struct opt_use *opts;  /* in --help order, ending with {NULL, NULL} */
-	const struct arg_hint *args; /* ending with ARG_NONE; NULL = none */
-};
-
-/* The command table (commands.c): entry i in --help order, or NULL past the
- * end (borrowed, static).  `help` is not in it. */
-const struct cmd_entry *cli_command_at(size_t i);
-/* The options accepted before the command name (opts.c), and `help`, which
- * main.c answers, for its summary and completion hints (commands.c). */
-extern const struct cmd_entry cli_global, cli_help;
-
-/* The options of `cmd` (groups expanded) in --help order into out[0..max);
- * returns their count. */
-enum { CLI_MAX_OPTS = 64 };
-size_t cli_options_of(const struct cmd_entry *cmd, const struct opt_def **out, size_t max);
-/* The definition of option `id` (the first one, global options first, then
- * the commands in table order), or NULL. */
-const struct opt_def *cli_option(enum opt_id id);
-
-/* Parsed command line of one subcommand. */
-struct cli_args {
-	const struct cmd_entry *cmd;
-	const char *values[O_COUNT][16]; /* every occurrence, in order (borrowed argv) */
-	int nvalues[O_COUNT];
-	const char *pos[32];
-	int npos;
-};
-
-/* Last value of an option, or NULL. */
-const char *cli_opt(const struct cli_args *a, enum opt_id id);
-int cli_flag(const struct cli_args *a, enum opt_id id);
-
-/* Parse argv[first..argc) for `cmd` into *a; on a usage error prints the
- * message and returns 64. */
-int cli_parse(const struct cmd_entry *cmd, int argc, char **argv, int first,
-	      struct cli_args *a);
-/* Parse the one option at argv[*i] (advancing *i past its value). */
-int cli_parse_one(const struct cmd_entry *cmd, int argc, char **argv, int *i,
-		  struct cli_args *a);
-void cli_print_help(const struct cmd_entry *cmd, FILE *out);
-
-/* Messages (stderr, "gpucmp: " prefix, one line). */
-void msg_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void msg_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void msg_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void msg_set_quiet(int quiet);
-/* --verbose: one diagnostic line, shown even with --quiet; control
- * characters in it become '?'. */
-void msg_verbose(const char *line);
-/* Print a library error (falls back to `fallback` if err is NULL). */
-void msg_status(enum gc_status st, const char *err, const char *fallback);
-
-/* Exit codes (docs/EXIT-CODES.md): one table, used only by main and the commands. */
-enum {
-	EXIT_OK = 0,
-	EXIT_CHANGED = 3, /* refresh --exit-on-change: something that matches changed */
-	EXIT_USAGE = 64,
-	EXIT_DATAERR = 65,
-	EXIT_UNAVAILABLE = 69,
-	EXIT_SOFTWARE = 70,
-	EXIT_OSERR = 71,
-	EXIT_IOERR = 74,
-	EXIT_TEMPFAIL = 75,
-	EXIT_CONFIG = 78 /* the config file is malformed or unsafe (EX_CONFIG) */
-};
-int exit_code_for(enum gc_status st);
-
+#include "cli_opts.h"
+#include "cli_msg.h"
 #include "cli_env.h"
-
-/* --- env_opts.c: option values, comma lists, filters, config defaults --- */
-
-/* A config default for an option the command line left out: `value`
- * (borrowed; NULL: none) then reads as if given. */
-void cli_default(struct cli_args *a, enum opt_id id, const char *value);
-
-/* HTTP settings from --timeout, --retries and GPUCMP_HTTP_MAX_BYTES;
- * prints the error; returns an exit code. */
-struct http_opts;
-int cli_http_opts(const struct cli_args *a, struct http_opts *o);
-
-/* Split a comma list option into `out` (pointers into a copy kept in
- * `store`, which the caller frees); returns the count, -1 if more than
- * `max`, or CLI_SPLIT_NOMEM after printing "out of memory". */
-enum { CLI_SPLIT_NOMEM = -2 };
-int cli_split(const struct cli_args *a, enum opt_id id, char **store, const char **out,
-	      int max);
-
-/* A number option (`whole`: an integer) from min to max into *out, left
- * alone when the option is absent; otherwise "bad value ... (expected a
- * number >= MIN)" and 64.  An option whose metavar is GB or USD takes its
- * unit as --where does (80GB, 1.5TB; $2.5): str_to_quantity. */
-int cli_number(const struct cli_args *a, enum opt_id id, int whole, double min, double max,
-	       double *out);
-/* --disk GB and --egress GB (list, recommend) into *disk_gb and *egress_gb,
- * left alone when absent; either without --hours (`hours` NAN) is a usage
- * error.  Returns an exit code. */
-int cli_job_extras(const struct cli_args *a, double hours, double *disk_gb, double *egress_gb);
-
-/* --gpu (gpu_spec_add: every model the names fit, and a GPU count; after
- * --gpus is read) and --provider into q, with "did you mean"; the catalog
- * parts they need must be loaded.  Return exit codes. */
-struct query;
-struct query_omitted;
-int cli_gpu_filter(const struct cli_env *env, const struct cli_args *a, struct query *q);
-int cli_provider_filter(const struct cli_env *env, const struct cli_args *a, char **store,
-			struct query *q);
-
-/* --- env_output.c: colour, format, currency, render spec, unknown names --- */
-
-/* Show table prices in currency `code` (ISO 4217; NULL or "USD": dollars)
- * at data/rates.yaml's dated rate: sets env->money and env->money_note;
- * prints the error; returns an exit code. */
-int cli_money(struct cli_env *env, const char *code);
-
-/* cli_money() with the config file's currency (loading the file). */
-int cli_currency(struct cli_env *env);
-
-/* Decide colour for stdout: --color, NO_COLOR, TERM=dumb, isatty. */
-int cli_use_color(const struct cli_args *a, FILE *f);
-
-/* Output format from --format / --json; table when neither. */
-enum render_format cli_format(const struct cli_args *a);
-
-/* The spec a table command other than list renders with (the one
- * renderer, gpucmp/render.h): the format of --format / --json, colour and
- * width of stdout, env's currency, JSON indented by 2, a "-" never dimmed;
- * the columns render_pick chooses of `fields` (n of them) into cols. */
-void cli_render_spec(const struct cli_args *a, const struct cli_env *env,
-		     const struct field *fields, size_t n, const struct field **cols,
-		     struct render_spec *spec);
-/* Render `rows` rows with that spec, fill(ctx, i, vals) giving row i's
- * values (one per entry of fields); prints the error; returns an exit code. */
-/* The legend under a table (query_legend): due on a terminal, unless
- * --no-legend, --quiet or the config's legend: false; then spec->seen
- * points at `seen`.  cli_legend_print prints it after the table's `rows`. */
-void cli_legend_want(const struct cli_args *a, const struct cli_env *env,
-		     struct render_spec *spec, struct render_seen *seen);
-void cli_legend_print(const struct render_spec *spec, size_t rows);
-int cli_render(const struct cli_args *a, const struct cli_env *env, const struct field *fields,
-	       size_t n, size_t rows, render_fill_fn fill, void *ctx);
-/* A render call's status (err: its message, freed here) as an exit code,
- * the error printed. */
-int cli_render_status(enum gc_status st, char *err);
-
-/* "unknown WHAT 'NAME'; did you mean 'BEST'?" (or "; HINT" without a
- * suggestion) on stderr; returns 64.  cli_unknown_provider suggests a
- * profile id. */
-int cli_unknown(const char *what, const char *name, const char *best, const char *hint);
-int cli_unknown_provider(const struct cli_env *env, const char *id);
-
-/* --- end of env --- */
-
-struct json_t;
-/* Print `v` (stolen; NULL: out of memory, exit 71) to stdout: indented
- * JSON, or with `ndjson` one compact line per element of an array.
- * Returns an exit code. */
-int cli_print_json(struct json_t *v, int ndjson);
-/* The capability filters (--k8s, --docker, --mig ... --available) given in
- * `a`, found by option name in query_caps, as bits (1u << QC_*) in *caps. */
-void cli_caps(const struct cli_args *a, unsigned *caps);
-
-/* Compile the --where options of `a` (joined by "and") with `lookup`; on a
- * bad expression prints it with a caret under the offending token and
- * returns 64.  *have says whether `out` holds a result (release it). */
-int cli_where(const struct cli_args *a, where_lookup_fn lookup, where_suggest_fn suggest,
-	      void *ctx, struct where_result *out, int *have);
+#include "cli_values.h"
+#include "cli_output.h"
+#include "cli_filter.h"
+#include "cli_history.h"
 
 /* refresh --from URL|DIR (or the config's pull_from): pull a team
  * snapshot into env's open cache (refresh_pull.c): the network part
@@ -299,52 +49,8 @@ int cli_where(const struct cli_args *a, where_lookup_fn lookup, where_suggest_fn
 int cli_refresh_pull(const struct cli_args *a, struct cli_env *env, const struct http_opts *ho,
 		     const char *from, double deadline_s);
 
-/* --- offer_filter.c: list's offer filters, shared --- */
-
-/* list's filter options: --gpu, --gpus, --vram, --max-price, --spot,
- * --region, --provider (opts_offer), and --cuda, --cuda-strict,
- * --available (with opts_filters: the capability filters and --where). */
-extern const struct opt_def *const opts_offer[];
-extern const struct opt_def opt_cuda, opt_cuda_strict, opt_available, opt_price_type;
-/* --price-type TYPE into q (query_price_type_set: one type, a reservation
- * with its term, "reserved:12"); refuses a second type, and --price-kind
- * or --spot beside a type they contradict; prints errors; returns an exit
- * code. */
-int cli_price_type(const struct cli_args *a, struct query *q);
-/* --gpus, --vram and --max-price into q (before cli_offer_filters, whose
- * --gpu reads --gpus); returns an exit code. */
-int cli_offer_numbers(struct query *q, const struct cli_args *a);
-/* --region, --spot, the capability filters, --gpu and --cuda into q,
- * loading the catalog parts they (and --provider, --where) need; prints
- * errors; returns an exit code. */
-int cli_offer_filters(struct cli_env *env, const struct cli_args *a, struct query *q);
-/* The one-line refusal of a --region word that names nothing (no country by
- * any of its words, continent, geo or region of an offer), with the
- * countries or place it may have meant, on stderr; returns EXIT_USAGE. */
-int cli_unknown_region(struct cli_env *env, const char *word);
-/* gpucmp help regions: the geos, continents and countries --region takes
- * (src/cli/help_regions.c); returns an exit code. */
-int cli_help_regions(FILE *out);
-/* After the cache opened (it may be NULL: --explain): --provider (a comma
- * list kept in *prov_store: free it; a provider imported without a profile
- * counts) and --where over the offer fields into *out (q->where points at
- * it; *have: release it). */
-int cli_offer_where(struct cli_env *env, const struct cli_args *a, struct query *q,
-		    char **prov_store, struct where_result *out, int *have);
-/* "left out as unknown, not as no: --ib 8 offers (coreweave 8); --region
- * us 391 offers (lambda 391); --include-unknown keeps them": the offers
- * q's filters dropped for want of a fact, not for a fact, on stderr (JSON
- * and CSV too: stdout stays the answer), counted by query_omitted unless
- * om->counted; `tail` (NULL: "; --include-unknown keeps them") says how
- * to keep them.  Nothing when none.  Returns an exit code. */
-int cli_unknown_note(struct cache *c, const struct query *q, struct query_omitted *om,
-		     const char *tail);
-
-#include "cli_history.h"
-
 /* `providers --check`, run by cmd_providers.  A command's run function is
- * static in its file; list, providers and recommend are declared here only
- * until their bodies (being rewritten on other branches) can say so. */
+ * static in its file; list, providers and recommend are not yet. */
 int cmd_list(struct cli_args *a);
 int cmd_providers(struct cli_args *a);
 int cmd_providers_check(struct cli_args *a);

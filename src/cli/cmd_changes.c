@@ -42,8 +42,8 @@ static int cmd_changes(struct cli_args *a)
 	return rc ? rc : cli_history_command(a, run_changes, since);
 }
 
-static const struct opt_def opt_since = {O_SINCE, "since", 0, OPT_STRING, "DURATION", NULL,
-	HINT_NONE, "changes in the last DURATION (default 1d; 6h, 7d, 30d)"};
+static const struct opt_def opt_since = {.id = O_SINCE, .name = "since", .type = OPT_STRING,
+	.arg = "DURATION", .help = "changes in the last DURATION (default 1d; 6h, 7d, 30d)"};
 
 static const struct opt_use changes_opts[] = {
 	OPT_GROUP(opts_common), OPT_USE(opt_since), OPT_GROUP(opts_offer), OPT_GROUP(opts_filters),

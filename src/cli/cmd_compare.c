@@ -152,8 +152,8 @@ static int cmd_compare(struct cli_args *a)
 	return rc;
 }
 
-static const struct opt_def opt_diff = {O_DIFF, "diff", 0, OPT_BOOL, NULL, NULL, HINT_NONE,
-	"only the fields where the providers differ"};
+static const struct opt_def opt_diff = {.id = O_DIFF, .name = "diff", .type = OPT_BOOL,
+	.help = "only the fields where the providers differ"};
 
 static const struct opt_use compare_opts[] = {
 	OPT_GROUP(opts_common), OPT_USE(opt_json), OPT_USE(opt_diff), OPT_END};

@@ -36,7 +36,7 @@ struct gen {
 	struct buf b;
 	enum gc_status st; /* first failure of an append */
 	struct words providers, adapters, gpus, fields, commands; /* commands: the table's */
-	struct scope scopes[32]; /* '' then every command */
+	struct scope scopes[CLI_MAX_COMMANDS + 1]; /* '' then every command */
 	size_t nscopes;
 	const struct opt_def *opts[CLI_MAX_OPTS * 2]; /* every option once, in scope order */
 	size_t nopts;

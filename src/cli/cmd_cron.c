@@ -108,8 +108,7 @@ static int alert_words(const char *alert, char *store, char **argv, int *argc)
 		msg_error("%s", hint);
 		return EXIT_USAGE;
 	}
-	if (cli_parse(&cmd_refresh_entry, *argc, argv, 0, &a) != 0)
-		return EXIT_USAGE;
+	int rc = cli_parse(&cmd_refresh_entry, *argc, argv, 0, &a);
 	int other = a.npos > 0;
 	for (int id = 0; id < O_COUNT; id++) {
 		int filter = 0;
@@ -117,6 +116,9 @@ static int alert_words(const char *alert, char *store, char **argv, int *argc)
 			filter |= (*f)->id == (enum opt_id)id;
 		other |= a.nvalues[id] && !filter;
 	}
+	cli_args_release(&a);
+	if (rc)
+		return EXIT_USAGE;
 	if (other) {
 		msg_error("%s", hint);
 		return EXIT_USAGE;
@@ -274,17 +276,21 @@ static int cmd_cron(struct cli_args *a)
 	return rc;
 }
 
-static const struct opt_def opt_every = {O_EVERY, "every", 0, OPT_STRING, "DURATION", NULL,
-	HINT_NONE, "how often: 30m (default), 1h, 6h ... (minutes that divide an hour, hours "
+static const struct opt_def opt_every = {.id = O_EVERY, .name = "every", .type = OPT_STRING,
+	.arg = "DURATION",
+	.help = "how often: 30m (default), 1h, 6h ... (minutes that divide an hour, hours "
 	"that divide a day)"};
-static const struct opt_def opt_log = {O_LOG, "log", 0, OPT_STRING, "FILE", NULL, HINT_FILE,
-	"append the job's messages to FILE (default refresh.log beside the cache); its folder "
+static const struct opt_def opt_log = {.id = O_LOG, .name = "log", .type = OPT_STRING,
+	.arg = "FILE", .hint = HINT_FILE,
+	.help = "append the job's messages to FILE (default refresh.log beside the cache); its "
+	"folder "
 	"is created now"};
-static const struct opt_def opt_alert = {O_ALERT, "alert", 0, OPT_STRING, "FILTERS", NULL,
-	HINT_NONE, "refresh's offer filters in one quoted word ('--gpu h100 --gpus 8 "
+static const struct opt_def opt_alert = {.id = O_ALERT, .name = "alert", .type = OPT_STRING,
+	.arg = "FILTERS",
+	.help = "refresh's offer filters in one quoted word ('--gpu h100 --gpus 8 "
 	"--max-price 20'): cron mails the table of what changed among them"};
-static const struct opt_def opt_mail = {O_MAIL, "mail", 0, OPT_STRING, "ADDRESS", NULL,
-	HINT_NONE, "a MAILTO line: where cron mails what the job prints"};
+static const struct opt_def opt_mail = {.id = O_MAIL, .name = "mail", .type = OPT_STRING,
+	.arg = "ADDRESS", .help = "a MAILTO line: where cron mails what the job prints"};
 
 static const struct opt_use cron_opts[] = {OPT_GROUP(opts_common), OPT_USE(opt_every),
 	OPT_USE(opt_log), OPT_USE(opt_alert), OPT_USE(opt_mail), OPT_END};

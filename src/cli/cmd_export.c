@@ -99,14 +99,16 @@ static int cmd_export(struct cli_args *a)
 	return rc;
 }
 
-static const struct opt_def opt_sign = {O_SIGN, "sign", 0, OPT_STRING, "KEYFILE", NULL,
-	HINT_FILE, "sign the manifest with this Ed25519 private key (PEM)"};
-static const struct opt_def opt_gen_key = {O_GEN_KEY, "gen-key", 0, OPT_STRING, "KEYFILE", NULL,
-	HINT_FILE, "make an Ed25519 key pair: the private key into KEYFILE (0600), the public "
+static const struct opt_def opt_sign = {.id = O_SIGN, .name = "sign", .type = OPT_STRING,
+	.arg = "KEYFILE", .hint = HINT_FILE,
+	.help = "sign the manifest with this Ed25519 private key (PEM)"};
+static const struct opt_def opt_gen_key = {.id = O_GEN_KEY, .name = "gen-key", .type = OPT_STRING,
+	.arg = "KEYFILE", .hint = HINT_FILE,
+	.help = "make an Ed25519 key pair: the private key into KEYFILE (0600), the public "
 	"key on stdout"};
 
-static const struct opt_def opt_html = {O_HTML, "html", 0, OPT_BOOL, NULL, NULL, HINT_NONE,
-	"also write index.html: the offers as one self-contained web page with plots"};
+static const struct opt_def opt_html = {.id = O_HTML, .name = "html", .type = OPT_BOOL,
+	.help = "also write index.html: the offers as one self-contained web page with plots"};
 
 static const struct opt_use export_opts[] = {
 	OPT_GROUP(opts_common), OPT_USE(opt_json), OPT_USE(opt_sign), OPT_USE(opt_html),

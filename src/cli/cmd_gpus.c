@@ -83,7 +83,7 @@ static int selected(const struct cli_args *a, struct gpus_rows *g, size_t *n)
 	int all = a->nvalues[O_GPU] == 0;
 	gpu_spec_init(&spec);
 	for (int i = 0; i < a->nvalues[O_GPU] && st == GC_OK; i++)
-		st = gpu_spec_add(g->t, a->values[O_GPU][i], &spec, &err);
+		st = gpu_spec_add(g->t, cli_opt_at(a, O_GPU, i), &spec, &err);
 	if (st != GC_OK) {
 		msg_status(st, err, "cannot read --gpu");
 		free(err);

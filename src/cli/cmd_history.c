@@ -222,14 +222,13 @@ static int history_args(const struct cli_args *a, double *days)
 			  "(the cheapest price per GPU and provider per day)");
 		return EXIT_USAGE;
 	}
-	*days = 30;
-	int rc = cli_number(a, O_DAYS, 1, 1, HISTORY_MAX_DAYS, days);
-	if (!rc && a->npos && cli_flag(a, O_DAYS)) {
+	*days = cli_num(a, O_DAYS, 30);
+	if (a->npos && cli_flag(a, O_DAYS)) {
 		msg_error("--days goes with the daily view; an offer's series shows every event "
 			  "history keeps");
 		return EXIT_USAGE;
 	}
-	return rc;
+	return EXIT_OK;
 }
 
 static int run(struct cli_env *env, const struct cli_args *a, const struct query *q,
@@ -245,8 +244,9 @@ static int cmd_history(struct cli_args *a)
 	return rc ? rc : cli_history_command(a, run, &days);
 }
 
-static const struct opt_def opt_days = {O_DAYS, "days", 0, OPT_NUMBER, "N", NULL, HINT_NONE,
-	"the daily view covers the last N days, today included (default 30)"};
+static const struct opt_def opt_days = {.id = O_DAYS, .name = "days", .type = OPT_NUMBER,
+	.arg = "N", .num = OPT_WHOLE(1, HISTORY_MAX_DAYS),
+	.help = "the daily view covers the last N days, today included (default 30)"};
 
 static const struct opt_use history_opts[] = {
 	OPT_GROUP(opts_common), OPT_USE(opt_days), OPT_GROUP(opts_offer), OPT_GROUP(opts_filters),

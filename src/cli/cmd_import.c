@@ -214,13 +214,17 @@ static int cmd_import(struct cli_args *a)
 }
 
 static const char *const format_choices[] = {"skypilot", NULL};
-static const struct opt_def opt_import_format = {O_IMPORT_FORMAT, "format", 0, OPT_ENUM, "FMT",
-	format_choices, HINT_NONE, "catalog format: skypilot (the default and only one)"};
-static const struct opt_def opt_as_of = {O_AS_OF, "as-of", 0, OPT_STRING, "DATE", NULL, HINT_NONE,
-	"the date the catalog describes (YYYY-MM-DD or RFC 3339; default: its Last-Modified, "
+static const struct opt_def opt_import_format = {.id = O_IMPORT_FORMAT, .name = "format",
+	.type = OPT_ENUM, .arg = "FMT", .choices = format_choices,
+	.help = "catalog format: skypilot (the default and only one)"};
+static const struct opt_def opt_as_of = {.id = O_AS_OF, .name = "as-of", .type = OPT_STRING,
+	.arg = "DATE",
+	.help = "the date the catalog describes (YYYY-MM-DD or RFC 3339; default: its "
+	"Last-Modified, "
 	"else the file's time)"};
-static const struct opt_def opt_import_provider = {O_IMPORT_PROVIDER, "provider", 0, OPT_STRING,
-	"ID", NULL, HINT_PROVIDER, "provider id of a single vms.csv (default: its folder's name)"};
+static const struct opt_def opt_import_provider = {.id = O_IMPORT_PROVIDER, .name = "provider",
+	.type = OPT_STRING, .arg = "ID", .hint = HINT_PROVIDER,
+	.help = "provider id of a single vms.csv (default: its folder's name)"};
 
 static const struct opt_use import_opts[] = {
 	OPT_GROUP(opts_common), OPT_USE(opt_import_format), OPT_USE(opt_as_of),

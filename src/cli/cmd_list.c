@@ -29,19 +29,13 @@ struct list_state {
 /* --hours, --nodes, --disk and --egress. */
 static int cuda_and_cost(struct query *q, const struct cli_args *a)
 {
-	int rc = cli_number(a, O_HOURS, 0, 0, 1e12, &q->hours);
-	if (!rc)
-		rc = cli_number(a, O_NODES, 1, 0, 1e12, &q->nodes);
-	if (!rc)
-		rc = cli_job_extras(a, q->hours, &q->disk_gb, &q->egress_gb);
+	q->hours = cli_num(a, O_HOURS, q->hours);
+	q->nodes = cli_num(a, O_NODES, q->nodes);
+	int rc = cli_job_extras(a, q->hours, &q->disk_gb, &q->egress_gb);
 	if (rc)
 		return rc;
-	if (!isnan(q->hours) && !(q->hours > 0)) {
-		msg_error("--hours must be more than 0");
-		return EXIT_USAGE;
-	}
-	if (!isnan(q->nodes) && (q->nodes < 1 || isnan(q->hours))) {
-		msg_error(q->nodes < 1 ? "--nodes must be at least 1" : "--nodes needs --hours H");
+	if (!isnan(q->nodes) && isnan(q->hours)) {
+		msg_error("--nodes needs --hours H");
 		return EXIT_USAGE;
 	}
 	q->k8s_fee = (q->caps >> QC_K8S_MANAGED) & 1;
@@ -200,15 +194,12 @@ static int build_query(struct list_state *s, const struct cli_args *a,
 {
 	struct query *q = &s->q;
 	query_init(q);
-	double limit = -1;
 	int rc = cli_offer_numbers(q, a);
-	if (!rc)
-		rc = cli_number(a, O_LIMIT, 1, 0, 1e12, &limit);
 	if (!rc)
 		rc = grouping(q, a, fmt);
 	if (rc)
 		return rc;
-	q->limit = (long)limit;
+	q->limit = (long)cli_num(a, O_LIMIT, -1);
 	q->include_unknown = cli_flag(a, O_INCLUDE_UNKNOWN);
 	price_kinds(q, a);
 	if ((rc = cli_price_type(a, q)) || (rc = cli_offer_filters(&s->env, a, q)) ||
@@ -505,10 +496,10 @@ static int config_defaults(struct list_state *s, struct cli_args *a, enum render
 	int rc = cli_currency(&s->env);
 	if (rc)
 		return rc;
-	cli_default(a, O_SORT, s->env.config.sort);
-	if (render_for_people(fmt))
-		cli_default(a, O_COLUMNS, s->env.config.columns);
-	return EXIT_OK;
+	rc = cli_default(a, O_SORT, s->env.config.sort);
+	if (!rc && render_for_people(fmt))
+		rc = cli_default(a, O_COLUMNS, s->env.config.columns);
+	return rc;
 }
 
 int cmd_list(struct cli_args *a)
@@ -555,28 +546,32 @@ int cmd_list(struct cli_args *a)
 	return rc;
 }
 
-static const struct opt_def opt_sort = {O_SORT, "sort", 0, OPT_STRING, "FIELD[,-FIELD]", NULL,
-	HINT_SORT, "sort keys, '-' for descending (default: price)"};
-static const struct opt_def opt_columns = {O_COLUMNS, "columns", 0, OPT_STRING, "FIELD[,FIELD]",
-	NULL, HINT_FIELDS, "fields to print (see 'gpucmp help fields')"};
-static const struct opt_def opt_max_age = {O_LIST_MAX_AGE, "max-age", 0, OPT_STRING, "DURATION",
-	NULL, HINT_NONE,
-	"data older than DURATION is stale (default 24h, or the config's stale_after)"};
-static const struct opt_def opt_group_by = {O_GROUP_BY, "group-by", 0, OPT_ENUM, "KEY",
-	query_group_names, HINT_NONE,
-	"one row per sku (provider and SKU: a table's default), provider, gpu, region, or none"};
-static const struct opt_def opt_all_regions = {O_ALL_REGIONS, "all-regions", 0, OPT_BOOL, NULL,
-	NULL, HINT_NONE, "every offer, one row per region: --group-by none"};
+static const struct opt_def opt_sort = {.id = O_SORT, .name = "sort", .type = OPT_STRING,
+	.arg = "FIELD[,-FIELD]", .hint = HINT_SORT,
+	.help = "sort keys, '-' for descending (default: price)"};
+static const struct opt_def opt_columns = {.id = O_COLUMNS, .name = "columns", .type = OPT_STRING,
+	.arg = "FIELD[,FIELD]", .hint = HINT_FIELDS,
+	.help = "fields to print (see 'gpucmp help fields')"};
+static const struct opt_def opt_max_age = {.id = O_LIST_MAX_AGE, .name = "max-age",
+	.type = OPT_STRING, .arg = "DURATION",
+	.help = "data older than DURATION is stale (default 24h, or the config's stale_after)"};
+static const struct opt_def opt_group_by = {.id = O_GROUP_BY, .name = "group-by", .type = OPT_ENUM,
+	.arg = "KEY", .choices = query_group_names,
+	.help = "one row per sku (provider and SKU: a table's default), provider, gpu, region, or "
+	"none"};
+static const struct opt_def opt_all_regions = {.id = O_ALL_REGIONS, .name = "all-regions",
+	.type = OPT_BOOL, .help = "every offer, one row per region: --group-by none"};
 
-static const struct opt_def opt_include_unknown = {O_INCLUDE_UNKNOWN, "include-unknown", 0,
-	OPT_BOOL, NULL, NULL, HINT_NONE, "a capability filter or region word also keeps the "
+static const struct opt_def opt_include_unknown = {.id = O_INCLUDE_UNKNOWN,
+	.name = "include-unknown", .type = OPT_BOOL,
+	.help = "a capability filter or region word also keeps the "
 	"offers whose fact is unknown (a capability unstated, a region not placed), marked ?"};
 
 static const char *const price_kind_choices[] = {"fixed", "marketplace", "auction_floor", "any",
 						 NULL};
-static const struct opt_def opt_price_kind = {O_PRICE_KIND, "price-kind", 0, OPT_STRING,
-	"KIND[,KIND]", price_kind_choices, HINT_NONE,
-	"keep these kinds of price, ranked by number (default: all, auction floors last)"};
+static const struct opt_def opt_price_kind = {.id = O_PRICE_KIND, .name = "price-kind",
+	.type = OPT_STRING, .arg = "KIND[,KIND]", .choices = price_kind_choices,
+	.help = "keep these kinds of price, ranked by number (default: all, auction floors last)"};
 
 static const struct opt_use list_opts[] = {
 	OPT_GROUP(opts_common), OPT_GROUP(opts_offer), OPT_GROUP(opts_filters), OPT_USE(opt_cuda),

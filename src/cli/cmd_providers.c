@@ -75,8 +75,8 @@ int cmd_providers(struct cli_args *a)
 	return rc;
 }
 
-static const struct opt_def opt_check = {O_CHECK, "check", 0, OPT_BOOL, NULL, NULL, HINT_NONE,
-	"validate profiles (the built-in ones, or FILE/DIR arguments) and exit"};
+static const struct opt_def opt_check = {.id = O_CHECK, .name = "check", .type = OPT_BOOL,
+	.help = "validate profiles (the built-in ones, or FILE/DIR arguments) and exit"};
 
 static const struct opt_use providers_opts[] = {
 	OPT_GROUP(opts_common), OPT_GROUP(opts_filters), OPT_GROUP(opts_output),

@@ -199,24 +199,15 @@ static int request(const struct cli_args *a, struct query_rec *r)
 		return EXIT_USAGE;
 	}
 	r->w = (enum workload)workload_parse(wname);
-	double limit = 5;
-	r->gpus = r->w == WL_TRAINING ? 8 : 1;
-	r->nodes = 1;
-	r->hours = r->budget = r->disk_gb = r->egress_gb = NAN;
-	int rc = cli_number(a, O_GPUS, 1, 1, 1e9, &r->gpus);
-	if (!rc)
-		rc = cli_number(a, O_NODES, 1, 1, 1e9, &r->nodes);
-	if (!rc)
-		rc = cli_number(a, O_HOURS, 0, 0.001, 1e9, &r->hours);
-	if (!rc)
-		rc = cli_job_extras(a, r->hours, &r->disk_gb, &r->egress_gb);
-	if (!rc)
-		rc = cli_number(a, O_BUDGET, 0, 0, 1e9, &r->budget);
-	if (!rc)
-		rc = cli_number(a, O_LIMIT, 1, 1, 1e9, &limit);
+	r->gpus = cli_num(a, O_NEED_GPUS, r->w == WL_TRAINING ? 8 : 1);
+	r->nodes = cli_num(a, O_NODES, 1);
+	r->hours = cli_num(a, O_HOURS, NAN);
+	r->budget = cli_num(a, O_BUDGET, NAN);
+	r->limit = (size_t)cli_num(a, O_PICKS, 5);
+	r->disk_gb = r->egress_gb = NAN;
+	int rc = cli_job_extras(a, r->hours, &r->disk_gb, &r->egress_gb);
 	if (rc)
 		return rc;
-	r->limit = (size_t)limit;
 	if (!isnan(r->budget) && isnan(r->hours)) {
 		msg_error("--budget needs --hours H (the budget is for the whole run)");
 		return EXIT_USAGE;
@@ -232,11 +223,8 @@ static int request(const struct cli_args *a, struct query_rec *r)
  * known (a count in --gpu sets them). */
 static int memory_need(const struct cli_args *a, struct query_rec *r)
 {
-	double params = NAN, vram = NAN;
+	double params = NAN, vram = cli_num(a, O_NEED_VRAM, NAN);
 	const char *model = cli_opt(a, O_MODEL), *prec = cli_opt(a, O_PRECISION);
-	int rc = cli_number(a, O_NEED_VRAM, 0, 0.001, 1e6, &vram);
-	if (rc)
-		return rc;
 	char *err = NULL;
 	enum gc_status st = model ? recommend_model_parse(model, &params, &err) : GC_OK;
 	if (st == GC_OK)
@@ -293,7 +281,7 @@ int cmd_recommend(struct cli_args *a)
 	if (!rc)
 		rc = cli_gpu_filter(&env, a, &q);
 	/* a count in --gpu ("h100:8") is the GPUs per node, unless --gpus says */
-	if (!rc && !cli_opt(a, O_GPUS) && !isnan(q.min_gpus))
+	if (!rc && !cli_flag(a, O_NEED_GPUS) && !isnan(q.min_gpus))
 		r.gpus = q.min_gpus;
 	if (!rc)
 		rc = memory_need(a, &r);
@@ -315,25 +303,38 @@ int cmd_recommend(struct cli_args *a)
 }
 
 static const char *const workload_choices[] = {"inference", "training", "batch", "notebook", NULL};
-static const struct opt_def opt_workload = {O_WORKLOAD, "workload", 0, OPT_ENUM, "KIND",
-	workload_choices, HINT_NONE, "inference, training, batch or notebook"};
-static const struct opt_def opt_budget = {O_BUDGET, "budget", 0, OPT_NUMBER, "USD", NULL, HINT_NONE,
-	"leave out picks whose estimate (needs --hours) is above USD"};
+static const struct opt_def opt_workload = {.id = O_WORKLOAD, .name = "workload", .type = OPT_ENUM,
+	.arg = "KIND", .choices = workload_choices,
+	.help = "inference, training, batch or notebook"};
+static const struct opt_def opt_budget = {.id = O_BUDGET, .name = "budget", .type = OPT_NUMBER,
+	.arg = "USD", .num = OPT_REAL(0, 1e9, UNIT_USD),
+	.help = "leave out picks whose estimate (needs --hours) is above USD"};
 
-static const struct opt_def opt_model = {O_MODEL, "model", 0, OPT_STRING, "SIZE", NULL, HINT_NONE,
-	"the model's parameters (7B, 70B, 1.5B, 500M): sets the memory per GPU the job needs "
+static const struct opt_def opt_model = {.id = O_MODEL, .name = "model", .type = OPT_STRING,
+	.arg = "SIZE",
+	.help = "the model's parameters (7B, 70B, 1.5B, 500M): sets the memory per GPU the job "
+	"needs "
 	"(an estimate, docs/RECOMMEND.md)"};
 static const char *const precision_choices[] = {"bf16", "fp16", "fp32", "fp8", "int8", "int4",
 						NULL};
-static const struct opt_def opt_precision = {O_PRECISION, "precision", 0, OPT_ENUM, "P",
-	precision_choices, HINT_NONE, "the precision of --model's weights (default bf16)"};
-static const struct opt_def opt_rec_vram = {O_NEED_VRAM, "vram", 0, OPT_NUMBER, "GB", NULL,
-	HINT_NONE, "memory per GPU the job needs (wins over --model's estimate)"};
+static const struct opt_def opt_precision = {.id = O_PRECISION, .name = "precision",
+	.type = OPT_ENUM, .arg = "P", .choices = precision_choices,
+	.help = "the precision of --model's weights (default bf16)"};
+static const struct opt_def opt_rec_vram = {.id = O_NEED_VRAM, .name = "vram", .type = OPT_NUMBER,
+	.arg = "GB", .num = OPT_ABOVE(0, 1e6, UNIT_GB),
+	.help = "memory per GPU the job needs (wins over --model's estimate)"};
+
+/* list's --gpus and --limit, where 0 means no filter, no limit: a pick
+ * needs a GPU, and a list of none asks nothing. */
+static const struct opt_def opt_rec_gpus = {.id = O_NEED_GPUS, .name = "gpus", .type = OPT_NUMBER,
+	.arg = "N", .num = OPT_WHOLE(1, 1e9), .help = "at least N GPUs in the offer"};
+static const struct opt_def opt_rec_limit = {.id = O_PICKS, .name = "limit", .type = OPT_NUMBER,
+	.arg = "N", .num = OPT_WHOLE(1, 1e9), .help = "at most N rows (offers or groups)"};
 
 static const struct opt_use recommend_opts[] = {
-	OPT_GROUP(opts_common), OPT_USE(opt_gpu), OPT_USE(opt_gpus), OPT_USE(opt_provider),
+	OPT_GROUP(opts_common), OPT_USE(opt_gpu), OPT_USE(opt_rec_gpus), OPT_USE(opt_provider),
 	OPT_USE(opt_hours), OPT_USE(opt_nodes), OPT_USE(opt_disk), OPT_USE(opt_egress),
-	OPT_USE(opt_limit), OPT_USE(opt_json),
+	OPT_USE(opt_rec_limit), OPT_USE(opt_json),
 	OPT_USE(opt_workload), OPT_USE(opt_budget), OPT_USE(opt_model), OPT_USE(opt_precision),
 	OPT_USE(opt_rec_vram), OPT_USE(opt_available),
 	OPT_USE(opt_price_type), OPT_END};

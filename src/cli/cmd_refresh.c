@@ -73,14 +73,8 @@ static int tiers(const struct cli_args *a, const struct cli_env *env, struct ref
 /* --jobs, --max-age and --deadline into o. */
 static int parse_numbers(const struct cli_args *a, struct refresh_opts *o)
 {
-	const char *v = cli_opt(a, O_JOBS);
-	long n;
-	if (v && (str_to_long(v, &n) != 0 || n < 1 || n > 64)) {
-		msg_error("bad value for --jobs: expected a whole number from 1 to 64");
-		return EXIT_USAGE;
-	}
-	o->jobs = v ? (int)n : DEFAULT_JOBS;
-	v = cli_opt(a, O_MAX_AGE);
+	o->jobs = (int)cli_num(a, O_JOBS, DEFAULT_JOBS);
+	const char *v = cli_opt(a, O_MAX_AGE);
 	o->max_age = v ? str_duration(v) : -1;
 	if (v && o->max_age < 0) {
 		char safe[64];
@@ -88,14 +82,7 @@ static int parse_numbers(const struct cli_args *a, struct refresh_opts *o)
 			  str_sanitize(safe, sizeof safe, v));
 		return EXIT_USAGE;
 	}
-	v = cli_opt(a, O_DEADLINE);
-	double d;
-	if (v && (str_to_double(v, &d) != 0 || !(d > 0) || d > 86400)) {
-		msg_error("bad value for --deadline: expected seconds, more than 0 and at most "
-			  "86400");
-		return EXIT_USAGE;
-	}
-	o->deadline_s = v ? d : REFRESH_DEFAULT_DEADLINE_S;
+	o->deadline_s = cli_num(a, O_DEADLINE, REFRESH_DEFAULT_DEADLINE_S);
 	return EXIT_OK;
 }
 
@@ -335,26 +322,30 @@ static int cmd_refresh(struct cli_args *a)
 	return rc;
 }
 
-static const struct opt_def opt_jobs = {O_JOBS, "jobs", 'j', OPT_NUMBER, "N", NULL, HINT_NONE,
-	"fetch N providers at once (default 16)"};
-static const struct opt_def opt_max_age = {O_MAX_AGE, "max-age", 0, OPT_STRING, "DURATION", NULL,
-	HINT_NONE, "skip providers refreshed less than DURATION ago (30m, 6h, 1d)"};
-static const struct opt_def opt_deadline = {O_DEADLINE, "deadline", 0, OPT_NUMBER, "SECONDS", NULL,
-	HINT_NONE,
-	"end the whole refresh (every provider: attempts, retries, pages) by SECONDS "
+static const struct opt_def opt_jobs = {.id = O_JOBS, .name = "jobs", .short_name = 'j',
+	.type = OPT_NUMBER, .arg = "N", .num = OPT_WHOLE(1, 64),
+	.help = "fetch N providers at once (default 16)"};
+static const struct opt_def opt_max_age = {.id = O_MAX_AGE, .name = "max-age", .type = OPT_STRING,
+	.arg = "DURATION", .help = "skip providers refreshed less than DURATION ago (30m, 6h, 1d)"};
+static const struct opt_def opt_deadline = {.id = O_DEADLINE, .name = "deadline",
+	.type = OPT_NUMBER, .arg = "SECONDS", .num = OPT_ABOVE(0, 86400, UNIT_SECONDS),
+	.help = "end the whole refresh (every provider: attempts, retries, pages) by SECONDS "
 	"(default 300)"};
-static const struct opt_def opt_no_catalog = {O_NO_CATALOG, "no-catalog", 0, OPT_BOOL, NULL, NULL,
-	HINT_NONE, "take no provider from a hosted catalog (SkyPilot, gpuhunt): live APIs only"};
-static const struct opt_def opt_catalog_only = {O_CATALOG_ONLY, "catalog-only", 0, OPT_BOOL, NULL,
-	NULL, HINT_NONE, "take every provider from its hosted catalog, even one whose live API "
+static const struct opt_def opt_no_catalog = {.id = O_NO_CATALOG, .name = "no-catalog",
+	.type = OPT_BOOL,
+	.help = "take no provider from a hosted catalog (SkyPilot, gpuhunt): live APIs only"};
+static const struct opt_def opt_catalog_only = {.id = O_CATALOG_ONLY, .name = "catalog-only",
+	.type = OPT_BOOL,
+	.help = "take every provider from its hosted catalog, even one whose live API "
 	"could run (scripts/make-snapshot.sh)"};
 
-static const struct opt_def opt_from = {O_FROM, "from", 0, OPT_STRING, "URL|DIR", NULL,
-	HINT_FILE, "pull a team snapshot ('gpucmp export') instead of fetching (docs/TEAM.md)"};
-static const struct opt_def opt_changes = {O_CHANGES, "changes", 0, OPT_BOOL, NULL, NULL,
-	HINT_NONE, "then print what the refresh changed (of the offers the filters select)"};
-static const struct opt_def opt_exit_on_change = {O_EXIT_ON_CHANGE, "exit-on-change", 0, OPT_BOOL,
-	NULL, NULL, HINT_NONE, "exit 3 when something the filters select changed (for cron)"};
+static const struct opt_def opt_from = {.id = O_FROM, .name = "from", .type = OPT_STRING,
+	.arg = "URL|DIR", .hint = HINT_FILE,
+	.help = "pull a team snapshot ('gpucmp export') instead of fetching (docs/TEAM.md)"};
+static const struct opt_def opt_changes = {.id = O_CHANGES, .name = "changes", .type = OPT_BOOL,
+	.help = "then print what the refresh changed (of the offers the filters select)"};
+static const struct opt_def opt_exit_on_change = {.id = O_EXIT_ON_CHANGE, .name = "exit-on-change",
+	.type = OPT_BOOL, .help = "exit 3 when something the filters select changed (for cron)"};
 
 static const struct opt_use refresh_opts[] = {
 	OPT_GROUP(opts_common), OPT_USE(opt_json), OPT_USE(opt_jobs), OPT_USE(opt_max_age),

@@ -149,13 +149,7 @@ int cli_open_cache(struct cli_env *env, const struct cli_args *a)
 	if (rc)
 		return rc;
 	if (env->writer) {
-		const char *w = cli_opt(a, O_WAIT);
-		double secs = 5;
-		if (w && (str_to_double(w, &secs) != 0 || secs < 0 || secs > 86400)) {
-			msg_error("bad value for --wait: expected seconds from 0 to 86400");
-			return EXIT_USAGE;
-		}
-		env->lock_wait_ms = (long)(secs * 1000);
+		env->lock_wait_ms = (long)(cli_num(a, O_WAIT, 5) * 1000);
 	}
 	char *err = NULL, *path;
 	if ((rc = cli_cache_path(a, &path)) != EXIT_OK)

@@ -19,27 +19,14 @@ static void verbose_line(void *arg, const char *line)
 int cli_http_opts(const struct cli_args *a, struct http_opts *o)
 {
 	http_opts_default(o);
-	const char *v = cli_opt(a, O_TIMEOUT);
-	double t;
-	if (v && (str_to_double(v, &t) != 0 || !(t > 0) || t > 3600)) {
-		msg_error("bad value for --timeout: expected seconds, more than 0 and at most "
-			  "3600");
-		return EXIT_USAGE;
-	}
-	if (v)
-		o->timeout_ms = (long)(t * 1000);
-	long n;
-	v = cli_opt(a, O_RETRIES);
-	if (v && (str_to_long(v, &n) != 0 || n < 0 || n > 10)) {
-		msg_error("bad value for --retries: expected a whole number from 0 to 10");
-		return EXIT_USAGE;
-	}
-	if (v)
-		o->max_retries = (int)n;
+	if (cli_flag(a, O_TIMEOUT))
+		o->timeout_ms = (long)(cli_num(a, O_TIMEOUT, 0) * 1000);
+	o->max_retries = (int)cli_num(a, O_RETRIES, o->max_retries);
 	if (cli_flag(a, O_VERBOSE))
 		o->log = verbose_line;
 	/* a smaller response cap, for constrained machines (and the tests) */
-	v = getenv("GPUCMP_HTTP_MAX_BYTES");
+	const char *v = getenv("GPUCMP_HTTP_MAX_BYTES");
+	long n;
 	if (v && *v) {
 		if (str_to_long(v, &n) != 0 || n < 1024) {
 			msg_error("bad GPUCMP_HTTP_MAX_BYTES: expected a number of bytes, at least "
@@ -51,12 +38,6 @@ int cli_http_opts(const struct cli_args *a, struct http_opts *o)
 	return EXIT_OK;
 }
 
-void cli_default(struct cli_args *a, enum opt_id id, const char *value)
-{
-	if (value && a->nvalues[id] == 0)
-		a->values[id][a->nvalues[id]++] = value;
-}
-
 int cli_split(const struct cli_args *a, enum opt_id id, char **store, const char **out,
 	      int max)
 {
@@ -65,7 +46,7 @@ int cli_split(const struct cli_args *a, enum opt_id id, char **store, const char
 	if (!a->nvalues[id])
 		return 0;
 	for (int i = 0; i < a->nvalues[id]; i++)
-		total += strlen(a->values[id][i]) + 1;
+		total += strlen(cli_opt_at(a, id, i)) + 1;
 	*store = malloc(total + 1);
 	if (!*store) {
 		msg_error("out of memory");
@@ -74,8 +55,8 @@ int cli_split(const struct cli_args *a, enum opt_id id, char **store, const char
 	char *p = *store;
 	int n = 0;
 	for (int i = 0; i < a->nvalues[id]; i++) {
-		size_t len = strlen(a->values[id][i]);
-		memcpy(p, a->values[id][i], len + 1);
+		size_t len = strlen(cli_opt_at(a, id, i));
+		memcpy(p, cli_opt_at(a, id, i), len + 1);
 		char *save = NULL;
 		for (char *tok = strtok_r(p, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 			while (*tok == ' ')
@@ -101,7 +82,7 @@ int cli_gpu_filter(const struct cli_env *env, const struct cli_args *a, struct q
 	enum gc_status st = GC_OK;
 	gpu_spec_init(&spec);
 	for (int i = 0; i < a->nvalues[O_GPU] && st == GC_OK; i++)
-		st = gpu_spec_add(env->cat.gpus, a->values[O_GPU][i], &spec, &err);
+		st = gpu_spec_add(env->cat.gpus, cli_opt_at(a, O_GPU, i), &spec, &err);
 	if (st == GC_OK && a->nvalues[O_GPU])
 		st = query_set_gpus(q, &spec, &err);
 	if (st != GC_OK) {
@@ -137,49 +118,10 @@ int cli_provider_filter(const struct cli_env *env, const struct cli_args *a, cha
 	return 0;
 }
 
-/* The unit an option's value may carry, from its metavar: GB takes 80GB or
- * 1.5TB, USD takes $2.5 (str_to_quantity, as --where reads them); a count
- * (N), hours or seconds take a plain number. */
-static enum str_unit option_unit(const struct opt_def *o)
-{
-	if (o && o->arg && strcmp(o->arg, "GB") == 0)
-		return SU_MEMORY;
-	if (o && o->arg && strcmp(o->arg, "USD") == 0)
-		return SU_MONEY;
-	return SU_NONE;
-}
-
-int cli_number(const struct cli_args *a, enum opt_id id, int whole, double min, double max,
-	       double *out)
-{
-	const char *v = cli_opt(a, id);
-	if (!v)
-		return EXIT_OK;
-	const struct opt_def *o = cli_option(id);
-	enum str_unit want = option_unit(o), got = SU_NONE;
-	double d;
-	int ok = want == SU_NONE ? str_to_double(v, &d) == 0
-				 : str_to_quantity(v, &d, &got) == 0;
-	ok = ok && (got == SU_NONE || got == want);
-	if (ok && d >= min && d <= max && (!whole || d == floor(d))) {
-		*out = d;
-		return EXIT_OK;
-	}
-	char safe[64];
-	static const char *const examples[] = {"", ", such as 80 or 80GB", ", such as 2.5 or $2.5"};
-	msg_error("bad value '%s' for --%s (expected %s >= %g%s)",
-		  str_sanitize(safe, sizeof safe, v), o ? o->name : "?",
-		  whole ? "a whole number" : "a number", min, examples[want]);
-	return EXIT_USAGE;
-}
-
 int cli_job_extras(const struct cli_args *a, double hours, double *disk_gb, double *egress_gb)
 {
-	int rc = cli_number(a, O_DISK, 0, 0, 1e12, disk_gb);
-	if (!rc)
-		rc = cli_number(a, O_EGRESS, 0, 0, 1e12, egress_gb);
-	if (rc)
-		return rc;
+	*disk_gb = cli_num(a, O_DISK, *disk_gb);
+	*egress_gb = cli_num(a, O_EGRESS, *egress_gb);
 	if (isnan(hours) && (!isnan(*disk_gb) || !isnan(*egress_gb))) {
 		msg_error("%s needs --hours H (the estimate it adds to)",
 			  isnan(*disk_gb) ? "--egress" : "--disk");

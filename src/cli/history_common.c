@@ -49,14 +49,11 @@ static void change_row(void *ctx, size_t i, struct render_value *v)
 
 int cli_changes_query(struct cli_env *env, const struct cli_args *a, struct query *q)
 {
-	double limit = -1;
 	query_init(q);
 	int rc = cli_offer_numbers(q, a);
 	if (!rc)
-		rc = cli_number(a, O_LIMIT, 1, 0, 1e12, &limit);
-	if (!rc)
 		rc = cli_offer_filters(env, a, q);
-	q->limit = (long)limit;
+	q->limit = (long)cli_num(a, O_LIMIT, -1);
 	query_prepare_fields(q);
 	return rc;
 }

@@ -263,30 +263,29 @@ static int finish_output(int rc)
 	return rc;
 }
 
-/* Everything but the final output check; returns the exit code. */
-static int run(int argc, char **argv)
+/* Everything but the final output check, the options parsed into *a
+ * (global ones first); returns the exit code. */
+static int run_args(int argc, char **argv, struct cli_args *a)
 {
 	/* global options before the command: --cache, --quiet, --color, --help, --version */
-	struct cli_args g;
-	memset(&g, 0, sizeof g);
-	g.cmd = &cli_global;
+	a->cmd = &cli_global;
 	int i = 1;
 	for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
 		if (strcmp(argv[i], "--") == 0) {
 			i++;
 			break;
 		}
-		int rc = cli_parse_one(&cli_global, argc, argv, &i, &g);
+		int rc = cli_parse_one(&cli_global, argc, argv, &i, a);
 		if (rc)
 			return rc;
 	}
-	if (cli_flag(&g, O_VERSION)) {
+	if (cli_flag(a, O_VERSION)) {
 		print_version();
 		return EXIT_OK;
 	}
-	if (cli_flag(&g, O_HELP) || i >= argc) {
-		print_usage(i >= argc && !cli_flag(&g, O_HELP) ? stderr : stdout);
-		return i >= argc && !cli_flag(&g, O_HELP) ? EXIT_USAGE : EXIT_OK;
+	if (cli_flag(a, O_HELP) || i >= argc) {
+		print_usage(i >= argc && !cli_flag(a, O_HELP) ? stderr : stdout);
+		return i >= argc && !cli_flag(a, O_HELP) ? EXIT_USAGE : EXIT_OK;
 	}
 	if (strcmp(argv[i], "help") == 0)
 		return run_help(argc, argv, i + 1);
@@ -294,21 +293,28 @@ static int run(int argc, char **argv)
 	const struct cmd_entry *cmd = find_command(argv[i], &amb);
 	if (!cmd)
 		return unknown_command(argv[i], amb);
-	struct cli_args a = g;
-	a.npos = 0;
-	int rc = cli_parse(cmd, argc, argv, i + 1, &a);
+	int rc = cli_parse(cmd, argc, argv, i + 1, a);
 	if (rc)
 		return rc;
-	if (cli_flag(&a, O_HELP)) {
+	if (cli_flag(a, O_HELP)) {
 		cli_print_help(cmd, stdout);
 		return EXIT_OK;
 	}
-	if (cli_flag(&a, O_VERSION)) {
+	if (cli_flag(a, O_VERSION)) {
 		print_version();
 		return EXIT_OK;
 	}
-	msg_set_quiet(cli_flag(&a, O_QUIET));
-	return cmd->run(&a);
+	msg_set_quiet(cli_flag(a, O_QUIET));
+	return cmd->run(a);
+}
+
+static int run(int argc, char **argv)
+{
+	struct cli_args a;
+	memset(&a, 0, sizeof a);
+	int rc = run_args(argc, argv, &a);
+	cli_args_release(&a);
+	return rc;
 }
 
 int main(int argc, char **argv)

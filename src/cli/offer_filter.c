@@ -142,12 +142,10 @@ int cli_unknown_region(struct cli_env *env, const char *word)
 
 int cli_offer_numbers(struct query *q, const struct cli_args *a)
 {
-	int rc = cli_number(a, O_GPUS, 1, 0, 1e12, &q->min_gpus);
-	if (!rc)
-		rc = cli_number(a, O_VRAM, 0, 0, 1e12, &q->min_vram);
-	if (!rc)
-		rc = cli_number(a, O_MAX_PRICE, 0, 0, 1e12, &q->max_price);
-	return rc;
+	q->min_gpus = cli_num(a, O_GPUS, q->min_gpus);
+	q->min_vram = cli_num(a, O_VRAM, q->min_vram);
+	q->max_price = cli_num(a, O_MAX_PRICE, q->max_price);
+	return EXIT_OK;
 }
 
 int cli_offer_filters(struct cli_env *env, const struct cli_args *a, struct query *q)
@@ -195,28 +193,33 @@ int cli_offer_where(struct cli_env *env, const struct cli_args *a, struct query 
 	return rc;
 }
 
-static const struct opt_def opt_vram = {O_VRAM, "vram", 0, OPT_NUMBER, "GB", NULL, HINT_NONE,
-	"at least GB of memory per GPU"};
-static const struct opt_def opt_max_price = {O_MAX_PRICE, "max-price", 0, OPT_NUMBER, "USD", NULL,
-	HINT_NONE, "at most USD per hour for the whole offer (spot price with --spot)"};
-static const struct opt_def opt_spot = {O_SPOT, "spot", 0, OPT_BOOL, NULL, NULL, HINT_NONE,
-	"only offers with a spot price; prices, --max-price and the default sort use it"};
-static const struct opt_def opt_region = {O_REGION, "region", 0, OPT_STRING, "WHERE", NULL,
-	HINT_NONE, "a region glob ('us-*'), or a region, country (DE), continent (europe) or "
+static const struct opt_def opt_vram = {.id = O_VRAM, .name = "vram", .type = OPT_NUMBER,
+	.arg = "GB", .num = OPT_REAL(0, OPT_NO_MAX, UNIT_GB),
+	.help = "at least GB of memory per GPU"};
+static const struct opt_def opt_max_price = {.id = O_MAX_PRICE, .name = "max-price",
+	.type = OPT_NUMBER, .arg = "USD", .num = OPT_REAL(0, OPT_NO_MAX, UNIT_USD),
+	.help = "at most USD per hour for the whole offer (spot price with --spot)"};
+static const struct opt_def opt_spot = {.id = O_SPOT, .name = "spot", .type = OPT_BOOL,
+	.help = "only offers with a spot price; prices, --max-price and the default sort use it"};
+static const struct opt_def opt_region = {.id = O_REGION, .name = "region", .type = OPT_STRING,
+	.arg = "WHERE",
+	.help = "a region glob ('us-*'), or a region, country (DE), continent (europe) or "
 	"geo (us, americas, eu, mea, apac)"};
-const struct opt_def opt_cuda = {O_CUDA, "cuda", 0, OPT_STRING, "VERSION", NULL, HINT_NONE,
-	"keep offers whose host driver runs this CUDA (12.4); unknown drivers kept, flagged"};
-const struct opt_def opt_cuda_strict = {O_CUDA_STRICT, "cuda-strict", 0, OPT_BOOL, NULL,
-	NULL, HINT_NONE, "with --cuda: drop offers whose driver is unknown"};
-const struct opt_def opt_available = {O_AVAILABLE, "available", 0, OPT_BOOL, NULL, NULL,
-	HINT_NONE, "only offers known to be in stock"};
+const struct opt_def opt_cuda = {.id = O_CUDA, .name = "cuda", .type = OPT_STRING, .arg = "VERSION",
+	.help = "keep offers whose host driver runs this CUDA (12.4); unknown drivers kept, "
+	"flagged"};
+const struct opt_def opt_cuda_strict = {.id = O_CUDA_STRICT, .name = "cuda-strict",
+	.type = OPT_BOOL, .help = "with --cuda: drop offers whose driver is unknown"};
+const struct opt_def opt_available = {.id = O_AVAILABLE, .name = "available", .type = OPT_BOOL,
+	.help = "only offers known to be in stock"};
 
 static const char *const price_type_choices[] = {
 	"on_demand", "spot", "reserved:1", "reserved:3", "reserved:6", "reserved:12",
 	"reserved:24", "reserved:36", "capacity_block", "auction_floor", NULL};
-const struct opt_def opt_price_type = {O_PRICE_TYPE, "price-type", 0, OPT_STRING, "TYPE",
-	price_type_choices, HINT_NONE,
-	"the one type of price to answer with: on_demand, spot, reserved:MONTHS (reserved:12), "
+const struct opt_def opt_price_type = {.id = O_PRICE_TYPE, .name = "price-type",
+	.type = OPT_STRING, .arg = "TYPE", .choices = price_type_choices,
+	.help = "the one type of price to answer with: on_demand, spot, reserved:MONTHS "
+	"(reserved:12), "
 	"capacity_block, auction_floor (default: on-demand, spot beside it)"};
 
 int cli_price_type(const struct cli_args *a, struct query *q)

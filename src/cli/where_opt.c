@@ -28,9 +28,10 @@ int cli_where(const struct cli_args *a, where_lookup_fn lookup, where_suggest_fn
 	struct buf e;
 	buf_init(&e, 64 * 1024);
 	enum gc_status st = GC_OK;
-	for (int i = 0; i < n && st == GC_OK; i++)
-		st = n == 1 ? buf_addstr(&e, a->values[O_WHERE][i])
-			    : buf_printf(&e, "%s(%s)", i ? " and " : "", a->values[O_WHERE][i]);
+	for (int i = 0; i < n && st == GC_OK; i++) {
+		const char *w = cli_opt_at(a, O_WHERE, i);
+		st = n == 1 ? buf_addstr(&e, w) : buf_printf(&e, "%s(%s)", i ? " and " : "", w);
+	}
 	if (st != GC_OK) {
 		buf_free(&e);
 		msg_error(st == GC_ENOMEM ? "out of memory" : "--where: expression too long");

@@ -54,6 +54,7 @@ static void test_entries_documented(void **state)
 				assert_string_not_equal(cli_command_at(k)->name, *al);
 	}
 	assert_true(n >= 11);
+	assert_true(n <= CLI_MAX_COMMANDS); /* the completion scripts' room */
 	assert_non_null(cli_help.summary);
 }
 
@@ -66,7 +67,9 @@ static void check_typed(const struct opt_def *o)
 	assert_true(o->name && *o->name && o->name[0] != '-');
 	assert_true((o->type == OPT_BOOL) == (o->arg == NULL));
 	assert_true(o->type != OPT_ENUM || o->choices != NULL);
-	assert_true(o->choices == NULL || o->type == OPT_ENUM || o->type == OPT_STRING);
+	assert_true(o->type != OPT_BOOL || o->choices == NULL);
+	/* a number says its range (the parser checks it), in a sane order */
+	assert_true(o->type != OPT_NUMBER || (o->num && o->num->min < o->num->max));
 	assert_true(o->hint == HINT_NONE || o->type == OPT_STRING);
 	assert_true(o->help && *o->help && o->help[strlen(o->help) - 1] != '.');
 }
@@ -170,7 +173,9 @@ static char *bash_script(void)
 	assert_true(saved >= 0 && dup2(fd, STDOUT_FILENO) >= 0);
 	struct cli_args a;
 	memset(&a, 0, sizeof a);
-	a.pos[a.npos++] = "bash";
+	const char *pos[] = {"bash"};
+	a.pos = pos;
+	a.npos = 1;
 	const struct cmd_entry *c = NULL;
 	for (size_t i = 0; (c = cli_command_at(i)) != NULL; i++)
 		if (strcmp(c->name, "completion") == 0)
