@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,6 +103,29 @@ static int takes_unit(const struct opt_def *o)
 	return o->num && (o->num->unit == UNIT_GB || o->num->unit == UNIT_USD);
 }
 
+/* A number option's type and range, from its definition (the parser's
+ * own check): "integer" for a count, a minimum (exclusive when the value
+ * must be more than it) and a maximum unless it is the sanity cap.  A
+ * size or price may also be a string with its unit (the range then holds
+ * for the number form only, as JSON Schema's keywords do). */
+static json_t *schema_number(double d)
+{
+	return d == floor(d) && fabs(d) < 1e15 ? json_integer((json_int_t)d) : json_real(d);
+}
+
+static void number_schema(const struct opt_def *o, json_t *s)
+{
+	const struct opt_number *n = o->num;
+	const char *type = n && n->whole ? "integer" : "number";
+	json_object_set_new(s, "type", takes_unit(o) ? json_pack("[ss]", type, "string")
+						      : json_string(type));
+	if (!n)
+		return;
+	json_object_set_new(s, n->above ? "exclusiveMinimum" : "minimum", schema_number(n->min));
+	if (n->max < OPT_NO_MAX)
+		json_object_set_new(s, "maximum", schema_number(n->max));
+}
+
 /* One option's JSON Schema (a new reference). */
 static json_t *opt_schema(const struct opt_def *o)
 {
@@ -111,8 +135,7 @@ static json_t *opt_schema(const struct opt_def *o)
 		json_object_set_new(s, "type", json_string("boolean"));
 		break;
 	case OPT_NUMBER:
-		json_object_set_new(s, "type", takes_unit(o) ? json_pack("[ss]", "number", "string")
-							      : json_string("number"));
+		number_schema(o, s);
 		break;
 	case OPT_ENUM: {
 		json_t *e = json_array();

@@ -80,6 +80,10 @@ check "$s" 2 '.result.tools[0].inputSchema.properties | .ib.type == "boolean" an
 	"list's schema is its option table, less the output and cache options"
 check "$s" 2 '.result.tools[3].inputSchema.properties.available.type == "boolean"' \
 	"recommend's schema has --available from its option table"
+check "$s" 2 '.result.tools[0].inputSchema.properties | .nodes.type == "integer" and
+	.nodes.minimum == 1 and .hours.exclusiveMinimum == 0 and .vram.minimum == 0 and
+	(.gpus | .type == "integer" and .minimum == 0 and (has("maximum") | not))' \
+	"a number's range and whole-number rule come from its option's definition"
 check "$s" 2 '.result.tools[2].inputSchema.required == ["providers"]' \
 	"compare requires its providers"
 check "$s" 4 '.result == {}' "ping"
