@@ -258,16 +258,25 @@ static long long scalar(struct cache *c, const char *sql)
 	return v;
 }
 
-/* Through a real store: the record and the provider pass the door too. */
-static void test_store_record_and_provider(void **state)
+/* A new cache in memory, seeded, with the store's guard set as refresh
+ * sets it. */
+static struct cache *open_guarded(void)
 {
-	(void)state;
 	struct cache *c = NULL;
 	struct cache_open_info info;
 	char *err = NULL;
 	assert_int_equal(cache_open(&c, NULL, &cat, &info, &err), GC_OK);
 	cache_open_info_release(&info);
 	cache_set_guard(c, 1, 0);
+	return c;
+}
+
+/* Through a real store: the record and the provider pass the door too. */
+static void test_store_record_and_provider(void **state)
+{
+	(void)state;
+	struct cache *c = open_guarded();
+	char *err = NULL;
 	struct fill f = {3, NULL};
 	struct cache_meta m = {"import", "2026-12-02T10:00:00Z", "\"e\x1b\"", NULL,
 			       "failed\x1b]8;;http://x\x07here\xc2\x9b", 0, 0};
@@ -439,12 +448,8 @@ static enum gc_status fill_commits(void *arg, offer_cb cb, void *ctx, char **err
 static void test_store_commits(void **state)
 {
 	(void)state;
-	struct cache *c = NULL;
-	struct cache_open_info info;
+	struct cache *c = open_guarded();
 	char *err = NULL;
-	assert_int_equal(cache_open(&c, NULL, &cat, &info, &err), GC_OK);
-	cache_open_info_release(&info);
-	cache_set_guard(c, 1, 0);
 	struct cache_meta m = {"import", "2026-12-02T10:00:00Z", NULL, NULL, NULL, 0, 0};
 	/* the seed's list prices have their own (Civo's commitments): count
 	 * lambda's, and the whole table against its count before */
