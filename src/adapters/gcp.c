@@ -35,11 +35,19 @@
  * "... H100 80GB Mega|Plus" -> nvidia-h100-mega-80gb, "RTX 6000 96GB" ->
  * nvidia-rtx-pro-6000), as gpuhunt's gcp.py does.
  *
- * A SKU counts when category.usageType is "OnDemand" or "Preemptible"
- * (Spot) -- commitments (Commit1Yr, ...) are skipped -- and the
- * description names none of: Sole Tenancy, Reserved, Premium, Custom,
- * suspended, DWS / Calendar Mode, Virtual Workstation (a licence add-on),
- * Commitment.  It is a GPU when the last resource word of its description
+ * A SKU counts when category.usageType is "OnDemand", "Preemptible"
+ * (Spot), "Commit1Yr" or "Commit3Yr" (committed use, resource-based: a
+ * price per unit-hour for a 1- or 3-year commitment; then the description
+ * starts "Commitment v1: ", read without it, and the parts are spelt
+ * "A2 Cpu in ...", "A2 Ram in ...", "Local SSD in ...", "Nvidia Tesla A100
+ * GPU running in ... for 1 Year"), and the description names none of:
+ * Sole Tenancy, Reserved, Premium, Custom, suspended, DWS / Calendar Mode,
+ * Virtual Workstation (a licence add-on), Commitment.  A machine type's
+ * committed price is composed as its on-demand one, of the same term's
+ * parts (bundled Local SSD at its committed price, else none); it rides
+ * on the offer as a reservation of 12 or 36 months (offer_commit, USD
+ * only), which the door refuses at or above the on-demand price.  The A4
+ * slice's commitment is not read (no A4 on-demand price to compare).  It is a GPU when the last resource word of its description
  * is "GPU" (not "Ram" or "Core") and category.resourceGroup is not CPU or
  * RAM; a family part when the description (after "Spot Preemptible ") is
  * exactly "<family> Instance Core|Ram running in ..." for a family of
@@ -134,13 +142,18 @@ static const char *const bound[] = {
 
 #define HOURS_PER_MONTH 730.0 /* the Local SSD monthly price per hour (gpuhunt) */
 
+/* The prices a part has: on demand, Spot, and committed use for 1 and 3
+ * years (category.usageType OnDemand, Preemptible, Commit1Yr, Commit3Yr). */
+enum kind { K_OD, K_SPOT, K_C12, K_C36, NKINDS };
+static const int kind_months[NKINDS] = {0, 0, 12, 36};
+
 struct gcp_entry {
 	char *sku;      /* the part: "gpu:<accelerator type>", "core:<family>",
 			   "ram:<family>", "lssd", "slice:<accelerator type>" */
 	char *gpu_name; /* a GPU's, as the description writes it */
 	char *region;
 	char currency[8];
-	double price, spot; /* per unit, in currency, NAN if none */
+	double p[NKINDS]; /* per unit, in currency, NAN if none: by enum kind */
 };
 
 struct gcp_state {
@@ -280,7 +293,8 @@ static struct gcp_entry *entry(struct gcp_state *s, const char *sku, const char 
 	memset(e, 0, sizeof *e);
 	e->sku = strdup(sku);
 	e->region = strdup(region);
-	e->price = e->spot = NAN;
+	for (int k = 0; k < NKINDS; k++)
+		e->p[k] = NAN;
 	if (!e->sku || !e->region) {
 		free(e->sku);
 		free(e->region);
@@ -296,21 +310,29 @@ static int starts(const char *s, const char *prefix)
 }
 
 /* The machine-family part `d` prices (description without "Spot
- * Preemptible "): "core:<family>" or "ram:<family>" into part[]; 0 if
- * none.  Exactly "<family> Instance Core running in ...", so "A2 Custom
- * Instance Core" or "A3 Ultra GPU Instance Ram" never stand in. */
-static int family_part(const char *d, char *part, size_t n)
+ * Preemptible " or "Commitment v1: "): "core:<family>" or "ram:<family>"
+ * into part[]; 0 if none.  Exactly "<family> Instance Core running in ...",
+ * so "A2 Custom Instance Core" or "A3 Ultra GPU Instance Ram" never stand
+ * in; a commitment (`commit`) exactly "<family less ' Instance'> Cpu|Ram
+ * in ..." ("A2 Cpu in Americas for 1 Year"). */
+static int family_part(const char *d, int commit, char *part, size_t n)
 {
 	for (size_t i = 0; i < sizeof machines / sizeof machines[0]; i++) {
 		const char *f = machines[i].family;
-		if (!f || !starts(d, f))
+		size_t fl = f ? strlen(f) : 0;
+		if (f && commit) {
+			if (fl <= 9 || strcmp(f + fl - 9, " Instance") != 0)
+				continue;
+			fl -= 9;
+		}
+		if (!f || strncmp(d, f, fl) != 0)
 			continue;
-		const char *rest = d + strlen(f);
-		if (starts(rest, " Core running in ")) {
+		const char *rest = d + fl;
+		if (starts(rest, commit ? " Cpu in " : " Core running in ")) {
 			snprintf(part, n, "core:%s", f);
 			return 1;
 		}
-		if (starts(rest, " Ram running in ")) {
+		if (starts(rest, commit ? " Ram in " : " Ram running in ")) {
 			snprintf(part, n, "ram:%s", f);
 			return 1;
 		}
@@ -318,10 +340,10 @@ static int family_part(const char *d, char *part, size_t n)
 	return 0;
 }
 
-/* Keep `price` (per unit, in `currency`) as the on-demand or spot price of
- * `part` in every region of the SKU. */
+/* Keep `price` (per unit, in `currency`) as the `kind` price (on demand,
+ * spot, committed) of `part` in every region of the SKU. */
 static enum gc_status keep_part(struct gcp_state *s, json_t *sku, const char *part,
-				const char *gpu_name, int spot, double price,
+				const char *gpu_name, enum kind kind, double price,
 				const char *currency, char **err)
 {
 	json_t *regions = json_object_get(sku, "serviceRegions");
@@ -334,7 +356,7 @@ static enum gc_status keep_part(struct gcp_state *s, json_t *sku, const char *pa
 		struct gcp_entry *e = entry(s, part, region);
 		if (!e)
 			return err_set(err, GC_ENOMEM, "out of memory");
-		if (gpu_name && (!e->gpu_name || (!spot && isnan(e->price)))) {
+		if (gpu_name && (!e->gpu_name || (kind == K_OD && isnan(e->p[K_OD])))) {
 			free(e->gpu_name);
 			e->gpu_name = strdup(gpu_name);
 			if (!e->gpu_name)
@@ -344,11 +366,58 @@ static enum gc_status keep_part(struct gcp_state *s, json_t *sku, const char *pa
 			snprintf(e->currency, sizeof e->currency, "%s", currency);
 		else if (strcmp(e->currency, currency) != 0)
 			continue; /* never mix currencies in one offer */
-		double *slot = spot ? &e->spot : &e->price;
+		double *slot = &e->p[kind];
 		if (isnan(*slot))
 			*slot = price; /* the first SKU of a kind wins */
 	}
 	return GC_OK;
+}
+
+#define COMMIT_PREFIX "Commitment v1: "
+
+/* The kind of price category.usageType gives; -1: none read. */
+static int usage_kind(const char *usage)
+{
+	static const char *const names[NKINDS] = {"OnDemand", "Preemptible", "Commit1Yr",
+						  "Commit3Yr"};
+	for (int k = 0; k < NKINDS; k++)
+		if (strcmp(usage, names[k]) == 0)
+			return k;
+	return -1;
+}
+
+/* The part a SKU prices into part[], its usage unit and units per price
+ * (730 for a monthly price); 0 if none.  `d` is the description without
+ * "Spot Preemptible " or "Commitment v1: ". */
+static int part_of(const char *d, const char *group, enum kind kind, char *part, size_t n,
+		   char *name, size_t nn, const char **unit, double *per)
+{
+	int commit = kind == K_C12 || kind == K_C36;
+	char type[128];
+	*unit = "h";
+	*per = 1;
+	if (family_part(d, commit, part, n)) {
+		if (starts(part, "ram:"))
+			*unit = "GiBy.h";
+	} else if (starts(d, commit ? "Local SSD in " : "SSD backed Local Storage")) {
+		snprintf(part, n, "lssd");
+		*unit = "GiBy.mo";
+		*per = HOURS_PER_MONTH;
+	} else if (starts(d, "A4 Nvidia B200 (1 gpu slice) ")) {
+		if (kind != K_SPOT || !starts(d, "A4 Nvidia B200 (1 gpu slice) running in "))
+			return 0; /* as gpuhunt: only the Spot slice is an A4 price */
+		snprintf(part, n, "slice:nvidia-b200");
+	} else if (ci_find(d, "gpu slice")) {
+		return 0; /* a slice of another machine: not known here */
+	} else {
+		if (group && (strcmp(group, "CPU") == 0 || strcmp(group, "RAM") == 0))
+			return 0;
+		if (!accelerator(d, name, nn, type, sizeof type))
+			return 0;
+		snprintf(part, n, "gpu:%s", type);
+		return 2;
+	}
+	return 1;
 }
 
 static enum gc_status one_sku(struct adapter_run *run, json_t *sku, char **err)
@@ -358,48 +427,35 @@ static enum gc_status one_sku(struct adapter_run *run, json_t *sku, char **err)
 	const char *desc = aj_str(sku, "description");
 	const char *usage = aj_str(cat, "usageType");
 	const char *group = aj_str(cat, "resourceGroup");
-	if (!desc || !usage)
+	int kind = usage ? usage_kind(usage) : -1;
+	if (!desc || kind < 0)
 		return GC_OK;
-	int spot = strcmp(usage, "Preemptible") == 0;
-	if (!spot && strcmp(usage, "OnDemand") != 0)
-		return GC_OK;
-	for (size_t i = 0; skip_words[i]; i++)
-		if (ci_find(desc, skip_words[i]))
-			return GC_OK;
 	const char *d = desc;
+	if (kind == K_C12 || kind == K_C36) {
+		if (!starts(desc, COMMIT_PREFIX))
+			return GC_OK; /* another commitment's spelling: not read */
+		d += strlen(COMMIT_PREFIX);
+	}
+	for (size_t i = 0; skip_words[i]; i++)
+		if (ci_find(d, skip_words[i]))
+			return GC_OK;
 	if (starts(d, "Spot Preemptible "))
 		d += strlen("Spot Preemptible ");
-	char part[160], name[128], type[128];
-	const char *unit = "h", *gpu_name = NULL;
-	double per = 1;
-	if (family_part(d, part, sizeof part)) {
-		if (starts(part, "ram:"))
-			unit = "GiBy.h";
-	} else if (starts(d, "SSD backed Local Storage")) {
-		snprintf(part, sizeof part, "lssd");
-		unit = "GiBy.mo";
-		per = HOURS_PER_MONTH;
-	} else if (starts(d, "A4 Nvidia B200 (1 gpu slice) running in ")) {
-		if (!spot)
-			return GC_OK; /* as gpuhunt: only the Spot slice is an A4 price */
-		snprintf(part, sizeof part, "slice:nvidia-b200");
-	} else if (ci_find(desc, "gpu slice")) {
-		return GC_OK; /* a slice of another machine: not known here */
-	} else {
-		if (group && (strcmp(group, "CPU") == 0 || strcmp(group, "RAM") == 0))
-			return GC_OK;
-		if (!accelerator(desc, name, sizeof name, type, sizeof type))
-			return GC_OK;
-		snprintf(part, sizeof part, "gpu:%s", type);
-		gpu_name = name;
-	}
+	char part[160], name[128];
+	const char *unit;
+	double per;
+	int what = part_of(d, group, (enum kind)kind, part, sizeof part, name, sizeof name, &unit,
+			   &per);
+	if (!what)
+		return GC_OK;
 	const char *currency = NULL;
 	double price = unit_price(sku, unit, &currency);
 	if (isnan(price))
 		return GC_OK;
 	if (!currency || !*currency || strlen(currency) >= sizeof s->items[0].currency)
 		currency = "USD";
-	return keep_part(s, sku, part, gpu_name, spot, price / per, currency, err);
+	return keep_part(s, sku, part, what == 2 ? name : NULL, (enum kind)kind, price / per,
+			 currency, err);
 }
 
 static enum gc_status start(struct adapter_run *run, char **err)
@@ -453,11 +509,11 @@ static const struct gcp_entry *part_in(const struct gcp_state *s, const char *ki
 	return NULL;
 }
 
-/* n x the part's price (spot or on-demand) added to *sum; *sum becomes NAN
- * when the part is unknown or in another currency. */
-static void add(double *sum, double n, const struct gcp_entry *e, int spot, const char *cur)
+/* n x the part's `kind` price added to *sum; *sum becomes NAN when the
+ * part is unknown or in another currency. */
+static void add(double *sum, double n, const struct gcp_entry *e, int kind, const char *cur)
 {
-	double p = e ? (spot ? e->spot : e->price) : NAN;
+	double p = e ? e->p[kind] : NAN;
 	if (!e || strcmp(e->currency, cur) != 0)
 		p = NAN;
 	*sum += n * p;
@@ -484,33 +540,51 @@ static void part_offer(const struct adapter_run *run, struct offer *o, const cha
 	}
 }
 
+/* The committed prices of `price` (by kind) as reservations of 12 and 36
+ * months into c[]; in USD only (an offer_commit is USD per hour); the
+ * catalog's commitment price is per hour already. */
+static size_t commits_of(const double *price, const char *currency, struct offer_commit *c)
+{
+	size_t n = 0;
+	if (strcmp(currency, "USD") != 0)
+		return 0;
+	for (int k = K_C12; k <= K_C36; k++)
+		if (!isnan(price[k]))
+			c[n++] = (struct offer_commit){"reserved", kind_months[k], price[k], NULL,
+						       NULL};
+	return n;
+}
+
 /* One machine type in the region of its GPU (or slice) part `g`. */
 static enum gc_status emit_machine(struct adapter_run *run, const struct gcp_state *s,
 				   const struct machine *m, const struct gcp_entry *g,
 				   char **err)
 {
-	double price[2];
-	for (int spot = 0; spot < 2; spot++) {
+	double price[NKINDS];
+	for (int k = 0; k < NKINDS; k++) {
 		double sum = 0;
-		add(&sum, m->gpus, g, spot, g->currency);
+		add(&sum, m->gpus, g, k, g->currency);
 		if (m->family) {
-			add(&sum, m->vcpus, part_in(s, "core", m->family, g->region), spot,
+			add(&sum, m->vcpus, part_in(s, "core", m->family, g->region), k,
 			    g->currency);
-			add(&sum, m->ram_gib, part_in(s, "ram", m->family, g->region), spot,
+			add(&sum, m->ram_gib, part_in(s, "ram", m->family, g->region), k,
 			    g->currency);
 		}
 		if (m->lssd_gib > 0)
-			add(&sum, m->lssd_gib, part_in(s, "lssd", NULL, g->region), spot,
+			add(&sum, m->lssd_gib, part_in(s, "lssd", NULL, g->region), k,
 			    g->currency);
-		price[spot] = sum;
+		price[k] = sum;
 	}
-	if (isnan(price[0]) && isnan(price[1]))
+	if (isnan(price[K_OD]) && isnan(price[K_SPOT]))
 		return GC_OK; /* a part is missing: no whole price to offer */
 	struct offer o;
+	struct offer_commit commits[2];
 	part_offer(run, &o, m->name, g, m->accel, m->gpus);
 	o.vcpus = m->vcpus;
 	o.ram_gb = m->ram_gib;
-	adapter_set_prices(&o, g->currency, price[0], price[1]);
+	adapter_set_prices(&o, g->currency, price[K_OD], price[K_SPOT]);
+	o.commits = commits;
+	o.ncommits = commits_of(price, g->currency, commits);
 	return adapter_emit(run, &o, err);
 }
 
@@ -540,9 +614,14 @@ static enum gc_status finish(struct adapter_run *run, char **err)
 		struct gcp_entry *e = &s->items[i];
 		if (!starts(e->sku, "gpu:") || is_bound(e->sku + 4))
 			continue;
+		if (isnan(e->p[K_OD]) && isnan(e->p[K_SPOT]))
+			continue; /* committed prices alone: nothing to rent by the hour */
 		struct offer o;
+		struct offer_commit commits[2];
 		part_offer(run, &o, e->sku + 4, e, e->sku + 4, 1);
-		adapter_set_prices(&o, e->currency, e->price, e->spot);
+		adapter_set_prices(&o, e->currency, e->p[K_OD], e->p[K_SPOT]);
+		o.commits = commits;
+		o.ncommits = commits_of(e->p, e->currency, commits);
 		st = adapter_emit(run, &o, err);
 	}
 	return st;
