@@ -341,6 +341,132 @@ static void test_spot_and_filters(void **state)
 	offer_store_free(&st);
 }
 
+/* The constructed commitment SKUs of skus-commit.json (the recorded A2
+ * core of page 2 with Commit1Yr / Commit3Yr SKUs built in the documented
+ * shape; round prices, not recorded ones) after the recorded page 1. */
+#define C1_A100 1.85   /* Commitment v1: Nvidia Tesla A100 GPU ... for 1 Year */
+#define C3_A100 1.03   /* ... for 3 Years */
+#define C1_CORE 0.02   /* Commitment v1: A2 Cpu in Americas for 1 Year */
+#define C3_CORE 0.014  /* ... for 3 Years */
+#define C1_RAM 0.0027  /* Commitment v1: A2 Ram in Americas for 1 Year */
+#define C3_RAM 0.0019  /* ... for 3 Years: us-central1 and us-east1 only */
+
+/* The reservation of `months` of offer `o`, or NULL. */
+static const struct offer_commit *term(const struct offer *o, int months)
+{
+	for (size_t i = 0; i < o->ncommits; i++)
+		if (o->commits[i].term_months == months)
+			return &o->commits[i];
+	return NULL;
+}
+
+/* A machine type's committed price is the sum of its parts' committed
+ * prices of that term, as the on-demand one; a region without the 3-year
+ * RAM SKU has the 12-month reservation only. */
+static void test_commit_page(void **state)
+{
+	(void)state;
+	char *err = NULL;
+	struct harness h;
+	h_init(&h, NULL, "k");
+	assert_int_equal(h_file(&h, 0, FIX "/skus-page1.json", &err), GC_OK);
+	assert_int_equal(h_file(&h, 0, FIX "/skus-commit.json", &err), GC_OK);
+	assert_int_equal(AD.finish(&h.run, &err), GC_OK);
+	assert_int_equal(h.store.n, 15); /* the same offers as without commitments */
+	const char *regions[] = {"us-central1", "us-east1", "us-west1"};
+	for (size_t i = 0; i < 3; i++) {
+		const struct offer *o = must_find(&h.store, "a2-highgpu-1g", regions[i]);
+		assert_float_equal(o->price_hr, 3.673385, 1e-9);
+		const struct offer_commit *c = term(o, 12);
+		assert_non_null(c);
+		assert_string_equal(c->type, "reserved");
+		assert_float_equal(c->price_hr, C1_A100 + 12 * C1_CORE + 85 * C1_RAM, 1e-9);
+		assert_float_equal(c->price_hr, 2.3195, 1e-9);
+		assert_null(c->origin); /* the offer's */
+		assert_null(c->as_of);
+		c = term(o, 36);
+		if (i < 2) {
+			assert_int_equal(o->ncommits, 2);
+			assert_float_equal(c->price_hr, C3_A100 + 12 * C3_CORE + 85 * C3_RAM, 1e-9);
+			assert_float_equal(c->price_hr, 1.3595, 1e-9);
+		} else {
+			assert_int_equal(o->ncommits, 1); /* no 3-year RAM: unknown, not less */
+			assert_null(c);
+		}
+	}
+	const struct offer *o = must_find(&h.store, "a2-highgpu-8g", "us-east1");
+	assert_float_equal(term(o, 12)->price_hr, 8 * C1_A100 + 96 * C1_CORE + 680 * C1_RAM, 1e-9);
+	assert_float_equal(term(o, 12)->price_hr, 18.556, 1e-9);
+	assert_true(term(o, 12)->price_hr < o->price_hr);
+	o = must_find(&h.store, "a2-megagpu-16g", "us-central1");
+	assert_float_equal(term(o, 36)->price_hr, 16 * C3_A100 + 96 * C3_CORE + 1360 * C3_RAM,
+			   1e-9);
+	h_free(&h);
+
+	/* the commitments alone (and the A2 core): no offer to hang them on */
+	struct offer_store s;
+	expect_parsed_file(0, FIX "/skus-commit.json", &s, 0, 0);
+	offer_store_free(&s);
+}
+
+/* Committed use from constructed SKUs: bundled Local SSD at its committed
+ * price or no committed price; an N1 accelerator's own; a commitment
+ * without an hourly price is no offer; another spelling is not read. */
+static void test_commit_parts(void **state)
+{
+	(void)state;
+	char s[16][1024];
+	int k = 0;
+	const char *am = "\"us-central1\"", *two = "\"us-central1\",\"us-east1\"";
+	sku_json(s[k++], sizeof s[0], "Nvidia H100 80GB GPU running in Americas", "GPU",
+		 "OnDemand", two, "h", P(11, 0));
+	sku_json(s[k++], sizeof s[0], "A3 Instance Core running in Americas", "CPU", "OnDemand",
+		 two, "h", P(0, 30000000));
+	sku_json(s[k++], sizeof s[0], "A3 Instance Ram running in Americas", "RAM", "OnDemand",
+		 two, "GiBy.h", P(0, 2000000));
+	sku_json(s[k++], sizeof s[0], "SSD backed Local Storage", "SSD", "OnDemand", two,
+		 "GiBy.mo", P(0, 73000000));
+	sku_json(s[k++], sizeof s[0], "Commitment v1: Nvidia H100 80GB GPU running in Americas "
+		 "for 1 Year", "GPU", "Commit1Yr", two, "h", P(7, 0));
+	sku_json(s[k++], sizeof s[0], "Commitment v1: A3 Cpu in Americas for 1 Year", "CPU",
+		 "Commit1Yr", two, "h", P(0, 20000000));
+	sku_json(s[k++], sizeof s[0], "Commitment v1: A3 Ram in Americas for 1 Year", "RAM",
+		 "Commit1Yr", two, "GiBy.h", P(0, 1000000));
+	/* the Local SSD commitment in us-central1 only */
+	sku_json(s[k++], sizeof s[0], "Commitment v1: Local SSD in Americas for 1 Year", "SSD",
+		 "Commit1Yr", am, "GiBy.mo", P(0, 50000000));
+	/* N1's T4: the accelerator alone, its own commitments */
+	sku_json(s[k++], sizeof s[0], "Nvidia Tesla T4 GPU running in Americas", "GPU",
+		 "OnDemand", am, "h", P(0, 350000000));
+	sku_json(s[k++], sizeof s[0], "Commitment v1: Nvidia Tesla T4 GPU running in Americas "
+		 "for 3 Years", "GPU", "Commit3Yr", am, "h", P(0, 160000000));
+	/* a commitment with no hourly price beside it; another spelling */
+	sku_json(s[k++], sizeof s[0], "Commitment v1: Nvidia Tesla P4 GPU running in Americas for "
+		 "1 Year", "GPU", "Commit1Yr", am, "h", P(0, 100000000));
+	sku_json(s[k++], sizeof s[0], "Commitment: Nvidia Tesla T4 GPU running in Americas for 1 "
+		 "Year", "GPU", "Commit1Yr", am, "h", P(0, 10000000));
+	char body[32768];
+	skus_body(body, sizeof body, s, k);
+	struct offer_store st;
+	expect_parsed(0, body, &st, 0, 3); /* a3-highgpu-8g x 2, nvidia-tesla-t4 */
+	const struct offer *o = must_find(&st, "a3-highgpu-8g", "us-central1");
+	assert_int_equal(o->ncommits, 1);
+	assert_int_equal(o->commits[0].term_months, 12);
+	assert_float_equal(o->commits[0].price_hr,
+			   8 * 7 + 208 * 0.02 + 1872 * 0.001 + 6000 * 0.05 / 730, 1e-9);
+	o = must_find(&st, "a3-highgpu-8g", "us-east1");
+	assert_float_equal(o->price_hr, 8 * 11 + 208 * 0.03 + 1872 * 0.002 + 6000 * 0.073 / 730,
+			   1e-9);
+	assert_int_equal(o->ncommits, 0); /* no committed Local SSD: unknown, not less */
+	o = must_find(&st, "nvidia-tesla-t4", "us-central1");
+	assert_float_equal(o->price_hr, 0.35, 1e-9);
+	assert_int_equal(o->ncommits, 1); /* "Commitment:" is not "Commitment v1:" */
+	assert_int_equal(o->commits[0].term_months, 36);
+	assert_float_equal(o->commits[0].price_hr, 0.16, 1e-9);
+	assert_null(find(&st, "nvidia-tesla-p4", NULL));
+	offer_store_free(&st);
+}
+
 /* Another currency, and hostile values. */
 static void test_currency_and_hostile(void **state)
 {
@@ -418,6 +544,8 @@ int main(void)
 		cmocka_unit_test(test_spot_and_filters),
 		cmocka_unit_test(test_machines),
 		cmocka_unit_test(test_g4_slices),
+		cmocka_unit_test(test_commit_page),
+		cmocka_unit_test(test_commit_parts),
 		cmocka_unit_test(test_currency_and_hostile),
 		cmocka_unit_test(test_bad_bodies),
 	};
