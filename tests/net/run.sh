@@ -1765,6 +1765,41 @@ Standard_ND96isr_H100_v5,westeurope,61.940639,reserved,12'
 	sql_is "SELECT count(*) FROM offer_commit k JOIN offer o ON o.id = k.offer WHERE o.provider='azure'" "4"
 }
 
+# GCP's committed-use SKUs (tests/fixtures/http/gcp/skus-commit.json, as
+# page 1's next page): each machine type's 12- and 36-month prices composed
+# of the term's parts pass the door; list --price-type reserved:N answers
+# at them, a region without a part has no price of that term, and the
+# default answer is the on-demand one as before.
+scenario_gcp_commit() {
+	token=APKCS1HVa0YpwgyTFbqbJ1eGwzKZmsPwLqzMZPTSNia5ck1Hc54Tx_Kz3oBxwSnRIdGVxXoSPdf-XlDpyNBf4QuxKcIEgtrQ1LDLWAgZowI0ns7HjrGta2s%3D
+	server "GET /v1/services/6F81-5844-456A/skus?pageSize=5000&pageToken=$token&key=fixture-key file=gcp/skus-commit.json
+GET /v1/services/6F81-5844-456A/skus file=gcp/skus-page1.json" || return 1
+	export GPUCMP_GCP_BASE_URL="$BASE" GPUCMP_GCP_API_KEY=fixture-key
+	last="refresh -v gcp"; g refresh -v --retries 0 gcp
+	expect_rc 0 || return 1
+	has err "gcp: 25 committed prices stored" || return 1
+	sql_is "SELECT count(*) FROM offer WHERE provider='gcp'" "15" || return 1
+	sql_is "SELECT count(*) FROM offer_commit k JOIN offer o ON o.id = k.offer WHERE o.provider='gcp' AND k.term_months=12" "15" || return 1
+	last="list --price-type reserved:12"
+	g list --provider gcp --price-type reserved:12 --format csv --where "sku = 'a2-highgpu-1g'" --columns sku,region,price_hr,price_type,term_months
+	expect_rc 0 || return 1
+	want='sku,region,price_hr,price_type,term_months
+a2-highgpu-1g,us-central1,2.3195,reserved,12
+a2-highgpu-1g,us-east1,2.3195,reserved,12
+a2-highgpu-1g,us-west1,2.3195,reserved,12'
+	[ "$(cat "$dir/out")" = "$want" ] || fail "reserved:12 answered: $(cat "$dir/out")" || return 1
+	last="list --price-type reserved:36"
+	g list --provider gcp --price-type reserved:36 --format csv --where "sku = 'a2-highgpu-1g'" --columns sku,region,price_hr,price_type,term_months
+	expect_rc 0 || return 1
+	want='sku,region,price_hr,price_type,term_months
+a2-highgpu-1g,us-central1,1.3595,reserved,36
+a2-highgpu-1g,us-east1,1.3595,reserved,36'
+	[ "$(cat "$dir/out")" = "$want" ] || fail "reserved:36 answered: $(cat "$dir/out")" || return 1
+	last="list (default)"
+	g list --provider gcp --format csv --where "sku = 'a2-highgpu-1g'" --columns sku,price_hr,price_type
+	expect_rc 0 && has out "a2-highgpu-1g,3.673385,on_demand"
+}
+
 # --- runner ----------------------------------------------------------------
 
 # GPUCMP_SAMPLE=N: without named scenarios, every Nth (the valgrind run's
