@@ -51,6 +51,7 @@ digitalocean both 0 sizes.json 0 sizes-page2.json
 gcp page1 0 skus-page1.json
 gcp page2 0 skus-page2.json
 gcp both 0 skus-page1.json 0 skus-page2.json
+gcp commit 0 skus-page1.json 0 skus-commit.json
 hyperstack flavors 0 flavors.json
 hyperstack pricebook 1 pricebook.json
 hyperstack join 0 flavors.json 1 pricebook.json
