@@ -47,7 +47,8 @@
  * parts (bundled Local SSD at its committed price, else none); it rides
  * on the offer as a reservation of 12 or 36 months (offer_commit, USD
  * only), which the door refuses at or above the on-demand price.  The A4
- * slice's commitment is not read (no A4 on-demand price to compare).  It is a GPU when the last resource word of its description
+ * slice's commitment is not read (no A4 on-demand price to compare).
+ * It is a GPU when the last resource word of its description
  * is "GPU" (not "Ram" or "Core") and category.resourceGroup is not CPU or
  * RAM; a family part when the description (after "Spot Preemptible ") is
  * exactly "<family> Instance Core|Ram running in ..." for a family of
