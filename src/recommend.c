@@ -454,6 +454,8 @@ static int cmp_pick(const void *a, const void *b)
 
 size_t recommend_rank(struct rec_pick *picks, size_t n, double budget, size_t limit)
 {
+	if (n == 0)
+		return 0; /* qsort's array may not be NULL, even for none */
 	for (size_t i = 0; i < n; i++)
 		picks[i].status = pick_status(&picks[i], budget);
 	qsort(picks, n, sizeof *picks, cmp_within_provider);
