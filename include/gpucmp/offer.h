@@ -51,7 +51,8 @@ struct offer {
 	const char *driver_version; /* host driver, NULL if unknown */
 	const char *max_cuda;   /* highest CUDA the host driver runs, NULL if unknown */
 	const char *as_of;      /* RFC 3339 UTC: when the data describes (a catalog's
-				   date); NULL: fetched_at */
+				   date); NULL: unknown, the row is stale (a live
+				   row's is its fetched_at: the door sets it) */
 	const char *price_kind; /* "fixed" | "auction_floor" | "marketplace"; NULL:
 				   the provider profile's billing.price_kind */
 	double gpu_count;       /* GPUs; fractional for a vGPU slice until it is

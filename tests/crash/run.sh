@@ -466,11 +466,12 @@ part_broken() {
 	nb=0
 	cp "$db" "$dir/good.db"
 	size=$(stat -c %s "$dir/good.db")
-	pages=$((size / 4096))
+	pagesize=$(sqlite3 "$dir/good.db" "PRAGMA page_size")
+	pages=$((size / pagesize))
 	# a truncated file: cut at several places, always detected on open
 	for pct in 1 25 50 75 99; do
 		b_case "truncated-$pct"
-		cut=$((pages * pct / 100 * 4096))
+		cut=$((pages * pct / 100 * pagesize))
 		[ $cut -gt 0 ] || cut=100
 		head -c $cut "$dir/good.db" >"$dir/orig.db"
 		cp "$dir/orig.db" "$db"
@@ -487,7 +488,6 @@ part_broken() {
 	# the list that meets it moves the file aside (exit 74), the next run
 	# rebuilds; cache clear, the documented repair, does both at once
 	rootpage=$(sqlite3 "$dir/good.db" "SELECT rootpage FROM sqlite_master WHERE name = 'offer'")
-	pagesize=$(sqlite3 "$dir/good.db" "PRAGMA page_size")
 	for how in list clear; do
 		b_case "damaged-page-$how"
 		cp "$dir/good.db" "$dir/orig.db"

@@ -512,12 +512,16 @@ static void test_damage_met_while_seeding_is_moved_aside(void **state)
 	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
 	long root = sqlite3_column_int(s, 0);
 	sqlite3_finalize(s);
+	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA page_size", -1, &s, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	long page = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
 	sqlite3_close(db);
 	/* the offer table's root page becomes garbage: the header and the
 	 * schema still read, the re-seed's DELETE does not */
 	FILE *f = fopen(path, "r+b");
 	assert_non_null(f);
-	assert_int_equal(fseek(f, (root - 1) * 4096L + 8, SEEK_SET), 0);
+	assert_int_equal(fseek(f, (root - 1) * page + 8, SEEK_SET), 0);
 	for (int i = 0; i < 512; i++)
 		fputc(0xA5, f);
 	fclose(f);
