@@ -191,7 +191,11 @@ enum gc_status adapter_emit(struct adapter_run *run, struct offer *o, char **err
  * (data/retired.yaml): not an offer anyone can rent. */
 static int retired(struct adapter_run *run, const struct offer *o)
 {
-	if (!o->sku || offer_retired(o->provider, o->sku, o->region) == RETIRED_KEEP)
+	enum retired_verdict v = o->sku ? offer_retired(o->provider, o->sku, o->region)
+					: RETIRED_KEEP;
+	if (v == RETIRED_ERROR)
+		return -1;
+	if (v == RETIRED_KEEP)
 		return 0;
 	run->skipped++;
 	run->drop_retired++;
@@ -293,7 +297,10 @@ static enum gc_status emit_checked(struct adapter_run *run, struct offer *o, cha
 	o->fetched_at = run->fetched_at;
 	if (!o->region || !*o->region)
 		o->region = "unknown";
-	if (retired(run, o))
+	int gone = retired(run, o);
+	if (gone < 0)
+		return err_set(err, GC_ENOMEM, "out of memory");
+	if (gone)
 		return GC_OK;
 	const struct insttype *it =
 		o->sku ? insttype_lookup(run->types, run->ad->id, o->sku) : NULL;

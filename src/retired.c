@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -342,7 +343,12 @@ enum retired_verdict retired_check(const struct retired_table *t, const char *pr
 	return RETIRED_KEEP;
 }
 
-static pthread_once_t embedded_once = PTHREAD_ONCE_INIT;
+/* The embedded table: loaded on first use under a lock, then read without
+ * one (`ready` is set, with release order, only after the table is whole).
+ * A load that ran out of memory is tried again at the next call, so one
+ * failed allocation fails one row's caller, not every later one. */
+static pthread_mutex_t embedded_lock = PTHREAD_MUTEX_INITIALIZER;
+static atomic_int embedded_ready;
 static struct retired_table *embedded_table;
 
 static void free_embedded(void)
@@ -351,19 +357,32 @@ static void free_embedded(void)
 	embedded_table = NULL;
 }
 
-static void load_embedded(void)
+/* Load it if no call has; GC_ENOMEM when this try ran out of memory. */
+static enum gc_status load_embedded(void)
 {
-	const struct embedded_file *f = embedded_find("data/retired.yaml");
-	/* tests/unit/test_retired.c holds the embedded file valid; a broken
-	 * one drops nothing rather than everything */
-	if (f && retired_load(&embedded_table, f->name, (const char *)f->data, f->len, NULL) ==
-			 GC_OK)
-		atexit(free_embedded);
+	enum gc_status st = GC_OK;
+	pthread_mutex_lock(&embedded_lock);
+	if (!atomic_load_explicit(&embedded_ready, memory_order_relaxed)) {
+		const struct embedded_file *f = embedded_find("data/retired.yaml");
+		/* tests/unit/test_retired.c holds the embedded file valid; a
+		 * broken one drops nothing rather than everything */
+		st = f ? retired_load(&embedded_table, f->name, (const char *)f->data, f->len,
+				      NULL)
+		       : GC_EDATA;
+		if (st == GC_OK)
+			atexit(free_embedded);
+		if (st != GC_ENOMEM)
+			atomic_store_explicit(&embedded_ready, 1, memory_order_release);
+	}
+	pthread_mutex_unlock(&embedded_lock);
+	return st == GC_ENOMEM ? st : GC_OK;
 }
 
 enum retired_verdict offer_retired(const char *provider, const char *sku, const char *region)
 {
-	pthread_once(&embedded_once, load_embedded);
+	if (!atomic_load_explicit(&embedded_ready, memory_order_acquire) &&
+	    load_embedded() != GC_OK)
+		return RETIRED_ERROR; /* not "keep": a row it would drop must not pass */
 	/* most providers have no entry: skip reading the date for each row */
 	const struct retired_table *t = embedded_table;
 	size_t i = 0;

@@ -458,7 +458,11 @@ static enum gc_status emit(struct state *s, const struct row *r, struct offer *r
 {
 	int bad = r->price_bad;
 	/* a retired size or a second name of another one (data/retired.yaml) */
-	if (raw->sku && offer_retired(s->o->provider, raw->sku, raw->region) != RETIRED_KEEP) {
+	enum retired_verdict v = raw->sku ? offer_retired(s->o->provider, raw->sku, raw->region)
+					  : RETIRED_KEEP;
+	if (v == RETIRED_ERROR)
+		return GC_ENOMEM;
+	if (v != RETIRED_KEEP) {
 		s->st->retired++;
 		return GC_OK;
 	}

@@ -142,7 +142,13 @@ enum gc_status snapshot_parse(const char *data, size_t len, offer_cb cb, void *c
 		char fetched[32];
 		st = row_to_offer(r.fields, &o, fetched, sizeof fetched, r.line, err);
 		/* a size retired since the snapshot was built (data/retired.yaml) */
-		if (st == GC_OK && offer_retired(o.provider, o.sku, o.region) != RETIRED_KEEP) {
+		enum retired_verdict v = st == GC_OK ? offer_retired(o.provider, o.sku, o.region)
+						     : RETIRED_KEEP;
+		if (v == RETIRED_ERROR) {
+			st = err_set(err, GC_ENOMEM, "out of memory");
+			break;
+		}
+		if (v != RETIRED_KEEP) {
 			info->retired++;
 			continue;
 		}

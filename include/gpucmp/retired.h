@@ -14,6 +14,8 @@ enum retired_verdict {
 	RETIRED_KEEP = 0,  /* not listed, or retiring after today */
 	RETIRED_GONE = 1,  /* retired on or before today: drop */
 	RETIRED_ALIAS = 2, /* a second name of another size: drop */
+	RETIRED_ERROR = -1 /* offer_retired: the table could not be loaded (out of
+			    * memory): the caller fails, it neither keeps nor drops */
 };
 
 struct retired_table;
@@ -33,7 +35,8 @@ enum retired_verdict retired_check(const struct retired_table *t, const char *pr
 				   const char *sku, const char *region, long today);
 
 /* The same against the embedded data/retired.yaml (loaded once, thread-safe)
- * and catalog_today() (GPUCMP_TODAY in tests). */
+ * and catalog_today() (GPUCMP_TODAY in tests); RETIRED_ERROR when loading
+ * it ran out of memory (the next call tries again). */
 enum retired_verdict offer_retired(const char *provider, const char *sku, const char *region);
 
 /* Case-insensitive glob: '*' any run, '?' one character. */
