@@ -75,6 +75,14 @@ enum gc_status buf_addc(struct buf *b, char c)
 	return buf_add(b, &c, 1);
 }
 
+enum gc_status buf_add_sql_text(struct buf *b, const char *text)
+{
+	enum gc_status st = buf_addc(b, '\'');
+	for (const char *p = text; st == GC_OK && *p; p++)
+		st = *p == '\'' ? buf_addstr(b, "''") : buf_addc(b, *p);
+	return st == GC_OK ? buf_addc(b, '\'') : st;
+}
+
 enum gc_status buf_printf(struct buf *b, const char *fmt, ...)
 {
 	va_list ap;

@@ -209,15 +209,6 @@ static const char view_value_sql[] =
 	" CASE WHEN " PRICE_KIND " = 'auction_floor' THEN 'auction_floor' ELSE 'on_demand' END"
 	"  AS price_type, NULL AS term_months,";
 
-/* `text` as an SQL literal: quoted, its quotes doubled. */
-static enum gc_status sql_literal(struct buf *b, const char *text)
-{
-	enum gc_status st = buf_addstr(b, "'");
-	for (const char *p = text; st == GC_OK && *p; p++)
-		st = *p == '\'' ? buf_addstr(b, "''") : buf_add(b, p, 1);
-	return st == GC_OK ? buf_addstr(b, "'") : st;
-}
-
 /* offer_v's stock columns, after view_value_sql: where an offer's
  * `available` was read, and when.  Derived, not stored: a live offer's
  * stock comes from its adapter's signal (struct adapter's stock, the
@@ -237,20 +228,20 @@ static enum gc_status view_stock_sql(struct buf *b)
 		if (a->stock_unplaced) {
 			st = buf_addstr(b, " WHEN o.region = 'unknown' AND o.provider = ");
 			if (st == GC_OK)
-				st = sql_literal(b, a->id);
+				st = buf_add_sql_text(b, a->id);
 			if (st == GC_OK)
 				st = buf_addstr(b, " THEN ");
 			if (st == GC_OK)
-				st = sql_literal(b, a->stock_unplaced);
+				st = buf_add_sql_text(b, a->stock_unplaced);
 		}
 		if (st == GC_OK)
 			st = buf_addstr(b, " WHEN o.provider = ");
 		if (st == GC_OK)
-			st = sql_literal(b, a->id);
+			st = buf_add_sql_text(b, a->id);
 		if (st == GC_OK)
 			st = buf_addstr(b, " THEN ");
 		if (st == GC_OK)
-			st = sql_literal(b, a->stock);
+			st = buf_add_sql_text(b, a->stock);
 	}
 	if (st == GC_OK)
 		st = buf_addstr(b, " ELSE o.provider || ': live API' END AS available_source,"

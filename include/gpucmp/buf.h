@@ -29,6 +29,8 @@ void buf_reset(struct buf *b); /* len = 0, keeps memory */
 enum gc_status buf_add(struct buf *b, const void *data, size_t n);
 enum gc_status buf_addstr(struct buf *b, const char *s);
 enum gc_status buf_addc(struct buf *b, char c);
+/* `text` as an SQL string literal: quoted, its quotes doubled. */
+enum gc_status buf_add_sql_text(struct buf *b, const char *text);
 enum gc_status buf_printf(struct buf *b, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 2, 3)))
