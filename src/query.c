@@ -158,27 +158,24 @@ void query_job_cost(double hours, double hourly, int k8s_fee, double disk_gb, do
 
 const char *query_field_sql(const struct query *q, const struct field *f)
 {
-	if (strcmp(f->key, "cuda_ok") == 0)
-		return q->sql_cuda_ok;
-	if (strcmp(f->key, "stale") == 0)
-		return q->sql_stale;
-	if (strcmp(f->key, "est_cost_usd") == 0)
-		return q->sql_cost;
-	if (strcmp(f->key, "est_spot_cost_usd") == 0)
-		return q->sql_spot_cost;
+	/* the fields whose SQL the query's options make (query_prepare_fields) */
 	static const struct {
 		const char *key;
 		size_t off;
-	} parts[] = {
+	} made[] = {
+		{"cuda_ok", offsetof(struct query, sql_cuda_ok)},
+		{"stale", offsetof(struct query, sql_stale)},
+		{"est_cost_usd", offsetof(struct query, sql_cost)},
+		{"est_spot_cost_usd", offsetof(struct query, sql_spot_cost)},
 		{"cost_gpu_usd", offsetof(struct query, sql_cost_gpu)},
 		{"cost_k8s_fee_usd", offsetof(struct query, sql_cost_cp)},
 		{"cost_disk_usd", offsetof(struct query, sql_cost_disk)},
 		{"cost_egress_usd", offsetof(struct query, sql_cost_egress)},
 		{"cost_complete", offsetof(struct query, sql_cost_complete)},
 	};
-	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
-		if (strcmp(f->key, parts[i].key) == 0)
-			return (const char *)q + parts[i].off;
+	for (size_t i = 0; i < sizeof made / sizeof made[0]; i++)
+		if (strcmp(f->key, made[i].key) == 0)
+			return (const char *)q + made[i].off;
 	return f->sql;
 }
 
@@ -1030,13 +1027,7 @@ char *query_inline(const struct query_sql *qs)
 			buf_printf(&out, "%.15g", x->num);
 			continue;
 		}
-		buf_addc(&out, '\'');
-		for (const char *t = x->text; *t; t++) {
-			if (*t == '\'')
-				buf_addc(&out, '\'');
-			buf_addc(&out, *t);
-		}
-		buf_addc(&out, '\'');
+		buf_add_sql_text(&out, x->text);
 	}
 	return buf_steal(&out);
 }
