@@ -173,7 +173,7 @@ enum gc_status cache_history_detach(struct cache *c, const char *provider, int b
 				    char **err);
 /* history_v's source: a subquery with offer's columns for every offer
  * history knows, appended to b. */
-enum gc_status cache_history_wide(struct buf *b);
+enum gc_status cache_history_wide(struct buf *b, int all);
 /* offer_v's capability columns (" COALESCE(...) AS k8s," ...), each the
  * first of its layers that answers: offer, instance type, GPU model,
  * provider profile (src/cache_caps.c), appended to b. */

@@ -22,13 +22,16 @@ static enum gc_status fail(enum gc_status st, char **err)
 	return st;
 }
 
-/* "(SELECT <cols> FROM history_v WHERE <q's filters>)" */
-static void selected(const struct query *q, const char *cols, struct query_sql *out,
-		     enum gc_status *st, char **err)
+/* "(SELECT <cols> FROM history_v WHERE <q's filters>)": the offers
+ * history knows, or (events) those an event touched, all that a question
+ * about events needs (history_e_v: no scan of the offers no event
+ * touched, which history_v reads from offer). */
+static void selected(const struct query *q, const char *cols, int events,
+		     struct query_sql *out, enum gc_status *st, char **err)
 {
 	add(out, "(SELECT ", st);
 	add(out, cols, st);
-	add(out, " FROM history_v", st);
+	add(out, events ? " FROM history_e_v" : " FROM history_v", st);
 	if (*st == GC_OK)
 		*st = query_add_filters(q, out, err);
 	add(out, ")", st);
@@ -55,7 +58,7 @@ static enum gc_status changes_sql(const struct query *q, const char *cond, const
 	 * the window: two seeks in history(offer, at) per offer, whatever the
 	 * number of events */
 	add(out, "WITH v AS ", &st);
-	selected(q, "id, provider, sku, region, gpu, gpu_count", out, &st, err);
+	selected(q, "id, provider, sku, region, gpu, gpu_count", 1, out, &st, err);
 	add(out, ", w AS (SELECT v.*, (SELECT e.id FROM history e WHERE e.offer = v.id", &st);
 	add(out, cond, &st);
 	if (st == GC_OK)
@@ -214,7 +217,7 @@ enum gc_status query_build_events(const struct query *q, const char *provider,
 	add(out, "SELECT v.provider, v.sku, v.region, e.at, e.kind, e.price_hr,"
 		 " e.spot_price_hr, e.was_price_hr, e.was_spot_price_hr, e.available,"
 		 " e.was_available FROM ", &st);
-	selected(q, "id, provider, sku, region", out, &st, err);
+	selected(q, "id, provider, sku, region", 1, out, &st, err);
 	add(out, " v JOIN history e ON e.offer = v.id WHERE v.provider = ", &st);
 	if (st == GC_OK)
 		st = query_add_param(out, provider, 0, err);
@@ -303,22 +306,30 @@ enum gc_status query_build_daily(const struct query *q, const char *since,
 {
 	enum gc_status st = GC_OK;
 	const char *p = q->spot ? "spot_price_hr" : "price_hr";
-	char sql[512];
+	char sql[768];
 	buf_init(&out->sql, 0);
 	out->nbinds = 0;
 	add(out, "WITH v AS ", &st);
-	selected(q, "id, gpu, provider", out, &st, err);
-	/* the offers no event changed since `since`: one price per group */
+	selected(q, "id, gpu, provider, sku, region, price_hr, spot_price_hr", 0, out, &st,
+		 err);
+	/* the offers no event changed since `since`: one price per group (an
+	 * offer without a history row, id < 0, is its provider's since the
+	 * baseline, unchanged; of a key its load repeats, the first row, the
+	 * largest of those ids, as the diff takes it) */
 	snprintf(sql, sizeof sql,
-		 " SELECT v.gpu, v.provider, NULL, h.seen, 0, min(h.%s), NULL, NULL, NULL"
-		 " FROM v JOIN history_offer h ON h.id = v.id WHERE h.present = 1"
-		 " AND NOT EXISTS (SELECT 1 FROM history e WHERE e.offer = v.id AND e.at >= ",
+		 ", s AS (SELECT v.gpu, v.provider, v.%s AS p, COALESCE(h.seen, (SELECT"
+		 " hp.since FROM history_provider hp WHERE hp.provider = v.provider)) AS seen"
+		 " FROM v LEFT JOIN history_offer h ON h.id = v.id"
+		 " WHERE (h.present = 1 OR v.id IN (SELECT max(id) FROM v WHERE id < 0"
+		 " GROUP BY provider, sku, region)) AND NOT EXISTS"
+		 " (SELECT 1 FROM history e WHERE e.offer = v.id AND e.at >= ",
 		 p);
 	add(out, sql, &st);
 	if (st == GC_OK)
 		st = query_add_param(out, since, 0, err);
 	snprintf(sql, sizeof sql,
-		 ") GROUP BY v.gpu, v.provider, substr(h.seen, 1, 10) UNION ALL SELECT v.gpu,"
+		 ")) SELECT s.gpu, s.provider, NULL, s.seen, 0, min(s.p), NULL, NULL, NULL FROM s"
+		 " GROUP BY s.gpu, s.provider, substr(s.seen, 1, 10) UNION ALL SELECT v.gpu,"
 		 " v.provider, e.offer, e.at, e.kind, e.%s, e.was_%s, e.id, hs.seen FROM v"
 		 " JOIN history e ON e.offer = v.id JOIN history_offer hs ON hs.id = e.offer"
 		 " WHERE e.at >= ",

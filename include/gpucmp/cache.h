@@ -20,7 +20,7 @@
 #include "gpucmp/ingest.h"
 #include "gpucmp/offer.h"
 
-#define CACHE_SCHEMA_VERSION 9
+#define CACHE_SCHEMA_VERSION 10
 
 struct cache; /* opaque */
 
