@@ -143,8 +143,8 @@ static const char *const record_pre[] = {
 	" hid INTEGER, price_hr REAL, spot_price_hr REAL, available INTEGER,"
 	" was_present INTEGER, was_price REAL, was_spot REAL, was_avail INTEGER,"
 	" was_oid INTEGER)",
-	"CREATE TEMP TABLE IF NOT EXISTS hist_old(sku TEXT, region TEXT, oid INTEGER,"
-	" price_hr REAL, spot_price_hr REAL, available INTEGER)",
+	("CREATE TEMP TABLE IF NOT EXISTS hist_old(sku TEXT, region TEXT, oid INTEGER,"
+	 " price_hr REAL, spot_price_hr REAL, available INTEGER)"),
 	"CREATE TEMP TABLE IF NOT EXISTS hist_gone(id INTEGER PRIMARY KEY)",
 	"DELETE FROM temp.hist_new",
 	"DELETE FROM temp.hist_old",
