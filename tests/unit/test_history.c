@@ -52,6 +52,35 @@ static struct cache *open_mem(void)
 	return c;
 }
 
+/* A cache file at `path`, new. */
+static struct cache *open_file(const char *path)
+{
+	struct cache *c = NULL;
+	struct cache_open_info info;
+	char *err = NULL;
+	unlink(path);
+	if (cache_open(&c, path, &cat, &info, &err) != GC_OK)
+		fail_msg("open %s: %s", path, err ? err : "?");
+	cache_open_info_release(&info);
+	return c;
+}
+
+/* c made into an older cache by `sql` (which sets its user_version and
+ * drops what that version had not), closed and opened again: migrated. */
+static struct cache *reopen_older(struct cache *c, const char *path, const char *sql)
+{
+	struct cache_open_info info;
+	char *err = NULL;
+	assert_int_equal(sqlite3_exec(cache_db(c), sql, NULL, NULL, NULL), SQLITE_OK);
+	cache_close(c);
+	c = NULL;
+	if (cache_open(&c, path, &cat, &info, &err) != GC_OK)
+		fail_msg("open %s: %s", path, err ? err : "?");
+	cache_open_info_release(&info);
+	assert_int_equal(scalar(c, "PRAGMA user_version"), CACHE_SCHEMA_VERSION);
+	return c;
+}
+
 /* A load: offers sku-0.. with these prices (NAN: that SKU is absent). */
 struct load {
 	const double *price;
@@ -271,12 +300,7 @@ static void test_migrates_schema_5(void **state)
 {
 	(void)state;
 	const char *path = scratch_path("history-v5.db");
-	struct cache *c = NULL;
-	struct cache_open_info info;
-	char *err = NULL;
-	unlink(path);
-	assert_int_equal(cache_open(&c, path, &cat, &info, &err), GC_OK);
-	cache_open_info_release(&info);
+	struct cache *c = open_file(path);
 	/* schema 5's tables, with sku-0 at 10 and sku-1 (gone) at 20 */
 	static const char v5[] =
 		"DROP VIEW history_v; DROP VIEW history_e_v; DROP TABLE history_offer;"
@@ -300,11 +324,7 @@ static void test_migrates_schema_5(void **state)
 		" ('lambda', 'sku-1', 'h100-sxm', 'GPU', 8, 'us-east-1', 20, 1, 'live',"
 		"  '2026-12-01T00:00:00Z', 0, '2026-12-01T00:00:00Z');"
 		"UPDATE meta SET value = '0' WHERE key = 'catalog_hash'; PRAGMA user_version = 5";
-	assert_int_equal(sqlite3_exec(cache_db(c), v5, NULL, NULL, NULL), SQLITE_OK);
-	cache_close(c);
-	assert_int_equal(cache_open(&c, path, &cat, &info, &err), GC_OK);
-	cache_open_info_release(&info);
-	assert_int_equal(scalar(c, "PRAGMA user_version"), CACHE_SCHEMA_VERSION);
+	c = reopen_older(c, path, v5);
 	assert_int_equal(scalar(c, "SELECT count(*) FROM history_v WHERE gpu_id = 'h100-sxm'"), 1);
 	assert_int_equal(scalar(c, "SELECT count(*) FROM history_v WHERE gpu_count = 8"), 2);
 	assert_int_equal(scalar(c, "SELECT count(*) FROM history_offer WHERE oid IS NULL"), 2);
@@ -334,12 +354,7 @@ static void test_migrates_schema_9(void **state)
 {
 	(void)state;
 	const char *path = scratch_path("history-v9.db");
-	struct cache *c = NULL;
-	struct cache_open_info info;
-	char *err = NULL;
-	unlink(path);
-	assert_int_equal(cache_open(&c, path, &cat, &info, &err), GC_OK);
-	cache_open_info_release(&info);
+	struct cache *c = open_file(path);
 	const double day1[] = {10, 20, 30, NAN}, day2[] = {9, 20, NAN, 40};
 	store(c, "2026-12-01T10:00:00Z", day1, 4);
 	static const char v9[] =
@@ -349,11 +364,7 @@ static void test_migrates_schema_9(void **state)
 		" spot_price_hr, available, 1, '2026-12-01T10:00:00Z' FROM offer"
 		" WHERE provider = 'lambda';"
 		"UPDATE meta SET value = '0' WHERE key = 'catalog_hash'; PRAGMA user_version = 9";
-	assert_int_equal(sqlite3_exec(cache_db(c), v9, NULL, NULL, NULL), SQLITE_OK);
-	cache_close(c);
-	assert_int_equal(cache_open(&c, path, &cat, &info, &err), GC_OK);
-	cache_open_info_release(&info);
-	assert_int_equal(scalar(c, "PRAGMA user_version"), CACHE_SCHEMA_VERSION);
+	c = reopen_older(c, path, v9);
 	assert_int_equal(scalar(c, "SELECT count(*) FROM history_provider WHERE provider ="
 				   " 'lambda' AND since = '2026-12-01T10:00:00Z' AND hi < lo"), 1);
 	assert_int_equal(scalar(c, "SELECT count(*) FROM history_v"), 3);
@@ -374,22 +385,13 @@ static void test_migrates_schema_4(void **state)
 {
 	(void)state;
 	const char *path = scratch_path("history-v4.db");
-	struct cache *c = NULL;
-	struct cache_open_info info;
-	char *err = NULL;
-	unlink(path);
-	assert_int_equal(cache_open(&c, path, &cat, &info, &err), GC_OK);
-	cache_open_info_release(&info);
+	struct cache *c = open_file(path);
 	long long offers = scalar(c, "SELECT count(*) FROM offer");
 	static const char downgrade[] =
 		"DROP VIEW history_v; DROP VIEW history_e_v; DROP TABLE history;"
 		" DROP TABLE history_offer; DROP TABLE history_detail;"
 		" UPDATE meta SET value = '0' WHERE key = 'catalog_hash'; PRAGMA user_version = 4";
-	assert_int_equal(sqlite3_exec(cache_db(c), downgrade, NULL, NULL, NULL), SQLITE_OK);
-	cache_close(c);
-	assert_int_equal(cache_open(&c, path, &cat, &info, &err), GC_OK);
-	cache_open_info_release(&info);
-	assert_int_equal(scalar(c, "PRAGMA user_version"), CACHE_SCHEMA_VERSION);
+	c = reopen_older(c, path, downgrade);
 	assert_int_equal(scalar(c, "SELECT count(*) FROM offer"), offers);
 	assert_int_equal(scalar(c, "SELECT count(*) FROM history_v"), 0);
 	const double a[] = {10, 20};
