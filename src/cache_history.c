@@ -146,12 +146,18 @@ static const char *const record_pre[] = {
 	("CREATE TEMP TABLE IF NOT EXISTS hist_old(sku TEXT, region TEXT, oid INTEGER,"
 	 " price_hr REAL, spot_price_hr REAL, available INTEGER)"),
 	"CREATE TEMP TABLE IF NOT EXISTS hist_gone(id INTEGER PRIMARY KEY)",
+	"CREATE TEMP TABLE IF NOT EXISTS hist_drop(id INTEGER PRIMARY KEY)",
 	"DELETE FROM temp.hist_new",
 	"DELETE FROM temp.hist_old",
 	"DELETE FROM temp.hist_gone",
+	"DELETE FROM temp.hist_drop",
 };
 
 static const char *const record_sql[] = {
+	/* rows that say no more than the load's offer would (a cache from
+	 * schema 9, or an offer whose events the retention dropped): gone, the
+	 * offer is untouched again */
+	"DELETE FROM history_offer WHERE id IN (SELECT id FROM temp.hist_drop)",
 	/* a key known from the previous load alone that changed: its row,
 	 * as it was (known since the baseline: nothing touched it before) */
 	"INSERT INTO history_offer(provider, sku, region, oid, price_hr, spot_price_hr,"
@@ -213,12 +219,15 @@ static const char *const record_sql[] = {
 	"DELETE FROM temp.hist_new",
 	"DELETE FROM temp.hist_old",
 	"DELETE FROM temp.hist_gone",
+	"DELETE FROM temp.hist_drop",
 };
 
 /* merge()'s three streams, each in key order (sku, region: BINARY, as
  * key_cmp compares): columns sku, region, row id, price, spot price,
- * availability; the history rows then present and oid.  Then its two
- * inserts. */
+ * availability; the history rows then present, oid and whether the row
+ * could be dropped (present, pointing at its offer, seen since the
+ * baseline, no event left: an untouched offer's row would say the same
+ * when its state is the load's).  Then its three inserts. */
 static const char *const merge_sql[] = {
 	"SELECT sku, region, min(id), price_hr, spot_price_hr, available FROM offer"
 	" WHERE provider = ?1 AND id > ?2 GROUP BY sku, region ORDER BY sku, region",
@@ -227,15 +236,19 @@ static const char *const merge_sql[] = {
 	" AND id BETWEEN (SELECT lo FROM history_provider WHERE provider = ?1)"
 	" AND (SELECT hi FROM history_provider WHERE provider = ?1)"
 	" GROUP BY sku, region ORDER BY sku, region",
-	"SELECT sku, region, id, price_hr, spot_price_hr, available, present, oid"
+	"SELECT sku, region, id, price_hr, spot_price_hr, available, present, oid,"
+	" present = 1 AND oid IS NOT NULL"
+	" AND seen IS (SELECT since FROM history_provider WHERE provider = ?1)"
+	" AND NOT EXISTS (SELECT 1 FROM history e WHERE e.offer = history_offer.id)"
 	" FROM history_offer WHERE provider = ?1 ORDER BY sku, region",
 	"INSERT INTO temp.hist_new(sku, region, oid, hid, price_hr, spot_price_hr,"
 	" available, was_present, was_price, was_spot, was_avail, was_oid)"
 	" VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
 	"INSERT INTO temp.hist_old(sku, region, oid, price_hr, spot_price_hr, available)"
 	" VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
+	"INSERT INTO temp.hist_drop(id) VALUES(?1)",
 };
-enum { M_NEW, M_OLD, M_HIST, M_INS_NEW, M_INS_OLD, M_N };
+enum { M_NEW, M_OLD, M_HIST, M_INS_NEW, M_INS_OLD, M_INS_DROP, M_N };
 
 /* Column i of two rows the same, as SQL's IS compares them. */
 static int same_value(sqlite3_stmt *a, sqlite3_stmt *b, int i)
@@ -301,6 +314,12 @@ static int put_new(sqlite3_stmt *ins, sqlite3_stmt *n, sqlite3_stmt *h, sqlite3_
 	return ok && sqlite3_step(ins) == SQLITE_DONE;
 }
 
+static int put_drop(sqlite3_stmt *ins, sqlite3_stmt *h)
+{
+	sqlite3_reset(ins);
+	return bind_col(ins, 1, h, 2) && sqlite3_step(ins) == SQLITE_DONE;
+}
+
 static int put_old(sqlite3_stmt *ins, sqlite3_stmt *o)
 {
 	int ok = 1;
@@ -322,9 +341,10 @@ static sqlite3_stmt *next_row(sqlite3_stmt *s, int *ok)
 /* The walk: for each key, the new offer (n), the previous load's (o),
  * history's row (h), each NULL when that stream has not this key.  A key
  * with a history row goes to hist_new whenever the load has it (its row
- * is pointed at the new one); one known from the previous load alone,
- * only when its state changed; a new key always.  A key of the previous
- * load alone, with no history row, is gone: hist_old.  Memory: the three
+ * is pointed at the new one), unless the row says no more than the new
+ * offer (hist_drop); one known from the previous load alone, only when
+ * its state changed; a new key always.  A key of the previous load
+ * alone, with no history row, is gone: hist_old.  Memory: the three
  * current rows (the sorts are SQLite's, spilled to temporary files). */
 static enum gc_status merge(struct cache *c, const struct hist_params *p, char **err)
 {
@@ -350,7 +370,9 @@ static enum gc_status merge(struct cache *c, const struct hist_params *p, char *
 		sqlite3_stmt *kn = n && key_cmp(n, k) == 0 ? n : NULL;
 		sqlite3_stmt *ko = o && key_cmp(o, k) == 0 ? o : NULL;
 		sqlite3_stmt *kh = h && key_cmp(h, k) == 0 ? h : NULL;
-		if (kn && (kh || !ko || !same_state(kn, ko)))
+		if (kn && kh && sqlite3_column_int(kh, 8) && same_state(kn, kh))
+			ok = put_drop(s[M_INS_DROP], kh);
+		else if (kn && (kh || !ko || !same_state(kn, ko)))
 			ok = put_new(s[M_INS_NEW], kn, kh, ko);
 		else if (!kn && ko && !kh)
 			ok = put_old(s[M_INS_OLD], ko);
