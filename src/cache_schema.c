@@ -136,7 +136,8 @@ static const char *const migrations[] = {
 	 * history_provider keeps with the baseline's time (docs/HISTORY.md; a
 	 * 10^6-offer import spent a quarter of its time and 140 bytes per
 	 * offer on a row per offer).  The rows kept so far stay, and the
-	 * range is empty until the provider's next load. */
+	 * range is empty until the provider's next load, which drops the
+	 * rows that say no more than its offers (cache_history.c). */
 	("DROP VIEW IF EXISTS history_v;"
 	 "CREATE TABLE IF NOT EXISTS history_provider(provider TEXT PRIMARY KEY,"
 	 " since TEXT NOT NULL, lo INTEGER NOT NULL DEFAULT 1, hi INTEGER NOT NULL DEFAULT 0);"
