@@ -66,7 +66,7 @@ static enum gc_status expand(const char *sql, struct buf *b)
 	return st;
 }
 
-enum gc_status cache_history_wide(struct buf *b, int all)
+enum gc_status cache_history_wide(struct buf *b)
 {
 	enum gc_status st = buf_addstr(b, "(SELECT h.id AS id");
 	for (size_t i = 0; st == GC_OK && i < NOWN; i++)
@@ -76,15 +76,15 @@ enum gc_status cache_history_wide(struct buf *b, int all)
 		st = buf_printf(b, ", CASE WHEN x.id IS NULL THEN g.%s ELSE x.%s END AS %s", name,
 				name, name);
 	if (st == GC_OK)
-		st = buf_addstr(b, " FROM history_offer h LEFT JOIN offer x ON x.id = h.oid"
-				   " AND x.provider = h.provider AND x.sku = h.sku"
+		st = buf_addstr(b, ", 1 AS touched FROM history_offer h LEFT JOIN offer x"
+				   " ON x.id = h.oid AND x.provider = h.provider AND x.sku = h.sku"
 				   " AND x.region = h.region"
 				   " LEFT JOIN history_detail g ON g.id = h.id");
 	/* the offers of each provider's last recorded load that no event ever
 	 * touched: their rows in offer, as they are (a negative id: no event
-	 * names them; a key a load repeats is listed per row) */
-	if (st == GC_OK && !all)
-		return buf_addstr(b, ")");
+	 * names them; a key a load repeats is listed per row; touched 0, which
+	 * a question about events asks to be 1: SQLite pushes that into this
+	 * arm as a constant false and never reads it) */
 	if (st == GC_OK)
 		st = buf_addstr(b, " UNION ALL SELECT -o.id");
 	for (size_t i = 0; st == GC_OK && i < NOWN; i++)
@@ -92,7 +92,7 @@ enum gc_status cache_history_wide(struct buf *b, int all)
 	for (size_t i = 0; st == GC_OK && (name = detail_col(i)) != NULL; i++)
 		st = buf_printf(b, ", o.%s", name);
 	if (st == GC_OK)
-		st = buf_addstr(b, " FROM history_provider p JOIN offer o"
+		st = buf_addstr(b, ", 0 FROM history_provider p JOIN offer o"
 				   " ON o.provider = p.provider AND o.id BETWEEN p.lo AND p.hi"
 				   " WHERE NOT EXISTS (SELECT 1 FROM history_offer k"
 				   " WHERE k.provider = o.provider AND k.sku = o.sku"

@@ -172,8 +172,9 @@ enum gc_status cache_history_record(struct cache *c, const char *provider, const
 enum gc_status cache_history_detach(struct cache *c, const char *provider, int builtin,
 				    char **err);
 /* history_v's source: a subquery with offer's columns for every offer
- * history knows, appended to b. */
-enum gc_status cache_history_wide(struct buf *b, int all);
+ * history knows, and `touched` (1: an event touched it, a history_offer
+ * row), appended to b. */
+enum gc_status cache_history_wide(struct buf *b);
 /* offer_v's capability columns (" COALESCE(...) AS k8s," ...), each the
  * first of its layers that answers: offer, instance type, GPU model,
  * provider profile (src/cache_caps.c), appended to b. */

@@ -389,10 +389,8 @@ enum gc_status cache_map_skus(struct cache *c, const char *provider, char **err)
 
 /* history_v: the view over every offer history knows, offer_v's text
  * with the table and the name changed, so that a filter means the same
- * over both; history_e_v: the same over the offers an event touched (a
- * history_offer row each), all that the questions about events read. */
+ * over both, and one column more: touched (cache_history_wide). */
 static const char history_view_name[] = "history_v";
-static const char history_e_view_name[] = "history_e_v";
 
 /* offer_v's whole CREATE VIEW (literals of their own: C11 promises 4095
  * bytes each; the capability columns from cache_caps_sql): a new string,
@@ -423,11 +421,10 @@ uint64_t cache_view_hash(const struct catalog *cat)
 {
 	uint64_t h = catalog_hash(cat->catalog_hash, view_sql, sizeof view_sql);
 	h = catalog_hash(h, history_view_name, sizeof history_view_name);
-	h = catalog_hash(h, history_e_view_name, sizeof history_e_view_name);
 	struct buf b;
 	buf_init(&b, 0);
 	/* history_v's source too (out of memory: a hash that never matches) */
-	if (cache_history_wide(&b, 1) == GC_OK)
+	if (cache_history_wide(&b) == GC_OK)
 		h = catalog_hash(h, b.ptr, b.len);
 	else
 		h = ~h;
@@ -445,33 +442,30 @@ uint64_t cache_view_hash(const struct catalog *cat)
 	return catalog_hash(h, view_body_sql, sizeof view_body_sql);
 }
 
-/* offer_v's body over the offers history knows (cache_history_wide): the
- * two views, a new string, NULL when out of memory. */
+/* offer_v's body over every offer history knows (cache_history_wide), its
+ * touched column added: a new string, NULL when out of memory.  (A
+ * schema 10 cache made before the column had a second view over the
+ * touched offers, history_e_v: dropped, the column does its work.) */
 static char *history_view_sql(const char *view)
 {
 	static const char from[] = " FROM offer o ";
 	const char *body = view + strlen("CREATE VIEW offer_v");
 	const char *at = strstr(body, from);
-	const char *name[] = {history_e_view_name, history_view_name};
 	struct buf b;
 	buf_init(&b, 0);
-	enum gc_status st = GC_OK;
-	for (int all = 0; st == GC_OK && all < 2; all++) {
-		st = buf_printf(&b, "DROP VIEW IF EXISTS %s; CREATE VIEW %s", name[all],
-				name[all]);
-		if (st == GC_OK)
-			st = buf_add(&b, body, (size_t)(at - body));
-		if (st == GC_OK)
-			st = buf_addstr(&b, " FROM ");
-		if (st == GC_OK)
-			st = cache_history_wide(&b, all);
-		if (st == GC_OK)
-			st = buf_addstr(&b, " o ");
-		if (st == GC_OK)
-			st = buf_addstr(&b, at + strlen(from));
-		if (st == GC_OK)
-			st = buf_addstr(&b, ";");
-	}
+	enum gc_status st = buf_printf(&b, "DROP VIEW IF EXISTS history_e_v;"
+				       " DROP VIEW IF EXISTS %s; CREATE VIEW %s",
+				       history_view_name, history_view_name);
+	if (st == GC_OK)
+		st = buf_add(&b, body, (size_t)(at - body));
+	if (st == GC_OK)
+		st = buf_addstr(&b, ", o.touched AS touched FROM ");
+	if (st == GC_OK)
+		st = cache_history_wide(&b);
+	if (st == GC_OK)
+		st = buf_addstr(&b, " o ");
+	if (st == GC_OK)
+		st = buf_addstr(&b, at + strlen(from));
 	if (st != GC_OK) {
 		buf_free(&b);
 		return NULL;

@@ -310,7 +310,7 @@ static void test_migrates_schema_5(void **state)
 	struct cache *c = open_file(path);
 	/* schema 5's tables, with sku-0 at 10 and sku-1 (gone) at 20 */
 	static const char v5[] =
-		"DROP VIEW history_v; DROP VIEW history_e_v; DROP TABLE history_offer;"
+		"DROP VIEW history_v; DROP TABLE history_offer;"
 		" DROP TABLE history_detail;"
 		"CREATE TABLE history_offer(id INTEGER PRIMARY KEY,"
 		" provider TEXT NOT NULL, sku TEXT NOT NULL, gpu TEXT, gpu_name TEXT NOT NULL,"
@@ -365,7 +365,7 @@ static void test_migrates_schema_9(void **state)
 	const double day1[] = {10, 20, 30, NAN}, day2[] = {9, 20, NAN, 40};
 	store(c, "2026-12-01T10:00:00Z", day1, 4);
 	static const char v9[] =
-		"DROP VIEW history_v; DROP VIEW history_e_v; DROP TABLE history_provider;"
+		"DROP VIEW history_v; DROP TABLE history_provider;"
 		"INSERT INTO history_offer(provider, sku, region, oid, price_hr, spot_price_hr,"
 		" available, present, seen) SELECT provider, sku, region, id, price_hr,"
 		" spot_price_hr, available, 1, '2026-12-01T10:00:00Z' FROM offer"
@@ -399,7 +399,7 @@ static void test_migrates_schema_4(void **state)
 	struct cache *c = open_file(path);
 	long long offers = scalar(c, "SELECT count(*) FROM offer");
 	static const char downgrade[] =
-		"DROP VIEW history_v; DROP VIEW history_e_v; DROP TABLE history;"
+		"DROP VIEW history_v; DROP TABLE history;"
 		" DROP TABLE history_offer; DROP TABLE history_detail;"
 		" UPDATE meta SET value = '0' WHERE key = 'catalog_hash'; PRAGMA user_version = 4";
 	c = reopen_older(c, path, downgrade);
