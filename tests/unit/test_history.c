@@ -163,6 +163,11 @@ static void test_diff(void **state)
 	assert_int_equal(scalar(c, "SELECT count(*) FROM history_offer WHERE sku = 'sku-1'"), 0);
 	assert_int_equal(scalar(c, "SELECT price_hr FROM history_v WHERE sku = 'sku-1'"), 20);
 	assert_int_equal(scalar(c, "SELECT count(*) FROM history_v"), 4);
+	/* touched: the offers with a row (what the questions about events read) */
+	assert_int_equal(scalar(c, "SELECT count(*) FROM history_v WHERE touched = 1"
+				   " AND sku IN ('sku-0', 'sku-2', 'sku-3') AND id > 0"), 3);
+	assert_int_equal(scalar(c, "SELECT count(*) FROM history_v WHERE touched = 0"
+				   " AND sku = 'sku-1' AND id < 0"), 1);
 	/* back again: it appeared */
 	store(c, "2026-12-02T11:00:00Z", day1, 4);
 	assert_int_equal(scalar(c, "SELECT kind FROM history h JOIN history_offer o ON o.id ="
