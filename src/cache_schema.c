@@ -229,6 +229,20 @@ static const char view_value_sql[] =
  * one), any other row's from its source and origin (an import's file);
  * checked when the data is dated (as_of: a live fetch's time).  Both NULL
  * when available is (snapshot and catalog rows carry no stock). */
+/* One arm of the stock CASE: " WHEN <cond>o.provider = 'id' THEN 'signal'". */
+static enum gc_status stock_arm(struct buf *b, const char *cond, const char *id,
+				const char *signal)
+{
+	enum gc_status st = buf_printf(b, " WHEN %so.provider = ", cond);
+	if (st == GC_OK)
+		st = buf_add_sql_text(b, id);
+	if (st == GC_OK)
+		st = buf_addstr(b, " THEN ");
+	if (st == GC_OK)
+		st = buf_add_sql_text(b, signal);
+	return st;
+}
+
 static enum gc_status view_stock_sql(struct buf *b)
 {
 	enum gc_status st = buf_addstr(b, " CASE WHEN o.available IS NULL THEN NULL"
@@ -236,25 +250,10 @@ static enum gc_status view_stock_sql(struct buf *b)
 				      " || COALESCE(': ' || o.origin, '')");
 	for (size_t i = 0; st == GC_OK && i < adapter_count; i++) {
 		const struct adapter *a = adapters[i];
-		if (!a->stock)
-			continue;
-		if (a->stock_unplaced) {
-			st = buf_addstr(b, " WHEN o.region = 'unknown' AND o.provider = ");
-			if (st == GC_OK)
-				st = buf_add_sql_text(b, a->id);
-			if (st == GC_OK)
-				st = buf_addstr(b, " THEN ");
-			if (st == GC_OK)
-				st = buf_add_sql_text(b, a->stock_unplaced);
-		}
-		if (st == GC_OK)
-			st = buf_addstr(b, " WHEN o.provider = ");
-		if (st == GC_OK)
-			st = buf_add_sql_text(b, a->id);
-		if (st == GC_OK)
-			st = buf_addstr(b, " THEN ");
-		if (st == GC_OK)
-			st = buf_add_sql_text(b, a->stock);
+		if (a->stock && a->stock_unplaced)
+			st = stock_arm(b, "o.region = 'unknown' AND ", a->id, a->stock_unplaced);
+		if (st == GC_OK && a->stock)
+			st = stock_arm(b, "", a->id, a->stock);
 	}
 	if (st == GC_OK)
 		st = buf_addstr(b, " ELSE o.provider || ': live API' END AS available_source,"
